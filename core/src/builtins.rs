@@ -1,0 +1,305 @@
+//! The built-in scenarios. Their names are a contract: the CLI, the web page
+//! and the tests use them.
+
+use crate::scenario::*;
+use crate::store::Isolation;
+
+pub const NAMES: [&str; 12] = [
+    "timeout-retry",
+    "lost-response",
+    "concurrent-double-click",
+    "key-reuse",
+    "crash-after-commit",
+    "acquirer-timeout-after-accept",
+    "late-retry-after-ttl",
+    "held-transaction",
+    "queue-redelivery",
+    "new-key-per-retry",
+    "race-2",
+    "race-3",
+];
+
+/// The key of the story's charge: a UUID v4, as Stripe recommends.
+pub const STORY_KEY: &str = "9d2f4c1a-6b3e-4f8a-b7c5-1e0d3a2b4c6f";
+pub const STORY_ORDER: i64 = 123;
+pub const STORY_CENTS: i64 = 25_000;
+
+fn text(pt: &str, en: &str) -> Text {
+    Text {
+        pt: pt.into(),
+        en: en.into(),
+    }
+}
+
+fn story_intent() -> Intent {
+    Intent {
+        order_id: STORY_ORDER,
+        amount_cents: STORY_CENTS,
+        key: STORY_KEY.into(),
+        tenant: "loja-1".into(),
+    }
+}
+
+fn app(name: &str, timeout_ms: u64, retries_max: u32, backoff_ms: u64) -> ClientSpec {
+    ClientSpec {
+        name: name.into(),
+        kind: ClientKind::Http,
+        intents: vec![story_intent()],
+        start_ms: 0,
+        timeout_ms,
+        retries_max,
+        backoff_ms,
+        new_key_per_retry: false,
+        gap_between_intents_ms: 0,
+    }
+}
+
+fn base(name: &str, strategy: Strategy, title: Text, description: Text) -> Scenario {
+    Scenario {
+        name: name.into(),
+        title,
+        description,
+        strategy,
+        isolation: Isolation::ReadCommitted,
+        seed: 1,
+        instances: 2,
+        pool_size: 4,
+        load_balancer: LoadBalancerPolicy::RoundRobin,
+        clients: vec![app("app", 2_000, 3, 500)],
+        network: NetworkSpec {
+            latency_ms: 20,
+            jitter_ms: 0,
+        },
+        acquirer: AcquirerSpec {
+            latency_ms: 3_000,
+            timeout_ms: 10_000,
+            decline: false,
+            provider_keys: false,
+        },
+        db_latency_ms: 5,
+        faults: vec![],
+        key_ttl_ms: 24 * 3600 * 1000,
+        lease_ms: 30_000,
+        recovery_every_ms: 10_000,
+        horizon_ms: 600_000,
+    }
+}
+
+/// A built-in scenario by name, with its default strategy.
+pub fn builtin(name: &str) -> Option<Scenario> {
+    let s = match name {
+        "timeout-retry" => base(
+            name,
+            Strategy::CheckThenAct,
+            text(
+                "O timeout e o reenvio",
+                "The timeout and the retry",
+            ),
+            text(
+                "R$ 250,00 pelo pedido 123. O adquirente leva 3 s, o app desiste em 2 s e reenvia; o reenvio cai na outra instância enquanto a primeira ainda espera o adquirente.",
+                "R$ 250.00 for order 123. The acquirer takes 3 s, the app gives up after 2 s and sends again; the retry lands on the other instance while the first is still waiting for the acquirer.",
+            ),
+        ),
+        "lost-response" => {
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKey,
+                text("A resposta que se perdeu", "The lost response"),
+                text(
+                    "A primeira tentativa termina e cobra, mas a resposta se perde na rede. O reenvio chega tarde e recebe a resposta guardada.",
+                    "The first attempt finishes and charges, but its response is lost on the network. The late retry gets the stored response.",
+                ),
+            );
+            s.acquirer.latency_ms = 200;
+            s.faults = vec![Fault::DropResponse { attempt: 1 }];
+            s
+        }
+        "concurrent-double-click" => {
+            let mut s = base(
+                name,
+                Strategy::CheckThenAct,
+                text("O clique duplo", "The double click"),
+                text(
+                    "Dois envios da mesma cobrança saem no mesmo instante e chegam juntos a duas instâncias.",
+                    "Two sends of the same charge leave at the same instant and reach two instances together.",
+                ),
+            );
+            s.acquirer.latency_ms = 800;
+            s.clients = vec![app("clique-1", 5_000, 3, 400), app("clique-2", 5_000, 3, 400)];
+            s
+        }
+        "key-reuse" => {
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKey,
+                text("A chave reaproveitada", "The reused key"),
+                text(
+                    "O app manda outra cobrança, de outro valor, com a mesma chave da primeira.",
+                    "The app sends another charge, for another amount, with the same key as the first.",
+                ),
+            );
+            s.acquirer.latency_ms = 200;
+            let mut c = app("app", 2_000, 1, 500);
+            let mut second = story_intent();
+            second.amount_cents = 30_000;
+            c.intents.push(second);
+            c.gap_between_intents_ms = 1_000;
+            s.clients = vec![c];
+            s
+        }
+        "crash-after-commit" => {
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKey,
+                text("A queda depois do commit", "The crash after the commit"),
+                text(
+                    "A instância grava a chave, pede a captura e morre antes da resposta do adquirente: sobra um PROCESSANDO órfão.",
+                    "The instance records the key, asks for the capture and dies before the acquirer answers: an orphan PROCESSANDO is left behind.",
+                ),
+            );
+            s.acquirer.latency_ms = 400;
+            s.clients = vec![app("app", 2_000, 4, 3_000)];
+            s.faults = vec![Fault::Crash {
+                instance: 0,
+                at_ms: None,
+                at_point: Some(CrashPoint::AfterCaptureSent),
+                restart_after_ms: 5_000,
+            }];
+            s.lease_ms = 3_000;
+            s.recovery_every_ms = 2_000;
+            s
+        }
+        "acquirer-timeout-after-accept" => {
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKey,
+                text("O adquirente aceitou e calou", "The acquirer accepted and went silent"),
+                text(
+                    "O adquirente captura, mas a resposta dele nunca volta: a instância desiste sem saber que o dinheiro já se moveu.",
+                    "The acquirer captures but its answer never comes back: the instance gives up without knowing the money already moved.",
+                ),
+            );
+            s.acquirer.latency_ms = 300;
+            s.acquirer.timeout_ms = 1_500;
+            s.clients = vec![app("app", 3_000, 4, 2_000)];
+            s.faults = vec![Fault::AcquirerTimeoutAfterAccept { call: 1 }];
+            s.lease_ms = 2_000;
+            s.recovery_every_ms = 2_000;
+            s
+        }
+        "late-retry-after-ttl" => {
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKeyLease,
+                text("O reenvio depois do prazo da chave", "The retry after the key expired"),
+                text(
+                    "A resposta se perde e o app só reenvia depois que o prazo da chave (1 min aqui) venceu: para o servidor, é um pedido novo.",
+                    "The response is lost and the app only retries after the key's lifetime (1 min here) ran out: to the server it is a new request.",
+                ),
+            );
+            s.acquirer.latency_ms = 200;
+            s.key_ttl_ms = 60_000;
+            s.clients = vec![app("app", 2_000, 1, 90_000)];
+            s.faults = vec![Fault::DropResponse { attempt: 1 }];
+            s
+        }
+        "held-transaction" => {
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKeyHeldTx,
+                text("A transação que fica aberta", "The transaction held open"),
+                text(
+                    "A chave é gravada numa transação que só fecha depois do adquirente (2 s). O reenvio não é recusado: fica esperando a linha.",
+                    "The key is written in a transaction that only closes after the acquirer (2 s). The retry is not refused: it waits on the row.",
+                ),
+            );
+            s.acquirer.latency_ms = 2_000;
+            s.clients = vec![app("app", 1_500, 1, 100)];
+            s
+        }
+        "queue-redelivery" => {
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKey,
+                text("A fila que entrega duas vezes", "The queue that delivers twice"),
+                text(
+                    "Uma fila com entrega pelo menos uma vez reentrega a mensagem porque a confirmação demorou; o consumidor usa o id da mensagem como chave.",
+                    "An at-least-once queue redelivers the message because the ack was late; the consumer uses the message id as its key.",
+                ),
+            );
+            s.acquirer.latency_ms = 1_500;
+            let mut c = app("fila", 1_000, 3, 1_000);
+            c.kind = ClientKind::Queue;
+            c.intents[0].key = "msg-8841".into();
+            s.clients = vec![c];
+            s
+        }
+        "new-key-per-retry" => {
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKey,
+                text("Uma chave nova a cada tentativa", "A new key on every retry"),
+                text(
+                    "O app gera a chave de novo a cada reenvio. Para o servidor, cada tentativa é uma intenção diferente.",
+                    "The app mints the key again on every retry. To the server each attempt is a different intent.",
+                ),
+            );
+            s.clients[0].new_key_per_retry = true;
+            s
+        }
+        _ => return race_named(name),
+    };
+    Some(s)
+}
+
+fn race_named(name: &str) -> Option<Scenario> {
+    let n: u32 = name.strip_prefix("race-")?.parse().ok()?;
+    (2..=limits::INSTANCES_MAX).contains(&n).then(|| race(n))
+}
+
+/// `race-N`: N attempts of one intent already on N instances at once, no
+/// network and no latency: only the handler steps interleave. The minimal
+/// model for exhaustive exploration.
+pub fn race(n: u32) -> Scenario {
+    let mut s = base(
+        &format!("race-{n}"),
+        Strategy::CheckThenAct,
+        text(
+            &format!("{n} tentativas ao mesmo tempo"),
+            &format!("{n} attempts at once"),
+        ),
+        text(
+            &format!("{n} tentativas da mesma cobrança já estão em {n} instâncias. Só os passos do handler se intercalam."),
+            &format!("{n} attempts of one charge are already on {n} instances. Only the handler steps interleave."),
+        ),
+    );
+    s.instances = n;
+    s.pool_size = 1;
+    s.network.latency_ms = 0;
+    s.db_latency_ms = 0;
+    s.acquirer.latency_ms = 0;
+    s.clients = (1..=n).map(|i| app(&format!("c{i}"), 500_000, 0, 0)).collect();
+    s
+}
+
+pub fn all() -> Vec<Scenario> {
+    NAMES.iter().map(|n| builtin(n).expect("listed built-ins exist")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_is_valid_and_named_as_listed() {
+        for name in NAMES {
+            let s = builtin(name).unwrap();
+            assert_eq!(s.name, name);
+            s.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!s.title.pt.is_empty() && !s.title.en.is_empty(), "{name}");
+            assert!(!s.description.pt.is_empty() && !s.description.en.is_empty(), "{name}");
+        }
+        assert!(builtin("race-9").is_none());
+        assert!(builtin("nope").is_none());
+    }
+}

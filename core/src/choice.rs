@@ -1,0 +1,253 @@
+//! The one seam through which every nondeterministic decision passes.
+//!
+//! The world never decides on its own: when several events are due at the
+//! same instant, when the load balancer may pick any instance, when a network
+//! hop has jitter, it asks a [`Chooser`]. A seeded RNG chooser drives the
+//! demo; a [`Schedule`] replays or explores.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChoiceKind {
+    /// Which of the events due at the same instant happens first.
+    Next,
+    /// Which instance the load balancer sends a request to.
+    Route,
+    /// Extra milliseconds on a network hop.
+    Jitter,
+}
+
+pub trait Chooser {
+    /// Picks one of `n >= 2` alternatives, as an index below `n`.
+    fn choose(&mut self, kind: ChoiceKind, n: u32) -> u32;
+}
+
+/// The demo chooser: a portable PRNG seeded by the scenario, so the same seed
+/// gives the same run on every platform.
+pub struct RngChooser {
+    rng: ChaCha8Rng,
+}
+
+impl RngChooser {
+    pub fn new(seed: u64) -> Self {
+        Self {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Chooser for RngChooser {
+    fn choose(&mut self, _kind: ChoiceKind, n: u32) -> u32 {
+        // Multiply-shift: no modulo bias worth the name, and no float.
+        ((u64::from(self.rng.next_u32()) * u64::from(n)) >> 32) as u32
+    }
+}
+
+/// A sequence of choices, one per choice point with two or more
+/// alternatives. Past its end every choice is 0 (first come, first served),
+/// so any prefix of a schedule is itself a valid schedule.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Schedule(pub Vec<u32>);
+
+impl Schedule {
+    /// The choices without trailing zeros, which replay identically.
+    pub fn trimmed(&self) -> Schedule {
+        let end = self.0.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
+        Schedule(self.0[..end].to_vec())
+    }
+}
+
+/// Text form: choices in base 36 joined by `-`, runs written `cxN`, trailing
+/// zeros dropped; the empty schedule is `0`. `1-0x5-2` is 1,0,0,0,0,0,2.
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = self.trimmed();
+        if t.0.is_empty() {
+            return f.write_str("0");
+        }
+        let mut parts = Vec::new();
+        let mut i = 0;
+        while i < t.0.len() {
+            let c = t.0[i];
+            let run = t.0[i..].iter().take_while(|&&x| x == c).count();
+            let digit = to_base36(c);
+            if run >= 3 {
+                parts.push(format!("{digit}x{run}"));
+            } else {
+                parts.extend(std::iter::repeat_n(digit, run));
+            }
+            i += run;
+        }
+        f.write_str(&parts.join("-"))
+    }
+}
+
+/// Longest schedule a text form may expand to: keeps a URL from asking for
+/// unbounded memory.
+pub const SCHEDULE_LEN_MAX: usize = 100_000;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduleParseError(pub String);
+
+impl fmt::Display for ScheduleParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "schedule: {}", self.0)
+    }
+}
+
+impl std::error::Error for ScheduleParseError {}
+
+impl FromStr for Schedule {
+    type Err = ScheduleParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        if s.is_empty() || s == "0" {
+            return Ok(Schedule::default());
+        }
+        let mut out = Vec::new();
+        for (i, part) in s.split('-').enumerate() {
+            let (digit, run) = match part.split_once('x') {
+                Some((d, r)) => (
+                    d,
+                    r.parse::<usize>().map_err(|_| {
+                        ScheduleParseError(format!("part {} ({part:?}): run length is not a number", i + 1))
+                    })?,
+                ),
+                None => (part, 1),
+            };
+            let c = u32::from_str_radix(digit, 36).map_err(|_| {
+                ScheduleParseError(format!("part {} ({part:?}): not a base-36 number", i + 1))
+            })?;
+            if out.len() + run > SCHEDULE_LEN_MAX {
+                return Err(ScheduleParseError(format!(
+                    "expands past the limit of {SCHEDULE_LEN_MAX} choices"
+                )));
+            }
+            out.extend(std::iter::repeat_n(c, run));
+        }
+        Ok(Schedule(out))
+    }
+}
+
+fn to_base36(mut n: u32) -> String {
+    const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut buf = Vec::new();
+    loop {
+        buf.push(DIGITS[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.reverse();
+    String::from_utf8(buf).expect("ascii digits")
+}
+
+/// Replays a schedule and records every choice point it met, with its arity,
+/// so an explorer can branch on what a run defaulted.
+#[derive(Clone, Debug, Default)]
+pub struct ScheduleChooser {
+    script: Vec<u32>,
+    /// (kind, arity, choice taken) for each choice point, in order.
+    pub taken: Vec<(ChoiceKind, u32, u32)>,
+}
+
+impl ScheduleChooser {
+    pub fn new(schedule: &Schedule) -> Self {
+        Self {
+            script: schedule.0.clone(),
+            taken: Vec::new(),
+        }
+    }
+
+    /// The choices made so far as a schedule.
+    pub fn schedule(&self) -> Schedule {
+        Schedule(self.taken.iter().map(|t| t.2).collect())
+    }
+}
+
+impl Chooser for ScheduleChooser {
+    fn choose(&mut self, kind: ChoiceKind, n: u32) -> u32 {
+        let i = self.taken.len();
+        // A scripted index beyond the alternatives clamps to the last one, so
+        // a schedule edited by hand or shrunk by proptest still replays.
+        let c = self.script.get(i).copied().unwrap_or(0).min(n - 1);
+        self.taken.push((kind, n, c));
+        c
+    }
+}
+
+/// Wraps a chooser and records what it chose, so a seeded run can be
+/// replayed as a schedule.
+pub struct Recording<C> {
+    pub inner: C,
+    pub taken: Vec<(ChoiceKind, u32, u32)>,
+}
+
+impl<C: Chooser> Recording<C> {
+    pub fn new(inner: C) -> Self {
+        Self {
+            inner,
+            taken: Vec::new(),
+        }
+    }
+    pub fn schedule(&self) -> Schedule {
+        Schedule(self.taken.iter().map(|t| t.2).collect())
+    }
+}
+
+impl<C: Chooser> Chooser for Recording<C> {
+    fn choose(&mut self, kind: ChoiceKind, n: u32) -> u32 {
+        let c = self.inner.choose(kind, n);
+        self.taken.push((kind, n, c));
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_text_round_trips_and_compresses_runs() {
+        let s = Schedule(vec![1, 0, 0, 0, 0, 0, 2, 40, 0, 0]);
+        assert_eq!(s.to_string(), "1-0x5-2-14");
+        assert_eq!("1-0x5-2-14".parse::<Schedule>().unwrap(), s.trimmed());
+        assert_eq!(Schedule::default().to_string(), "0");
+        assert_eq!("0".parse::<Schedule>().unwrap(), Schedule::default());
+    }
+
+    #[test]
+    fn schedule_text_refuses_garbage_and_huge_runs() {
+        let e = "1-zz!".parse::<Schedule>().unwrap_err();
+        assert!(e.0.contains("part 2"), "{e}");
+        let e = "1x999999999".parse::<Schedule>().unwrap_err();
+        assert!(e.0.contains("limit"), "{e}");
+    }
+
+    #[test]
+    fn schedule_chooser_falls_back_to_first_come_and_clamps() {
+        let mut c = ScheduleChooser::new(&Schedule(vec![5]));
+        assert_eq!(c.choose(ChoiceKind::Next, 3), 2);
+        assert_eq!(c.choose(ChoiceKind::Next, 3), 0);
+        assert_eq!(c.schedule(), Schedule(vec![2, 0]));
+    }
+
+    #[test]
+    fn rng_chooser_is_reproducible() {
+        let a: Vec<u32> = {
+            let mut c = RngChooser::new(7);
+            (0..20).map(|_| c.choose(ChoiceKind::Next, 5)).collect()
+        };
+        let mut c = RngChooser::new(7);
+        let b: Vec<u32> = (0..20).map(|_| c.choose(ChoiceKind::Next, 5)).collect();
+        assert_eq!(a, b);
+        assert!(a.iter().all(|&x| x < 5));
+        assert!(a.iter().any(|&x| x != a[0]), "a seeded stream should vary");
+    }
+}

@@ -1,0 +1,707 @@
+//! The strategies as handlers: small state machines whose every step is one
+//! atomic action (a SQL statement, a capture call, a response).
+
+use crate::scenario::{Intent, Strategy};
+use crate::store::{Exec, Isolation, SqlState, Stmt, StmtResult, Value};
+use crate::trace::SqlOutcome;
+use crate::world::World;
+
+/// Where a handler is. The names are what the lousa prints on an instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pc {
+    Begin,
+    SelectOrder,
+    InsertSimple,
+    /// COMMIT, then go and capture.
+    CommitThenCapture,
+    /// COMMIT after a read found the row, then answer from it.
+    CommitThenRespond,
+    Claim,
+    ClaimPlain,
+    /// COMMIT after the claim found the key taken, then read it.
+    CommitThenRead,
+    RollbackThenRead,
+    ReadExisting,
+    Capture,
+    AwaitCapture,
+    AfterCapture,
+    UpdateSimple,
+    StoreResponse,
+    /// `idempotency-key-held-tx`: the commit that ends the long transaction.
+    CommitHeld,
+    RollbackHeld,
+    RollbackAfterError,
+    LeaseClaim,
+    LeaseRead,
+    LeaseDelete,
+    LeaseRetake,
+    LeaseFinish,
+    InsertPedido,
+    Respond,
+}
+
+impl Pc {
+    pub fn name(self) -> &'static str {
+        match self {
+            Pc::Begin => "begin",
+            Pc::SelectOrder => "select-order",
+            Pc::InsertSimple => "insert",
+            Pc::CommitThenCapture | Pc::CommitThenRespond | Pc::CommitThenRead | Pc::CommitHeld => "commit",
+            Pc::Claim | Pc::ClaimPlain | Pc::LeaseClaim => "claim",
+            Pc::RollbackThenRead | Pc::RollbackHeld | Pc::RollbackAfterError => "rollback",
+            Pc::ReadExisting | Pc::LeaseRead => "read-key",
+            Pc::Capture => "capture",
+            Pc::AwaitCapture => "awaiting-acquirer",
+            Pc::AfterCapture => "acquirer-answered",
+            Pc::UpdateSimple | Pc::StoreResponse | Pc::LeaseFinish => "store-response",
+            Pc::LeaseDelete => "expire-key",
+            Pc::LeaseRetake => "retake-key",
+            Pc::InsertPedido => "insert-order",
+            Pc::Respond => "respond",
+        }
+    }
+
+    /// Steps that run a statement (and so cost the database's latency).
+    pub fn is_sql(self) -> bool {
+        !matches!(self, Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Respond)
+    }
+
+    /// Steps after whose success a claim (or first insert) is durable: where
+    /// a crash `after-commit` strikes.
+    pub fn commits_claim(self) -> bool {
+        matches!(self, Pc::InsertSimple | Pc::Claim | Pc::CommitThenCapture | Pc::LeaseClaim)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Job {
+    pub attempt: u32,
+    pub pc: Pc,
+    /// The row this attempt inserted or owns.
+    pub row_id: Option<i64>,
+    pub call: Option<u32>,
+    /// `Some(accepted)`, or `None` when the acquirer never answered.
+    pub capture_result: Option<bool>,
+    pub waiting_since_ms: Option<u64>,
+    pub waiting_sql: Option<String>,
+    pub waiting_returns_rows: bool,
+    pub response: Option<(u16, String)>,
+    /// Times a lease handler re-claimed an expired or vanished key.
+    pub reclaims: u8,
+}
+
+impl Job {
+    pub fn new(attempt: u32, strategy: Strategy) -> Job {
+        let pc = match strategy {
+            Strategy::Naive => Pc::InsertSimple,
+            Strategy::CheckThenAct
+            | Strategy::IdempotencyKeyCatch
+            | Strategy::IdempotencyKeyHeldTx
+            | Strategy::LocalEffect => Pc::Begin,
+            // Under READ COMMITTED the claim is one autocommit statement.
+            Strategy::IdempotencyKey => Pc::Claim,
+            Strategy::IdempotencyKeyLease => Pc::LeaseClaim,
+        };
+        Job {
+            attempt,
+            pc,
+            row_id: None,
+            call: None,
+            capture_result: None,
+            waiting_since_ms: None,
+            waiting_sql: None,
+            waiting_returns_rows: false,
+            response: None,
+            reclaims: 0,
+        }
+    }
+}
+
+pub enum Action {
+    Sql(Stmt),
+    Capture,
+    Respond(u16, String),
+}
+
+pub fn body(status: &str, id: i64) -> String {
+    // jsonb's canonical text: keys by length, then bytes; a space after ':'.
+    format!(r#"{{"status": "{status}", "cobranca_id": {id}}}"#)
+}
+
+const BODY_PROCESSING: &str = r#"{"erro": "processando"}"#;
+const BODY_KEY_REUSED: &str = r#"{"erro": "chave reutilizada com outro pedido ou valor"}"#;
+const BODY_TRY_AGAIN: &str = r#"{"erro": "tente novamente"}"#;
+const BODY_ACQUIRER_SILENT: &str = r#"{"erro": "adquirente sem resposta"}"#;
+
+/// The fields that define an intent, in canonical JSON (sorted keys, no
+/// whitespace), hashed. Whitespace, key order and other fields of the raw
+/// payload do not change it.
+pub fn payload_fingerprint(raw_json: &str) -> Result<String, String> {
+    let v: serde_json::Value = serde_json::from_str(raw_json).map_err(|e| format!("payload: {e}"))?;
+    let field = |name: &str| {
+        v.get(name)
+            .and_then(|x| x.as_i64())
+            .ok_or_else(|| format!("payload.{name}: missing or not an integer"))
+    };
+    let canonical = serde_json::json!({
+        "amount_cents": field("amount_cents")?,
+        "order_id": field("order_id")?,
+    });
+    let text = serde_json::to_string(&canonical).expect("json serializes");
+    Ok(format!("{:016x}", crate::world::fnv1a(text.as_bytes())))
+}
+
+fn intent_payload(it: &Intent) -> String {
+    format!(
+        r#"{{"order_id": {}, "amount_cents": {}}}"#,
+        it.order_id, it.amount_cents
+    )
+}
+
+fn scope(it: &Intent) -> String {
+    format!("{}:cobranca", it.tenant)
+}
+
+fn isolation(w: &World) -> Isolation {
+    w.scenario.isolation
+}
+
+fn intent_of<'w>(w: &'w World, attempt: u32) -> (&'w Intent, &'w str) {
+    let a = &w.attempts[attempt as usize];
+    (&w.intents[a.intent as usize].1, a.key.as_str())
+}
+
+fn text(s: &str) -> Value {
+    Value::text(s)
+}
+
+/// What the job does at its current step.
+pub fn action(w: &World, job: &Job) -> Action {
+    let (it, key) = intent_of(w, job.attempt);
+    let id = job.row_id.unwrap_or(0);
+    let sql = |s: Stmt| Action::Sql(s);
+    match job.pc {
+        Pc::Begin => sql(Stmt::Begin { isolation: isolation(w) }),
+        Pc::SelectOrder => sql(Stmt::Select {
+            table: "cobranca_simples".into(),
+            columns: vec!["id".into(), "status".into()],
+            filter: vec![("pedido_id".into(), Value::Int(it.order_id))],
+            for_update: false,
+        }),
+        Pc::InsertSimple => sql(Stmt::Insert {
+            table: "cobranca_simples".into(),
+            values: vec![
+                ("pedido_id".into(), Value::Int(it.order_id)),
+                ("valor_centavos".into(), Value::Int(it.amount_cents)),
+                ("status".into(), text("PROCESSANDO")),
+            ],
+            on_conflict_do_nothing: None,
+            returning: vec!["id".into()],
+        }),
+        Pc::CommitThenCapture | Pc::CommitThenRespond | Pc::CommitThenRead | Pc::CommitHeld => {
+            sql(Stmt::Commit)
+        }
+        Pc::RollbackThenRead | Pc::RollbackHeld | Pc::RollbackAfterError => sql(Stmt::Rollback),
+        Pc::Claim | Pc::ClaimPlain => sql(Stmt::Insert {
+            table: "cobranca".into(),
+            values: vec![
+                ("idempotency_key".into(), text(key)),
+                ("pedido_id".into(), Value::Int(it.order_id)),
+                ("valor_centavos".into(), Value::Int(it.amount_cents)),
+                ("status".into(), text("PROCESSANDO")),
+            ],
+            on_conflict_do_nothing: (job.pc == Pc::Claim).then(|| vec!["idempotency_key".into()]),
+            returning: vec!["id".into()],
+        }),
+        Pc::ReadExisting => sql(Stmt::Select {
+            table: "cobranca".into(),
+            columns: ["pedido_id", "valor_centavos", "status", "resposta_http", "resposta_corpo"]
+                .map(String::from)
+                .to_vec(),
+            filter: vec![("idempotency_key".into(), text(key))],
+            for_update: false,
+        }),
+        Pc::Capture => Action::Capture,
+        Pc::AwaitCapture => unreachable!("a job awaiting the acquirer has no step scheduled"),
+        Pc::AfterCapture => unreachable!("resolved in on_capture"),
+        Pc::UpdateSimple => {
+            let (status, _, _) = capture_answer(job, id);
+            sql(Stmt::Update {
+                table: "cobranca_simples".into(),
+                set: vec![("status".into(), text(status))],
+                filter: vec![("id".into(), Value::Int(id))],
+                returning: vec![],
+            })
+        }
+        Pc::StoreResponse => {
+            let (status, http, body) = capture_answer(job, id);
+            sql(Stmt::Update {
+                table: "cobranca".into(),
+                set: vec![
+                    ("status".into(), text(status)),
+                    ("resposta_http".into(), Value::Int(i64::from(http))),
+                    ("resposta_corpo".into(), text(&body)),
+                ],
+                filter: vec![("id".into(), Value::Int(id))],
+                returning: vec![],
+            })
+        }
+        Pc::LeaseClaim => {
+            let fp = payload_fingerprint(&intent_payload(it)).expect("intent payload is valid JSON");
+            sql(Stmt::Insert {
+                table: "chave_idempotencia".into(),
+                values: vec![
+                    ("escopo".into(), text(&scope(it))),
+                    ("chave".into(), text(key)),
+                    ("impressao".into(), text(&fp)),
+                    ("estado".into(), text("processing")),
+                    ("lease_ate_ms".into(), Value::Int((w.now_ms + w.scenario.lease_ms) as i64)),
+                    ("expira_em_ms".into(), Value::Int((w.now_ms + w.scenario.key_ttl_ms) as i64)),
+                ],
+                on_conflict_do_nothing: Some(vec!["escopo".into(), "chave".into()]),
+                returning: vec!["id".into()],
+            })
+        }
+        Pc::LeaseRead => sql(Stmt::Select {
+            table: "chave_idempotencia".into(),
+            columns: ["id", "impressao", "estado", "expira_em_ms", "resposta_http", "resposta_corpo"]
+                .map(String::from)
+                .to_vec(),
+            filter: vec![("escopo".into(), text(&scope(it))), ("chave".into(), text(key))],
+            for_update: false,
+        }),
+        Pc::LeaseDelete => sql(Stmt::Delete {
+            table: "chave_idempotencia".into(),
+            filter: vec![("id".into(), Value::Int(id))],
+        }),
+        Pc::LeaseRetake => sql(Stmt::Update {
+            table: "chave_idempotencia".into(),
+            set: vec![
+                ("estado".into(), text("processing")),
+                ("lease_ate_ms".into(), Value::Int((w.now_ms + w.scenario.lease_ms) as i64)),
+            ],
+            filter: vec![("id".into(), Value::Int(id)), ("estado".into(), text("failed_safe"))],
+            returning: vec![],
+        }),
+        Pc::LeaseFinish => {
+            let (state, http, body) = match (w.scenario.strategy, job.capture_result) {
+                (Strategy::LocalEffect, _) => ("completed", 201, body("CAPTURADA", id)),
+                (_, Some(true)) => ("completed", 201, body("CAPTURADA", id)),
+                // A refusal is an answer too: stored and replayed.
+                (_, Some(false)) => ("completed", 402, body("RECUSADA", id)),
+                (_, None) => ("unknown", 504, BODY_ACQUIRER_SILENT.to_string()),
+            };
+            let mut set = vec![("estado".into(), text(state))];
+            if state == "completed" {
+                set.push(("resposta_http".into(), Value::Int(http)));
+                set.push(("resposta_corpo".into(), text(&body)));
+            }
+            sql(Stmt::Update {
+                table: "chave_idempotencia".into(),
+                set,
+                filter: vec![("id".into(), Value::Int(id))],
+                returning: vec![],
+            })
+        }
+        Pc::InsertPedido => sql(Stmt::Insert {
+            table: "pedido_pago".into(),
+            values: vec![
+                ("pedido_id".into(), Value::Int(it.order_id)),
+                ("valor_centavos".into(), Value::Int(it.amount_cents)),
+            ],
+            on_conflict_do_nothing: None,
+            returning: vec![],
+        }),
+        Pc::Respond => {
+            let (status, body) = job.response.clone().expect("a response was prepared");
+            Action::Respond(status, body)
+        }
+    }
+}
+
+/// (status column, HTTP status, body) for what the acquirer said.
+fn capture_answer(job: &Job, id: i64) -> (&'static str, u16, String) {
+    match job.capture_result {
+        Some(true) => ("CAPTURADA", 201, body("CAPTURADA", id)),
+        Some(false) => ("RECUSADA", 402, body("RECUSADA", id)),
+        None => ("PROCESSANDO", 504, BODY_ACQUIRER_SILENT.into()),
+    }
+}
+
+/// Whether a statement returns rows (so "0 rows" is its answer, not "ok").
+pub fn returns_rows(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Select { .. } => true,
+        Stmt::Insert { returning, .. } | Stmt::Update { returning, .. } => !returning.is_empty(),
+        _ => false,
+    }
+}
+
+pub fn outcome_of(returns_rows: bool, result: &StmtResult) -> SqlOutcome {
+    match result {
+        Err(e) => SqlOutcome::Error {
+            code: e.state.code().into(),
+            message: e.message.clone(),
+        },
+        Ok(r) if returns_rows => SqlOutcome::Rows { rows: r.rows.clone() },
+        Ok(r) if r.affected > 0 => SqlOutcome::Affected { count: r.affected },
+        Ok(_) => SqlOutcome::Ok,
+    }
+}
+
+fn respond(job: &mut Job, status: u16, body: impl Into<String>) {
+    job.response = Some((status, body.into()));
+    job.pc = Pc::Respond;
+}
+
+fn first_row(result: &StmtResult) -> Option<&Vec<Value>> {
+    result.as_ref().ok().and_then(|r| r.rows.first())
+}
+
+/// Advances the job after its statement finished.
+pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
+    let in_tx_strategy = !matches!(w.scenario.strategy, Strategy::Naive | Strategy::IdempotencyKeyLease)
+        && !(w.scenario.strategy == Strategy::IdempotencyKey && w.scenario.isolation == Isolation::ReadCommitted);
+    if let Err(e) = &result {
+        let caught = job.pc == Pc::ClaimPlain && e.state == SqlState::UniqueViolation;
+        if caught {
+            job.pc = Pc::RollbackThenRead;
+            return;
+        }
+        // Any other failure (40001 above all): roll back and ask for a retry.
+        job.response = Some((503, BODY_TRY_AGAIN.into()));
+        job.pc = if in_tx_strategy && !is_tx_end(job.pc) {
+            Pc::RollbackAfterError
+        } else {
+            Pc::Respond
+        };
+        return;
+    }
+    let returned_id = first_row(&result).and_then(|r| r.first()).and_then(Value::as_int);
+    let affected = result.as_ref().map(|r| r.affected).unwrap_or(0);
+    let strategy = w.scenario.strategy;
+    job.pc = match job.pc {
+        Pc::Begin => match strategy {
+            Strategy::CheckThenAct => Pc::SelectOrder,
+            Strategy::IdempotencyKeyCatch => Pc::ClaimPlain,
+            Strategy::LocalEffect => Pc::LeaseClaim,
+            _ => Pc::Claim,
+        },
+        Pc::SelectOrder => match first_row(&result) {
+            Some(row) => {
+                let id = row[0].as_int().unwrap_or(0);
+                let (status, body) = if row[1].as_text() == Some("CAPTURADA") {
+                    (200, body("CAPTURADA", id))
+                } else {
+                    (409, BODY_PROCESSING.to_string())
+                };
+                job.response = Some((status, body));
+                Pc::CommitThenRespond
+            }
+            None => Pc::InsertSimple,
+        },
+        // check-then-act wraps the whole handler in one transaction, the
+        // design that feels safe: the capture happens with it still open.
+        Pc::InsertSimple => {
+            job.row_id = returned_id;
+            Pc::Capture
+        }
+        Pc::CommitThenCapture => Pc::Capture,
+        Pc::CommitThenRespond => Pc::Respond,
+        Pc::Claim | Pc::ClaimPlain => match returned_id {
+            Some(id) => {
+                job.row_id = Some(id);
+                match strategy {
+                    Strategy::IdempotencyKeyHeldTx => Pc::Capture,
+                    _ if in_tx_strategy => Pc::CommitThenCapture,
+                    _ => Pc::Capture,
+                }
+            }
+            None if in_tx_strategy => Pc::CommitThenRead,
+            None => Pc::ReadExisting,
+        },
+        Pc::CommitThenRead | Pc::RollbackThenRead => match strategy {
+            Strategy::LocalEffect => Pc::LeaseRead,
+            _ => Pc::ReadExisting,
+        },
+        Pc::ReadExisting => {
+            let (it, _) = intent_of(w, job.attempt);
+            match first_row(&result) {
+                None => {
+                    respond(job, 409, BODY_PROCESSING);
+                    return;
+                }
+                Some(row) => {
+                    if row[0] != Value::Int(it.order_id) || row[1] != Value::Int(it.amount_cents) {
+                        respond(job, 422, BODY_KEY_REUSED);
+                    } else if row[2].as_text() == Some("PROCESSANDO") {
+                        respond(job, 409, BODY_PROCESSING);
+                    } else {
+                        // The stored answer, byte for byte.
+                        let http = row[3].as_int().unwrap_or(500) as u16;
+                        respond(job, http, row[4].as_text().unwrap_or_default());
+                    }
+                    return;
+                }
+            }
+        }
+        Pc::UpdateSimple => {
+            let (_, http, b) = capture_answer(job, job.row_id.unwrap_or(0));
+            job.response = Some((http, b));
+            if strategy == Strategy::CheckThenAct {
+                Pc::CommitHeld
+            } else {
+                Pc::Respond
+            }
+        }
+        Pc::StoreResponse => {
+            let (_, http, b) = capture_answer(job, job.row_id.unwrap_or(0));
+            job.response = Some((http, b));
+            if strategy == Strategy::IdempotencyKeyHeldTx {
+                Pc::CommitHeld
+            } else {
+                Pc::Respond
+            }
+        }
+        Pc::CommitHeld | Pc::RollbackHeld | Pc::RollbackAfterError => Pc::Respond,
+        Pc::LeaseClaim => match returned_id {
+            Some(id) => {
+                job.row_id = Some(id);
+                if strategy == Strategy::LocalEffect {
+                    Pc::InsertPedido
+                } else {
+                    Pc::Capture
+                }
+            }
+            None if strategy == Strategy::LocalEffect => Pc::RollbackThenRead,
+            None => Pc::LeaseRead,
+        },
+        Pc::LeaseRead => return lease_decide(w, job, &result),
+        Pc::LeaseDelete => {
+            job.reclaims += 1;
+            Pc::LeaseClaim
+        }
+        Pc::LeaseRetake => {
+            if affected == 1 {
+                Pc::Capture
+            } else {
+                respond(job, 409, BODY_PROCESSING);
+                return;
+            }
+        }
+        Pc::InsertPedido => Pc::LeaseFinish,
+        Pc::LeaseFinish => {
+            let id = job.row_id.unwrap_or(0);
+            let (http, b) = match (strategy, job.capture_result) {
+                (Strategy::LocalEffect, _) | (_, Some(true)) => (201, body("CAPTURADA", id)),
+                (_, Some(false)) => (402, body("RECUSADA", id)),
+                (_, None) => (504, BODY_ACQUIRER_SILENT.to_string()),
+            };
+            job.response = Some((http, b));
+            if strategy == Strategy::LocalEffect {
+                Pc::CommitHeld
+            } else {
+                Pc::Respond
+            }
+        }
+        other => unreachable!("{other:?} does not run SQL"),
+    };
+}
+
+fn is_tx_end(pc: Pc) -> bool {
+    matches!(
+        pc,
+        Pc::CommitThenCapture
+            | Pc::CommitThenRespond
+            | Pc::CommitThenRead
+            | Pc::CommitHeld
+            | Pc::RollbackThenRead
+            | Pc::RollbackHeld
+            | Pc::RollbackAfterError
+    )
+}
+
+fn lease_decide(w: &World, job: &mut Job, result: &StmtResult) {
+    let (it, _) = intent_of(w, job.attempt);
+    let Some(row) = first_row(result) else {
+        // The key vanished between the claim and the read: claim again, once.
+        if job.reclaims < 2 {
+            job.reclaims += 1;
+            job.pc = Pc::LeaseClaim;
+        } else {
+            respond(job, 409, BODY_PROCESSING);
+        }
+        return;
+    };
+    job.row_id = row[0].as_int();
+    let fp = payload_fingerprint(&intent_payload(it)).expect("valid payload");
+    let expired = row[3].as_int().is_some_and(|t| w.now_ms as i64 >= t);
+    match row[2].as_text().unwrap_or_default() {
+        // After the TTL the key is forgotten: this is a new request.
+        _ if expired && job.reclaims < 2 => job.pc = Pc::LeaseDelete,
+        _ if row[1].as_text() != Some(fp.as_str()) => respond(job, 422, BODY_KEY_REUSED),
+        "completed" => {
+            let http = row[4].as_int().unwrap_or(500) as u16;
+            respond(job, http, row[5].as_text().unwrap_or_default());
+        }
+        "failed_safe" => job.pc = Pc::LeaseRetake,
+        // processing (lease live or not) and unknown: never start parallel work.
+        _ => respond(job, 409, BODY_PROCESSING),
+    }
+}
+
+/// Moves the job on once the acquirer answered or timed out.
+pub fn on_capture(w: &World, job: &mut Job) {
+    let strategy = w.scenario.strategy;
+    job.pc = match (strategy, job.capture_result) {
+        (Strategy::Naive, None) => {
+            respond(job, 504, BODY_ACQUIRER_SILENT);
+            return;
+        }
+        (Strategy::CheckThenAct, None) => {
+            job.response = Some((504, BODY_ACQUIRER_SILENT.into()));
+            Pc::RollbackHeld
+        }
+        (Strategy::Naive | Strategy::CheckThenAct, Some(_)) => Pc::UpdateSimple,
+        // The held transaction gives up and rolls back: the claim vanishes.
+        (Strategy::IdempotencyKeyHeldTx, None) => {
+            job.response = Some((504, BODY_ACQUIRER_SILENT.into()));
+            Pc::RollbackHeld
+        }
+        // Nobody knows whether money moved: the row stays PROCESSANDO.
+        (Strategy::IdempotencyKey | Strategy::IdempotencyKeyCatch, None) => {
+            respond(job, 504, BODY_ACQUIRER_SILENT);
+            return;
+        }
+        (Strategy::IdempotencyKeyLease, _) => Pc::LeaseFinish,
+        _ => Pc::StoreResponse,
+    };
+}
+
+/// The recovery step of `idempotency-key-lease`: for each key stuck in
+/// processing past its lease, or unknown, ask the acquirer what happened,
+/// complete the record on evidence of the effect, and free the key only when
+/// the acquirer has provably not seen the charge.
+pub fn recover(w: &mut World) -> Vec<(String, bool)> {
+    let session = w.recovery_session();
+    if w.store.waiting_on(session).is_some() {
+        return Vec::new();
+    }
+    let def = w
+        .store
+        .table_defs()
+        .find(|d| d.name == "chave_idempotencia")
+        .cloned()
+        .expect("table exists");
+    let col = |n: &str| def.column_index(n).expect("column exists");
+    let now = w.now_ms as i64;
+    let mut done = Vec::new();
+    for row in w.store.committed_rows("chave_idempotencia") {
+        let state = row[col("estado")].as_text().unwrap_or_default().to_string();
+        let lease_over = row[col("lease_ate_ms")].as_int().is_some_and(|t| now >= t);
+        if !(state == "unknown" || (state == "processing" && lease_over)) {
+            continue;
+        }
+        let key = row[col("chave")].as_text().unwrap_or_default().to_string();
+        let id = row[col("id")].as_int().unwrap_or(0);
+        let calls: Vec<_> = w.acquirer.calls.iter().filter(|c| c.key == key).collect();
+        // A call still on its way may yet capture: no proof either way.
+        if calls.iter().any(|c| c.accepted.is_none()) {
+            continue;
+        }
+        let captured = calls.iter().any(|c| c.accepted == Some(true));
+        let set = if captured {
+            vec![
+                ("estado".into(), Value::text("completed")),
+                ("resposta_http".into(), Value::Int(201)),
+                ("resposta_corpo".into(), Value::text(body("CAPTURADA", id))),
+            ]
+        } else if calls.iter().any(|c| c.accepted == Some(false)) {
+            vec![
+                ("estado".into(), Value::text("completed")),
+                ("resposta_http".into(), Value::Int(402)),
+                ("resposta_corpo".into(), Value::text(body("RECUSADA", id))),
+            ]
+        } else {
+            vec![("estado".into(), Value::text("failed_safe"))]
+        };
+        let stmt = Stmt::Update {
+            table: "chave_idempotencia".into(),
+            set,
+            filter: vec![("id".into(), Value::Int(id)), ("estado".into(), Value::text(state))],
+            returning: vec![],
+        };
+        if let Exec::Waiting { .. } = w.store.execute(session, stmt) {
+            break;
+        }
+        done.push((key, captured));
+    }
+    done
+}
+
+pub fn keys_need_recovery(w: &World) -> bool {
+    let Some(def) = w.store.table_defs().find(|d| d.name == "chave_idempotencia") else {
+        return false;
+    };
+    let estado = def.column_index("estado").expect("column exists");
+    w.store
+        .committed_rows("chave_idempotencia")
+        .iter()
+        .any(|r| matches!(r[estado].as_text(), Some("processing" | "unknown")))
+}
+
+/// The tables a strategy writes, as the lousa shows them.
+pub fn tables_of(strategy: Strategy) -> &'static [&'static str] {
+    match strategy {
+        Strategy::Naive | Strategy::CheckThenAct => &["cobranca_simples"],
+        Strategy::IdempotencyKeyLease => &["chave_idempotencia"],
+        Strategy::LocalEffect => &["chave_idempotencia", "pedido_pago"],
+        _ => &["cobranca"],
+    }
+}
+
+/// Committed local effects (`local-effect`'s business rows) per intent.
+fn local_effects(w: &World) -> Vec<u32> {
+    let rows = w.store.committed_rows("pedido_pago");
+    w.intents
+        .iter()
+        .map(|(_, it)| {
+            rows.iter()
+                .filter(|r| r[1] == Value::Int(it.order_id) && r[2] == Value::Int(it.amount_cents))
+                .count() as u32
+        })
+        .collect()
+}
+
+pub fn local_effect_cents(w: &World) -> i64 {
+    w.store
+        .committed_rows("pedido_pago")
+        .iter()
+        .filter_map(|r| r[2].as_int())
+        .sum()
+}
+
+/// Effects per intent: acquirer captures plus committed local effects.
+pub fn effects_per_intent(w: &World) -> Vec<u32> {
+    w.acquirer
+        .captures
+        .iter()
+        .zip(local_effects(w))
+        .map(|(a, b)| a + b)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprint_ignores_whitespace_key_order_and_other_fields() {
+        let a = payload_fingerprint(r#"{"order_id":123,"amount_cents":25000}"#).unwrap();
+        let b = payload_fingerprint("{ \"amount_cents\" : 25000,\n \"order_id\": 123, \"client_ts\": 99 }").unwrap();
+        let c = payload_fingerprint(r#"{"order_id":123,"amount_cents":25001}"#).unwrap();
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert!(payload_fingerprint("{}").unwrap_err().contains("amount_cents"));
+    }
+}

@@ -1,0 +1,24 @@
+//! Lousa's deterministic simulation core: clients, a load balancer,
+//! instances, an acquirer and a PostgreSQL-like store on one discrete-event
+//! timeline.
+//!
+//! Architecture invariant: this crate does no I/O, reads no clock and uses no
+//! unseeded randomness. Time is a value the world advances; every
+//! nondeterministic decision goes through [`choice::Chooser`].
+
+pub mod builtins;
+pub mod choice;
+pub mod handler;
+pub mod narrate;
+pub mod run;
+pub mod scenario;
+pub mod store;
+pub mod trace;
+pub mod world;
+
+pub use choice::{Chooser, RngChooser, Schedule, ScheduleChooser};
+pub use run::{Run, run, run_with};
+pub use scenario::{Scenario, ScenarioError, Strategy};
+pub use world::World;
+
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

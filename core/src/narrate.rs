@@ -1,0 +1,198 @@
+//! Plain-language sentences for trace events, in the page's two languages.
+//! The CLI timeline, the lousa's narration and its event table all use these,
+//! so every front end tells the same story.
+
+use crate::trace::{Actor, EventKind, Knowledge, SqlOutcome, TraceEvent};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Lang {
+    #[default]
+    Pt,
+    En,
+}
+
+impl Lang {
+    fn pick<'a>(self, pt: &'a str, en: &'a str) -> &'a str {
+        match self {
+            Lang::Pt => pt,
+            Lang::En => en,
+        }
+    }
+}
+
+pub fn actor(a: Actor, lang: Lang) -> String {
+    match a {
+        Actor::Client(i) => format!("{} {}", lang.pick("cliente", "client"), i + 1),
+        Actor::LoadBalancer => "load balancer".into(),
+        Actor::Instance(i) => format!("{} {}", lang.pick("instância", "instance"), i + 1),
+        Actor::Database => lang.pick("banco", "database").into(),
+        Actor::Acquirer => lang.pick("adquirente", "acquirer").into(),
+        Actor::Network => lang.pick("rede", "network").into(),
+        Actor::Recovery => lang.pick("recuperação", "recovery").into(),
+    }
+}
+
+pub fn sql_outcome(o: &SqlOutcome, lang: Lang) -> String {
+    match o {
+        SqlOutcome::Ok => "ok".into(),
+        SqlOutcome::Rows { rows } => {
+            let n = rows.len();
+            let cells: Vec<String> = rows
+                .iter()
+                .map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "))
+                .collect();
+            let noun = if n == 1 { lang.pick("linha", "row") } else { lang.pick("linhas", "rows") };
+            if n == 0 {
+                format!("0 {noun}")
+            } else {
+                format!("{n} {noun} ({})", cells.join("; "))
+            }
+        }
+        SqlOutcome::Affected { count } => format!("{count} {}", lang.pick("afetada(s)", "affected")),
+        SqlOutcome::Waiting { on_instance } => match on_instance {
+            Some(i) => format!(
+                "{} {}",
+                lang.pick("esperando a transação da instância", "waiting for the transaction of instance"),
+                i + 1
+            ),
+            None => lang.pick("esperando outra transação", "waiting for another transaction").into(),
+        },
+        SqlOutcome::Error { code, message } => format!("ERRO {code}: {message}"),
+    }
+}
+
+fn money(cents: i64) -> String {
+    format!("R$ {},{:02}", cents / 100, cents % 100)
+}
+
+/// One sentence for one event.
+pub fn describe(e: &TraceEvent, lang: Lang) -> String {
+    let l = |pt: &str, en: &str| lang.pick(pt, en).to_string();
+    let n = |i: u32| i + 1;
+    match &e.kind {
+        EventKind::AttemptSent { attempt, key, retry, .. } => match (retry, lang) {
+            (false, Lang::Pt) => format!("envia a tentativa {} com a chave {key}", n(*attempt)),
+            (false, Lang::En) => format!("sends attempt {} with key {key}", n(*attempt)),
+            (true, Lang::Pt) => format!("reenvia: tentativa {} com a chave {key}", n(*attempt)),
+            (true, Lang::En) => format!("retries: attempt {} with key {key}", n(*attempt)),
+        },
+        EventKind::RequestDropped { attempt } => match lang {
+            Lang::Pt => format!("a tentativa {} se perde no caminho", n(*attempt)),
+            Lang::En => format!("attempt {} is lost on the way", n(*attempt)),
+        },
+        EventKind::Routed { attempt, instance } => match lang {
+            Lang::Pt => format!("manda a tentativa {} para a instância {}", n(*attempt), n(*instance)),
+            Lang::En => format!("sends attempt {} to instance {}", n(*attempt), n(*instance)),
+        },
+        EventKind::NoInstanceAlive { attempt } => match lang {
+            Lang::Pt => format!("não há instância viva para a tentativa {}", n(*attempt)),
+            Lang::En => format!("no instance is alive for attempt {}", n(*attempt)),
+        },
+        EventKind::ConnectionWait { attempt } => match lang {
+            Lang::Pt => format!("a tentativa {} espera uma conexão livre do pool", n(*attempt)),
+            Lang::En => format!("attempt {} waits for a free pool connection", n(*attempt)),
+        },
+        EventKind::Sql { sql, outcome, .. } => format!("{sql} → {}", sql_outcome(outcome, lang)),
+        EventKind::SqlResumed { sql, outcome, waited_ms, .. } => match lang {
+            Lang::Pt => format!("depois de {waited_ms} ms de espera: {sql} → {}", sql_outcome(outcome, lang)),
+            Lang::En => format!("after waiting {waited_ms} ms: {sql} → {}", sql_outcome(outcome, lang)),
+        },
+        EventKind::CaptureRequested { attempt, .. } => match lang {
+            Lang::Pt => format!("pede a captura ao adquirente (tentativa {})", n(*attempt)),
+            Lang::En => format!("asks the acquirer to capture (attempt {})", n(*attempt)),
+        },
+        EventKind::Captured { captures_for_intent, .. } => match (captures_for_intent, lang) {
+            (1, Lang::Pt) => "captura o valor: o dinheiro saiu da conta".into(),
+            (1, Lang::En) => "captures the amount: the money has moved".into(),
+            (k, Lang::Pt) => format!("captura DE NOVO: {k}ª cobrança da mesma intenção"),
+            (k, Lang::En) => format!("captures AGAIN: charge number {k} for the same intent"),
+        },
+        EventKind::Declined { .. } => l("recusa a cobrança", "declines the charge"),
+        EventKind::ProviderReplayed { .. } => l(
+            "reconhece a própria chave e devolve a resposta anterior, sem cobrar de novo",
+            "recognises its own key and returns the earlier answer without charging again",
+        ),
+        EventKind::AcquirerReplyLost { .. } => l(
+            "aceitou, mas a resposta não volta",
+            "accepted, but its answer never comes back",
+        ),
+        EventKind::AcquirerReplied { accepted, .. } => match (accepted, lang) {
+            (true, Lang::Pt) => "recebe do adquirente: capturada".into(),
+            (true, Lang::En) => "hears from the acquirer: captured".into(),
+            (false, Lang::Pt) => "recebe do adquirente: recusada".into(),
+            (false, Lang::En) => "hears from the acquirer: declined".into(),
+        },
+        EventKind::AcquirerTimedOut { .. } => l(
+            "desiste de esperar o adquirente: não sabe se cobrou",
+            "gives up waiting for the acquirer: does not know whether it charged",
+        ),
+        EventKind::Responded { attempt, status, .. } => match lang {
+            Lang::Pt => format!("responde {status} à tentativa {}", n(*attempt)),
+            Lang::En => format!("answers {status} to attempt {}", n(*attempt)),
+        },
+        EventKind::ResponseDropped { attempt } => match lang {
+            Lang::Pt => format!("a resposta da tentativa {} se perde", n(*attempt)),
+            Lang::En => format!("the answer to attempt {} is lost", n(*attempt)),
+        },
+        EventKind::ResponseReceived { attempt, status, body, .. } => match lang {
+            Lang::Pt => format!("recebe {status} para a tentativa {}: {body}", n(*attempt)),
+            Lang::En => format!("receives {status} for attempt {}: {body}", n(*attempt)),
+        },
+        EventKind::LateResponseIgnored { attempt, status, .. } => match lang {
+            Lang::Pt => format!("a resposta {status} da tentativa {} chega tarde: o app já desistiu dela", n(*attempt)),
+            Lang::En => format!("the {status} for attempt {} arrives late: the app already gave up on it", n(*attempt)),
+        },
+        EventKind::TimedOut { attempt, .. } => match lang {
+            Lang::Pt => format!(
+                "estoura o timeout da tentativa {}: não sabe se cobrou, se está cobrando ou se o pedido nem chegou",
+                n(*attempt)
+            ),
+            Lang::En => format!(
+                "attempt {} times out: it cannot tell whether it was charged, is being charged, or never arrived",
+                n(*attempt)
+            ),
+        },
+        EventKind::GaveUp { .. } => l("esgota as tentativas e desiste", "runs out of retries and gives up"),
+        EventKind::Crashed { lost_attempts, .. } => match lang {
+            Lang::Pt => format!("cai; perde {} tentativa(s) em andamento", lost_attempts.len()),
+            Lang::En => format!("crashes, losing {} attempt(s) in progress", lost_attempts.len()),
+        },
+        EventKind::Restarted { .. } => l("volta a subir", "comes back up"),
+        EventKind::Reconciled { key, captured } => match (captured, lang) {
+            (true, Lang::Pt) => format!("concilia a chave {key} com o adquirente: houve captura, registro completado"),
+            (true, Lang::En) => format!("reconciles key {key} with the acquirer: it captured, record completed"),
+            (false, Lang::Pt) => format!("concilia a chave {key}: o adquirente não cobrou, a chave fica livre"),
+            (false, Lang::En) => format!("reconciles key {key}: the acquirer did not charge, the key is freed"),
+        },
+        EventKind::EventLimitReached => l("limite de eventos atingido", "event limit reached"),
+        EventKind::HorizonReached => l("fim do horizonte de tempo", "end of the time horizon"),
+    }
+}
+
+/// "12.345 s  instância 1  INSERT ... → 1 linha"
+pub fn line(e: &TraceEvent, lang: Lang) -> String {
+    format!(
+        "{:>8.3} s  {:<14} {}",
+        e.time_ms as f64 / 1000.0,
+        actor(e.actor, lang),
+        describe(e, lang)
+    )
+}
+
+pub fn knowledge(k: &Knowledge, lang: Lang) -> String {
+    let l = |pt: &str, en: &str| lang.pick(pt, en).to_string();
+    match k {
+        Knowledge::Idle => l("parado", "idle"),
+        Knowledge::Waiting { .. } => l("esperando resposta", "waiting for an answer"),
+        Knowledge::Unknown { .. } => l("não sabe se cobrou", "does not know if it was charged"),
+        Knowledge::Backoff => l("esperando para reenviar", "waiting to retry"),
+        Knowledge::Answered { status, .. } => format!("{} {status}", lang.pick("recebeu", "got")),
+        Knowledge::GaveUp => l("desistiu sem resposta", "gave up without an answer"),
+    }
+}
+
+pub fn amount(cents: i64) -> String {
+    money(cents)
+}

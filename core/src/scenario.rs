@@ -1,0 +1,432 @@
+//! A scenario is plain data: who sends what, through which instances, with
+//! which timings and faults, under which design. [`Scenario::validate`]
+//! enforces the limits that keep any scenario from hanging a browser.
+
+use crate::store::Isolation;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The designs under comparison. The same names are used in code, CLI, UI,
+/// docs and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// Insert and capture, no protection.
+    Naive,
+    /// SELECT by order, then INSERT and capture: the race.
+    CheckThenAct,
+    /// `INSERT ... ON CONFLICT DO NOTHING RETURNING`, commit, capture, store
+    /// the response; a repeat reads the row.
+    IdempotencyKey,
+    /// The same with a plain INSERT whose 23505 is caught.
+    IdempotencyKeyCatch,
+    /// The pitfall: the claim's transaction stays open across the capture.
+    IdempotencyKeyHeldTx,
+    /// The second seed's state machine: scope, fingerprint, lease, recovery.
+    IdempotencyKeyLease,
+    /// Claim and a local business insert in one transaction (no acquirer).
+    LocalEffect,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 7] = [
+        Strategy::Naive,
+        Strategy::CheckThenAct,
+        Strategy::IdempotencyKey,
+        Strategy::IdempotencyKeyCatch,
+        Strategy::IdempotencyKeyHeldTx,
+        Strategy::IdempotencyKeyLease,
+        Strategy::LocalEffect,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Naive => "naive",
+            Strategy::CheckThenAct => "check-then-act",
+            Strategy::IdempotencyKey => "idempotency-key",
+            Strategy::IdempotencyKeyCatch => "idempotency-key-catch",
+            Strategy::IdempotencyKeyHeldTx => "idempotency-key-held-tx",
+            Strategy::IdempotencyKeyLease => "idempotency-key-lease",
+            Strategy::LocalEffect => "local-effect",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Whether the design uses an idempotency key at all.
+    pub fn uses_key(self) -> bool {
+        !matches!(self, Strategy::Naive | Strategy::CheckThenAct)
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Text in both of the page's languages.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Text {
+    pub pt: String,
+    pub en: String,
+}
+
+/// One charge the client wants to happen exactly once.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Intent {
+    pub order_id: i64,
+    pub amount_cents: i64,
+    pub key: String,
+    #[serde(default = "default_tenant")]
+    pub tenant: String,
+}
+
+fn default_tenant() -> String {
+    "loja-1".into()
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClientKind {
+    /// An app calling the API over HTTP.
+    #[default]
+    Http,
+    /// A queue delivering a message at least once; the key is the message id.
+    Queue,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ClientSpec {
+    pub name: String,
+    #[serde(default)]
+    pub kind: ClientKind,
+    pub intents: Vec<Intent>,
+    #[serde(default)]
+    pub start_ms: u64,
+    pub timeout_ms: u64,
+    #[serde(default)]
+    pub retries_max: u32,
+    #[serde(default)]
+    pub backoff_ms: u64,
+    /// The known bug: every retry mints a new key, so the server cannot tell
+    /// it is a repeat.
+    #[serde(default)]
+    pub new_key_per_retry: bool,
+    /// Another intent with the same key (key reuse): sent after the first
+    /// intent ends.
+    #[serde(default)]
+    pub gap_between_intents_ms: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoadBalancerPolicy {
+    #[default]
+    RoundRobin,
+    /// Seeded: goes through the choice point.
+    Random,
+    LeastBusy,
+    /// The same key always lands on the same instance.
+    StickyByKey,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct NetworkSpec {
+    /// One way, client to instance and back.
+    #[serde(default)]
+    pub latency_ms: u64,
+    /// Up to this many extra milliseconds per hop, chosen at the choice point.
+    #[serde(default)]
+    pub jitter_ms: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct AcquirerSpec {
+    /// Round trip of a capture call.
+    pub latency_ms: u64,
+    /// How long an instance waits for the acquirer before giving up.
+    pub timeout_ms: u64,
+    #[serde(default)]
+    pub decline: bool,
+    /// The acquirer honours its own idempotency key (the intent's key).
+    #[serde(default)]
+    pub provider_keys: bool,
+}
+
+impl Default for AcquirerSpec {
+    fn default() -> Self {
+        Self {
+            latency_ms: 100,
+            timeout_ms: 10_000,
+            decline: false,
+            provider_keys: false,
+        }
+    }
+}
+
+/// Where a crash strikes a handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CrashPoint {
+    /// Right after the claim (or first insert) committed.
+    AfterCommit,
+    /// Right after the capture request left for the acquirer.
+    AfterCaptureSent,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Fault {
+    /// Attempt number `attempt` (1-based, in send order) never arrives.
+    DropRequest { attempt: u32 },
+    /// The answer to attempt `attempt` is lost on its way back.
+    DropResponse { attempt: u32 },
+    /// The instance dies at a time or at a point of its first handler, and
+    /// comes back after `restart_after_ms`.
+    Crash {
+        instance: u32,
+        #[serde(default)]
+        at_ms: Option<u64>,
+        #[serde(default)]
+        at_point: Option<CrashPoint>,
+        restart_after_ms: u64,
+    },
+    /// Capture call number `call` (1-based) is accepted, but its answer never
+    /// comes back: the effect happened and nobody heard.
+    AcquirerTimeoutAfterAccept { call: u32 },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Scenario {
+    pub name: String,
+    #[serde(default)]
+    pub title: Text,
+    #[serde(default)]
+    pub description: Text,
+    pub strategy: Strategy,
+    #[serde(default)]
+    pub isolation: Isolation,
+    #[serde(default)]
+    pub seed: u64,
+    pub instances: u32,
+    #[serde(default = "default_pool")]
+    pub pool_size: u32,
+    #[serde(default)]
+    pub load_balancer: LoadBalancerPolicy,
+    pub clients: Vec<ClientSpec>,
+    #[serde(default)]
+    pub network: NetworkSpec,
+    #[serde(default)]
+    pub acquirer: AcquirerSpec,
+    /// Time one SQL statement takes.
+    #[serde(default = "default_db_latency")]
+    pub db_latency_ms: u64,
+    #[serde(default)]
+    pub faults: Vec<Fault>,
+    /// After this, a stored key is forgotten (Stripe: at least 24 h).
+    #[serde(default = "default_ttl")]
+    pub key_ttl_ms: u64,
+    /// `idempotency-key-lease`: how long a processing claim is owned.
+    #[serde(default = "default_lease")]
+    pub lease_ms: u64,
+    /// `idempotency-key-lease`: how often recovery looks for stuck keys.
+    #[serde(default = "default_recovery")]
+    pub recovery_every_ms: u64,
+    /// Nothing happens after this instant.
+    #[serde(default = "default_horizon")]
+    pub horizon_ms: u64,
+}
+
+fn default_pool() -> u32 {
+    4
+}
+fn default_db_latency() -> u64 {
+    5
+}
+fn default_ttl() -> u64 {
+    24 * 3600 * 1000
+}
+fn default_lease() -> u64 {
+    30_000
+}
+fn default_recovery() -> u64 {
+    10_000
+}
+fn default_horizon() -> u64 {
+    600_000
+}
+
+/// Limits on every input, so no scenario can hang a reader's browser.
+pub mod limits {
+    pub const CLIENTS_MAX: usize = 8;
+    pub const INTENTS_PER_CLIENT_MAX: usize = 4;
+    pub const INSTANCES_MAX: u32 = 8;
+    pub const POOL_SIZE_MAX: u32 = 16;
+    pub const RETRIES_MAX: u32 = 20;
+    pub const FAULTS_MAX: usize = 16;
+    pub const TIME_MS_MAX: u64 = 7 * 24 * 3600 * 1000;
+    pub const JITTER_MS_MAX: u32 = 1_000;
+    pub const TEXT_LEN_MAX: usize = 200;
+    pub const AMOUNT_CENTS_MAX: i64 = 1_000_000_000_00;
+    /// Events one run may produce; hitting it ends the run with a named outcome.
+    pub const EVENTS_MAX: usize = 20_000;
+}
+
+/// A refusal that names the field and the limit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioError {
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn fail(field: impl Into<String>, message: impl Into<String>) -> Result<(), ScenarioError> {
+    Err(ScenarioError {
+        field: field.into(),
+        message: message.into(),
+    })
+}
+
+fn at_most<T: PartialOrd + fmt::Display>(field: &str, value: T, max: T) -> Result<(), ScenarioError> {
+    if value > max {
+        return fail(field, format!("{value} exceeds the limit {max}"));
+    }
+    Ok(())
+}
+
+fn in_range<T: PartialOrd + fmt::Display>(field: &str, value: T, min: T, max: T) -> Result<(), ScenarioError> {
+    if value < min || value > max {
+        return fail(field, format!("{value} is outside {min}..={max}"));
+    }
+    Ok(())
+}
+
+fn short_text(field: &str, s: &str, allow_empty: bool) -> Result<(), ScenarioError> {
+    if !allow_empty && s.is_empty() {
+        return fail(field, "must not be empty");
+    }
+    at_most(field, s.chars().count(), limits::TEXT_LEN_MAX).map_err(|_| ScenarioError {
+        field: field.into(),
+        message: format!("{} characters exceed the limit {}", s.chars().count(), limits::TEXT_LEN_MAX),
+    })
+}
+
+impl Scenario {
+    /// Parses and validates scenario JSON; serde's messages name the line and
+    /// column, ours name the field.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        const JSON_BYTES_MAX: usize = 256 * 1024;
+        if text.len() > JSON_BYTES_MAX {
+            fail("scenario", format!("{} bytes exceed the limit {JSON_BYTES_MAX}", text.len()))?;
+        }
+        let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError {
+            field: "scenario".into(),
+            message: format!("invalid JSON: {e}"),
+        })?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("scenario serializes")
+    }
+
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        use limits::*;
+        short_text("name", &self.name, false)?;
+        in_range("instances", self.instances, 1, INSTANCES_MAX)?;
+        in_range("pool_size", self.pool_size, 1, POOL_SIZE_MAX)?;
+        if self.clients.is_empty() {
+            fail("clients", "at least one client is needed")?;
+        }
+        at_most("clients", self.clients.len(), CLIENTS_MAX).map_err(|_| ScenarioError {
+            field: "clients".into(),
+            message: format!("{} clients exceed the limit {CLIENTS_MAX}", self.clients.len()),
+        })?;
+        for (i, c) in self.clients.iter().enumerate() {
+            let f = |name: &str| format!("clients[{i}].{name}");
+            short_text(&f("name"), &c.name, false)?;
+            if c.intents.is_empty() {
+                fail(f("intents"), "at least one intent is needed")?;
+            }
+            at_most(&f("intents"), c.intents.len(), INTENTS_PER_CLIENT_MAX).map_err(|_| ScenarioError {
+                field: f("intents"),
+                message: format!("{} intents exceed the limit {INTENTS_PER_CLIENT_MAX}", c.intents.len()),
+            })?;
+            at_most(&f("start_ms"), c.start_ms, TIME_MS_MAX)?;
+            in_range(&f("timeout_ms"), c.timeout_ms, 1, TIME_MS_MAX)?;
+            at_most(&f("retries_max"), c.retries_max, RETRIES_MAX)?;
+            at_most(&f("backoff_ms"), c.backoff_ms, TIME_MS_MAX)?;
+            at_most(&f("gap_between_intents_ms"), c.gap_between_intents_ms, TIME_MS_MAX)?;
+            for (j, it) in c.intents.iter().enumerate() {
+                let g = |name: &str| format!("clients[{i}].intents[{j}].{name}");
+                short_text(&g("key"), &it.key, false)?;
+                short_text(&g("tenant"), &it.tenant, false)?;
+                in_range(&g("amount_cents"), it.amount_cents, 1, AMOUNT_CENTS_MAX)?;
+                in_range(&g("order_id"), it.order_id, 1, i64::MAX / 2)?;
+            }
+        }
+        at_most("network.latency_ms", self.network.latency_ms, TIME_MS_MAX)?;
+        at_most("network.jitter_ms", self.network.jitter_ms, JITTER_MS_MAX)?;
+        at_most("acquirer.latency_ms", self.acquirer.latency_ms, TIME_MS_MAX)?;
+        in_range("acquirer.timeout_ms", self.acquirer.timeout_ms, 1, TIME_MS_MAX)?;
+        at_most("db_latency_ms", self.db_latency_ms, 60_000)?;
+        in_range("key_ttl_ms", self.key_ttl_ms, 1, TIME_MS_MAX)?;
+        in_range("lease_ms", self.lease_ms, 1, TIME_MS_MAX)?;
+        in_range("recovery_every_ms", self.recovery_every_ms, 100, TIME_MS_MAX)?;
+        in_range("horizon_ms", self.horizon_ms, 1, TIME_MS_MAX)?;
+        at_most("faults", self.faults.len(), FAULTS_MAX).map_err(|_| ScenarioError {
+            field: "faults".into(),
+            message: format!("{} faults exceed the limit {FAULTS_MAX}", self.faults.len()),
+        })?;
+        for (i, fault) in self.faults.iter().enumerate() {
+            let f = |name: &str| format!("faults[{i}].{name}");
+            match fault {
+                Fault::DropRequest { attempt } | Fault::DropResponse { attempt } => {
+                    in_range(&f("attempt"), *attempt, 1, 1_000)?;
+                }
+                Fault::Crash {
+                    instance,
+                    at_ms,
+                    at_point,
+                    restart_after_ms,
+                } => {
+                    in_range(&f("instance"), *instance, 0, self.instances - 1)?;
+                    if at_ms.is_none() == at_point.is_none() {
+                        fail(f("at_ms"), "give exactly one of at_ms and at_point")?;
+                    }
+                    if let Some(t) = at_ms {
+                        at_most(&f("at_ms"), *t, TIME_MS_MAX)?;
+                    }
+                    at_most(&f("restart_after_ms"), *restart_after_ms, TIME_MS_MAX)?;
+                }
+                Fault::AcquirerTimeoutAfterAccept { call } => in_range(&f("call"), *call, 1, 1_000)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strategy_names_round_trip() {
+        for s in Strategy::ALL {
+            assert_eq!(Strategy::from_name(s.name()), Some(s));
+            let json = serde_json::to_string(&s).unwrap();
+            assert_eq!(json, format!("\"{}\"", s.name()));
+        }
+    }
+}

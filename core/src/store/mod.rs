@@ -1,0 +1,8 @@
+//! The PostgreSQL-like store: see [`engine`] for the model and [`sql`] for
+//! the statements it understands.
+
+pub mod engine;
+pub mod sql;
+
+pub use engine::{Completion, Exec, RowView, SessionId, Store};
+pub use sql::*;

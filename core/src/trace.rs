@@ -1,0 +1,228 @@
+//! What a run produces: events, frames for the view, and the outcome.
+//! Plain data with public fields; the view reads these and nothing else.
+
+use crate::store::{RowView, Value};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", content = "id", rename_all = "snake_case")]
+pub enum Actor {
+    Client(u32),
+    LoadBalancer,
+    Instance(u32),
+    Database,
+    Acquirer,
+    Network,
+    Recovery,
+}
+
+/// What a client knows about its current charge (Jepsen's invoke/ok/fail/info).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum Knowledge {
+    /// Nothing sent yet.
+    Idle,
+    /// A request is out and the clock is running.
+    Waiting { attempt: u32 },
+    /// The timeout fired: the charge may have happened, may be happening, or
+    /// may never have arrived.
+    Unknown { attempt: u32 },
+    /// Waiting before the next attempt.
+    Backoff,
+    /// An answer arrived.
+    Answered { attempt: u32, status: u16 },
+    /// Out of retries without a final answer.
+    GaveUp,
+}
+
+/// How a statement ended, as shown in the SQL panel.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum SqlOutcome {
+    Ok,
+    Rows { rows: Vec<Vec<Value>> },
+    Affected { count: u64 },
+    /// Blocked on a row another transaction holds.
+    Waiting { on_instance: Option<u32> },
+    Error { code: String, message: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EventKind {
+    AttemptSent { client: u32, attempt: u32, intent: u32, key: String, retry: bool },
+    RequestDropped { attempt: u32 },
+    Routed { attempt: u32, instance: u32 },
+    NoInstanceAlive { attempt: u32 },
+    ConnectionWait { attempt: u32 },
+    Sql { attempt: Option<u32>, sql: String, outcome: SqlOutcome },
+    /// A statement that was waiting finished.
+    SqlResumed { attempt: Option<u32>, sql: String, outcome: SqlOutcome, waited_ms: u64 },
+    CaptureRequested { attempt: u32, call: u32, intent: u32 },
+    Captured { call: u32, intent: u32, captures_for_intent: u32 },
+    Declined { call: u32, intent: u32 },
+    /// The provider's own key recognised a repeat: no new capture.
+    ProviderReplayed { call: u32, intent: u32 },
+    AcquirerReplyLost { call: u32 },
+    AcquirerReplied { attempt: u32, call: u32, accepted: bool },
+    AcquirerTimedOut { attempt: u32, call: u32 },
+    Responded { attempt: u32, status: u16, body: String },
+    ResponseDropped { attempt: u32 },
+    ResponseReceived { client: u32, attempt: u32, status: u16, body: String },
+    /// An answer that came after the client gave up on that attempt.
+    LateResponseIgnored { client: u32, attempt: u32, status: u16 },
+    TimedOut { client: u32, attempt: u32 },
+    GaveUp { client: u32, intent: u32 },
+    Crashed { instance: u32, lost_attempts: Vec<u32> },
+    Restarted { instance: u32 },
+    Reconciled { key: String, captured: bool },
+    EventLimitReached,
+    HorizonReached,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TraceEvent {
+    pub time_ms: u64,
+    pub actor: Actor,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ClientView {
+    pub name: String,
+    pub knowledge: Knowledge,
+    pub intent: u32,
+    pub attempts_sent: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct JobView {
+    pub attempt: u32,
+    /// The handler step it is on, e.g. `claim` or `capture`.
+    pub step: String,
+    pub holds_connection: bool,
+    pub in_transaction: bool,
+    /// Waiting for the transaction of a job on this instance.
+    pub waiting_on_instance: Option<u32>,
+    pub waiting_since_ms: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct InstanceView {
+    pub alive: bool,
+    pub jobs: Vec<JobView>,
+    pub connections_free: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TableView {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<RowView>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageKind {
+    Request,
+    Response,
+    Capture,
+    CaptureReply,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MessageView {
+    pub kind: MessageKind,
+    pub attempt: u32,
+    pub from: Actor,
+    pub to: Actor,
+    pub sent_ms: u64,
+    pub arrives_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Frame {
+    pub time_ms: u64,
+    pub clients: Vec<ClientView>,
+    pub instances: Vec<InstanceView>,
+    pub tables: Vec<TableView>,
+    /// Captures per intent, indexed like `Summary::intents`.
+    pub captures: Vec<u32>,
+    pub charged_cents: i64,
+    pub in_flight: Vec<MessageView>,
+}
+
+/// One step of the scheduler: what happened and the world after it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Step {
+    pub events: Vec<TraceEvent>,
+    pub frame: Frame,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// Nothing left to happen.
+    Quiescent,
+    /// The scenario's horizon passed with work left.
+    Horizon,
+    /// The run hit the event limit.
+    EventLimit,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct IntentOutcome {
+    pub client: u32,
+    pub order_id: i64,
+    pub amount_cents: i64,
+    pub key: String,
+    pub captures: u32,
+    pub charged_cents: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct AttemptOutcome {
+    pub attempt: u32,
+    pub client: u32,
+    pub intent: u32,
+    pub key: String,
+    pub instance: Option<u32>,
+    /// The answer the client received, if it received one in time.
+    pub status: Option<u16>,
+    pub body: Option<String>,
+    /// The client's knowledge about this attempt at the end.
+    pub knowledge: Knowledge,
+    pub reached_acquirer: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Verdict {
+    pub name: String,
+    pub holds: bool,
+    pub detail: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Summary {
+    pub end: EndReason,
+    pub end_ms: u64,
+    pub captures: u32,
+    pub charged_cents: i64,
+    pub intents: Vec<IntentOutcome>,
+    /// Indexes into `intents` of those captured more than once.
+    pub double_charged_intents: Vec<u32>,
+    pub attempts: Vec<AttemptOutcome>,
+    /// Total time statements spent waiting on another transaction's row.
+    pub blocked_ms: u64,
+    pub invariants: Vec<Verdict>,
+}
+
+impl Summary {
+    pub fn verdict(&self, name: &str) -> Option<&Verdict> {
+        self.invariants.iter().find(|v| v.name == name)
+    }
+    pub fn statuses(&self) -> Vec<Option<u16>> {
+        self.attempts.iter().map(|a| a.status).collect()
+    }
+}
