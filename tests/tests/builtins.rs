@@ -1,0 +1,268 @@
+//! The built-in scenarios show what DOMAIN.md says they show, their traces
+//! are reviewed golden files, and a run is a pure function of its inputs.
+
+use expect_test::expect_file;
+use lousa_core::builtins::{self, NAMES};
+use lousa_core::narrate::{self, Lang};
+use lousa_core::run::{self, AT_MOST_ONE_CAPTURE, CONFLICTS_NEVER_CHARGE, REPLAY_EQUALS_FIRST};
+use lousa_core::world::fnv1a;
+use lousa_core::{Scenario, Strategy};
+
+fn with(name: &str, strategy: Strategy) -> Scenario {
+    let mut s = builtins::builtin(name).unwrap_or_else(|| panic!("built-in {name}"));
+    s.strategy = strategy;
+    s
+}
+
+fn outcome(name: &str, strategy: Strategy) -> lousa_core::trace::Summary {
+    lousa_core::run(&with(name, strategy)).expect("built-ins are valid").summary
+}
+
+fn statuses(s: &lousa_core::trace::Summary) -> Vec<u16> {
+    s.attempts.iter().filter_map(|a| a.status).collect()
+}
+
+#[test]
+fn check_then_act_double_charges_on_timeout_retry_and_double_click() {
+    for name in ["timeout-retry", "concurrent-double-click", "race-2", "race-3"] {
+        let s = outcome(name, Strategy::CheckThenAct);
+        assert_eq!(s.double_charged_intents, vec![0], "{name}: {s:#?}");
+        assert!(!s.verdict(AT_MOST_ONE_CAPTURE).unwrap().holds, "{name}");
+    }
+    assert_eq!(outcome("timeout-retry", Strategy::CheckThenAct).charged_cents, 50_000);
+}
+
+#[test]
+fn naive_double_charges_whenever_a_retry_reaches_the_server() {
+    for name in ["timeout-retry", "lost-response", "queue-redelivery"] {
+        let s = outcome(name, Strategy::Naive);
+        assert!(s.captures >= 2, "{name}: {} captures", s.captures);
+    }
+}
+
+/// `new-key-per-retry` is the client bug that defeats any key on purpose,
+/// so it is checked on its own below.
+#[test]
+fn idempotency_key_never_double_charges_in_any_builtin_where_the_client_repeats_its_key() {
+    for strategy in [
+        Strategy::IdempotencyKey,
+        Strategy::IdempotencyKeyCatch,
+        Strategy::IdempotencyKeyHeldTx,
+        Strategy::IdempotencyKeyLease,
+    ] {
+        for name in NAMES.iter().filter(|n| !exempt(strategy, n)) {
+            let s = outcome(name, strategy);
+            assert!(
+                s.double_charged_intents.is_empty(),
+                "{name} under {strategy}: {} captures",
+                s.captures
+            );
+            for v in &s.invariants {
+                if v.name == AT_MOST_ONE_CAPTURE || v.name == REPLAY_EQUALS_FIRST || v.name == CONFLICTS_NEVER_CHARGE {
+                    assert!(v.holds, "{name} under {strategy}: {} — {}", v.name, v.detail);
+                }
+            }
+        }
+    }
+}
+
+/// The cases where a key alone is known not to protect, each with its own
+/// test: a client minting new keys, a TTL shorter than the retry, and a held
+/// transaction whose rollback erases the claim after the money moved.
+fn exempt(strategy: Strategy, name: &str) -> bool {
+    matches!(name, "new-key-per-retry" | "late-retry-after-ttl")
+        || (strategy == Strategy::IdempotencyKeyHeldTx
+            && matches!(name, "crash-after-commit" | "acquirer-timeout-after-accept"))
+}
+
+#[test]
+fn a_held_transaction_that_rolls_back_after_the_capture_lets_the_retry_charge_again() {
+    for name in ["crash-after-commit", "acquirer-timeout-after-accept"] {
+        let s = outcome(name, Strategy::IdempotencyKeyHeldTx);
+        assert_eq!(s.captures, 2, "{name}: the claim vanished with the rollback");
+        let safe = outcome(name, Strategy::IdempotencyKey);
+        assert_eq!(safe.captures, 1, "{name}: a committed claim survives");
+    }
+}
+
+#[test]
+fn a_new_key_per_retry_defeats_the_key() {
+    let s = outcome("new-key-per-retry", Strategy::IdempotencyKey);
+    assert!(s.captures >= 2, "{s:#?}");
+    let keys: std::collections::BTreeSet<_> = s.attempts.iter().map(|a| a.key.clone()).collect();
+    assert_eq!(keys.len(), s.attempts.len(), "every attempt carries a fresh key");
+}
+
+#[test]
+fn timeout_retry_with_the_key_gets_409_then_the_stored_response() {
+    let s = outcome("timeout-retry", Strategy::IdempotencyKey);
+    assert_eq!(s.captures, 1);
+    assert_eq!(statuses(&s), vec![409, 201]);
+    let body = s.attempts.iter().rev().find_map(|a| a.body.clone()).unwrap();
+    assert_eq!(body, r#"{"status": "CAPTURADA", "cobranca_id": 1}"#);
+    // The first attempt's answer came after the client's timeout: unknown.
+    assert!(matches!(s.attempts[0].knowledge, lousa_core::trace::Knowledge::Unknown { .. }));
+}
+
+#[test]
+fn lost_response_is_replayed_byte_for_byte() {
+    let s = outcome("lost-response", Strategy::IdempotencyKey);
+    assert_eq!(s.captures, 1);
+    assert_eq!(s.attempts[0].status, None, "the first answer was dropped");
+    assert_eq!(s.attempts[1].status, Some(201));
+    assert_eq!(s.attempts[1].body.as_deref(), Some(r#"{"status": "CAPTURADA", "cobranca_id": 1}"#));
+}
+
+#[test]
+fn key_reuse_with_another_amount_is_refused_with_422_without_charging() {
+    for strategy in [Strategy::IdempotencyKey, Strategy::IdempotencyKeyCatch, Strategy::IdempotencyKeyLease] {
+        let s = outcome("key-reuse", strategy);
+        assert_eq!(statuses(&s), vec![201, 422], "{strategy}");
+        assert_eq!(s.intents[1].captures, 0, "{strategy}");
+        assert!(!s.attempts[1].reached_acquirer);
+    }
+}
+
+#[test]
+fn crash_after_commit_leaves_an_orphan_that_only_recovery_resolves() {
+    let plain = outcome("crash-after-commit", Strategy::IdempotencyKey);
+    assert_eq!(plain.captures, 1, "the acquirer captured before the crash");
+    assert!(statuses(&plain).iter().all(|&s| s == 409), "{:?}", statuses(&plain));
+    let lease = outcome("crash-after-commit", Strategy::IdempotencyKeyLease);
+    assert_eq!(lease.captures, 1);
+    assert_eq!(statuses(&lease).last(), Some(&201), "recovery completed the record");
+    assert!(lease.verdict(run::NO_KEY_STUCK).unwrap().holds);
+}
+
+#[test]
+fn acquirer_timeout_after_accept_moves_money_the_instance_never_hears_of() {
+    let plain = outcome("acquirer-timeout-after-accept", Strategy::IdempotencyKey);
+    assert_eq!(plain.captures, 1);
+    assert_eq!(statuses(&plain)[0], 504);
+    assert!(!statuses(&plain).contains(&201));
+    let naive = outcome("acquirer-timeout-after-accept", Strategy::Naive);
+    assert!(naive.captures >= 2, "without a key the 504 invites a second charge");
+    let lease = outcome("acquirer-timeout-after-accept", Strategy::IdempotencyKeyLease);
+    assert_eq!(lease.captures, 1);
+    assert_eq!(statuses(&lease).last(), Some(&201));
+}
+
+#[test]
+fn a_retry_after_the_key_ttl_is_a_new_request_unless_the_provider_dedupes() {
+    let s = outcome("late-retry-after-ttl", Strategy::IdempotencyKeyLease);
+    assert_eq!(s.captures, 2, "the expired key let the late retry charge again");
+    let mut sc = with("late-retry-after-ttl", Strategy::IdempotencyKeyLease);
+    sc.acquirer.provider_keys = true;
+    let s = lousa_core::run(&sc).unwrap().summary;
+    assert_eq!(s.captures, 1, "the acquirer's own key catches what the local TTL forgot");
+}
+
+#[test]
+fn held_transaction_makes_the_retry_wait_instead_of_refusing_it() {
+    let s = outcome("held-transaction", Strategy::IdempotencyKeyHeldTx);
+    assert_eq!(s.captures, 1);
+    assert!(s.blocked_ms >= 400, "the retry waited {} ms", s.blocked_ms);
+    assert!(!statuses(&s).contains(&409), "the client never sees PROCESSANDO");
+    let committed_first = outcome("held-transaction", Strategy::IdempotencyKey);
+    assert_eq!(committed_first.blocked_ms, 0);
+}
+
+#[test]
+fn queue_redelivery_is_deduplicated_by_message_id() {
+    let s = outcome("queue-redelivery", Strategy::IdempotencyKey);
+    assert_eq!(s.captures, 1);
+    assert!(s.attempts.len() >= 2, "the message was delivered more than once");
+    assert!(s.attempts.iter().all(|a| a.key == "msg-8841"));
+}
+
+#[test]
+fn serializable_check_then_act_refuses_one_commit_but_both_captures_already_happened() {
+    let mut s = with("race-2", Strategy::CheckThenAct);
+    s.isolation = lousa_core::store::Isolation::Serializable;
+    let out = lousa_core::run(&s).unwrap().summary;
+    assert!(statuses(&out).contains(&503), "one COMMIT failed with 40001: {:?}", statuses(&out));
+    assert_eq!(out.captures, 2, "SERIALIZABLE cannot undo an external effect");
+}
+
+#[test]
+fn local_effect_claims_and_writes_in_one_transaction() {
+    let s = outcome("concurrent-double-click", Strategy::LocalEffect);
+    assert_eq!(s.captures, 1, "one pedido_pago row: {s:#?}");
+}
+
+// ---- determinism and golden traces ----
+
+fn timeline(s: &Scenario) -> String {
+    let r = lousa_core::run(s).unwrap();
+    let mut out = format!("# {} under {} (seed {})\n", s.name, s.strategy, s.seed);
+    for (frame, e) in r.events() {
+        out.push_str(&format!("{frame:>4} {}\n", narrate::line(e, Lang::En)));
+    }
+    let sm = &r.summary;
+    out.push_str(&format!(
+        "captures {} charged {} double-charged {:?} blocked {} ms\n",
+        sm.captures, sm.charged_cents, sm.double_charged_intents, sm.blocked_ms
+    ));
+    for v in &sm.invariants {
+        out.push_str(&format!("{} {}\n", if v.holds { "ok  " } else { "FAIL" }, v.name));
+    }
+    out
+}
+
+/// Golden timelines, reviewed by eye once: a change of semantics shows up in
+/// review as a diff. `UPDATE_EXPECT=1 cargo test -p lousa-tests` rewrites.
+#[test]
+fn golden_traces_of_every_builtin() {
+    for name in NAMES {
+        let default = builtins::builtin(name).unwrap();
+        let mut text = timeline(&default);
+        if default.strategy != Strategy::IdempotencyKey {
+            text.push('\n');
+            text.push_str(&timeline(&with(name, Strategy::IdempotencyKey)));
+        }
+        expect_file![format!("../golden/{name}.txt")].assert_eq(&text);
+    }
+}
+
+/// FNV-1a of each built-in's run (every strategy) as JSON. The same file is
+/// checked by `core/tests/wasm_determinism.rs` under wasm32, so native and
+/// wasm produce byte-identical traces.
+#[test]
+fn trace_hashes_match_the_committed_file() {
+    let mut text = String::new();
+    for name in NAMES {
+        for strategy in Strategy::ALL {
+            let r = lousa_core::run(&with(name, strategy)).unwrap();
+            let json = serde_json::to_string(&r).unwrap();
+            let again = serde_json::to_string(&lousa_core::run(&with(name, strategy)).unwrap()).unwrap();
+            assert_eq!(json, again, "{name}/{strategy}: two runs differ");
+            text.push_str(&format!("{name} {strategy} {:016x}\n", fnv1a(json.as_bytes())));
+        }
+    }
+    expect_file!["../golden/hashes.txt"].assert_eq(&text);
+}
+
+#[test]
+fn replaying_the_recorded_schedule_reproduces_the_run() {
+    for name in NAMES {
+        let s = builtins::builtin(name).unwrap();
+        let r = lousa_core::run(&s).unwrap();
+        let sched = r.schedule.parse().unwrap();
+        let again = run::run_schedule(&s, &sched).unwrap();
+        assert_eq!(r.steps, again.steps, "{name}");
+        assert_eq!(r.summary, again.summary, "{name}");
+    }
+}
+
+#[test]
+fn seeking_returns_the_frame_of_each_step() {
+    let r = lousa_core::run(&builtins::builtin("timeout-retry").unwrap()).unwrap();
+    assert_eq!(r.state_at(0), &r.initial);
+    for i in 1..r.frame_count() {
+        assert_eq!(r.state_at(i), &r.steps[i - 1].frame);
+    }
+    assert_eq!(r.state_at(usize::MAX), &r.steps.last().unwrap().frame);
+    let last = r.state_at(r.frame_count() - 1);
+    assert_eq!(last.captures, vec![2]);
+    assert_eq!(last.charged_cents, 50_000);
+}

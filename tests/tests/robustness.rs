@@ -1,0 +1,165 @@
+//! Bad input never panics: arbitrary JSON and arbitrary scenario values go
+//! through validation and `run`; every refusal names a field, and every
+//! accepted scenario runs to a named end within the event limit.
+
+use lousa_core::builtins;
+use lousa_core::scenario::{limits, CrashPoint, Fault, LoadBalancerPolicy};
+use lousa_core::Scenario;
+use lousa_core::Strategy as Design;
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+
+fn cases() -> u32 {
+    std::env::var("LOUSA_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+}
+
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    let leaf = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<bool>().prop_map(serde_json::Value::from),
+        any::<i64>().prop_map(serde_json::Value::from),
+        any::<u64>().prop_map(serde_json::Value::from),
+        "[a-z_-]{0,12}".prop_map(serde_json::Value::from),
+    ];
+    leaf.prop_recursive(4, 64, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::from),
+            prop::collection::btree_map("[a-z_]{1,16}", inner, 0..8)
+                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// A built-in with some of its fields replaced by arbitrary values, many of
+/// them out of range: the interesting inputs are near-valid ones.
+fn mutated_scenario() -> impl Strategy<Value = Scenario> {
+    (
+        prop::sample::select(builtins::NAMES.to_vec()),
+        prop::sample::select(Design::ALL.to_vec()),
+        any::<u64>(),
+        0u32..10,
+        0u32..18,
+        prop::collection::vec((0u64..5_000, 0u32..23, 0u64..3_000, any::<bool>()), 1..10),
+        (0u64..4_000, 0u32..50, 0u64..6_000, 1u64..4_000),
+        prop::collection::vec((0u8..4, 1u32..10, 0u64..5_000), 0..5),
+        prop::sample::select(vec![
+            LoadBalancerPolicy::RoundRobin,
+            LoadBalancerPolicy::Random,
+            LoadBalancerPolicy::LeastBusy,
+            LoadBalancerPolicy::StickyByKey,
+        ]),
+    )
+        .prop_map(|(name, strategy, seed, instances, pool, clients, timing, faults, lb)| {
+            let mut s = builtins::builtin(name).unwrap();
+            s.strategy = strategy;
+            s.seed = seed;
+            s.instances = instances;
+            s.pool_size = pool;
+            s.load_balancer = lb;
+            let template = s.clients[0].clone();
+            s.clients = clients
+                .into_iter()
+                .enumerate()
+                .map(|(i, (start, retries, backoff, new_key))| {
+                    let mut c = template.clone();
+                    c.name = format!("c{i}");
+                    c.start_ms = start;
+                    c.retries_max = retries;
+                    c.backoff_ms = backoff;
+                    c.new_key_per_retry = new_key;
+                    c
+                })
+                .collect();
+            let (latency, jitter, acquirer, timeout) = timing;
+            s.network.latency_ms = latency;
+            s.network.jitter_ms = jitter;
+            s.acquirer.latency_ms = acquirer;
+            s.acquirer.timeout_ms = timeout;
+            s.faults = faults
+                .into_iter()
+                .map(|(kind, n, t)| match kind {
+                    0 => Fault::DropRequest { attempt: n },
+                    1 => Fault::DropResponse { attempt: n },
+                    2 => Fault::Crash {
+                        instance: n % (instances + 1),
+                        at_ms: (t % 2 == 0).then_some(t),
+                        at_point: (t % 2 == 1).then_some(CrashPoint::AfterCaptureSent),
+                        restart_after_ms: t,
+                    },
+                    _ => Fault::AcquirerTimeoutAfterAccept { call: n },
+                })
+                .collect();
+            s
+        })
+}
+
+static ACCEPTED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_json_is_refused_with_a_named_field_or_runs(v in json_value()) {
+        let text = v.to_string();
+        match Scenario::from_json(&text) {
+            Ok(s) => {
+                let r = lousa_core::run(&s).unwrap();
+                prop_assert!(r.steps.len() <= limits::EVENTS_MAX + 1);
+            }
+            Err(e) => prop_assert!(!e.field.is_empty() && !e.message.is_empty()),
+        }
+    }
+
+    #[test]
+    fn arbitrary_scenario_values_validate_or_run_to_a_named_end(s in mutated_scenario()) {
+        match s.validate() {
+            Err(e) => {
+                prop_assert!(!e.field.is_empty());
+                let msg = e.to_string();
+                prop_assert!(
+                    msg.contains("limit") || msg.contains("outside") || msg.contains("must")
+                        || msg.contains("needed") || msg.contains("exactly"),
+                    "refusal without a limit: {}", msg
+                );
+            }
+            Ok(()) => {
+                ACCEPTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let r = lousa_core::run(&s).unwrap();
+                prop_assert!(r.steps.len() <= limits::EVENTS_MAX + 1);
+                // The JSON form round-trips, so a shared scenario is the same scenario.
+                let back = Scenario::from_json(&s.to_json()).unwrap();
+                prop_assert_eq!(back, s);
+            }
+        }
+    }
+}
+
+/// Guards the generator: if it only produced invalid scenarios, the
+/// property above would say nothing about `run`.
+#[test]
+fn most_mutated_scenarios_are_valid_enough_to_run() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strat = mutated_scenario();
+    let valid = (0..200)
+        .filter(|_| strat.new_tree(&mut runner).unwrap().current().validate().is_ok())
+        .count();
+    assert!(valid >= 60, "only {valid} of 200 generated scenarios were valid");
+}
+
+#[test]
+fn refusals_name_the_field_and_the_limit() {
+    let mut s = builtins::builtin("timeout-retry").unwrap();
+    s.clients[0].retries_max = 500;
+    assert_eq!(
+        s.validate().unwrap_err().to_string(),
+        "clients[0].retries_max: 500 exceeds the limit 20"
+    );
+    let mut s = builtins::builtin("timeout-retry").unwrap();
+    s.instances = 0;
+    assert_eq!(s.validate().unwrap_err().to_string(), "instances: 0 is outside 1..=8");
+    let e = Scenario::from_json(r#"{"name": "x"}"#).unwrap_err();
+    assert_eq!(e.field, "scenario");
+    assert!(e.message.contains("missing field"), "{e}");
+    let big = "x".repeat(300_000);
+    assert!(Scenario::from_json(&big).unwrap_err().message.contains("limit"));
+}
