@@ -91,10 +91,7 @@ pub fn builtin(name: &str) -> Option<Scenario> {
         "timeout-retry" => base(
             name,
             Strategy::CheckThenAct,
-            text(
-                "O timeout e o reenvio",
-                "The timeout and the retry",
-            ),
+            text("O timeout e o reenvio", "The timeout and the retry"),
             text(
                 "R$ 250,00 pelo pedido 123. O adquirente leva 3 s, o app desiste em 2 s e reenvia; o reenvio cai na outra instância enquanto a primeira ainda espera o adquirente.",
                 "R$ 250.00 for order 123. The acquirer takes 3 s, the app gives up after 2 s and sends again; the retry lands on the other instance while the first is still waiting for the acquirer.",
@@ -125,7 +122,10 @@ pub fn builtin(name: &str) -> Option<Scenario> {
                 ),
             );
             s.acquirer.latency_ms = 800;
-            s.clients = vec![app("clique-1", 5_000, 3, 400), app("clique-2", 5_000, 3, 400)];
+            s.clients = vec![
+                app("clique-1", 5_000, 3, 400),
+                app("clique-2", 5_000, 3, 400),
+            ];
             s
         }
         "key-reuse" => {
@@ -173,7 +173,10 @@ pub fn builtin(name: &str) -> Option<Scenario> {
             let mut s = base(
                 name,
                 Strategy::IdempotencyKey,
-                text("O adquirente aceitou e calou", "The acquirer accepted and went silent"),
+                text(
+                    "O adquirente aceitou e calou",
+                    "The acquirer accepted and went silent",
+                ),
                 text(
                     "O adquirente captura, mas a resposta dele nunca volta: a instância desiste sem saber que o dinheiro já se moveu.",
                     "The acquirer captures but its answer never comes back: the instance gives up without knowing the money already moved.",
@@ -191,7 +194,10 @@ pub fn builtin(name: &str) -> Option<Scenario> {
             let mut s = base(
                 name,
                 Strategy::IdempotencyKeyLease,
-                text("O reenvio depois do prazo da chave", "The retry after the key expired"),
+                text(
+                    "O reenvio depois do prazo da chave",
+                    "The retry after the key expired",
+                ),
                 text(
                     "A resposta se perde e o app só reenvia depois que o prazo da chave (1 min aqui) venceu: para o servidor, é um pedido novo.",
                     "The response is lost and the app only retries after the key's lifetime (1 min here) ran out: to the server it is a new request.",
@@ -221,7 +227,10 @@ pub fn builtin(name: &str) -> Option<Scenario> {
             let mut s = base(
                 name,
                 Strategy::IdempotencyKey,
-                text("A fila que entrega duas vezes", "The queue that delivers twice"),
+                text(
+                    "A fila que entrega duas vezes",
+                    "The queue that delivers twice",
+                ),
                 text(
                     "Uma fila com entrega pelo menos uma vez reentrega a mensagem porque a confirmação demorou; o consumidor usa o id da mensagem como chave.",
                     "An at-least-once queue redelivers the message because the ack was late; the consumer uses the message id as its key.",
@@ -238,7 +247,10 @@ pub fn builtin(name: &str) -> Option<Scenario> {
             let mut s = base(
                 name,
                 Strategy::IdempotencyKey,
-                text("Uma chave nova a cada tentativa", "A new key on every retry"),
+                text(
+                    "Uma chave nova a cada tentativa",
+                    "A new key on every retry",
+                ),
                 text(
                     "O app gera a chave de novo a cada reenvio. Para o servidor, cada tentativa é uma intenção diferente.",
                     "The app mints the key again on every retry. To the server each attempt is a different intent.",
@@ -269,8 +281,12 @@ pub fn race(n: u32) -> Scenario {
             &format!("{n} attempts at once"),
         ),
         text(
-            &format!("{n} tentativas da mesma cobrança já estão em {n} instâncias. Só os passos do handler se intercalam."),
-            &format!("{n} attempts of one charge are already on {n} instances. Only the handler steps interleave."),
+            &format!(
+                "{n} tentativas da mesma cobrança já estão em {n} instâncias. Só os passos do handler se intercalam."
+            ),
+            &format!(
+                "{n} attempts of one charge are already on {n} instances. Only the handler steps interleave."
+            ),
         ),
     );
     s.instances = n;
@@ -278,12 +294,17 @@ pub fn race(n: u32) -> Scenario {
     s.network.latency_ms = 0;
     s.db_latency_ms = 0;
     s.acquirer.latency_ms = 0;
-    s.clients = (1..=n).map(|i| app(&format!("c{i}"), 500_000, 0, 0)).collect();
+    s.clients = (1..=n)
+        .map(|i| app(&format!("c{i}"), 500_000, 0, 0))
+        .collect();
     s
 }
 
 pub fn all() -> Vec<Scenario> {
-    NAMES.iter().map(|n| builtin(n).expect("listed built-ins exist")).collect()
+    NAMES
+        .iter()
+        .map(|n| builtin(n).expect("listed built-ins exist"))
+        .collect()
 }
 
 #[cfg(test)]
@@ -297,7 +318,10 @@ mod tests {
             assert_eq!(s.name, name);
             s.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(!s.title.pt.is_empty() && !s.title.en.is_empty(), "{name}");
-            assert!(!s.description.pt.is_empty() && !s.description.en.is_empty(), "{name}");
+            assert!(
+                !s.description.pt.is_empty() && !s.description.en.is_empty(),
+                "{name}"
+            );
         }
         assert!(builtin("race-9").is_none());
         assert!(builtin("nope").is_none());

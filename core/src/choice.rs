@@ -115,7 +115,10 @@ impl FromStr for Schedule {
                 Some((d, r)) => (
                     d,
                     r.parse::<usize>().map_err(|_| {
-                        ScheduleParseError(format!("part {} ({part:?}): run length is not a number", i + 1))
+                        ScheduleParseError(format!(
+                            "part {} ({part:?}): run length is not a number",
+                            i + 1
+                        ))
                     })?,
                 ),
                 None => (part, 1),

@@ -46,7 +46,9 @@ impl Pc {
             Pc::Begin => "begin",
             Pc::SelectOrder => "select-order",
             Pc::InsertSimple => "insert",
-            Pc::CommitThenCapture | Pc::CommitThenRespond | Pc::CommitThenRead | Pc::CommitHeld => "commit",
+            Pc::CommitThenCapture | Pc::CommitThenRespond | Pc::CommitThenRead | Pc::CommitHeld => {
+                "commit"
+            }
             Pc::Claim | Pc::ClaimPlain | Pc::LeaseClaim => "claim",
             Pc::RollbackThenRead | Pc::RollbackHeld | Pc::RollbackAfterError => "rollback",
             Pc::ReadExisting | Pc::LeaseRead => "read-key",
@@ -63,13 +65,19 @@ impl Pc {
 
     /// Steps that run a statement (and so cost the database's latency).
     pub fn is_sql(self) -> bool {
-        !matches!(self, Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Respond)
+        !matches!(
+            self,
+            Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Respond
+        )
     }
 
     /// Steps after whose success a claim (or first insert) is durable: where
     /// a crash `after-commit` strikes.
     pub fn commits_claim(self) -> bool {
-        matches!(self, Pc::InsertSimple | Pc::Claim | Pc::CommitThenCapture | Pc::LeaseClaim)
+        matches!(
+            self,
+            Pc::InsertSimple | Pc::Claim | Pc::CommitThenCapture | Pc::LeaseClaim
+        )
     }
 }
 
@@ -137,7 +145,8 @@ const BODY_ACQUIRER_SILENT: &str = r#"{"erro": "adquirente sem resposta"}"#;
 /// whitespace), hashed. Whitespace, key order and other fields of the raw
 /// payload do not change it.
 pub fn payload_fingerprint(raw_json: &str) -> Result<String, String> {
-    let v: serde_json::Value = serde_json::from_str(raw_json).map_err(|e| format!("payload: {e}"))?;
+    let v: serde_json::Value =
+        serde_json::from_str(raw_json).map_err(|e| format!("payload: {e}"))?;
     let field = |name: &str| {
         v.get(name)
             .and_then(|x| x.as_i64())
@@ -181,7 +190,9 @@ pub fn action(w: &World, job: &Job) -> Action {
     let id = job.row_id.unwrap_or(0);
     let sql = |s: Stmt| Action::Sql(s);
     match job.pc {
-        Pc::Begin => sql(Stmt::Begin { isolation: isolation(w) }),
+        Pc::Begin => sql(Stmt::Begin {
+            isolation: isolation(w),
+        }),
         Pc::SelectOrder => sql(Stmt::Select {
             table: "cobranca_simples".into(),
             columns: vec!["id".into(), "status".into()],
@@ -215,9 +226,15 @@ pub fn action(w: &World, job: &Job) -> Action {
         }),
         Pc::ReadExisting => sql(Stmt::Select {
             table: "cobranca".into(),
-            columns: ["pedido_id", "valor_centavos", "status", "resposta_http", "resposta_corpo"]
-                .map(String::from)
-                .to_vec(),
+            columns: [
+                "pedido_id",
+                "valor_centavos",
+                "status",
+                "resposta_http",
+                "resposta_corpo",
+            ]
+            .map(String::from)
+            .to_vec(),
             filter: vec![("idempotency_key".into(), text(key))],
             for_update: false,
         }),
@@ -247,7 +264,8 @@ pub fn action(w: &World, job: &Job) -> Action {
             })
         }
         Pc::LeaseClaim => {
-            let fp = payload_fingerprint(&intent_payload(it)).expect("intent payload is valid JSON");
+            let fp =
+                payload_fingerprint(&intent_payload(it)).expect("intent payload is valid JSON");
             sql(Stmt::Insert {
                 table: "chave_idempotencia".into(),
                 values: vec![
@@ -255,8 +273,14 @@ pub fn action(w: &World, job: &Job) -> Action {
                     ("chave".into(), text(key)),
                     ("impressao".into(), text(&fp)),
                     ("estado".into(), text("processing")),
-                    ("lease_ate_ms".into(), Value::Int((w.now_ms + w.scenario.lease_ms) as i64)),
-                    ("expira_em_ms".into(), Value::Int((w.now_ms + w.scenario.key_ttl_ms) as i64)),
+                    (
+                        "lease_ate_ms".into(),
+                        Value::Int((w.now_ms + w.scenario.lease_ms) as i64),
+                    ),
+                    (
+                        "expira_em_ms".into(),
+                        Value::Int((w.now_ms + w.scenario.key_ttl_ms) as i64),
+                    ),
                 ],
                 on_conflict_do_nothing: Some(vec!["escopo".into(), "chave".into()]),
                 returning: vec!["id".into()],
@@ -264,10 +288,20 @@ pub fn action(w: &World, job: &Job) -> Action {
         }
         Pc::LeaseRead => sql(Stmt::Select {
             table: "chave_idempotencia".into(),
-            columns: ["id", "impressao", "estado", "expira_em_ms", "resposta_http", "resposta_corpo"]
-                .map(String::from)
-                .to_vec(),
-            filter: vec![("escopo".into(), text(&scope(it))), ("chave".into(), text(key))],
+            columns: [
+                "id",
+                "impressao",
+                "estado",
+                "expira_em_ms",
+                "resposta_http",
+                "resposta_corpo",
+            ]
+            .map(String::from)
+            .to_vec(),
+            filter: vec![
+                ("escopo".into(), text(&scope(it))),
+                ("chave".into(), text(key)),
+            ],
             for_update: false,
         }),
         Pc::LeaseDelete => sql(Stmt::Delete {
@@ -278,9 +312,15 @@ pub fn action(w: &World, job: &Job) -> Action {
             table: "chave_idempotencia".into(),
             set: vec![
                 ("estado".into(), text("processing")),
-                ("lease_ate_ms".into(), Value::Int((w.now_ms + w.scenario.lease_ms) as i64)),
+                (
+                    "lease_ate_ms".into(),
+                    Value::Int((w.now_ms + w.scenario.lease_ms) as i64),
+                ),
             ],
-            filter: vec![("id".into(), Value::Int(id)), ("estado".into(), text("failed_safe"))],
+            filter: vec![
+                ("id".into(), Value::Int(id)),
+                ("estado".into(), text("failed_safe")),
+            ],
             returning: vec![],
         }),
         Pc::LeaseFinish => {
@@ -343,7 +383,9 @@ pub fn outcome_of(returns_rows: bool, result: &StmtResult) -> SqlOutcome {
             code: e.state.code().into(),
             message: e.message.clone(),
         },
-        Ok(r) if returns_rows => SqlOutcome::Rows { rows: r.rows.clone() },
+        Ok(r) if returns_rows => SqlOutcome::Rows {
+            rows: r.rows.clone(),
+        },
         Ok(r) if r.affected > 0 => SqlOutcome::Affected { count: r.affected },
         Ok(_) => SqlOutcome::Ok,
     }
@@ -360,8 +402,11 @@ fn first_row(result: &StmtResult) -> Option<&Vec<Value>> {
 
 /// Advances the job after its statement finished.
 pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
-    let in_tx_strategy = !matches!(w.scenario.strategy, Strategy::Naive | Strategy::IdempotencyKeyLease)
-        && !(w.scenario.strategy == Strategy::IdempotencyKey && w.scenario.isolation == Isolation::ReadCommitted);
+    let in_tx_strategy = !matches!(
+        w.scenario.strategy,
+        Strategy::Naive | Strategy::IdempotencyKeyLease
+    ) && !(w.scenario.strategy == Strategy::IdempotencyKey
+        && w.scenario.isolation == Isolation::ReadCommitted);
     if let Err(e) = &result {
         let caught = job.pc == Pc::ClaimPlain && e.state == SqlState::UniqueViolation;
         if caught {
@@ -377,7 +422,9 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
         };
         return;
     }
-    let returned_id = first_row(&result).and_then(|r| r.first()).and_then(Value::as_int);
+    let returned_id = first_row(&result)
+        .and_then(|r| r.first())
+        .and_then(Value::as_int);
     let affected = result.as_ref().map(|r| r.affected).unwrap_or(0);
     let strategy = w.scenario.strategy;
     job.pc = match job.pc {
@@ -628,7 +675,10 @@ pub fn recover(w: &mut World) -> Vec<(String, bool)> {
         let stmt = Stmt::Update {
             table: "chave_idempotencia".into(),
             set,
-            filter: vec![("id".into(), Value::Int(id)), ("estado".into(), Value::text(state))],
+            filter: vec![
+                ("id".into(), Value::Int(id)),
+                ("estado".into(), Value::text(state)),
+            ],
             returning: vec![],
         };
         if let Exec::Waiting { .. } = w.store.execute(session, stmt) {
@@ -640,7 +690,11 @@ pub fn recover(w: &mut World) -> Vec<(String, bool)> {
 }
 
 pub fn keys_need_recovery(w: &World) -> bool {
-    let Some(def) = w.store.table_defs().find(|d| d.name == "chave_idempotencia") else {
+    let Some(def) = w
+        .store
+        .table_defs()
+        .find(|d| d.name == "chave_idempotencia")
+    else {
         return false;
     };
     let estado = def.column_index("estado").expect("column exists");
@@ -698,10 +752,17 @@ mod tests {
     #[test]
     fn fingerprint_ignores_whitespace_key_order_and_other_fields() {
         let a = payload_fingerprint(r#"{"order_id":123,"amount_cents":25000}"#).unwrap();
-        let b = payload_fingerprint("{ \"amount_cents\" : 25000,\n \"order_id\": 123, \"client_ts\": 99 }").unwrap();
+        let b = payload_fingerprint(
+            "{ \"amount_cents\" : 25000,\n \"order_id\": 123, \"client_ts\": 99 }",
+        )
+        .unwrap();
         let c = payload_fingerprint(r#"{"order_id":123,"amount_cents":25001}"#).unwrap();
         assert_eq!(a, b);
         assert_ne!(a, c);
-        assert!(payload_fingerprint("{}").unwrap_err().contains("amount_cents"));
+        assert!(
+            payload_fingerprint("{}")
+                .unwrap_err()
+                .contains("amount_cents")
+        );
     }
 }

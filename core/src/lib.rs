@@ -8,11 +8,14 @@
 
 pub mod builtins;
 pub mod choice;
+pub mod explore;
+pub mod export;
 pub mod handler;
 pub mod narrate;
 pub mod run;
 pub mod scenario;
 pub mod store;
+pub mod story;
 pub mod trace;
 pub mod world;
 

@@ -41,23 +41,42 @@ pub fn sql_outcome(o: &SqlOutcome, lang: Lang) -> String {
             let n = rows.len();
             let cells: Vec<String> = rows
                 .iter()
-                .map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "))
+                .map(|r| {
+                    r.iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
                 .collect();
-            let noun = if n == 1 { lang.pick("linha", "row") } else { lang.pick("linhas", "rows") };
+            let noun = if n == 1 {
+                lang.pick("linha", "row")
+            } else {
+                lang.pick("linhas", "rows")
+            };
             if n == 0 {
                 format!("0 {noun}")
             } else {
                 format!("{n} {noun} ({})", cells.join("; "))
             }
         }
-        SqlOutcome::Affected { count } => format!("{count} {}", lang.pick("afetada(s)", "affected")),
+        SqlOutcome::Affected { count } => {
+            format!("{count} {}", lang.pick("afetada(s)", "affected"))
+        }
         SqlOutcome::Waiting { on_instance } => match on_instance {
             Some(i) => format!(
                 "{} {}",
-                lang.pick("esperando a transação da instância", "waiting for the transaction of instance"),
+                lang.pick(
+                    "esperando a transação da instância",
+                    "waiting for the transaction of instance"
+                ),
                 i + 1
             ),
-            None => lang.pick("esperando outra transação", "waiting for another transaction").into(),
+            None => lang
+                .pick(
+                    "esperando outra transação",
+                    "waiting for another transaction",
+                )
+                .into(),
         },
         SqlOutcome::Error { code, message } => format!("ERRO {code}: {message}"),
     }
@@ -72,7 +91,12 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
     let l = |pt: &str, en: &str| lang.pick(pt, en).to_string();
     let n = |i: u32| i + 1;
     match &e.kind {
-        EventKind::AttemptSent { attempt, key, retry, .. } => match (retry, lang) {
+        EventKind::AttemptSent {
+            attempt,
+            key,
+            retry,
+            ..
+        } => match (retry, lang) {
             (false, Lang::Pt) => format!("envia a tentativa {} com a chave {key}", n(*attempt)),
             (false, Lang::En) => format!("sends attempt {} with key {key}", n(*attempt)),
             (true, Lang::Pt) => format!("reenvia: tentativa {} com a chave {key}", n(*attempt)),
@@ -83,7 +107,11 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
             Lang::En => format!("attempt {} is lost on the way", n(*attempt)),
         },
         EventKind::Routed { attempt, instance } => match lang {
-            Lang::Pt => format!("manda a tentativa {} para a instância {}", n(*attempt), n(*instance)),
+            Lang::Pt => format!(
+                "manda a tentativa {} para a instância {}",
+                n(*attempt),
+                n(*instance)
+            ),
             Lang::En => format!("sends attempt {} to instance {}", n(*attempt), n(*instance)),
         },
         EventKind::NoInstanceAlive { attempt } => match lang {
@@ -91,19 +119,36 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
             Lang::En => format!("no instance is alive for attempt {}", n(*attempt)),
         },
         EventKind::ConnectionWait { attempt } => match lang {
-            Lang::Pt => format!("a tentativa {} espera uma conexão livre do pool", n(*attempt)),
+            Lang::Pt => format!(
+                "a tentativa {} espera uma conexão livre do pool",
+                n(*attempt)
+            ),
             Lang::En => format!("attempt {} waits for a free pool connection", n(*attempt)),
         },
         EventKind::Sql { sql, outcome, .. } => format!("{sql} → {}", sql_outcome(outcome, lang)),
-        EventKind::SqlResumed { sql, outcome, waited_ms, .. } => match lang {
-            Lang::Pt => format!("depois de {waited_ms} ms de espera: {sql} → {}", sql_outcome(outcome, lang)),
-            Lang::En => format!("after waiting {waited_ms} ms: {sql} → {}", sql_outcome(outcome, lang)),
+        EventKind::SqlResumed {
+            sql,
+            outcome,
+            waited_ms,
+            ..
+        } => match lang {
+            Lang::Pt => format!(
+                "depois de {waited_ms} ms de espera: {sql} → {}",
+                sql_outcome(outcome, lang)
+            ),
+            Lang::En => format!(
+                "after waiting {waited_ms} ms: {sql} → {}",
+                sql_outcome(outcome, lang)
+            ),
         },
         EventKind::CaptureRequested { attempt, .. } => match lang {
             Lang::Pt => format!("pede a captura ao adquirente (tentativa {})", n(*attempt)),
             Lang::En => format!("asks the acquirer to capture (attempt {})", n(*attempt)),
         },
-        EventKind::Captured { captures_for_intent, .. } => match (captures_for_intent, lang) {
+        EventKind::Captured {
+            captures_for_intent,
+            ..
+        } => match (captures_for_intent, lang) {
             (1, Lang::Pt) => "captura o valor: o dinheiro saiu da conta".into(),
             (1, Lang::En) => "captures the amount: the money has moved".into(),
             (k, Lang::Pt) => format!("captura DE NOVO: {k}ª cobrança da mesma intenção"),
@@ -128,7 +173,9 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
             "desiste de esperar o adquirente: não sabe se cobrou",
             "gives up waiting for the acquirer: does not know whether it charged",
         ),
-        EventKind::Responded { attempt, status, .. } => match lang {
+        EventKind::Responded {
+            attempt, status, ..
+        } => match lang {
             Lang::Pt => format!("responde {status} à tentativa {}", n(*attempt)),
             Lang::En => format!("answers {status} to attempt {}", n(*attempt)),
         },
@@ -136,13 +183,26 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
             Lang::Pt => format!("a resposta da tentativa {} se perde", n(*attempt)),
             Lang::En => format!("the answer to attempt {} is lost", n(*attempt)),
         },
-        EventKind::ResponseReceived { attempt, status, body, .. } => match lang {
+        EventKind::ResponseReceived {
+            attempt,
+            status,
+            body,
+            ..
+        } => match lang {
             Lang::Pt => format!("recebe {status} para a tentativa {}: {body}", n(*attempt)),
             Lang::En => format!("receives {status} for attempt {}: {body}", n(*attempt)),
         },
-        EventKind::LateResponseIgnored { attempt, status, .. } => match lang {
-            Lang::Pt => format!("a resposta {status} da tentativa {} chega tarde: o app já desistiu dela", n(*attempt)),
-            Lang::En => format!("the {status} for attempt {} arrives late: the app already gave up on it", n(*attempt)),
+        EventKind::LateResponseIgnored {
+            attempt, status, ..
+        } => match lang {
+            Lang::Pt => format!(
+                "a resposta {status} da tentativa {} chega tarde: o app já desistiu dela",
+                n(*attempt)
+            ),
+            Lang::En => format!(
+                "the {status} for attempt {} arrives late: the app already gave up on it",
+                n(*attempt)
+            ),
         },
         EventKind::TimedOut { attempt, .. } => match lang {
             Lang::Pt => format!(
@@ -154,17 +214,34 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
                 n(*attempt)
             ),
         },
-        EventKind::GaveUp { .. } => l("esgota as tentativas e desiste", "runs out of retries and gives up"),
+        EventKind::GaveUp { .. } => l(
+            "esgota as tentativas e desiste",
+            "runs out of retries and gives up",
+        ),
         EventKind::Crashed { lost_attempts, .. } => match lang {
-            Lang::Pt => format!("cai; perde {} tentativa(s) em andamento", lost_attempts.len()),
-            Lang::En => format!("crashes, losing {} attempt(s) in progress", lost_attempts.len()),
+            Lang::Pt => format!(
+                "cai; perde {} tentativa(s) em andamento",
+                lost_attempts.len()
+            ),
+            Lang::En => format!(
+                "crashes, losing {} attempt(s) in progress",
+                lost_attempts.len()
+            ),
         },
         EventKind::Restarted { .. } => l("volta a subir", "comes back up"),
         EventKind::Reconciled { key, captured } => match (captured, lang) {
-            (true, Lang::Pt) => format!("concilia a chave {key} com o adquirente: houve captura, registro completado"),
-            (true, Lang::En) => format!("reconciles key {key} with the acquirer: it captured, record completed"),
-            (false, Lang::Pt) => format!("concilia a chave {key}: o adquirente não cobrou, a chave fica livre"),
-            (false, Lang::En) => format!("reconciles key {key}: the acquirer did not charge, the key is freed"),
+            (true, Lang::Pt) => format!(
+                "concilia a chave {key} com o adquirente: houve captura, registro completado"
+            ),
+            (true, Lang::En) => {
+                format!("reconciles key {key} with the acquirer: it captured, record completed")
+            }
+            (false, Lang::Pt) => {
+                format!("concilia a chave {key}: o adquirente não cobrou, a chave fica livre")
+            }
+            (false, Lang::En) => {
+                format!("reconciles key {key}: the acquirer did not charge, the key is freed")
+            }
         },
         EventKind::EventLimitReached => l("limite de eventos atingido", "event limit reached"),
         EventKind::HorizonReached => l("fim do horizonte de tempo", "end of the time horizon"),

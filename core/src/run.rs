@@ -17,6 +17,8 @@ pub struct Run {
     pub initial: Frame,
     pub steps: Vec<Step>,
     pub summary: Summary,
+    /// Every statement the instances sent to the store, in issue order.
+    pub store_log: Vec<crate::world::StoreStatement>,
 }
 
 impl Run {
@@ -65,10 +67,13 @@ pub fn run_schedule(scenario: &Scenario, schedule: &Schedule) -> Result<Run, Sce
 /// valid.
 pub fn run_with(scenario: &Scenario, chooser: &mut dyn Chooser) -> Run {
     let mut w = World::new(scenario);
+    w.log_store_statements();
     let initial = w.frame();
     let mut steps = Vec::new();
+    let mut store_log = Vec::new();
     while !w.is_done() {
         let events = w.step(chooser);
+        store_log.extend(w.take_store_log());
         if events.is_empty() && w.is_done() {
             break;
         }
@@ -84,6 +89,7 @@ pub fn run_with(scenario: &Scenario, chooser: &mut dyn Chooser) -> Run {
         initial,
         steps,
         summary: summarize(&w),
+        store_log,
     }
 }
 
@@ -118,7 +124,10 @@ pub fn summarize(w: &World) -> Summary {
         .map(|(i, a)| {
             let i = i as u32;
             let knowledge = match (&a.answer, a.timed_out) {
-                (Some((status, _)), _) => Knowledge::Answered { attempt: i, status: *status },
+                (Some((status, _)), _) => Knowledge::Answered {
+                    attempt: i,
+                    status: *status,
+                },
                 (None, true) => Knowledge::Unknown { attempt: i },
                 (None, false) => Knowledge::Waiting { attempt: i },
             };
@@ -178,7 +187,12 @@ fn verdicts(w: &World, intents: &[IntentOutcome], attempts: &[AttemptOutcome]) -
         .iter()
         .enumerate()
         .filter(|(_, o)| o.captures > 1)
-        .map(|(i, o)| format!("intent {i} (order {}) captured {} times", o.order_id, o.captures))
+        .map(|(i, o)| {
+            format!(
+                "intent {i} (order {}) captured {} times",
+                o.order_id, o.captures
+            )
+        })
         .collect();
     let mut two_xx = Vec::new();
     let mut replay = Vec::new();
@@ -188,7 +202,10 @@ fn verdicts(w: &World, intents: &[IntentOutcome], attempts: &[AttemptOutcome]) -
             .filter(|a| a.intent == i as u32 && a.status.is_some_and(|s| (200..300).contains(&s)))
             .collect();
         if !answered.is_empty() && o.captures != 1 {
-            two_xx.push(format!("intent {i} answered 2xx but captured {} times", o.captures));
+            two_xx.push(format!(
+                "intent {i} answered 2xx but captured {} times",
+                o.captures
+            ));
         }
         if let Some(first) = answered.first() {
             for a in &answered[1..] {
@@ -204,7 +221,12 @@ fn verdicts(w: &World, intents: &[IntentOutcome], attempts: &[AttemptOutcome]) -
     let conflicts = attempts
         .iter()
         .filter(|a| matches!(a.status, Some(409 | 422)) && a.reached_acquirer)
-        .map(|a| format!("attempt {} answered {:?} after calling the acquirer", a.attempt, a.status))
+        .map(|a| {
+            format!(
+                "attempt {} answered {:?} after calling the acquirer",
+                a.attempt, a.status
+            )
+        })
         .collect();
     let mut out = vec![
         verdict(AT_MOST_ONE_CAPTURE, at_most_one),

@@ -297,14 +297,23 @@ fn fail(field: impl Into<String>, message: impl Into<String>) -> Result<(), Scen
     })
 }
 
-fn at_most<T: PartialOrd + fmt::Display>(field: &str, value: T, max: T) -> Result<(), ScenarioError> {
+fn at_most<T: PartialOrd + fmt::Display>(
+    field: &str,
+    value: T,
+    max: T,
+) -> Result<(), ScenarioError> {
     if value > max {
         return fail(field, format!("{value} exceeds the limit {max}"));
     }
     Ok(())
 }
 
-fn in_range<T: PartialOrd + fmt::Display>(field: &str, value: T, min: T, max: T) -> Result<(), ScenarioError> {
+fn in_range<T: PartialOrd + fmt::Display>(
+    field: &str,
+    value: T,
+    min: T,
+    max: T,
+) -> Result<(), ScenarioError> {
     if value < min || value > max {
         return fail(field, format!("{value} is outside {min}..={max}"));
     }
@@ -317,7 +326,11 @@ fn short_text(field: &str, s: &str, allow_empty: bool) -> Result<(), ScenarioErr
     }
     at_most(field, s.chars().count(), limits::TEXT_LEN_MAX).map_err(|_| ScenarioError {
         field: field.into(),
-        message: format!("{} characters exceed the limit {}", s.chars().count(), limits::TEXT_LEN_MAX),
+        message: format!(
+            "{} characters exceed the limit {}",
+            s.chars().count(),
+            limits::TEXT_LEN_MAX
+        ),
     })
 }
 
@@ -327,7 +340,10 @@ impl Scenario {
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         const JSON_BYTES_MAX: usize = 256 * 1024;
         if text.len() > JSON_BYTES_MAX {
-            fail("scenario", format!("{} bytes exceed the limit {JSON_BYTES_MAX}", text.len()))?;
+            fail(
+                "scenario",
+                format!("{} bytes exceed the limit {JSON_BYTES_MAX}", text.len()),
+            )?;
         }
         let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError {
             field: "scenario".into(),
@@ -351,7 +367,10 @@ impl Scenario {
         }
         at_most("clients", self.clients.len(), CLIENTS_MAX).map_err(|_| ScenarioError {
             field: "clients".into(),
-            message: format!("{} clients exceed the limit {CLIENTS_MAX}", self.clients.len()),
+            message: format!(
+                "{} clients exceed the limit {CLIENTS_MAX}",
+                self.clients.len()
+            ),
         })?;
         for (i, c) in self.clients.iter().enumerate() {
             let f = |name: &str| format!("clients[{i}].{name}");
@@ -359,15 +378,24 @@ impl Scenario {
             if c.intents.is_empty() {
                 fail(f("intents"), "at least one intent is needed")?;
             }
-            at_most(&f("intents"), c.intents.len(), INTENTS_PER_CLIENT_MAX).map_err(|_| ScenarioError {
-                field: f("intents"),
-                message: format!("{} intents exceed the limit {INTENTS_PER_CLIENT_MAX}", c.intents.len()),
+            at_most(&f("intents"), c.intents.len(), INTENTS_PER_CLIENT_MAX).map_err(|_| {
+                ScenarioError {
+                    field: f("intents"),
+                    message: format!(
+                        "{} intents exceed the limit {INTENTS_PER_CLIENT_MAX}",
+                        c.intents.len()
+                    ),
+                }
             })?;
             at_most(&f("start_ms"), c.start_ms, TIME_MS_MAX)?;
             in_range(&f("timeout_ms"), c.timeout_ms, 1, TIME_MS_MAX)?;
             at_most(&f("retries_max"), c.retries_max, RETRIES_MAX)?;
             at_most(&f("backoff_ms"), c.backoff_ms, TIME_MS_MAX)?;
-            at_most(&f("gap_between_intents_ms"), c.gap_between_intents_ms, TIME_MS_MAX)?;
+            at_most(
+                &f("gap_between_intents_ms"),
+                c.gap_between_intents_ms,
+                TIME_MS_MAX,
+            )?;
             for (j, it) in c.intents.iter().enumerate() {
                 let g = |name: &str| format!("clients[{i}].intents[{j}].{name}");
                 short_text(&g("key"), &it.key, false)?;
@@ -379,11 +407,21 @@ impl Scenario {
         at_most("network.latency_ms", self.network.latency_ms, TIME_MS_MAX)?;
         at_most("network.jitter_ms", self.network.jitter_ms, JITTER_MS_MAX)?;
         at_most("acquirer.latency_ms", self.acquirer.latency_ms, TIME_MS_MAX)?;
-        in_range("acquirer.timeout_ms", self.acquirer.timeout_ms, 1, TIME_MS_MAX)?;
+        in_range(
+            "acquirer.timeout_ms",
+            self.acquirer.timeout_ms,
+            1,
+            TIME_MS_MAX,
+        )?;
         at_most("db_latency_ms", self.db_latency_ms, 60_000)?;
         in_range("key_ttl_ms", self.key_ttl_ms, 1, TIME_MS_MAX)?;
         in_range("lease_ms", self.lease_ms, 1, TIME_MS_MAX)?;
-        in_range("recovery_every_ms", self.recovery_every_ms, 100, TIME_MS_MAX)?;
+        in_range(
+            "recovery_every_ms",
+            self.recovery_every_ms,
+            100,
+            TIME_MS_MAX,
+        )?;
         in_range("horizon_ms", self.horizon_ms, 1, TIME_MS_MAX)?;
         at_most("faults", self.faults.len(), FAULTS_MAX).map_err(|_| ScenarioError {
             field: "faults".into(),
@@ -410,7 +448,9 @@ impl Scenario {
                     }
                     at_most(&f("restart_after_ms"), *restart_after_ms, TIME_MS_MAX)?;
                 }
-                Fault::AcquirerTimeoutAfterAccept { call } => in_range(&f("call"), *call, 1, 1_000)?,
+                Fault::AcquirerTimeoutAfterAccept { call } => {
+                    in_range(&f("call"), *call, 1, 1_000)?
+                }
             }
         }
         Ok(())

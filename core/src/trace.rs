@@ -40,42 +40,127 @@ pub enum Knowledge {
 #[serde(tag = "result", rename_all = "snake_case")]
 pub enum SqlOutcome {
     Ok,
-    Rows { rows: Vec<Vec<Value>> },
-    Affected { count: u64 },
+    Rows {
+        rows: Vec<Vec<Value>>,
+    },
+    Affected {
+        count: u64,
+    },
     /// Blocked on a row another transaction holds.
-    Waiting { on_instance: Option<u32> },
-    Error { code: String, message: String },
+    Waiting {
+        on_instance: Option<u32>,
+    },
+    Error {
+        code: String,
+        message: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EventKind {
-    AttemptSent { client: u32, attempt: u32, intent: u32, key: String, retry: bool },
-    RequestDropped { attempt: u32 },
-    Routed { attempt: u32, instance: u32 },
-    NoInstanceAlive { attempt: u32 },
-    ConnectionWait { attempt: u32 },
-    Sql { attempt: Option<u32>, sql: String, outcome: SqlOutcome },
+    AttemptSent {
+        client: u32,
+        attempt: u32,
+        intent: u32,
+        key: String,
+        retry: bool,
+    },
+    RequestDropped {
+        attempt: u32,
+    },
+    Routed {
+        attempt: u32,
+        instance: u32,
+    },
+    NoInstanceAlive {
+        attempt: u32,
+    },
+    ConnectionWait {
+        attempt: u32,
+    },
+    Sql {
+        attempt: Option<u32>,
+        sql: String,
+        outcome: SqlOutcome,
+    },
     /// A statement that was waiting finished.
-    SqlResumed { attempt: Option<u32>, sql: String, outcome: SqlOutcome, waited_ms: u64 },
-    CaptureRequested { attempt: u32, call: u32, intent: u32 },
-    Captured { call: u32, intent: u32, captures_for_intent: u32 },
-    Declined { call: u32, intent: u32 },
+    SqlResumed {
+        attempt: Option<u32>,
+        sql: String,
+        outcome: SqlOutcome,
+        waited_ms: u64,
+    },
+    CaptureRequested {
+        attempt: u32,
+        call: u32,
+        intent: u32,
+    },
+    Captured {
+        call: u32,
+        intent: u32,
+        captures_for_intent: u32,
+    },
+    Declined {
+        call: u32,
+        intent: u32,
+    },
     /// The provider's own key recognised a repeat: no new capture.
-    ProviderReplayed { call: u32, intent: u32 },
-    AcquirerReplyLost { call: u32 },
-    AcquirerReplied { attempt: u32, call: u32, accepted: bool },
-    AcquirerTimedOut { attempt: u32, call: u32 },
-    Responded { attempt: u32, status: u16, body: String },
-    ResponseDropped { attempt: u32 },
-    ResponseReceived { client: u32, attempt: u32, status: u16, body: String },
+    ProviderReplayed {
+        call: u32,
+        intent: u32,
+    },
+    AcquirerReplyLost {
+        call: u32,
+    },
+    AcquirerReplied {
+        attempt: u32,
+        call: u32,
+        accepted: bool,
+    },
+    AcquirerTimedOut {
+        attempt: u32,
+        call: u32,
+    },
+    Responded {
+        attempt: u32,
+        status: u16,
+        body: String,
+    },
+    ResponseDropped {
+        attempt: u32,
+    },
+    ResponseReceived {
+        client: u32,
+        attempt: u32,
+        status: u16,
+        body: String,
+    },
     /// An answer that came after the client gave up on that attempt.
-    LateResponseIgnored { client: u32, attempt: u32, status: u16 },
-    TimedOut { client: u32, attempt: u32 },
-    GaveUp { client: u32, intent: u32 },
-    Crashed { instance: u32, lost_attempts: Vec<u32> },
-    Restarted { instance: u32 },
-    Reconciled { key: String, captured: bool },
+    LateResponseIgnored {
+        client: u32,
+        attempt: u32,
+        status: u16,
+    },
+    TimedOut {
+        client: u32,
+        attempt: u32,
+    },
+    GaveUp {
+        client: u32,
+        intent: u32,
+    },
+    Crashed {
+        instance: u32,
+        lost_attempts: Vec<u32>,
+    },
+    Restarted {
+        instance: u32,
+    },
+    Reconciled {
+        key: String,
+        captured: bool,
+    },
     EventLimitReached,
     HorizonReached,
 }

@@ -32,8 +32,8 @@ pub(crate) enum Due {
 /// Events ordered by (time, insertion). Hashing and equality ignore the
 /// insertion counter, so worlds reached by different paths can be merged.
 #[derive(Clone, Debug, Default)]
-struct Agenda {
-    items: Vec<(u64, u64, Due)>,
+pub(crate) struct Agenda {
+    pub(crate) items: Vec<(u64, u64, Due)>,
     next_seq: u64,
 }
 
@@ -41,7 +41,9 @@ impl Agenda {
     fn push(&mut self, at_ms: u64, due: Due) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        let pos = self.items.partition_point(|(t, s, _)| (*t, *s) <= (at_ms, seq));
+        let pos = self
+            .items
+            .partition_point(|(t, s, _)| (*t, *s) <= (at_ms, seq));
         self.items.insert(pos, (at_ms, seq, due));
     }
     fn remove(&mut self, due: &Due) {
@@ -145,7 +147,7 @@ pub struct World {
     /// For each client, its intents as indexes into `intents`.
     client_intents: Arc<Vec<Vec<u32>>>,
     pub(crate) now_ms: u64,
-    agenda: Agenda,
+    pub(crate) agenda: Agenda,
     pub(crate) store: Store,
     pub(crate) clients: Vec<ClientState>,
     pub(crate) attempts: Vec<Attempt>,
@@ -157,6 +159,23 @@ pub struct World {
     pub(crate) end: Option<EndReason>,
     steps: u32,
     events: Vec<TraceEvent>,
+    /// Statements sent to the store since the last `take_store_log`.
+    store_log: Vec<StoreStatement>,
+    /// Off by default: explorers clone worlds and need no log.
+    log_store: bool,
+}
+
+/// One statement as the store saw it: which connection, what, and how it
+/// ended. Enough to replay the run's store traffic on a real PostgreSQL.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct StoreStatement {
+    /// The store session (one per pooled connection).
+    pub session: u32,
+    pub instance: Option<u32>,
+    pub time_ms: u64,
+    pub stmt: Stmt,
+    /// True when the statement had to wait for another transaction.
+    pub waited: bool,
 }
 
 /// Identity of a world for exploration: everything that affects the future,
@@ -262,10 +281,13 @@ impl World {
             end: None,
             steps: 0,
             events: Vec::new(),
+            store_log: Vec::new(),
+            log_store: false,
             scenario,
         };
         for (i, c) in w.scenario.clone().clients.iter().enumerate() {
-            w.agenda.push(c.start_ms, Due::ClientSend { client: i as u32 });
+            w.agenda
+                .push(c.start_ms, Due::ClientSend { client: i as u32 });
         }
         for f in &w.scenario.clone().faults {
             if let Fault::Crash {
@@ -274,13 +296,29 @@ impl World {
                 ..
             } = f
             {
-                w.agenda.push(*t, Due::Crash { instance: *instance });
+                w.agenda.push(
+                    *t,
+                    Due::Crash {
+                        instance: *instance,
+                    },
+                );
             }
         }
         if w.scenario.strategy == Strategy::IdempotencyKeyLease {
-            w.agenda.push(w.scenario.recovery_every_ms, Due::RecoverySweep);
+            w.agenda
+                .push(w.scenario.recovery_every_ms, Due::RecoverySweep);
         }
         w
+    }
+
+    /// Records every statement sent to the store (see `take_store_log`).
+    pub fn log_store_statements(&mut self) {
+        self.log_store = true;
+    }
+
+    /// Statements issued since the last call, in issue order.
+    pub fn take_store_log(&mut self) -> Vec<StoreStatement> {
+        std::mem::take(&mut self.store_log)
     }
 
     pub fn now_ms(&self) -> u64 {
@@ -426,7 +464,8 @@ impl World {
         if hop == 0 {
             self.route(attempt, chooser);
         } else {
-            self.agenda.push(self.now_ms + hop, Due::ArriveAtInstance { attempt });
+            self.agenda
+                .push(self.now_ms + hop, Due::ArriveAtInstance { attempt });
         }
     }
 
@@ -441,7 +480,10 @@ impl World {
     fn client_timeout(&mut self, client: u32, attempt: u32) {
         self.attempts[attempt as usize].timed_out = true;
         self.clients[client as usize].knowledge = Knowledge::Unknown { attempt };
-        self.emit(Actor::Client(client), EventKind::TimedOut { client, attempt });
+        self.emit(
+            Actor::Client(client),
+            EventKind::TimedOut { client, attempt },
+        );
         self.retry_or_give_up(client);
     }
 
@@ -485,7 +527,11 @@ impl World {
         if a.timed_out || self.clients[client as usize].current != Some(attempt) {
             self.emit(
                 Actor::Client(client),
-                EventKind::LateResponseIgnored { client, attempt, status },
+                EventKind::LateResponseIgnored {
+                    client,
+                    attempt,
+                    status,
+                },
             );
             return;
         }
@@ -517,7 +563,13 @@ impl World {
             .collect();
         if alive.is_empty() {
             self.emit(Actor::LoadBalancer, EventKind::NoInstanceAlive { attempt });
-            self.send_response(attempt, None, 503, r#"{"erro": "sem instancias"}"#.into(), chooser);
+            self.send_response(
+                attempt,
+                None,
+                503,
+                r#"{"erro": "sem instancias"}"#.into(),
+                chooser,
+            );
             return;
         }
         let n = alive.len() as u32;
@@ -551,8 +603,16 @@ impl World {
             }
         };
         self.attempts[attempt as usize].instance = Some(pick);
-        self.emit(Actor::LoadBalancer, EventKind::Routed { attempt, instance: pick });
-        self.instances[pick as usize].jobs.push(Job::new(attempt, self.scenario.strategy));
+        self.emit(
+            Actor::LoadBalancer,
+            EventKind::Routed {
+                attempt,
+                instance: pick,
+            },
+        );
+        self.instances[pick as usize]
+            .jobs
+            .push(Job::new(attempt, self.scenario.strategy));
         self.schedule_step(pick, attempt);
     }
 
@@ -560,8 +620,13 @@ impl World {
 
     fn schedule_step(&mut self, instance: u32, attempt: u32) {
         let job = self.job(instance, attempt).expect("job exists");
-        let cost = if job.pc.is_sql() { self.scenario.db_latency_ms } else { 0 };
-        self.agenda.push(self.now_ms + cost, Due::Step { instance, attempt });
+        let cost = if job.pc.is_sql() {
+            self.scenario.db_latency_ms
+        } else {
+            0
+        };
+        self.agenda
+            .push(self.now_ms + cost, Due::Step { instance, attempt });
     }
 
     pub(crate) fn job(&self, instance: u32, attempt: u32) -> Option<&Job> {
@@ -603,7 +668,10 @@ impl World {
                 }
                 None => {
                     inst.connection_queue.push(attempt);
-                    self.emit(Actor::Instance(instance), EventKind::ConnectionWait { attempt });
+                    self.emit(
+                        Actor::Instance(instance),
+                        EventKind::ConnectionWait { attempt },
+                    );
                     return;
                 }
             },
@@ -611,7 +679,19 @@ impl World {
         let session = self.instances[instance as usize].connections[conn_ix].session;
         let sql = stmt.to_sql();
         let rows = handler::returns_rows(&stmt);
+        if self.log_store {
+            self.store_log.push(StoreStatement {
+                session: session.0,
+                instance: Some(instance),
+                time_ms: self.now_ms,
+                stmt: stmt.clone(),
+                waited: false,
+            });
+        }
         let exec = self.store.execute(session, stmt);
+        if self.log_store && matches!(exec, Exec::Waiting { .. }) {
+            self.store_log.last_mut().expect("just pushed").waited = true;
+        }
         match exec {
             Exec::Waiting { on } => {
                 let on_instance = self.instance_of_session(on);
@@ -671,7 +751,9 @@ impl World {
                     continue;
                 };
                 let now = self.now_ms;
-                let job = self.job_mut(instance, attempt).expect("connection's job exists");
+                let job = self
+                    .job_mut(instance, attempt)
+                    .expect("connection's job exists");
                 let waited_ms = job.waiting_since_ms.take().map_or(0, |t| now - t);
                 let sql = job.waiting_sql.take().unwrap_or_default();
                 let rows = job.waiting_returns_rows;
@@ -706,7 +788,10 @@ impl World {
         if !self.store.in_transaction(session) {
             self.release_connection(instance, attempt);
         }
-        if committed && pc_before.commits_claim() && self.crash_point_hit(instance, CrashPoint::AfterCommit) {
+        if committed
+            && pc_before.commits_claim()
+            && self.crash_point_hit(instance, CrashPoint::AfterCommit)
+        {
             return;
         }
         self.schedule_step(instance, attempt);
@@ -740,13 +825,21 @@ impl World {
     ) {
         let actor = instance.map_or(Actor::LoadBalancer, Actor::Instance);
         self.attempts[attempt as usize].answer_in_flight(status, body.clone());
-        self.emit(actor, EventKind::Responded { attempt, status, body });
+        self.emit(
+            actor,
+            EventKind::Responded {
+                attempt,
+                status,
+                body,
+            },
+        );
         if self.dropped(attempt, false) {
             self.emit(Actor::Network, EventKind::ResponseDropped { attempt });
             return;
         }
         let hop = self.hop_ms(chooser);
-        self.agenda.push(self.now_ms + hop, Due::ResponseArrive { attempt });
+        self.agenda
+            .push(self.now_ms + hop, Due::ResponseArrive { attempt });
     }
 
     // ---- acquirer ----
@@ -772,10 +865,15 @@ impl World {
         job.pc = Pc::AwaitCapture;
         self.emit(
             Actor::Instance(instance),
-            EventKind::CaptureRequested { attempt, call, intent },
+            EventKind::CaptureRequested {
+                attempt,
+                call,
+                intent,
+            },
         );
         let half = self.scenario.acquirer.latency_ms / 2;
-        self.agenda.push(self.now_ms + half, Due::AcquirerReceive { call });
+        self.agenda
+            .push(self.now_ms + half, Due::AcquirerReceive { call });
         self.agenda.push(
             self.now_ms + self.scenario.acquirer.timeout_ms,
             Due::AcquirerTimeout { call },
@@ -791,7 +889,10 @@ impl World {
         if repeat {
             self.emit(
                 Actor::Acquirer,
-                EventKind::ProviderReplayed { call, intent: c.intent },
+                EventKind::ProviderReplayed {
+                    call,
+                    intent: c.intent,
+                },
             );
         } else if accept {
             self.acquirer.captures[c.intent as usize] += 1;
@@ -805,7 +906,13 @@ impl World {
                 },
             );
         } else {
-            self.emit(Actor::Acquirer, EventKind::Declined { call, intent: c.intent });
+            self.emit(
+                Actor::Acquirer,
+                EventKind::Declined {
+                    call,
+                    intent: c.intent,
+                },
+            );
         }
         let accepted = if repeat {
             self.acquirer
@@ -820,9 +927,10 @@ impl World {
         if !repeat {
             self.acquirer.seen_keys.push((c.key.clone(), accept));
         }
-        let lost = self.scenario.faults.iter().any(|f| {
-            matches!(f, Fault::AcquirerTimeoutAfterAccept { call: n } if *n == call + 1)
-        });
+        let lost =
+            self.scenario.faults.iter().any(
+                |f| matches!(f, Fault::AcquirerTimeoutAfterAccept { call: n } if *n == call + 1),
+            );
         let entry = &mut self.acquirer.calls[call as usize];
         entry.accepted = Some(accepted);
         entry.reply_lost = lost;
@@ -831,7 +939,8 @@ impl World {
             return;
         }
         let rest = self.scenario.acquirer.latency_ms - self.scenario.acquirer.latency_ms / 2;
-        self.agenda.push(self.now_ms + rest, Due::AcquirerReply { call });
+        self.agenda
+            .push(self.now_ms + rest, Due::AcquirerReply { call });
     }
 
     fn acquirer_reply(&mut self, call: u32) {
@@ -937,7 +1046,8 @@ impl World {
         }
         self.drain_completions();
         if let Some(after) = restart_after {
-            self.agenda.push(self.now_ms + after, Due::Restart { instance });
+            self.agenda
+                .push(self.now_ms + after, Due::Restart { instance });
         }
     }
 
@@ -963,8 +1073,10 @@ impl World {
             || self.instances.iter().any(|i| !i.jobs.is_empty())
             || handler::keys_need_recovery(self);
         if work_left {
-            self.agenda
-                .push(self.now_ms + self.scenario.recovery_every_ms, Due::RecoverySweep);
+            self.agenda.push(
+                self.now_ms + self.scenario.recovery_every_ms,
+                Due::RecoverySweep,
+            );
         }
     }
 
@@ -984,7 +1096,11 @@ impl World {
                 name: self.scenario.clients[i].name.clone(),
                 knowledge: c.knowledge.clone(),
                 intent: self.intent_index(i as u32, c.intent),
-                attempts_sent: self.attempts.iter().filter(|a| a.client == i as u32).count() as u32,
+                attempts_sent: self
+                    .attempts
+                    .iter()
+                    .filter(|a| a.client == i as u32)
+                    .count() as u32,
             })
             .collect();
         let instances = self
@@ -992,7 +1108,8 @@ impl World {
             .iter()
             .map(|inst| InstanceView {
                 alive: inst.alive,
-                connections_free: inst.connections.iter().filter(|c| c.job.is_none()).count() as u32,
+                connections_free: inst.connections.iter().filter(|c| c.job.is_none()).count()
+                    as u32,
                 jobs: inst
                     .jobs
                     .iter()
@@ -1002,7 +1119,8 @@ impl World {
                             attempt: j.attempt,
                             step: j.pc.name().into(),
                             holds_connection: conn.is_some(),
-                            in_transaction: conn.is_some_and(|c| self.store.in_transaction(c.session)),
+                            in_transaction: conn
+                                .is_some_and(|c| self.store.in_transaction(c.session)),
                             waiting_on_instance: conn
                                 .and_then(|c| self.store.waiting_on(c.session))
                                 .and_then(|s| self.instance_of_session(s)),
@@ -1030,18 +1148,38 @@ impl World {
         let mut in_flight = Vec::new();
         for (t, _, d) in &self.agenda.items {
             let msg = match d {
-                Due::ArriveAtInstance { attempt } => Some((MessageKind::Request, *attempt, Actor::Client(self.attempts[*attempt as usize].client), Actor::LoadBalancer)),
+                Due::ArriveAtInstance { attempt } => Some((
+                    MessageKind::Request,
+                    *attempt,
+                    Actor::Client(self.attempts[*attempt as usize].client),
+                    Actor::LoadBalancer,
+                )),
                 Due::ResponseArrive { attempt } => {
                     let a = &self.attempts[*attempt as usize];
-                    Some((MessageKind::Response, *attempt, a.instance.map_or(Actor::LoadBalancer, Actor::Instance), Actor::Client(a.client)))
+                    Some((
+                        MessageKind::Response,
+                        *attempt,
+                        a.instance.map_or(Actor::LoadBalancer, Actor::Instance),
+                        Actor::Client(a.client),
+                    ))
                 }
                 Due::AcquirerReceive { call } => {
                     let c = &self.acquirer.calls[*call as usize];
-                    Some((MessageKind::Capture, c.attempt, Actor::Instance(c.instance), Actor::Acquirer))
+                    Some((
+                        MessageKind::Capture,
+                        c.attempt,
+                        Actor::Instance(c.instance),
+                        Actor::Acquirer,
+                    ))
                 }
                 Due::AcquirerReply { call } => {
                     let c = &self.acquirer.calls[*call as usize];
-                    Some((MessageKind::CaptureReply, c.attempt, Actor::Acquirer, Actor::Instance(c.instance)))
+                    Some((
+                        MessageKind::CaptureReply,
+                        c.attempt,
+                        Actor::Acquirer,
+                        Actor::Instance(c.instance),
+                    ))
                 }
                 _ => None,
             };
@@ -1050,7 +1188,14 @@ impl World {
                     MessageKind::Request => self.attempts[attempt as usize].sent_ms,
                     _ => self.now_ms.min(*t),
                 };
-                in_flight.push(MessageView { kind, attempt, from, to, sent_ms, arrives_ms: *t });
+                in_flight.push(MessageView {
+                    kind,
+                    attempt,
+                    from,
+                    to,
+                    sent_ms,
+                    arrives_ms: *t,
+                });
             }
         }
         let charged_cents = self

@@ -98,7 +98,9 @@ struct Session {
 pub enum Exec {
     Done(StmtResult),
     /// Blocked until the named session's transaction ends.
-    Waiting { on: SessionId },
+    Waiting {
+        on: SessionId,
+    },
 }
 
 /// A statement that had been waiting and has now finished.
@@ -151,6 +153,22 @@ fn concurrent_update() -> SqlError {
         SqlState::SerializationFailure,
         "could not serialize access due to concurrent update",
     )
+}
+
+/// The value a column keeps for `v`: jsonb stores PostgreSQL's canonical
+/// text (key order, spacing, numbers), not the text that was written.
+fn stored_value(col: &ColumnDef, v: &Value) -> Result<Value, SqlError> {
+    match (col.ty, v) {
+        (ColumnType::Jsonb, Value::Text(s)) => {
+            super::jsonb::canonical(s).map(Value::Text).ok_or_else(|| {
+                err(
+                    SqlState::InvalidTextRepresentation,
+                    "invalid input syntax for type json",
+                )
+            })
+        }
+        _ => Ok(v.clone()),
+    }
 }
 
 fn matches(def: &TableDef, values: &[Value], filter: &Filter) -> bool {
@@ -265,7 +283,10 @@ impl Store {
         t.versions
             .iter()
             .filter(|v| matches!(self.tx(v.xmin).status, TxStatus::Committed(_)))
-            .filter(|v| v.xmax.is_none_or(|x| !matches!(self.tx(x).status, TxStatus::Committed(_))))
+            .filter(|v| {
+                v.xmax
+                    .is_none_or(|x| !matches!(self.tx(x).status, TxStatus::Committed(_)))
+            })
             .map(|v| v.values.clone())
             .collect()
     }
@@ -470,7 +491,11 @@ impl Store {
             })
             .collect();
         for s in waiters {
-            let p = self.session_mut(s).pending.take().expect("filtered on pending");
+            let p = self
+                .session_mut(s)
+                .pending
+                .take()
+                .expect("filtered on pending");
             match self.issue_data(s, p.stmt, p.row) {
                 Exec::Done(result) => self.completions.push(Completion { session: s, result }),
                 Exec::Waiting { .. } => {
@@ -487,7 +512,12 @@ impl Store {
         self.tables
             .iter()
             .position(|t| t.def.name == name)
-            .ok_or_else(|| err(SqlState::UndefinedObject, format!("relation \"{name}\" does not exist")))
+            .ok_or_else(|| {
+                err(
+                    SqlState::UndefinedObject,
+                    format!("relation \"{name}\" does not exist"),
+                )
+            })
     }
 
     fn visible(&self, v: &Version, tx: TxId) -> bool {
@@ -512,9 +542,12 @@ impl Store {
                     format!("column \"{c}\" of relation \"{}\" does not exist", def.name),
                 )
             })?;
-            row[i] = v.clone();
+            row[i] = stored_value(&def.columns[i], v)?;
         }
-        let id_col = def.columns.iter().position(|c| c.ty == ColumnType::Identity);
+        let id_col = def
+            .columns
+            .iter()
+            .position(|c| c.ty == ColumnType::Identity);
         let missing = def
             .columns
             .iter()
@@ -646,6 +679,34 @@ impl Store {
             Ok(t) => t,
             Err(e) => return Step::Done(Err(e)),
         };
+        // What an UPDATE writes is checked before it reads or waits: in
+        // PostgreSQL an unknown column or a bad jsonb literal fails when the
+        // statement is parsed.
+        let set: Vec<(usize, Value)> = match stmt {
+            Stmt::Update { set, .. } => {
+                let def = &self.tables[t].def;
+                let resolved: Result<Vec<_>, SqlError> = set
+                    .iter()
+                    .map(|(c, val)| {
+                        let i = def.column_index(c).ok_or_else(|| {
+                            err(
+                                SqlState::UndefinedObject,
+                                format!(
+                                    "column \"{c}\" of relation \"{}\" does not exist",
+                                    def.name
+                                ),
+                            )
+                        })?;
+                        Ok((i, stored_value(&def.columns[i], val)?))
+                    })
+                    .collect();
+                match resolved {
+                    Ok(r) => r,
+                    Err(e) => return Step::Done(Err(e)),
+                }
+            }
+            _ => Vec::new(),
+        };
         if let Err(e) = self.ssi_read(tx, t, filter) {
             return Step::Done(Err(e));
         }
@@ -667,7 +728,10 @@ impl Store {
                 }
             }
         }
-        let id_col = def.columns.iter().position(|c| c.ty == ColumnType::Identity);
+        let id_col = def
+            .columns
+            .iter()
+            .position(|c| c.ty == ColumnType::Identity);
         let mut out = QueryResult::default();
         match stmt {
             Stmt::Select {
@@ -684,10 +748,11 @@ impl Store {
                 }
                 self.ssi_read_rows(tx, t, id_col, &hits);
             }
-            Stmt::Update { set, returning, .. } => {
+            Stmt::Update { returning, .. } => {
                 if !hits.is_empty() {
                     for &vi in &hits {
-                        let row_id = id_col.and_then(|i| self.tables[t].versions[vi].values[i].as_int());
+                        let row_id =
+                            id_col.and_then(|i| self.tables[t].versions[vi].values[i].as_int());
                         if let Err(e) = self.ssi_write(tx, t, row_id) {
                             return Step::Done(Err(e));
                         }
@@ -695,16 +760,8 @@ impl Store {
                 }
                 for &vi in &hits {
                     let mut values = self.tables[t].versions[vi].values.clone();
-                    for (c, val) in set {
-                        match def.column_index(c) {
-                            Some(i) => values[i] = val.clone(),
-                            None => {
-                                return Step::Done(Err(err(
-                                    SqlState::UndefinedObject,
-                                    format!("column \"{c}\" of relation \"{}\" does not exist", def.name),
-                                )));
-                            }
-                        }
+                    for (i, val) in &set {
+                        values[*i] = val.clone();
                     }
                     out.rows.extend(project(&def, &values, returning));
                     self.tables[t].versions[vi].xmax = Some(tx);
@@ -719,7 +776,8 @@ impl Store {
             }
             Stmt::Delete { .. } => {
                 for &vi in &hits {
-                    let row_id = id_col.and_then(|i| self.tables[t].versions[vi].values[i].as_int());
+                    let row_id =
+                        id_col.and_then(|i| self.tables[t].versions[vi].values[i].as_int());
                     if let Err(e) = self.ssi_write(tx, t, row_id) {
                         return Step::Done(Err(e));
                     }
@@ -762,7 +820,10 @@ impl Store {
     /// anything else scans the table.
     fn uses_index(def: &TableDef, filter: &Filter) -> bool {
         def.uniques.iter().any(|u| {
-            u.columns.len() == filter.len() && u.columns.iter().all(|c| filter.iter().any(|(fc, _)| fc == c))
+            u.columns.len() == filter.len()
+                && u.columns
+                    .iter()
+                    .all(|c| filter.iter().any(|(fc, _)| fc == c))
         })
     }
 
@@ -800,7 +861,13 @@ impl Store {
             if concurrent(self, v.xmin) {
                 writers.insert(v.xmin);
             } else if let Some(x) = v.xmax.filter(|x| concurrent(self, *x)) {
-                if self.visible(&Version { xmax: None, ..v.clone() }, tx) {
+                if self.visible(
+                    &Version {
+                        xmax: None,
+                        ..v.clone()
+                    },
+                    tx,
+                ) {
                     writers.insert(x);
                 }
             }
@@ -938,7 +1005,11 @@ fn project(def: &TableDef, values: &[Value], cols: &[String]) -> Option<Vec<Valu
     }
     Some(
         cols.iter()
-            .map(|c| def.column_index(c).map(|i| values[i].clone()).unwrap_or(Value::Null))
+            .map(|c| {
+                def.column_index(c)
+                    .map(|i| values[i].clone())
+                    .unwrap_or(Value::Null)
+            })
             .collect(),
     )
 }

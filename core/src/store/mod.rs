@@ -2,6 +2,7 @@
 //! the statements it understands.
 
 pub mod engine;
+mod jsonb;
 pub mod sql;
 
 pub use engine::{Completion, Exec, RowView, SessionId, Store};

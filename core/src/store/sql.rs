@@ -58,7 +58,8 @@ pub enum ColumnType {
     Identity,
     BigInt,
     Text,
-    /// Stored as canonical jsonb text (the model writes it already canonical).
+    /// Stored as the text PostgreSQL prints for the jsonb value (the model
+    /// canonicalizes what it is given, see `jsonb.rs`).
     Jsonb,
     /// `timestamptz default now()`: never read back by the product.
     CreatedAt,
@@ -229,7 +230,9 @@ pub fn all_tables() -> Vec<TableDef> {
     ]
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Isolation {
     #[default]
@@ -415,6 +418,8 @@ pub enum SqlState {
     UndefinedObject,
     /// 23502
     NotNullViolation,
+    /// 22P02: text that is not valid JSON written to a jsonb column.
+    InvalidTextRepresentation,
 }
 
 impl SqlState {
@@ -426,6 +431,7 @@ impl SqlState {
             SqlState::DeadlockDetected => "40P01",
             SqlState::UndefinedObject => "42P01",
             SqlState::NotNullViolation => "23502",
+            SqlState::InvalidTextRepresentation => "22P02",
         }
     }
 }

@@ -1,0 +1,105 @@
+//! Exports that reproduce a run elsewhere: a script a workshop attendee runs
+//! in one psql terminal per connection to watch the race on their own
+//! PostgreSQL.
+
+use crate::run::Run;
+use crate::scenario::Scenario;
+use crate::store::all_tables;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+fn terminal_label(i: usize) -> String {
+    let letters = ["A", "B", "C", "D", "E", "F", "G", "H"];
+    letters
+        .get(i)
+        .map_or_else(|| format!("T{i}"), |l| l.to_string())
+}
+
+/// A two-(or more)-terminal psql script of the run's store traffic: the
+/// set-up, then every statement in the order the simulation issued it,
+/// labelled with the terminal to type it in and what to expect.
+pub fn psql_script(scenario: &Scenario, run: &Run) -> String {
+    let mut terminals: BTreeMap<u32, usize> = BTreeMap::new();
+    for s in &run.store_log {
+        let n = terminals.len();
+        terminals.entry(s.session).or_insert(n);
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "-- Lousa: {} under {} (seed {})",
+        scenario.name, run.strategy, run.seed
+    );
+    let _ = writeln!(
+        out,
+        "-- Open {} psql terminals on an empty database, one per connection:",
+        terminals.len().max(1)
+    );
+    for (session, ix) in &terminals {
+        let instance = run
+            .store_log
+            .iter()
+            .find(|s| s.session == *session)
+            .and_then(|s| s.instance)
+            .map_or("recovery".to_string(), |i| format!("instance {}", i + 1));
+        let _ = writeln!(
+            out,
+            "--   terminal {} = a connection of {instance}",
+            terminal_label(*ix)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "-- Then type each statement in the terminal its label names, in this order."
+    );
+    let _ = writeln!(
+        out,
+        "-- A statement marked WAITS blocks; go on in the other terminal, and it"
+    );
+    let _ = writeln!(out, "-- returns when the transaction it waits for ends.\n");
+    let _ = writeln!(out, "-- Set-up (any terminal):");
+    let tables = all_tables();
+    for t in tables.iter().rev() {
+        let _ = writeln!(out, "DROP TABLE IF EXISTS {};", t.name);
+    }
+    for t in &tables {
+        let _ = writeln!(out, "{};", t.create_sql());
+    }
+    out.push('\n');
+    for (i, s) in run.store_log.iter().enumerate() {
+        let label = terminal_label(terminals[&s.session]);
+        let wait = if s.waited {
+            "  -- WAITS: it blocks here"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "-- {:>3}. terminal {label} at {:.3} s{wait}\n{};",
+            i + 1,
+            s.time_ms as f64 / 1000.0,
+            s.stmt.to_sql()
+        );
+    }
+    if run.store_log.is_empty() {
+        out.push_str("-- (this run sent nothing to the database)\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn held_transaction_script_labels_terminals_and_marks_the_wait() {
+        let s = crate::builtins::builtin("held-transaction").unwrap();
+        let r = crate::run(&s).unwrap();
+        let script = psql_script(&s, &r);
+        assert!(script.contains("terminal A"), "{script}");
+        assert!(script.contains("terminal B"), "{script}");
+        assert!(script.contains("WAITS"), "{script}");
+        assert!(script.contains("CREATE TABLE cobranca ("));
+        assert!(script.contains("ON CONFLICT (idempotency_key) DO NOTHING RETURNING id;"));
+    }
+}

@@ -1,0 +1,211 @@
+//! The page's two devices as pure functions of runs: named story beats that
+//! article paragraphs point at (`data-step="timeout"`), and the twin timeline
+//! that puts two designs on one time axis.
+
+use crate::run::Run;
+use crate::scenario::{Scenario, ScenarioError, Strategy};
+use crate::trace::{EventKind, TraceEvent};
+use serde::{Deserialize, Serialize};
+
+/// Beats a paragraph may name, in story order.
+pub const BEATS: [&str; 14] = [
+    "start",
+    "sent",
+    "routed",
+    "first-write",
+    "capture-requested",
+    "timeout",
+    "retry",
+    "retry-routed",
+    "retry-decides",
+    "captured",
+    "second-capture",
+    "conflict",
+    "stored",
+    "end",
+];
+
+fn is_write(sql: &str) -> bool {
+    sql.starts_with("INSERT") || sql.starts_with("SELECT")
+}
+
+/// The frame where `beat` first happens in `run`, or `None` when it never
+/// does (a key design has no second capture). Frame numbers index
+/// `Run::state_at`.
+pub fn beat_frame(run: &Run, beat: &str) -> Option<usize> {
+    let first = |pred: &dyn Fn(&TraceEvent) -> bool| run.events().find(|(_, e)| pred(e)).map(|(f, _)| f);
+    let retry_attempt = run.events().find_map(|(_, e)| match e.kind {
+        EventKind::AttemptSent { attempt, retry: true, .. } => Some(attempt),
+        _ => None,
+    });
+    match beat {
+        "start" => Some(0),
+        "end" => Some(run.frame_count() - 1),
+        "sent" => first(&|e| matches!(e.kind, EventKind::AttemptSent { .. })),
+        "routed" => first(&|e| matches!(e.kind, EventKind::Routed { .. })),
+        "first-write" => first(&|e| matches!(&e.kind, EventKind::Sql { sql, .. } if sql.starts_with("INSERT"))),
+        "capture-requested" => first(&|e| matches!(e.kind, EventKind::CaptureRequested { .. })),
+        "timeout" => first(&|e| matches!(e.kind, EventKind::TimedOut { .. })),
+        "retry" => first(&|e| matches!(e.kind, EventKind::AttemptSent { retry: true, .. })),
+        "retry-routed" => {
+            let a = retry_attempt?;
+            first(&|e| matches!(e.kind, EventKind::Routed { attempt, .. } if attempt == a))
+        }
+        "retry-decides" => {
+            let a = retry_attempt?;
+            first(&|e| match &e.kind {
+                EventKind::Sql { attempt: Some(x), sql, .. } => *x == a && is_write(sql),
+                _ => false,
+            })
+        }
+        "captured" => first(&|e| matches!(e.kind, EventKind::Captured { .. })),
+        "second-capture" => first(&|e| matches!(e.kind, EventKind::Captured { captures_for_intent: 2, .. })),
+        "conflict" => first(&|e| matches!(e.kind, EventKind::Responded { status: 409, .. })),
+        "stored" => first(&|e| matches!(&e.kind, EventKind::Sql { sql, .. } if sql.contains("resposta_http ="))),
+        _ => None,
+    }
+}
+
+/// A beat's frame, or the nearest earlier beat's that happened: a paragraph
+/// always has a picture, even when its event is absent from this design.
+pub fn beat_frame_or_before(run: &Run, beat: &str) -> usize {
+    let Some(pos) = BEATS.iter().position(|b| *b == beat) else {
+        return 0;
+    };
+    BEATS[..=pos]
+        .iter()
+        .rev()
+        .find_map(|b| beat_frame(run, b))
+        .unwrap_or(0)
+}
+
+/// Two designs run from one scenario and seed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Twin {
+    pub left: Run,
+    pub right: Run,
+    /// Pairs of (left event index, right event index) that are the same
+    /// event in both worlds: same instant, actor and kind of thing.
+    pub links: Vec<(usize, usize)>,
+    /// The instant the worlds first differ, with the index of the first
+    /// differing event on each side.
+    pub divergence: Option<Divergence>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Divergence {
+    pub time_ms: u64,
+    pub left_event: Option<usize>,
+    pub right_event: Option<usize>,
+}
+
+/// The shape of an event, without SQL text or ids that differ between
+/// designs by construction.
+fn shape(e: &TraceEvent) -> (u64, crate::trace::Actor, String) {
+    let kind = match &e.kind {
+        EventKind::Sql { sql, .. } | EventKind::SqlResumed { sql, .. } => {
+            format!("sql:{}", sql.split_whitespace().next().unwrap_or(""))
+        }
+        EventKind::AttemptSent { attempt, .. } => format!("sent:{attempt}"),
+        EventKind::Routed { attempt, instance } => format!("routed:{attempt}:{instance}"),
+        EventKind::Responded { attempt, status, .. } => format!("responded:{attempt}:{status}"),
+        EventKind::ResponseReceived { attempt, status, .. } => format!("received:{attempt}:{status}"),
+        EventKind::Captured { captures_for_intent, .. } => format!("captured:{captures_for_intent}"),
+        EventKind::TimedOut { attempt, .. } => format!("timeout:{attempt}"),
+        other => serde_json::to_value(other)
+            .ok()
+            .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(String::from))
+            .unwrap_or_default(),
+    };
+    (e.time_ms, e.actor, kind)
+}
+
+pub fn twin(scenario: &Scenario, left: Strategy, right: Strategy) -> Result<Twin, ScenarioError> {
+    let mut a = scenario.clone();
+    a.strategy = left;
+    let mut b = scenario.clone();
+    b.strategy = right;
+    let left = crate::run(&a)?;
+    let right = crate::run(&b)?;
+    let le: Vec<_> = left.events().map(|(_, e)| shape(e)).collect();
+    let re: Vec<_> = right.events().map(|(_, e)| shape(e)).collect();
+    // Greedy alignment in time order: each left event links to the first
+    // unused right event of the same shape. Events are few (hundreds).
+    let mut used = vec![false; re.len()];
+    let mut links = Vec::new();
+    for (i, s) in le.iter().enumerate() {
+        if let Some(j) = (0..re.len()).find(|&j| !used[j] && re[j] == *s) {
+            used[j] = true;
+            links.push((i, j));
+        }
+    }
+    let common = le.iter().zip(&re).take_while(|(x, y)| x == y).count();
+    let divergence = (common < le.len().max(re.len())).then(|| {
+        let t = |v: &Vec<(u64, _, _)>| v.get(common).map(|s| s.0);
+        Divergence {
+            time_ms: match (t(&le), t(&re)) {
+                (Some(x), Some(y)) => x.min(y),
+                (x, y) => x.or(y).unwrap_or(0),
+            },
+            left_event: (common < le.len()).then_some(common),
+            right_event: (common < re.len()).then_some(common),
+        }
+    });
+    Ok(Twin {
+        left,
+        right,
+        links,
+        divergence,
+    })
+}
+
+impl Run {
+    /// The last frame at or before `time_ms`: the state a time cursor shows.
+    pub fn frame_at_time(&self, time_ms: u64) -> usize {
+        self.steps.partition_point(|s| s.frame.time_ms <= time_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtins::builtin;
+
+    #[test]
+    fn beats_land_on_the_story_moments() {
+        let r = crate::run(&builtin("timeout-retry").unwrap()).unwrap();
+        let f = |b| beat_frame(&r, b).unwrap_or_else(|| panic!("beat {b}"));
+        assert!(f("sent") < f("timeout"));
+        assert!(f("timeout") < f("retry"));
+        assert!(f("retry") < f("retry-decides"));
+        assert!(f("captured") < f("second-capture"), "check-then-act captures twice");
+        assert_eq!(r.state_at(f("second-capture")).captures, vec![2]);
+        let mut s = builtin("timeout-retry").unwrap();
+        s.strategy = Strategy::IdempotencyKey;
+        let k = crate::run(&s).unwrap();
+        assert_eq!(beat_frame(&k, "second-capture"), None);
+        assert_eq!(beat_frame_or_before(&k, "second-capture"), beat_frame(&k, "captured").unwrap());
+        assert!(beat_frame(&k, "conflict").is_some(), "the retry gets 409");
+    }
+
+    #[test]
+    fn twin_worlds_share_their_start_and_diverge_at_the_first_write() {
+        let s = builtin("timeout-retry").unwrap();
+        let t = twin(&s, Strategy::CheckThenAct, Strategy::IdempotencyKey).unwrap();
+        let d = t.divergence.expect("the designs differ");
+        assert_eq!(d.time_ms, 25, "both send and route alike, then the handler differs");
+        assert!(t.links.iter().any(|&(i, j)| i == 0 && j == 0), "the first send is the same event");
+        let same = twin(&s, Strategy::IdempotencyKey, Strategy::IdempotencyKey).unwrap();
+        assert_eq!(same.divergence, None);
+        assert_eq!(same.links.len(), same.left.events().count());
+    }
+
+    #[test]
+    fn frame_at_time_is_the_last_frame_not_after_the_cursor() {
+        let r = crate::run(&builtin("timeout-retry").unwrap()).unwrap();
+        assert_eq!(r.frame_at_time(0), r.steps.iter().take_while(|s| s.frame.time_ms == 0).count());
+        let f = r.frame_at_time(2_000);
+        assert!(r.state_at(f).time_ms <= 2_000);
+        assert!(f + 1 >= r.frame_count() || r.state_at(f + 1).time_ms > 2_000);
+    }
+}
