@@ -96,6 +96,7 @@ pub fn run_with(scenario: &Scenario, chooser: &mut dyn Chooser) -> Run {
 /// Runs to the end without recording frames: for explorers and swarms.
 pub fn outcome_with(scenario: &Scenario, chooser: &mut dyn Chooser) -> Summary {
     let mut w = World::new(scenario);
+    w.set_quiet();
     while !w.is_done() {
         w.step(chooser);
     }

@@ -163,6 +163,9 @@ pub struct World {
     store_log: Vec<StoreStatement>,
     /// Off by default: explorers clone worlds and need no log.
     log_store: bool,
+    /// No trace events and no SQL text: for explorers and swarms, which only
+    /// read outcomes.
+    quiet: bool,
 }
 
 /// One statement as the store saw it: which connection, what, and how it
@@ -283,6 +286,7 @@ impl World {
             events: Vec::new(),
             store_log: Vec::new(),
             log_store: false,
+            quiet: false,
             scenario,
         };
         for (i, c) in w.scenario.clone().clients.iter().enumerate() {
@@ -309,6 +313,12 @@ impl World {
                 .push(w.scenario.recovery_every_ms, Due::RecoverySweep);
         }
         w
+    }
+
+    /// Stops producing trace events: `step` returns nothing, outcomes are
+    /// unchanged. Explorers and swarms run this way.
+    pub fn set_quiet(&mut self) {
+        self.quiet = true;
     }
 
     /// Records every statement sent to the store (see `take_store_log`).
@@ -375,6 +385,9 @@ impl World {
     }
 
     fn emit(&mut self, actor: Actor, kind: EventKind) {
+        if self.quiet {
+            return;
+        }
         self.events.push(TraceEvent {
             time_ms: self.now_ms,
             actor,
@@ -677,7 +690,7 @@ impl World {
             },
         };
         let session = self.instances[instance as usize].connections[conn_ix].session;
-        let sql = stmt.to_sql();
+        let sql = if self.quiet { String::new() } else { stmt.to_sql() };
         let rows = handler::returns_rows(&stmt);
         if self.log_store {
             self.store_log.push(StoreStatement {

@@ -3,7 +3,6 @@
 //! at least 1,000 events. Prints figures; asserts nothing about time.
 
 use lousa_core::builtins::{self, NAMES};
-use lousa_core::run::outcome_with;
 use lousa_core::{RngChooser, Scenario, Strategy, World};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -39,6 +38,8 @@ pub fn busy_scenario() -> Scenario {
     s
 }
 
+/// Steps (scheduler events) per second, traced and quiet, in one run so the
+/// ratio is measured under the same load.
 fn events_per_second() {
     let mut scenarios = Vec::new();
     for name in NAMES {
@@ -48,41 +49,42 @@ fn events_per_second() {
             scenarios.push(s);
         }
     }
-    let mut events = 0u64;
-    let mut rounds = 0u32;
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(2) {
-        for s in &scenarios {
-            let mut w = World::new(s);
-            let mut chooser = RngChooser::new(s.seed);
-            while !w.is_done() {
-                events += w.step(&mut chooser).len() as u64;
+    let mut rates = Vec::new();
+    for quiet in [false, true] {
+        let mut steps = 0u64;
+        let mut trace_events = 0u64;
+        let mut runs = 0u32;
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(2) {
+            for s in &scenarios {
+                let mut w = World::new(s);
+                if quiet {
+                    w.set_quiet();
+                }
+                let mut chooser = RngChooser::new(s.seed);
+                while !w.is_done() {
+                    trace_events += w.step(&mut chooser).len() as u64;
+                    steps += 1;
+                }
+                black_box(outcome_of(&w));
+                runs += 1;
             }
-            black_box(&w);
         }
-        rounds += 1;
+        let secs = start.elapsed().as_secs_f64();
+        let rate = steps as f64 / secs;
+        rates.push(rate);
+        println!(
+            "simulate ({}): {runs} runs of {} built-ins x {} strategies, {steps} events ({trace_events} trace lines) in {secs:.2} s = {rate:.0} events/s",
+            if quiet { "quiet" } else { "traced" },
+            NAMES.len(),
+            Strategy::ALL.len(),
+        );
     }
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "simulate: {} scenario runs ({} built-ins x {} strategies x {rounds} rounds), {events} events in {secs:.2} s = {:.0} events/s",
-        scenarios.len() as u32 * rounds,
-        NAMES.len(),
-        Strategy::ALL.len(),
-        events as f64 / secs
-    );
-    // The same without building trace events' frames, for comparison.
-    let start = Instant::now();
-    let mut runs = 0u32;
-    while start.elapsed() < Duration::from_secs(1) {
-        for s in &scenarios {
-            black_box(outcome_with(s, &mut RngChooser::new(s.seed)));
-            runs += 1;
-        }
-    }
-    println!(
-        "outcome only: {:.0} scenario runs/s",
-        f64::from(runs) / start.elapsed().as_secs_f64()
-    );
+    println!("quiet/traced throughput ratio: {:.2}", rates[1] / rates[0]);
+}
+
+fn outcome_of(w: &World) -> u32 {
+    lousa_core::run::summarize(w).captures
 }
 
 fn seek_latency() {

@@ -266,3 +266,15 @@ fn seeking_returns_the_frame_of_each_step() {
     assert_eq!(last.captures, vec![2]);
     assert_eq!(last.charged_cents, 50_000);
 }
+
+#[test]
+fn quiet_runs_reach_the_same_outcome_as_traced_runs() {
+    for name in NAMES {
+        for strategy in Strategy::ALL {
+            let s = with(name, strategy);
+            let traced = lousa_core::run(&s).unwrap().summary;
+            let quiet = run::outcome_with(&s, &mut lousa_core::RngChooser::new(s.seed));
+            assert_eq!(traced, quiet, "{name}/{strategy}");
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! Any bytes as scenario JSON: validation refuses with a named field, or the
+//! scenario runs to a named end. A panic or a hang is a finding.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    match lousa_core::Scenario::from_json(text) {
+        Ok(s) => {
+            let r = lousa_core::run(&s).expect("validated scenarios run");
+            assert!(r.steps.len() <= lousa_core::scenario::limits::EVENTS_MAX + 1);
+        }
+        Err(e) => assert!(!e.field.is_empty()),
+    }
+});
