@@ -99,16 +99,12 @@ pub struct Job {
 }
 
 impl Job {
-    pub fn new(attempt: u32, strategy: Strategy) -> Job {
+    pub fn new(attempt: u32, strategy: Strategy, isolation: Isolation) -> Job {
         let pc = match strategy {
             Strategy::Naive => Pc::InsertSimple,
-            Strategy::CheckThenAct
-            | Strategy::IdempotencyKeyCatch
-            | Strategy::IdempotencyKeyHeldTx
-            | Strategy::LocalEffect => Pc::Begin,
-            // Under READ COMMITTED the claim is one autocommit statement.
-            Strategy::IdempotencyKey => Pc::Claim,
             Strategy::IdempotencyKeyLease => Pc::LeaseClaim,
+            _ if uses_transaction(strategy, isolation) => Pc::Begin,
+            _ => Pc::Claim,
         };
         Job {
             attempt,
@@ -122,6 +118,18 @@ impl Job {
             response: None,
             reclaims: 0,
         }
+    }
+}
+
+/// Whether the handler runs its statements in an explicit transaction. The
+/// plain key design claims in one autocommit statement under READ COMMITTED
+/// and wraps the claim in BEGIN ... COMMIT under stricter isolation, where
+/// the level only means something inside a transaction.
+pub fn uses_transaction(strategy: Strategy, isolation: Isolation) -> bool {
+    match strategy {
+        Strategy::Naive | Strategy::IdempotencyKeyLease => false,
+        Strategy::IdempotencyKey => isolation != Isolation::ReadCommitted,
+        _ => true,
     }
 }
 
@@ -152,19 +160,22 @@ pub fn payload_fingerprint(raw_json: &str) -> Result<String, String> {
             .and_then(|x| x.as_i64())
             .ok_or_else(|| format!("payload.{name}: missing or not an integer"))
     };
-    let canonical = serde_json::json!({
-        "amount_cents": field("amount_cents")?,
-        "order_id": field("order_id")?,
-    });
-    let text = serde_json::to_string(&canonical).expect("json serializes");
-    Ok(format!("{:016x}", crate::world::fnv1a(text.as_bytes())))
+    Ok(intent_fingerprint(
+        field("order_id")?,
+        field("amount_cents")?,
+    ))
 }
 
-fn intent_payload(it: &Intent) -> String {
-    format!(
-        r#"{{"order_id": {}, "amount_cents": {}}}"#,
-        it.order_id, it.amount_cents
-    )
+/// The fingerprint of an intent's defining fields: the hash of their
+/// canonical JSON (keys sorted, no whitespace), written by hand so the
+/// simulation links no JSON parser into the page.
+pub fn intent_fingerprint(order_id: i64, amount_cents: i64) -> String {
+    let canonical = format!(r#"{{"amount_cents":{amount_cents},"order_id":{order_id}}}"#);
+    format!("{:016x}", crate::world::fnv1a(canonical.as_bytes()))
+}
+
+fn intent_fp(it: &Intent) -> String {
+    intent_fingerprint(it.order_id, it.amount_cents)
 }
 
 fn scope(it: &Intent) -> String {
@@ -175,7 +186,7 @@ fn isolation(w: &World) -> Isolation {
     w.scenario.isolation
 }
 
-fn intent_of<'w>(w: &'w World, attempt: u32) -> (&'w Intent, &'w str) {
+fn intent_of(w: &World, attempt: u32) -> (&Intent, &str) {
     let a = &w.attempts[attempt as usize];
     (&w.intents[a.intent as usize].1, a.key.as_str())
 }
@@ -264,8 +275,7 @@ pub fn action(w: &World, job: &Job) -> Action {
             })
         }
         Pc::LeaseClaim => {
-            let fp =
-                payload_fingerprint(&intent_payload(it)).expect("intent payload is valid JSON");
+            let fp = intent_fp(it);
             sql(Stmt::Insert {
                 table: "chave_idempotencia".into(),
                 values: vec![
@@ -402,11 +412,7 @@ fn first_row(result: &StmtResult) -> Option<&Vec<Value>> {
 
 /// Advances the job after its statement finished.
 pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
-    let in_tx_strategy = !matches!(
-        w.scenario.strategy,
-        Strategy::Naive | Strategy::IdempotencyKeyLease
-    ) && !(w.scenario.strategy == Strategy::IdempotencyKey
-        && w.scenario.isolation == Isolation::ReadCommitted);
+    let in_tx_strategy = uses_transaction(w.scenario.strategy, w.scenario.isolation);
     if let Err(e) = &result {
         let caught = job.pc == Pc::ClaimPlain && e.state == SqlState::UniqueViolation;
         if caught {
@@ -581,7 +587,7 @@ fn lease_decide(w: &World, job: &mut Job, result: &StmtResult) {
         return;
     };
     job.row_id = row[0].as_int();
-    let fp = payload_fingerprint(&intent_payload(it)).expect("valid payload");
+    let fp = intent_fp(it);
     let expired = row[3].as_int().is_some_and(|t| w.now_ms as i64 >= t);
     match row[2].as_text().unwrap_or_default() {
         // After the TTL the key is forgotten: this is a new request.

@@ -270,7 +270,7 @@ pub mod limits {
     pub const TIME_MS_MAX: u64 = 7 * 24 * 3600 * 1000;
     pub const JITTER_MS_MAX: u32 = 1_000;
     pub const TEXT_LEN_MAX: usize = 200;
-    pub const AMOUNT_CENTS_MAX: i64 = 1_000_000_000_00;
+    pub const AMOUNT_CENTS_MAX: i64 = 100_000_000_000;
     /// Events one run may produce; hitting it ends the run with a named outcome.
     pub const EVENTS_MAX: usize = 20_000;
 }

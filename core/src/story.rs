@@ -33,9 +33,14 @@ fn is_write(sql: &str) -> bool {
 /// does (a key design has no second capture). Frame numbers index
 /// `Run::state_at`.
 pub fn beat_frame(run: &Run, beat: &str) -> Option<usize> {
-    let first = |pred: &dyn Fn(&TraceEvent) -> bool| run.events().find(|(_, e)| pred(e)).map(|(f, _)| f);
+    let first =
+        |pred: &dyn Fn(&TraceEvent) -> bool| run.events().find(|(_, e)| pred(e)).map(|(f, _)| f);
     let retry_attempt = run.events().find_map(|(_, e)| match e.kind {
-        EventKind::AttemptSent { attempt, retry: true, .. } => Some(attempt),
+        EventKind::AttemptSent {
+            attempt,
+            retry: true,
+            ..
+        } => Some(attempt),
         _ => None,
     });
     match beat {
@@ -43,7 +48,9 @@ pub fn beat_frame(run: &Run, beat: &str) -> Option<usize> {
         "end" => Some(run.frame_count() - 1),
         "sent" => first(&|e| matches!(e.kind, EventKind::AttemptSent { .. })),
         "routed" => first(&|e| matches!(e.kind, EventKind::Routed { .. })),
-        "first-write" => first(&|e| matches!(&e.kind, EventKind::Sql { sql, .. } if sql.starts_with("INSERT"))),
+        "first-write" => {
+            first(&|e| matches!(&e.kind, EventKind::Sql { sql, .. } if sql.starts_with("INSERT")))
+        }
         "capture-requested" => first(&|e| matches!(e.kind, EventKind::CaptureRequested { .. })),
         "timeout" => first(&|e| matches!(e.kind, EventKind::TimedOut { .. })),
         "retry" => first(&|e| matches!(e.kind, EventKind::AttemptSent { retry: true, .. })),
@@ -54,14 +61,28 @@ pub fn beat_frame(run: &Run, beat: &str) -> Option<usize> {
         "retry-decides" => {
             let a = retry_attempt?;
             first(&|e| match &e.kind {
-                EventKind::Sql { attempt: Some(x), sql, .. } => *x == a && is_write(sql),
+                EventKind::Sql {
+                    attempt: Some(x),
+                    sql,
+                    ..
+                } => *x == a && is_write(sql),
                 _ => false,
             })
         }
         "captured" => first(&|e| matches!(e.kind, EventKind::Captured { .. })),
-        "second-capture" => first(&|e| matches!(e.kind, EventKind::Captured { captures_for_intent: 2, .. })),
+        "second-capture" => first(&|e| {
+            matches!(
+                e.kind,
+                EventKind::Captured {
+                    captures_for_intent: 2,
+                    ..
+                }
+            )
+        }),
         "conflict" => first(&|e| matches!(e.kind, EventKind::Responded { status: 409, .. })),
-        "stored" => first(&|e| matches!(&e.kind, EventKind::Sql { sql, .. } if sql.contains("resposta_http ="))),
+        "stored" => first(
+            &|e| matches!(&e.kind, EventKind::Sql { sql, .. } if sql.contains("resposta_http =")),
+        ),
         _ => None,
     }
 }
@@ -108,14 +129,18 @@ fn shape(e: &TraceEvent) -> (u64, crate::trace::Actor, String) {
         }
         EventKind::AttemptSent { attempt, .. } => format!("sent:{attempt}"),
         EventKind::Routed { attempt, instance } => format!("routed:{attempt}:{instance}"),
-        EventKind::Responded { attempt, status, .. } => format!("responded:{attempt}:{status}"),
-        EventKind::ResponseReceived { attempt, status, .. } => format!("received:{attempt}:{status}"),
-        EventKind::Captured { captures_for_intent, .. } => format!("captured:{captures_for_intent}"),
+        EventKind::Responded {
+            attempt, status, ..
+        } => format!("responded:{attempt}:{status}"),
+        EventKind::ResponseReceived {
+            attempt, status, ..
+        } => format!("received:{attempt}:{status}"),
+        EventKind::Captured {
+            captures_for_intent,
+            ..
+        } => format!("captured:{captures_for_intent}"),
         EventKind::TimedOut { attempt, .. } => format!("timeout:{attempt}"),
-        other => serde_json::to_value(other)
-            .ok()
-            .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(String::from))
-            .unwrap_or_default(),
+        other => other.name().to_string(),
     };
     (e.time_ms, e.actor, kind)
 }
@@ -178,13 +203,19 @@ mod tests {
         assert!(f("sent") < f("timeout"));
         assert!(f("timeout") < f("retry"));
         assert!(f("retry") < f("retry-decides"));
-        assert!(f("captured") < f("second-capture"), "check-then-act captures twice");
+        assert!(
+            f("captured") < f("second-capture"),
+            "check-then-act captures twice"
+        );
         assert_eq!(r.state_at(f("second-capture")).captures, vec![2]);
         let mut s = builtin("timeout-retry").unwrap();
         s.strategy = Strategy::IdempotencyKey;
         let k = crate::run(&s).unwrap();
         assert_eq!(beat_frame(&k, "second-capture"), None);
-        assert_eq!(beat_frame_or_before(&k, "second-capture"), beat_frame(&k, "captured").unwrap());
+        assert_eq!(
+            beat_frame_or_before(&k, "second-capture"),
+            beat_frame(&k, "captured").unwrap()
+        );
         assert!(beat_frame(&k, "conflict").is_some(), "the retry gets 409");
     }
 
@@ -193,8 +224,14 @@ mod tests {
         let s = builtin("timeout-retry").unwrap();
         let t = twin(&s, Strategy::CheckThenAct, Strategy::IdempotencyKey).unwrap();
         let d = t.divergence.expect("the designs differ");
-        assert_eq!(d.time_ms, 25, "both send and route alike, then the handler differs");
-        assert!(t.links.iter().any(|&(i, j)| i == 0 && j == 0), "the first send is the same event");
+        assert_eq!(
+            d.time_ms, 25,
+            "both send and route alike, then the handler differs"
+        );
+        assert!(
+            t.links.iter().any(|&(i, j)| i == 0 && j == 0),
+            "the first send is the same event"
+        );
         let same = twin(&s, Strategy::IdempotencyKey, Strategy::IdempotencyKey).unwrap();
         assert_eq!(same.divergence, None);
         assert_eq!(same.links.len(), same.left.events().count());
@@ -203,7 +240,10 @@ mod tests {
     #[test]
     fn frame_at_time_is_the_last_frame_not_after_the_cursor() {
         let r = crate::run(&builtin("timeout-retry").unwrap()).unwrap();
-        assert_eq!(r.frame_at_time(0), r.steps.iter().take_while(|s| s.frame.time_ms == 0).count());
+        assert_eq!(
+            r.frame_at_time(0),
+            r.steps.iter().take_while(|s| s.frame.time_ms == 0).count()
+        );
         let f = r.frame_at_time(2_000);
         assert!(r.state_at(f).time_ms <= 2_000);
         assert!(f + 1 >= r.frame_count() || r.state_at(f + 1).time_ms > 2_000);

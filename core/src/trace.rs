@@ -165,6 +165,40 @@ pub enum EventKind {
     HorizonReached,
 }
 
+impl EventKind {
+    /// The kind's name as serialized (`attempt_sent`, `sql`, ...), without
+    /// going through serde: the page must not link a serializer for this.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EventKind::AttemptSent { .. } => "attempt_sent",
+            EventKind::RequestDropped { .. } => "request_dropped",
+            EventKind::Routed { .. } => "routed",
+            EventKind::NoInstanceAlive { .. } => "no_instance_alive",
+            EventKind::ConnectionWait { .. } => "connection_wait",
+            EventKind::Sql { .. } => "sql",
+            EventKind::SqlResumed { .. } => "sql_resumed",
+            EventKind::CaptureRequested { .. } => "capture_requested",
+            EventKind::Captured { .. } => "captured",
+            EventKind::Declined { .. } => "declined",
+            EventKind::ProviderReplayed { .. } => "provider_replayed",
+            EventKind::AcquirerReplyLost { .. } => "acquirer_reply_lost",
+            EventKind::AcquirerReplied { .. } => "acquirer_replied",
+            EventKind::AcquirerTimedOut { .. } => "acquirer_timed_out",
+            EventKind::Responded { .. } => "responded",
+            EventKind::ResponseDropped { .. } => "response_dropped",
+            EventKind::ResponseReceived { .. } => "response_received",
+            EventKind::LateResponseIgnored { .. } => "late_response_ignored",
+            EventKind::TimedOut { .. } => "timed_out",
+            EventKind::GaveUp { .. } => "gave_up",
+            EventKind::Crashed { .. } => "crashed",
+            EventKind::Restarted { .. } => "restarted",
+            EventKind::Reconciled { .. } => "reconciled",
+            EventKind::EventLimitReached => "event_limit_reached",
+            EventKind::HorizonReached => "horizon_reached",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TraceEvent {
     pub time_ms: u64,
@@ -309,5 +343,34 @@ impl Summary {
     }
     pub fn statuses(&self) -> Vec<Option<u16>> {
         self.attempts.iter().map(|a| a.status).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_kind_names_match_their_serialized_tags() {
+        let kinds = [
+            EventKind::Routed {
+                attempt: 0,
+                instance: 1,
+            },
+            EventKind::TimedOut {
+                client: 0,
+                attempt: 0,
+            },
+            EventKind::EventLimitReached,
+            EventKind::Sql {
+                attempt: None,
+                sql: String::new(),
+                outcome: SqlOutcome::Ok,
+            },
+        ];
+        for k in kinds {
+            let v = serde_json::to_value(&k).unwrap();
+            assert_eq!(v["kind"], k.name());
+        }
     }
 }

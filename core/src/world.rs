@@ -623,9 +623,11 @@ impl World {
                 instance: pick,
             },
         );
-        self.instances[pick as usize]
-            .jobs
-            .push(Job::new(attempt, self.scenario.strategy));
+        self.instances[pick as usize].jobs.push(Job::new(
+            attempt,
+            self.scenario.strategy,
+            self.scenario.isolation,
+        ));
         self.schedule_step(pick, attempt);
     }
 
@@ -690,7 +692,11 @@ impl World {
             },
         };
         let session = self.instances[instance as usize].connections[conn_ix].session;
-        let sql = if self.quiet { String::new() } else { stmt.to_sql() };
+        let sql = if self.quiet {
+            String::new()
+        } else {
+            stmt.to_sql()
+        };
         let rows = handler::returns_rows(&stmt);
         if self.log_store {
             self.store_log.push(StoreStatement {

@@ -15,7 +15,9 @@ fn with(name: &str, strategy: Strategy) -> Scenario {
 }
 
 fn outcome(name: &str, strategy: Strategy) -> lousa_core::trace::Summary {
-    lousa_core::run(&with(name, strategy)).expect("built-ins are valid").summary
+    lousa_core::run(&with(name, strategy))
+        .expect("built-ins are valid")
+        .summary
 }
 
 fn statuses(s: &lousa_core::trace::Summary) -> Vec<u16> {
@@ -24,12 +26,20 @@ fn statuses(s: &lousa_core::trace::Summary) -> Vec<u16> {
 
 #[test]
 fn check_then_act_double_charges_on_timeout_retry_and_double_click() {
-    for name in ["timeout-retry", "concurrent-double-click", "race-2", "race-3"] {
+    for name in [
+        "timeout-retry",
+        "concurrent-double-click",
+        "race-2",
+        "race-3",
+    ] {
         let s = outcome(name, Strategy::CheckThenAct);
         assert_eq!(s.double_charged_intents, vec![0], "{name}: {s:#?}");
         assert!(!s.verdict(AT_MOST_ONE_CAPTURE).unwrap().holds, "{name}");
     }
-    assert_eq!(outcome("timeout-retry", Strategy::CheckThenAct).charged_cents, 50_000);
+    assert_eq!(
+        outcome("timeout-retry", Strategy::CheckThenAct).charged_cents,
+        50_000
+    );
 }
 
 #[test]
@@ -58,8 +68,15 @@ fn idempotency_key_never_double_charges_in_any_builtin_where_the_client_repeats_
                 s.captures
             );
             for v in &s.invariants {
-                if v.name == AT_MOST_ONE_CAPTURE || v.name == REPLAY_EQUALS_FIRST || v.name == CONFLICTS_NEVER_CHARGE {
-                    assert!(v.holds, "{name} under {strategy}: {} — {}", v.name, v.detail);
+                if v.name == AT_MOST_ONE_CAPTURE
+                    || v.name == REPLAY_EQUALS_FIRST
+                    || v.name == CONFLICTS_NEVER_CHARGE
+                {
+                    assert!(
+                        v.holds,
+                        "{name} under {strategy}: {} — {}",
+                        v.name, v.detail
+                    );
                 }
             }
         }
@@ -79,7 +96,10 @@ fn exempt(strategy: Strategy, name: &str) -> bool {
 fn a_held_transaction_that_rolls_back_after_the_capture_lets_the_retry_charge_again() {
     for name in ["crash-after-commit", "acquirer-timeout-after-accept"] {
         let s = outcome(name, Strategy::IdempotencyKeyHeldTx);
-        assert_eq!(s.captures, 2, "{name}: the claim vanished with the rollback");
+        assert_eq!(
+            s.captures, 2,
+            "{name}: the claim vanished with the rollback"
+        );
         let safe = outcome(name, Strategy::IdempotencyKey);
         assert_eq!(safe.captures, 1, "{name}: a committed claim survives");
     }
@@ -90,7 +110,11 @@ fn a_new_key_per_retry_defeats_the_key() {
     let s = outcome("new-key-per-retry", Strategy::IdempotencyKey);
     assert!(s.captures >= 2, "{s:#?}");
     let keys: std::collections::BTreeSet<_> = s.attempts.iter().map(|a| a.key.clone()).collect();
-    assert_eq!(keys.len(), s.attempts.len(), "every attempt carries a fresh key");
+    assert_eq!(
+        keys.len(),
+        s.attempts.len(),
+        "every attempt carries a fresh key"
+    );
 }
 
 #[test]
@@ -98,10 +122,18 @@ fn timeout_retry_with_the_key_gets_409_then_the_stored_response() {
     let s = outcome("timeout-retry", Strategy::IdempotencyKey);
     assert_eq!(s.captures, 1);
     assert_eq!(statuses(&s), vec![409, 201]);
-    let body = s.attempts.iter().rev().find_map(|a| a.body.clone()).unwrap();
+    let body = s
+        .attempts
+        .iter()
+        .rev()
+        .find_map(|a| a.body.clone())
+        .unwrap();
     assert_eq!(body, r#"{"status": "CAPTURADA", "cobranca_id": 1}"#);
     // The first attempt's answer came after the client's timeout: unknown.
-    assert!(matches!(s.attempts[0].knowledge, lousa_core::trace::Knowledge::Unknown { .. }));
+    assert!(matches!(
+        s.attempts[0].knowledge,
+        lousa_core::trace::Knowledge::Unknown { .. }
+    ));
 }
 
 #[test]
@@ -110,12 +142,19 @@ fn lost_response_is_replayed_byte_for_byte() {
     assert_eq!(s.captures, 1);
     assert_eq!(s.attempts[0].status, None, "the first answer was dropped");
     assert_eq!(s.attempts[1].status, Some(201));
-    assert_eq!(s.attempts[1].body.as_deref(), Some(r#"{"status": "CAPTURADA", "cobranca_id": 1}"#));
+    assert_eq!(
+        s.attempts[1].body.as_deref(),
+        Some(r#"{"status": "CAPTURADA", "cobranca_id": 1}"#)
+    );
 }
 
 #[test]
 fn key_reuse_with_another_amount_is_refused_with_422_without_charging() {
-    for strategy in [Strategy::IdempotencyKey, Strategy::IdempotencyKeyCatch, Strategy::IdempotencyKeyLease] {
+    for strategy in [
+        Strategy::IdempotencyKey,
+        Strategy::IdempotencyKeyCatch,
+        Strategy::IdempotencyKeyLease,
+    ] {
         let s = outcome("key-reuse", strategy);
         assert_eq!(statuses(&s), vec![201, 422], "{strategy}");
         assert_eq!(s.intents[1].captures, 0, "{strategy}");
@@ -127,10 +166,18 @@ fn key_reuse_with_another_amount_is_refused_with_422_without_charging() {
 fn crash_after_commit_leaves_an_orphan_that_only_recovery_resolves() {
     let plain = outcome("crash-after-commit", Strategy::IdempotencyKey);
     assert_eq!(plain.captures, 1, "the acquirer captured before the crash");
-    assert!(statuses(&plain).iter().all(|&s| s == 409), "{:?}", statuses(&plain));
+    assert!(
+        statuses(&plain).iter().all(|&s| s == 409),
+        "{:?}",
+        statuses(&plain)
+    );
     let lease = outcome("crash-after-commit", Strategy::IdempotencyKeyLease);
     assert_eq!(lease.captures, 1);
-    assert_eq!(statuses(&lease).last(), Some(&201), "recovery completed the record");
+    assert_eq!(
+        statuses(&lease).last(),
+        Some(&201),
+        "recovery completed the record"
+    );
     assert!(lease.verdict(run::NO_KEY_STUCK).unwrap().holds);
 }
 
@@ -141,8 +188,14 @@ fn acquirer_timeout_after_accept_moves_money_the_instance_never_hears_of() {
     assert_eq!(statuses(&plain)[0], 504);
     assert!(!statuses(&plain).contains(&201));
     let naive = outcome("acquirer-timeout-after-accept", Strategy::Naive);
-    assert!(naive.captures >= 2, "without a key the 504 invites a second charge");
-    let lease = outcome("acquirer-timeout-after-accept", Strategy::IdempotencyKeyLease);
+    assert!(
+        naive.captures >= 2,
+        "without a key the 504 invites a second charge"
+    );
+    let lease = outcome(
+        "acquirer-timeout-after-accept",
+        Strategy::IdempotencyKeyLease,
+    );
     assert_eq!(lease.captures, 1);
     assert_eq!(statuses(&lease).last(), Some(&201));
 }
@@ -150,11 +203,17 @@ fn acquirer_timeout_after_accept_moves_money_the_instance_never_hears_of() {
 #[test]
 fn a_retry_after_the_key_ttl_is_a_new_request_unless_the_provider_dedupes() {
     let s = outcome("late-retry-after-ttl", Strategy::IdempotencyKeyLease);
-    assert_eq!(s.captures, 2, "the expired key let the late retry charge again");
+    assert_eq!(
+        s.captures, 2,
+        "the expired key let the late retry charge again"
+    );
     let mut sc = with("late-retry-after-ttl", Strategy::IdempotencyKeyLease);
     sc.acquirer.provider_keys = true;
     let s = lousa_core::run(&sc).unwrap().summary;
-    assert_eq!(s.captures, 1, "the acquirer's own key catches what the local TTL forgot");
+    assert_eq!(
+        s.captures, 1,
+        "the acquirer's own key catches what the local TTL forgot"
+    );
 }
 
 #[test]
@@ -162,7 +221,10 @@ fn held_transaction_makes_the_retry_wait_instead_of_refusing_it() {
     let s = outcome("held-transaction", Strategy::IdempotencyKeyHeldTx);
     assert_eq!(s.captures, 1);
     assert!(s.blocked_ms >= 400, "the retry waited {} ms", s.blocked_ms);
-    assert!(!statuses(&s).contains(&409), "the client never sees PROCESSANDO");
+    assert!(
+        !statuses(&s).contains(&409),
+        "the client never sees PROCESSANDO"
+    );
     let committed_first = outcome("held-transaction", Strategy::IdempotencyKey);
     assert_eq!(committed_first.blocked_ms, 0);
 }
@@ -171,7 +233,10 @@ fn held_transaction_makes_the_retry_wait_instead_of_refusing_it() {
 fn queue_redelivery_is_deduplicated_by_message_id() {
     let s = outcome("queue-redelivery", Strategy::IdempotencyKey);
     assert_eq!(s.captures, 1);
-    assert!(s.attempts.len() >= 2, "the message was delivered more than once");
+    assert!(
+        s.attempts.len() >= 2,
+        "the message was delivered more than once"
+    );
     assert!(s.attempts.iter().all(|a| a.key == "msg-8841"));
 }
 
@@ -180,8 +245,15 @@ fn serializable_check_then_act_refuses_one_commit_but_both_captures_already_happ
     let mut s = with("race-2", Strategy::CheckThenAct);
     s.isolation = lousa_core::store::Isolation::Serializable;
     let out = lousa_core::run(&s).unwrap().summary;
-    assert!(statuses(&out).contains(&503), "one COMMIT failed with 40001: {:?}", statuses(&out));
-    assert_eq!(out.captures, 2, "SERIALIZABLE cannot undo an external effect");
+    assert!(
+        statuses(&out).contains(&503),
+        "one COMMIT failed with 40001: {:?}",
+        statuses(&out)
+    );
+    assert_eq!(
+        out.captures, 2,
+        "SERIALIZABLE cannot undo an external effect"
+    );
 }
 
 #[test]
@@ -204,7 +276,11 @@ fn timeline(s: &Scenario) -> String {
         sm.captures, sm.charged_cents, sm.double_charged_intents, sm.blocked_ms
     ));
     for v in &sm.invariants {
-        out.push_str(&format!("{} {}\n", if v.holds { "ok  " } else { "FAIL" }, v.name));
+        out.push_str(&format!(
+            "{} {}\n",
+            if v.holds { "ok  " } else { "FAIL" },
+            v.name
+        ));
     }
     out
 }
@@ -234,9 +310,13 @@ fn trace_hashes_match_the_committed_file() {
         for strategy in Strategy::ALL {
             let r = lousa_core::run(&with(name, strategy)).unwrap();
             let json = serde_json::to_string(&r).unwrap();
-            let again = serde_json::to_string(&lousa_core::run(&with(name, strategy)).unwrap()).unwrap();
+            let again =
+                serde_json::to_string(&lousa_core::run(&with(name, strategy)).unwrap()).unwrap();
             assert_eq!(json, again, "{name}/{strategy}: two runs differ");
-            text.push_str(&format!("{name} {strategy} {:016x}\n", fnv1a(json.as_bytes())));
+            text.push_str(&format!(
+                "{name} {strategy} {:016x}\n",
+                fnv1a(json.as_bytes())
+            ));
         }
     }
     expect_file!["../golden/hashes.txt"].assert_eq(&text);
@@ -277,4 +357,24 @@ fn quiet_runs_reach_the_same_outcome_as_traced_runs() {
             assert_eq!(traced, quiet, "{name}/{strategy}");
         }
     }
+}
+
+#[test]
+fn repeatable_read_claim_meets_a_concurrent_claim_with_40001_and_still_charges_once() {
+    let mut s = with("race-2", Strategy::IdempotencyKey);
+    s.isolation = lousa_core::store::Isolation::RepeatableRead;
+    // Interleave: both BEGIN, both claim (the second waits), the first commits.
+    let mut found_40001 = false;
+    for seed in 0..40 {
+        s.seed = seed;
+        let r = lousa_core::run(&s).unwrap();
+        assert_eq!(r.summary.captures, 1, "seed {seed}");
+        found_40001 |= r.events().any(|(_, e)| {
+            matches!(&e.kind, lousa_core::trace::EventKind::SqlResumed { outcome: lousa_core::trace::SqlOutcome::Error { code, .. }, .. } if code == "40001")
+        });
+    }
+    assert!(
+        found_40001,
+        "some interleaving makes the waiting claim fail with 40001"
+    );
 }
