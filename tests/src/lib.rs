@@ -1,1 +1,3 @@
-pub fn placeholder() {}
+//! Integration, property and conformance tests of Lousa.
+
+pub mod conformance;

@@ -2,6 +2,8 @@
 //! the statements it understands.
 
 pub mod engine;
+#[cfg(test)]
+mod engine_tests;
 mod jsonb;
 pub mod sql;
 

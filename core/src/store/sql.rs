@@ -420,6 +420,9 @@ pub enum SqlState {
     NotNullViolation,
     /// 22P02: text that is not valid JSON written to a jsonb column.
     InvalidTextRepresentation,
+    /// 25001: a BEGIN inside a transaction asks for another isolation level
+    /// after the transaction's first query.
+    ActiveSqlTransaction,
 }
 
 impl SqlState {
@@ -432,6 +435,7 @@ impl SqlState {
             SqlState::UndefinedObject => "42P01",
             SqlState::NotNullViolation => "23502",
             SqlState::InvalidTextRepresentation => "22P02",
+            SqlState::ActiveSqlTransaction => "25001",
         }
     }
 }

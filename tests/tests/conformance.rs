@@ -1,0 +1,382 @@
+//! Issue #5, faithfulness: the store model and a real PostgreSQL 15 must give
+//! the same result for every step of every permutation of every spec in
+//! `tests/conformance/`.
+//!
+//! Needs `DATABASE_URL` (a server this test may create schemas in; the
+//! repository's test command starts a throwaway one). Without it the test
+//! fails, unless `LOUSA_SKIP_PG=1` says to skip on purpose.
+
+use lousa_core::store::{SessionId, Stmt, Store, Value};
+use lousa_tests::conformance::model::ModelSide;
+use lousa_tests::conformance::pg::PgSide;
+use lousa_tests::conformance::{
+    CaseReport, Spec, run_case, run_permutation, spec_from_store_trace,
+};
+use std::time::Instant;
+
+/// The server's URL, `None` when skipping is asked for; panics otherwise.
+fn database_url() -> Option<String> {
+    match std::env::var("DATABASE_URL") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var("LOUSA_SKIP_PG").as_deref() == Ok("1") => {
+            eprintln!(
+                "conformance: skipped (LOUSA_SKIP_PG=1): the model was NOT compared with PostgreSQL"
+            );
+            None
+        }
+        _ => panic!(
+            "DATABASE_URL is not set: the conformance suite compares the store model with a real \
+             PostgreSQL 15 and cannot run without one. Run the repository's test command (it starts \
+             a throwaway server), or export DATABASE_URL=postgres://user@host:port/db, or set \
+             LOUSA_SKIP_PG=1 to skip this comparison knowingly."
+        ),
+    }
+}
+
+fn check_case(url: &str, spec: &Spec) -> CaseReport {
+    let mut model = ModelSide::new(spec);
+    let mut pg = PgSide::connect(url, spec).unwrap_or_else(|e| panic!("{}: {e}", spec.name));
+    run_case(spec, &mut model, &mut pg)
+}
+
+#[test]
+fn store_model_agrees_with_postgresql() {
+    let Some(url) = database_url() else { return };
+    let mut specs = Spec::load_dir(&Spec::suite_dir()).expect("conformance specs load");
+    assert!(
+        !specs.is_empty(),
+        "no specs in {}",
+        Spec::suite_dir().display()
+    );
+    // `LOUSA_CONFORMANCE_CASE=name` runs the cases whose name contains it.
+    if let Ok(only) = std::env::var("LOUSA_CONFORMANCE_CASE") {
+        specs.retain(|s| s.name.contains(&only));
+        assert!(
+            !specs.is_empty(),
+            "no case matches LOUSA_CONFORMANCE_CASE={only}"
+        );
+    }
+    let start = Instant::now();
+    let mut total = 0;
+    let mut differences = Vec::new();
+    eprintln!(
+        "{:40} {:>6} {:>8} {:>6} {:>8}",
+        "case", "perms", "invalid", "racy", "seconds"
+    );
+    for spec in &specs {
+        let r = check_case(&url, spec);
+        eprintln!(
+            "{:40} {:>6} {:>8} {:>6} {:>8.2}{}",
+            r.name,
+            r.permutations,
+            r.invalid,
+            r.racy,
+            r.elapsed.as_secs_f64(),
+            if r.difference.is_some() {
+                "  DIFFERS"
+            } else {
+                ""
+            }
+        );
+        total += r.permutations;
+        differences.extend(r.difference);
+    }
+    eprintln!(
+        "{} cases, {total} permutations in {:.1} s",
+        specs.len(),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(
+        differences.is_empty(),
+        "the store model differs from PostgreSQL:\n\n{}",
+        differences.join("\n")
+    );
+}
+
+fn claim(key: &str) -> Stmt {
+    Stmt::Insert {
+        table: "cobranca".into(),
+        values: vec![
+            ("idempotency_key".into(), Value::text(key)),
+            ("pedido_id".into(), Value::Int(123)),
+            ("valor_centavos".into(), Value::Int(25000)),
+            ("status".into(), Value::text("PROCESSANDO")),
+        ],
+        on_conflict_do_nothing: Some(vec!["idempotency_key".into()]),
+        returning: vec!["id".into()],
+    }
+}
+
+fn begin(isolation: &str) -> Stmt {
+    serde_json::from_value(serde_json::json!({ "op": "begin", "isolation": isolation })).unwrap()
+}
+
+fn read(key: &str) -> Stmt {
+    Stmt::Select {
+        table: "cobranca".into(),
+        columns: vec!["id".into(), "status".into()],
+        filter: vec![("idempotency_key".into(), Value::text(key))],
+        for_update: false,
+    }
+}
+
+fn update_status(key: &str, status: &str) -> Stmt {
+    Stmt::Update {
+        table: "cobranca".into(),
+        set: vec![("status".into(), Value::text(status))],
+        filter: vec![("idempotency_key".into(), Value::text(key))],
+        returning: vec!["id".into(), "status".into()],
+    }
+}
+
+/// Hand-made store traces, the shape a simulation of the store produces,
+/// replayed on both sides through `spec_from_store_trace`.
+#[test]
+fn store_traces_replay_identically_on_postgresql() {
+    let Some(url) = database_url() else { return };
+    let (a, b, c) = (SessionId(0), SessionId(1), SessionId(2));
+    let plain = Stmt::Insert {
+        table: "cobranca".into(),
+        values: vec![("idempotency_key".into(), Value::text("k"))],
+        on_conflict_do_nothing: None,
+        returning: vec![],
+    };
+    // (name, trace, whether PostgreSQL races in it)
+    type Trace = Vec<(SessionId, Stmt)>;
+    let traces: Vec<(&str, Trace, bool)> = vec![
+        (
+            "trace_serializable_pair",
+            vec![
+                (a, begin("serializable")),
+                (b, begin("serializable")),
+                (a, read("k")),
+                (b, read("k")),
+                (a, claim("k")),
+                (b, claim("j")),
+                (a, Stmt::Commit),
+                (b, Stmt::Commit),
+            ],
+            false,
+        ),
+        (
+            "trace_failed_block",
+            vec![
+                (a, claim("k")),
+                (b, begin("repeatable-read")),
+                (b, plain),
+                (b, read("k")),
+                (b, Stmt::Commit),
+                (b, read("k")),
+            ],
+            false,
+        ),
+        (
+            "trace_row_lock_queue",
+            vec![
+                (a, claim("k")),
+                (b, begin("read-committed")),
+                (b, update_status("k", "CAPTURADA")),
+                (c, update_status("k", "RECUSADA")),
+                (a, update_status("k", "PROCESSANDO")),
+                (b, Stmt::Commit),
+                (a, read("k")),
+            ],
+            false,
+        ),
+        // Two claims wait for the first, which rolls back: both wake at once
+        // and PostgreSQL lets either win. The runner flags the race and
+        // compares only what came before it.
+        (
+            "trace_three_claims_race",
+            vec![
+                (a, begin("read-committed")),
+                (a, claim("k")),
+                (b, claim("k")),
+                (c, begin("read-committed")),
+                (c, claim("k")),
+                (a, Stmt::Rollback),
+                (c, Stmt::Commit),
+                (b, read("k")),
+            ],
+            true,
+        ),
+    ];
+    let mut differences = Vec::new();
+    for (name, trace, racy) in traces {
+        let spec = spec_from_store_trace(name, &trace);
+        let r = check_case(&url, &spec);
+        assert_eq!(r.permutations, 1);
+        assert_eq!(r.racy, usize::from(racy), "{name}: race flagged wrongly");
+        differences.extend(r.difference);
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+/// Random store interleavings (a fixed seed, so the same ones every run):
+/// statements are drawn for sessions the store says are not waiting, the
+/// store's trace becomes a spec, and the spec runs on both sides. This is
+/// how a property test of the simulation feeds the real server.
+#[test]
+fn random_store_traces_replay_identically_on_postgresql() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{RngCore, SeedableRng};
+    let Some(url) = database_url() else { return };
+    // `LOUSA_RANDOM_TRACES` and `LOUSA_RANDOM_SEED` widen the search by hand.
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(env("LOUSA_RANDOM_SEED", 5));
+    let mut pick = |n: usize| (rng.next_u64() % n as u64) as usize;
+    let mut differences = Vec::new();
+    let (mut racy, mut traces) = (0, 0);
+    for n in 0..env("LOUSA_RANDOM_TRACES", 40) {
+        let mut store = Store::new(&[
+            lousa_core::store::cobranca_table(),
+            lousa_core::store::cobranca_simples_table(),
+        ]);
+        let sessions: Vec<SessionId> = (0..3).map(|_| store.open_session()).collect();
+        let mut trace = Vec::new();
+        for _ in 0..env("LOUSA_RANDOM_LEN", 14) {
+            let ready: Vec<SessionId> = sessions
+                .iter()
+                .copied()
+                .filter(|&s| store.waiting_on(s).is_none())
+                .collect();
+            if ready.is_empty() {
+                break;
+            }
+            let s = ready[pick(ready.len())];
+            let key = ["k1", "k2"][pick(2)];
+            let id = Value::Int(pick(3) as i64 + 1);
+            let stmt = match pick(14) {
+                0 => match std::env::var("LOUSA_RANDOM_ISOLATION") {
+                    Ok(level) => begin(&level),
+                    Err(_) => begin(["read-committed", "repeatable-read", "serializable"][pick(3)]),
+                },
+                1 => Stmt::Commit,
+                2 => Stmt::Rollback,
+                3 | 4 => claim(key),
+                5 => Stmt::Insert {
+                    table: "cobranca".into(),
+                    values: vec![("idempotency_key".into(), Value::text(key))],
+                    on_conflict_do_nothing: None,
+                    returning: vec!["id".into()],
+                },
+                6 => read(key),
+                7 => update_status(key, ["CAPTURADA", "RECUSADA"][pick(2)]),
+                8 => Stmt::Select {
+                    table: "cobranca".into(),
+                    columns: vec!["id".into()],
+                    filter: vec![("idempotency_key".into(), Value::text(key))],
+                    for_update: true,
+                },
+                // The unindexed table: scans, and inserts no key can refuse.
+                9 => Stmt::Select {
+                    table: "cobranca_simples".into(),
+                    columns: vec!["id".into(), "status".into()],
+                    filter: vec![("pedido_id".into(), Value::Int(123))],
+                    for_update: pick(2) == 0,
+                },
+                10 => Stmt::Insert {
+                    table: "cobranca_simples".into(),
+                    values: vec![
+                        ("pedido_id".into(), Value::Int(123)),
+                        ("valor_centavos".into(), Value::Int(25000)),
+                    ],
+                    on_conflict_do_nothing: None,
+                    returning: vec!["id".into()],
+                },
+                // Probes of the primary key.
+                11 => Stmt::Select {
+                    table: "cobranca_simples".into(),
+                    columns: vec!["id".into(), "status".into()],
+                    filter: vec![("id".into(), id)],
+                    for_update: false,
+                },
+                12 => Stmt::Update {
+                    table: "cobranca_simples".into(),
+                    set: vec![("status".into(), Value::text("CAPTURADA"))],
+                    filter: vec![("id".into(), id)],
+                    returning: vec![],
+                },
+                _ => Stmt::Delete {
+                    table: "cobranca".into(),
+                    filter: vec![("idempotency_key".into(), Value::text(key))],
+                },
+            };
+            store.execute(s, stmt.clone());
+            trace.push((s, stmt));
+        }
+        // `LOUSA_RANDOM_ONLY=n` replays one trace (the others are still drawn).
+        if std::env::var("LOUSA_RANDOM_ONLY").is_ok_and(|only| only != n.to_string()) {
+            continue;
+        }
+        let spec = spec_from_store_trace(&format!("random_trace_{n}"), &trace);
+        let r = check_case(&url, &spec);
+        traces += 1;
+        racy += r.racy;
+        differences.extend(r.difference);
+    }
+    eprintln!("{traces} random traces, {racy} compared only up to a race");
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+/// The model's SSI assumes an Index Scan for any filter on an indexed
+/// column (a UNIQUE constraint's index before the primary key's) and a Seq
+/// Scan otherwise. EXPLAIN, in the sessions' settings, of every filtered
+/// statement of every spec holds PostgreSQL to that.
+#[test]
+fn postgresql_plans_the_scans_the_model_assumes() {
+    let Some(url) = database_url() else { return };
+    let specs = Spec::load_dir(&Spec::suite_dir()).expect("conformance specs load");
+    let mut checked = 0;
+    for spec in &specs {
+        let pg = PgSide::connect(&url, spec).unwrap_or_else(|e| panic!("{}: {e}", spec.name));
+        for step in spec.sessions.iter().flat_map(|s| &s.steps) {
+            let (table, filter) = match &step.stmt {
+                Stmt::Select { table, filter, .. }
+                | Stmt::Update { table, filter, .. }
+                | Stmt::Delete { table, filter } => (table, filter),
+                _ => continue,
+            };
+            let def = spec
+                .tables
+                .iter()
+                .find(|t| &t.name == table)
+                .expect("spec table");
+            let indexes = def
+                .uniques
+                .iter()
+                .map(|u| (u.name.clone(), u.columns.clone()))
+                .chain(std::iter::once((
+                    format!("{table}_pkey"),
+                    vec!["id".to_string()],
+                )));
+            let expected = indexes
+                .into_iter()
+                .find(|(_, cols)| filter.iter().any(|(c, _)| cols.contains(c)))
+                .map(|(name, _)| format!("Index Scan using {name}"))
+                .unwrap_or_else(|| "Seq Scan".to_string());
+            let planned = pg.planned_scan(&step.stmt);
+            assert_eq!(planned, expected, "{}: {}", spec.name, step.stmt.to_sql());
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} statements planned as the model assumes");
+}
+
+/// Needs no server: every spec loads and every permutation runs on the model
+/// without the runner tripping over itself.
+#[test]
+fn every_spec_runs_on_the_model() {
+    let specs = Spec::load_dir(&Spec::suite_dir()).expect("conformance specs load");
+    for spec in &specs {
+        let mut model = ModelSide::new(spec);
+        for perm in spec.permutations_to_run() {
+            run_permutation(&mut model, spec, &perm);
+        }
+    }
+}
