@@ -1,0 +1,114 @@
+//! The CLI as a user meets it: real processes, real exit codes.
+
+use std::process::Command;
+
+fn lousa(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lousa"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn scenarios_lists_every_builtin() {
+    let (ok, out, _) = lousa(&["scenarios"]);
+    assert!(ok);
+    for name in lousa_core::builtins::NAMES {
+        assert!(out.contains(name), "{name} missing from:\n{out}");
+    }
+}
+
+#[test]
+fn run_json_has_the_documented_fields() {
+    let (ok, out, err) = lousa(&[
+        "run",
+        "timeout-retry",
+        "--strategy",
+        "check-then-act",
+        "--format",
+        "json",
+    ]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["strategy"], "check-then-act");
+    assert_eq!(v["seed"], 1);
+    assert!(v["events"].as_array().unwrap().len() > 10);
+    let s = &v["summary"];
+    assert_eq!(s["captures"], 2);
+    assert_eq!(s["double_charged_intents"], serde_json::json!([0]));
+    let a = &s["attempts"][2];
+    assert_eq!(a["intent"], 0);
+    assert_eq!(a["instance"], 0);
+    assert_eq!(a["status"], 200);
+    assert_eq!(a["body"], r#"{"status": "CAPTURADA", "cobranca_id": 1}"#);
+}
+
+#[test]
+fn run_text_prints_a_timeline_and_the_outcome() {
+    let (ok, out, _) = lousa(&[
+        "run",
+        "timeout-retry",
+        "--strategy",
+        "idempotency-key",
+        "--lang",
+        "pt",
+    ]);
+    assert!(ok);
+    assert!(out.contains("estoura o timeout da tentativa 1"), "{out}");
+    assert!(out.contains("captures: 1"), "{out}");
+}
+
+#[test]
+fn a_schedule_replays_the_run_it_came_from() {
+    let (_, out, _) = lousa(&["run", "race-3", "--seed", "9", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let schedule = v["schedule"].as_str().unwrap().to_string();
+    let (ok, again, _) = lousa(&["run", "race-3", "--schedule", &schedule, "--format", "json"]);
+    assert!(ok);
+    let w: serde_json::Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(v["events"], w["events"]);
+    assert_eq!(v["summary"], w["summary"]);
+}
+
+#[test]
+fn bad_input_exits_non_zero_with_a_precise_error() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["run", "no-such-scenario"], "unknown built-in"),
+        (
+            &["run", "timeout-retry", "--strategy", "optimistic"],
+            "--strategy: unknown strategy",
+        ),
+        (&["run", "race-2", "--schedule", "1-zz!"], "--schedule"),
+        (&["run", "race-2", "--seed", "x4"], "--seed"),
+    ];
+    for (args, expected) in cases {
+        let (ok, _, err) = lousa(args);
+        assert!(!ok, "{args:?} should fail");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+    let dir = std::env::temp_dir().join(format!("lousa-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.json");
+    let mut s = lousa_core::builtins::builtin("timeout-retry").unwrap();
+    s.clients[0].retries_max = 500;
+    std::fs::write(&file, s.to_json()).unwrap();
+    let (ok, _, err) = lousa(&["run", file.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        err.contains("clients[0].retries_max: 500 exceeds the limit 20"),
+        "{err}"
+    );
+    s.clients[0].retries_max = 2;
+    std::fs::write(&file, s.to_json()).unwrap();
+    let (ok, out, err) = lousa(&["run", file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("captures: 2"),
+        "a scenario file runs like the built-in:\n{out}"
+    );
+}
