@@ -2,8 +2,10 @@
 //! `lousa-core`; bad input exits non-zero with the core's precise error.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use lousa_core::explore::{self, Modality, Verdict};
 use lousa_core::narrate::{self, Lang};
-use lousa_core::{Scenario, Schedule, Strategy, builtins, run};
+use lousa_core::{Scenario, Schedule, Strategy, builtins, run, swarm};
+use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 /// Lousa: simulate duplicate charges on retry and the designs that prevent them.
@@ -18,6 +20,12 @@ struct Cli {
 enum Format {
     Text,
     Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SearchArg {
+    Bfs,
+    Dfs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -43,6 +51,62 @@ enum Command {
         /// Replay this schedule instead of drawing choices from the seed.
         #[arg(long)]
         schedule: Option<String>,
+        /// Apply variant N of the swarm family first (timeout, jitter, retry
+        /// policy, key lifetime and seed, all from N), as `lousa swarm` ran it.
+        #[arg(long)]
+        variant: Option<u64>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        #[arg(long, value_enum, default_value = "en")]
+        lang: LangArg,
+    },
+    /// Run many seeded variants of a scenario and print the double-charge
+    /// rate per bucket, with a seed per bucket that reproduces with
+    /// `lousa run <scenario> --variant <seed>`.
+    Swarm {
+        /// A built-in name or a path to scenario JSON.
+        scenario: String,
+        /// Override the scenario's strategy.
+        #[arg(long)]
+        strategy: Option<String>,
+        /// How many seeds to run (at most 100000).
+        #[arg(long)]
+        seeds: u64,
+        /// The first seed; seeds run from it upwards.
+        #[arg(long, default_value_t = 0)]
+        first_seed: u64,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Explore every schedule of a scenario and check the properties.
+    Explore {
+        /// A built-in name (race-2 and race-3 are the small models) or a path
+        /// to scenario JSON.
+        scenario: String,
+        /// Override the scenario's strategy.
+        #[arg(long)]
+        strategy: Option<String>,
+        /// Distinct states to explore at most; reaching it is reported as
+        /// state-limit and the run fails.
+        #[arg(long, default_value_t = explore::limits::STATES_DEFAULT)]
+        max_states: u32,
+        /// Turn off the client-symmetry reduction (fingerprinting stays on).
+        #[arg(long)]
+        no_symmetry: bool,
+        /// Also merge states that differ only in the order of events due at
+        /// the same instant: about half the states, but the shortest
+        /// counterexample is then the one with the fewest steps rather than
+        /// the shortest schedule text.
+        #[arg(long)]
+        unordered_ties: bool,
+        /// Breadth-first (default) or depth-first; same graph, same figures,
+        /// less memory depth-first.
+        #[arg(long, value_enum, default_value = "bfs")]
+        search: SearchArg,
+        /// The *sometimes* properties to require, instead of the strategy's
+        /// default (double-charge-reachable, 409-reachable, replay-reachable).
+        #[arg(long, value_delimiter = ',')]
+        sometimes: Vec<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
         #[arg(long, value_enum, default_value = "en")]
@@ -79,7 +143,10 @@ pub fn load(name: &str, strategy: Option<&str>, seed: Option<u64>) -> Result<Sce
     if let Some(st) = strategy {
         s.strategy = Strategy::from_name(st).ok_or_else(|| {
             let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
-            format!("--strategy: unknown strategy {st:?}; choose one of {}", names.join(", "))
+            format!(
+                "--strategy: unknown strategy {st:?}; choose one of {}",
+                names.join(", ")
+            )
         })?;
     }
     if let Some(seed) = seed {
@@ -102,10 +169,18 @@ fn execute(cmd: Command) -> Result<(), String> {
             strategy,
             seed,
             schedule,
+            variant,
             format,
             lang,
         } => {
-            let s = load(&scenario, strategy.as_deref(), seed)?;
+            let mut s = load(&scenario, strategy.as_deref(), seed)?;
+            if let Some(v) = variant {
+                s = swarm::apply(&s, &swarm::variant(v));
+                if let Some(seed) = seed {
+                    s.seed = seed;
+                }
+                s.validate().map_err(|e| format!("--variant {v}: {e}"))?;
+            }
             let r = match schedule {
                 Some(text) => {
                     let sched: Schedule = text.parse().map_err(|e| format!("--schedule: {e}"))?;
@@ -127,7 +202,367 @@ fn execute(cmd: Command) -> Result<(), String> {
             }
             Ok(())
         }
+        Command::Swarm {
+            scenario,
+            strategy,
+            seeds,
+            first_seed,
+            format,
+        } => {
+            if seeds == 0 || seeds > swarm::limits::SEEDS_MAX {
+                return Err(format!(
+                    "--seeds: {seeds} is outside 1..={}",
+                    swarm::limits::SEEDS_MAX
+                ));
+            }
+            let s = load(&scenario, strategy.as_deref(), None)?;
+            let report = swarm::swarm(&s, first_seed, seeds)
+                .map_err(|e| format!("--{}: {}", e.field.replace('_', "-"), e.message))?;
+            match format {
+                Format::Json => println!(
+                    "{}",
+                    serde_json::to_string_pretty(&swarm_json(&s, &scenario, &report))
+                        .expect("serializes")
+                ),
+                Format::Text => print_swarm(&s, &scenario, &report),
+            }
+            Ok(())
+        }
+        Command::Explore {
+            scenario,
+            strategy,
+            max_states,
+            no_symmetry,
+            unordered_ties,
+            search,
+            sometimes,
+            format,
+            lang,
+        } => {
+            let (s, report) = explore_cmd(&ExploreArgs {
+                scenario: &scenario,
+                strategy: strategy.as_deref(),
+                max_states,
+                no_symmetry,
+                unordered_ties,
+                search,
+                sometimes: &sometimes,
+            })?;
+            match format {
+                Format::Json => println!(
+                    "{}",
+                    serde_json::to_string_pretty(&explore_json(&s, &scenario, &report))
+                        .expect("serializes")
+                ),
+                Format::Text => print_explore(&s, &scenario, &report, lang_of(lang)),
+            }
+            if report.passed() {
+                Ok(())
+            } else {
+                Err(failure_reason(&report))
+            }
+        }
     }
+}
+
+fn variant_command(s: &Scenario, scenario_arg: &str, seed: u64) -> String {
+    format!(
+        "lousa run {scenario_arg} --strategy {} --variant {seed}",
+        s.strategy.name()
+    )
+}
+
+fn swarm_json(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) -> serde_json::Value {
+    let mut v = serde_json::to_value(r).expect("report serializes");
+    for (b, out) in r
+        .buckets
+        .iter()
+        .zip(v["buckets"].as_array_mut().expect("buckets is a list"))
+    {
+        out["rate"] = b.rate().into();
+        out["variant"] =
+            serde_json::to_value(swarm::variant(b.representative_seed)).expect("serializes");
+        out["reproduce"] = variant_command(s, scenario_arg, b.representative_seed).into();
+    }
+    v
+}
+
+fn print_swarm(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) {
+    println!(
+        "{} — strategy {} — seeds {}..{} ({} runs)",
+        s.name,
+        r.strategy,
+        r.first_seed,
+        r.first_seed + r.runs - 1,
+        r.runs
+    );
+    println!(
+        "double-charged: {} of {} runs ({:.1}%); other invariant failures: {}",
+        r.double_charged,
+        r.runs,
+        100.0 * r.double_charged as f64 / r.runs.max(1) as f64,
+        r.invariant_failures
+    );
+    println!();
+    println!(
+        "{:<72} {:>7} {:>9} {:>7}   representative",
+        "bucket", "runs", "doubled", "rate"
+    );
+    for b in &r.buckets {
+        let v = swarm::variant(b.representative_seed);
+        println!(
+            "{:<72} {:>7} {:>9} {:>6.1}%   seed {} (timeout {} ms, jitter {} ms, {} retries, backoff {} ms, key ttl {} ms){}",
+            b.label,
+            b.runs,
+            b.double_charged,
+            100.0 * b.rate(),
+            b.representative_seed,
+            v.timeout_ms,
+            v.jitter_ms,
+            v.retries_max,
+            v.backoff_ms,
+            v.key_ttl_ms,
+            if b.representative_double_charged {
+                ", double charges"
+            } else {
+                ""
+            },
+        );
+        println!(
+            "{:<72} {}",
+            "",
+            variant_command(s, scenario_arg, b.representative_seed)
+        );
+    }
+}
+
+fn lang_of(lang: LangArg) -> Lang {
+    match lang {
+        LangArg::Pt => Lang::Pt,
+        LangArg::En => Lang::En,
+    }
+}
+
+/// Why an exploration did not pass, for the exit message.
+fn failure_reason(r: &explore::Report) -> String {
+    if r.status != explore::Status::Complete {
+        return format!(
+            "exploration stopped ({}) after {} states: nothing can be said to hold; raise --max-states (limit {})",
+            r.status.name(),
+            r.states,
+            explore::limits::STATES_MAX
+        );
+    }
+    let failed: Vec<String> = r
+        .properties
+        .iter()
+        .filter(|p| !p.ok)
+        .map(|p| format!("{} {}", p.property.name, p.verdict.name()))
+        .collect();
+    format!("properties failed: {}", failed.join("; "))
+}
+
+/// Explores, printing progress on stderr when it takes a while.
+struct ExploreArgs<'a> {
+    scenario: &'a str,
+    strategy: Option<&'a str>,
+    max_states: u32,
+    no_symmetry: bool,
+    unordered_ties: bool,
+    search: SearchArg,
+    sometimes: &'a [String],
+}
+
+fn explore_cmd(args: &ExploreArgs) -> Result<(Scenario, explore::Report), String> {
+    let ExploreArgs {
+        scenario,
+        strategy,
+        max_states,
+        no_symmetry,
+        unordered_ties,
+        search,
+        sometimes,
+    } = *args;
+    let s = load(scenario, strategy, None)?;
+    if max_states == 0 || max_states > explore::limits::STATES_MAX {
+        return Err(format!(
+            "--max-states: {max_states} is outside 1..={}",
+            explore::limits::STATES_MAX
+        ));
+    }
+    let mut options = explore::Options::for_strategy(s.strategy);
+    options.max_states = max_states;
+    options.symmetry = !no_symmetry;
+    options.unordered_ties = unordered_ties;
+    options.search = match search {
+        SearchArg::Bfs => explore::Search::BreadthFirst,
+        SearchArg::Dfs => explore::Search::DepthFirst,
+    };
+    if !sometimes.is_empty() {
+        options
+            .properties
+            .retain(|p| p.modality == Modality::Always);
+        for name in sometimes {
+            if !explore::SOMETIMES_NAMES.contains(&name.as_str()) {
+                return Err(format!(
+                    "--sometimes: unknown property {name:?}; choose from {}",
+                    explore::SOMETIMES_NAMES.join(", ")
+                ));
+            }
+            options.properties.push(explore::Property::sometimes(name));
+        }
+    }
+    let mut last_report = 0u64;
+    let report = explore::explore_with(&s, &options, &mut |p| {
+        if p.states >= last_report + 500_000 {
+            last_report = p.states;
+            eprintln!(
+                "  … {} states, {} transitions, depth {}, frontier {}",
+                p.states, p.transitions, p.depth, p.frontier
+            );
+        }
+        ControlFlow::Continue(())
+    })
+    .map_err(|e| format!("--{}: {}", e.field.replace('_', "-"), e.message))?;
+    Ok((s, report))
+}
+
+fn replay_command(s: &Scenario, scenario_arg: &str, schedule: &str) -> String {
+    format!(
+        "lousa run {scenario_arg} --strategy {} --schedule {schedule}",
+        s.strategy.name()
+    )
+}
+
+fn explore_json(s: &Scenario, scenario_arg: &str, r: &explore::Report) -> serde_json::Value {
+    let mut v = serde_json::to_value(r).expect("report serializes");
+    let counterexample = r.counterexample().map(|(p, e)| {
+        let run = run::run_schedule(s, &e.schedule).expect("the scenario is valid");
+        let events: Vec<&lousa_core::trace::TraceEvent> = run.events().map(|(_, e)| e).collect();
+        serde_json::json!({
+            "property": p.name,
+            "schedule": e.text,
+            "choices": e.choices,
+            "steps": e.steps,
+            "replay": replay_command(s, scenario_arg, &e.text),
+            "summary": run.summary,
+            "events": events,
+        })
+    });
+    v["counterexample"] = counterexample.unwrap_or(serde_json::Value::Null);
+    v["passed"] = r.passed().into();
+    v
+}
+
+fn answers_text(answers: &[Option<u16>]) -> String {
+    let parts: Vec<String> = answers
+        .iter()
+        .map(|a| a.map_or("-".into(), |s| s.to_string()))
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: Lang) {
+    println!(
+        "{} — strategy {} — reductions: {}",
+        s.name,
+        r.strategy,
+        r.reductions.join(", ")
+    );
+    println!("status: {}", r.status.name());
+    println!(
+        "states: {}   transitions: {}   terminal states: {}   longest run: {} steps",
+        r.states, r.transitions, r.terminal_states, r.max_depth
+    );
+    let exact = if r.status == explore::Status::Complete && !r.schedules_saturated {
+        ""
+    } else if r.schedules_saturated {
+        " (saturated: at least this many)"
+    } else {
+        " (incomplete: schedules to the states explored so far)"
+    };
+    println!("complete schedules: {}{exact}", r.schedules);
+    println!();
+    println!("outcomes (captures per intent, answer per attempt):");
+    let mut outcomes: Vec<&explore::Outcome> = r.outcomes.iter().collect();
+    outcomes.sort_by_key(|o| std::cmp::Reverse(o.schedules));
+    for o in outcomes {
+        let broken = if o.broken.is_empty() {
+            String::new()
+        } else {
+            format!("   breaks {}", o.broken.join(", "))
+        };
+        let example = o.example.as_ref().map_or("-".into(), |e| e.text.clone());
+        println!(
+            "  captures {:<6} answers {:<16} {:>12} schedules {:>8} states   shortest {example}{broken}",
+            format!("{:?}", o.captures),
+            answers_text(&o.answers),
+            o.schedules,
+            o.states,
+        );
+    }
+    println!();
+    println!("by captures per intent:");
+    for t in &r.by_captures {
+        println!(
+            "  {:<12} {:>16} schedules {:>8} states",
+            format!("{:?}", t.value),
+            t.schedules,
+            t.states
+        );
+    }
+    println!("by final answers:");
+    for t in &r.by_answers {
+        println!(
+            "  {:<24} {:>16} schedules {:>8} states",
+            answers_text(&t.value),
+            t.schedules,
+            t.states
+        );
+    }
+    println!();
+    println!("properties:");
+    for p in &r.properties {
+        let modality = match p.property.modality {
+            Modality::Always => "always",
+            Modality::Sometimes => "sometimes",
+        };
+        let note = match (p.property.required, p.verdict) {
+            (false, Verdict::Violated) => format!(" (not claimed by {})", r.strategy),
+            _ => String::new(),
+        };
+        let example = p
+            .example
+            .as_ref()
+            .map_or(String::new(), |e| format!(" — shortest: {}", e.text));
+        println!(
+            "  [{}] {modality:<9} {}: {}{note}{example}",
+            if p.ok { "ok" } else { "FAIL" },
+            p.property.name,
+            p.verdict.name(),
+        );
+    }
+    if let Some((p, e)) = r.counterexample() {
+        println!();
+        let by = match r.shortest {
+            explore::Shortest::Choices => "fewest choices",
+            explore::Shortest::Steps => "fewest steps",
+        };
+        println!(
+            "shortest counterexample to {} ({by}): schedule {} ({} choices, {} steps)",
+            p.name, e.text, e.choices, e.steps
+        );
+        let run = run::run_schedule(s, &e.schedule).expect("the scenario is valid");
+        for (_, ev) in run.events() {
+            println!("{}", narrate::line(ev, lang));
+        }
+        println!("replay: {}", replay_command(s, scenario_arg, &e.text));
+    } else {
+        println!();
+        println!("no counterexample");
+    }
+    println!();
+    println!("verdict: {}", if r.passed() { "pass" } else { "FAIL" });
 }
 
 fn run_json(r: &lousa_core::Run) -> serde_json::Value {
@@ -156,7 +591,10 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
         Lang::Pt => &s.title.pt,
         Lang::En => &s.title.en,
     };
-    println!("{} ({}) — strategy {}, seed {}", s.name, title, r.strategy, r.seed);
+    println!(
+        "{} ({}) — strategy {}, seed {}",
+        s.name, title, r.strategy, r.seed
+    );
     for (_, e) in r.events() {
         println!("{}", narrate::line(e, lang));
     }
@@ -181,7 +619,12 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
         );
     }
     for v in &sm.invariants {
-        println!("  [{}] {}: {}", if v.holds { "ok" } else { "FAIL" }, v.name, v.detail);
+        println!(
+            "  [{}] {}: {}",
+            if v.holds { "ok" } else { "FAIL" },
+            v.name,
+            v.detail
+        );
     }
     println!("schedule: {}", r.schedule);
 }

@@ -14,66 +14,108 @@
 //! lexicographic order of those vectors, so transition 0 of every state is the
 //! all-zero ("first come, first served") one.
 //!
-//! The search is breadth-first over states merged by fingerprint. It keeps a
-//! full world only for states in the frontier; a visited state costs a 16-byte
-//! node, a fingerprint in the index and 8 bytes per outgoing transition.
+//! Where the only choice point a scenario can meet is `Next` (no jitter, a
+//! load balancer that never asks), the alternatives are known before the
+//! step runs (the number of events due at the earliest instant), so the
+//! explorer steps clones for all but the last and the world itself for the
+//! last; the transitions and their order are the same.
+//!
+//! The search is breadth-first by default, depth-first on request, over
+//! states merged by fingerprint. A full world is kept only while a state
+//! waits to be expanded; a visited state costs a 16-byte node, its
+//! fingerprint in the index, and 8 bytes per outgoing transition. Both orders
+//! build the same graph and every figure below comes from the graph, so they
+//! report the same things. Breadth-first is the default because a bounded or
+//! cancelled run has then seen every state up to some depth, so what it found
+//! is the shortest there is; depth-first needs far less memory (a path's
+//! worth of worlds instead of the widest level), which matters for full
+//! verdicts on large models and in a browser tab.
+//!
+//! [`Explorer`] works in slices (`run_for(budget_states)` returns a
+//! [`Progress`]; stop calling it, or call `cancel`, to stop), so a page can
+//! interleave it with rendering; [`explore_with`] does the same with a
+//! progress callback that can cancel. No threads, no clock.
 //!
 //! # What it reports, and why each figure is exact
 //!
-//! * **States and transitions**: distinct (fingerprinted) states, and edges
-//!   between them (one per distinct choice vector).
-//! * **Complete schedules**: the number of distinct choice sequences from the
-//!   start to an end. Each is a path in the explored graph (a path's choice
-//!   sequence determines it, because replay is deterministic and every step
-//!   consumes exactly the choices it asks for), so they are counted by dynamic
-//!   programming over the graph in topological order, never enumerated. The
-//!   graph is acyclic because time never goes back and every step consumes an
-//!   event; a cycle would be reported as [`Status::Cyclic`], not looped on.
+//! * **States and transitions**: distinct states after the reductions, and
+//!   the edges between them (one per distinct choice vector).
+//! * **Complete schedules**: distinct choice sequences from the start to an
+//!   end. Each is a path in the explored graph (replay is deterministic and
+//!   every step consumes exactly the choices it asks for, so a sequence
+//!   determines its path), so they are counted by dynamic programming over
+//!   the graph in topological order, never enumerated. The graph is acyclic
+//!   because time never goes back and every step consumes an event; a cycle
+//!   would be reported as [`Status::Cyclic`], never looped on.
 //! * **Outcomes**: terminal states grouped by captures per intent, final
-//!   answers per attempt and the invariants they break, with the number of
-//!   terminal states and of schedules that end in each.
-//! * **Shortest schedule** to each outcome and for each property: the one
-//!   whose text form is shortest, i.e. the fewest choices up to its last
-//!   non-zero one (past its end a schedule defaults to 0). It is computed
-//!   exactly: the fewest choices needed to reach each state (a shortest path
-//!   in the DAG), plus the all-zero continuation from each state (which ends
-//!   in one known terminal). This is the measure proptest's shrinking
-//!   minimises, and what `lousa run --schedule` replays.
+//!   answer per attempt and the invariants they break, with how many
+//!   terminal states and schedules end in each.
+//! * **Shortest schedules**, to each outcome and for each property. With
+//!   ties ordered (see below) the measure is the schedule's length: choices up
+//!   to its last non-zero one, since a schedule defaults to 0 past its end.
+//!   That is what `lousa run --schedule` replays and what proptest's shrinking
+//!   minimises, and it is computed exactly: the fewest choices needed to
+//!   reach each state (a shortest path in the DAG), plus the state the
+//!   all-zero continuation of each edge ends in. With unordered ties the
+//!   choice numbers of merged states differ, so the measure is steps instead
+//!   (again a shortest path in the DAG), and the schedule is rebuilt by
+//!   replaying from the start and following fingerprints.
 //!
 //! # Reductions
 //!
+//! Every reduction merges states whose futures are the same up to renaming,
+//! so the verdicts, outcomes and schedule counts are exactly those of the
+//! unreduced graph; the tests check this on race-2 and race-3.
+//!
 //! * **Fingerprinting** (always on): states equal under `World`'s `Eq`
-//!   (which ignores pure history) are merged. Their futures are identical, so
-//!   every verdict and count is unchanged. Fingerprints are 128 bits; two
-//!   different states sharing one has probability about n²/2¹²⁹.
-//! * **Client symmetry** (`Options::symmetry`): clients whose specs are equal
-//!   but for their names are interchangeable. A state is fingerprinted after
-//!   renaming such clients canonically (see [`representative`]). The step is
-//!   equivariant under that renaming (it reads a client's spec, which is the
-//!   same for all of them, and nothing else about its number), the chooser
-//!   sees the same alternatives in the same order, and every property and
-//!   outcome reads attempts and intents, never client numbers. So renamed
-//!   states have the same number of schedules to each outcome and the same
-//!   shortest schedules; the test suite checks that every figure but the
-//!   state and transition counts is identical with and without it.
+//!   (which ignores pure history) are merged: their futures are identical.
+//!   Fingerprints are 128 bits (see `FingerprintHasher`); the index keeps
+//!   fingerprints, not worlds, so two distinct states would be merged only if
+//!   they shared one, with probability about n²/2¹²⁹ for n states.
+//! * **Client symmetry** (`symmetry`): clients whose specs are equal but for
+//!   the name (same intents, timings and retry policy) are interchangeable;
+//!   in race-N that is every client. States are renamed canonically (see
+//!   [`Canonicalizer`]): client numbers appear in the client table, in each
+//!   attempt and in the agenda's send and timeout events, and all three are
+//!   renamed together. A step reads a client's spec, which is the same for
+//!   all of them, and nothing else about its number, and renaming moves no
+//!   agenda entry, so a renamed state has the same choice points in the same
+//!   order and its successors are the renamed successors. Properties and
+//!   outcomes read attempts and intents, never client numbers.
+//!   Instances are not renamed: their connections' sessions are numbered
+//!   inside the store, which would have to be renamed with them.
+//! * **Unordered ties** (`unordered_ties`): events due at the same instant
+//!   are a set, not a sequence. The agenda orders them by insertion, which
+//!   only numbers the alternatives of the `Next` choice: removing one event
+//!   never depends on its position, and a new event goes after every event
+//!   due at the same instant or earlier. So two worlds that differ only in
+//!   that order have the same successors with the `Next` choices renumbered,
+//!   hence the same schedule counts, outcomes and verdicts. Choice numbers
+//!   are what changes, which is why the shortest schedule is then measured in
+//!   steps.
 
-use crate::choice::{Schedule, ScheduleChooser};
+use crate::choice::{ChoiceKind, Chooser, Schedule, ScheduleChooser};
 use crate::run;
-use crate::scenario::{Scenario, ScenarioError, Strategy};
+use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, Strategy};
 use crate::trace::{EndReason, Summary};
 use crate::world::{Due, World};
 use serde::Serialize;
-use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 use std::ops::ControlFlow;
 
 /// Bounds on an exploration, so that none can exhaust a browser tab.
 pub mod limits {
-    /// The largest `max_states` accepted.
-    pub const STATES_MAX: u32 = 20_000_000;
-    /// The default: race-3 fits with room to spare, and the graph needs
-    /// roughly 100 bytes per state.
-    pub const STATES_DEFAULT: u32 = 2_000_000;
+    /// The largest `max_states` accepted: about 5 GB of graph (roughly
+    /// 100 bytes per state) before any frontier.
+    pub const STATES_MAX: u32 = 50_000_000;
+    /// The default: race-2 and race-3 fit under every strategy with the
+    /// default reductions (the largest, race-3 under check-then-act, has
+    /// 3.1 million states). Breadth-first also holds the widest level's
+    /// worlds, about 1.5 kB each: 4.5 GB at the peak for that model, against
+    /// 0.4 GB depth-first.
+    pub const STATES_DEFAULT: u32 = 5_000_000;
 }
 
 /// A *sometimes* property: some complete schedule ends with an intent
@@ -85,6 +127,13 @@ pub const CONFLICT_REACHABLE: &str = "409-reachable";
 /// A *sometimes* property: two attempts of one intent receive the same 2xx,
 /// the second a replay of the first.
 pub const REPLAY_REACHABLE: &str = "replay-reachable";
+
+/// The *sometimes* property names the explorer knows.
+pub const SOMETIMES_NAMES: [&str; 3] = [
+    DOUBLE_CHARGE_REACHABLE,
+    CONFLICT_REACHABLE,
+    REPLAY_REACHABLE,
+];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -102,7 +151,8 @@ pub struct Property {
     pub modality: Modality,
     /// Whether the design under test must meet it. An *always* property a
     /// design does not claim (check-then-act's at-most-one-capture) is still
-    /// checked and reported with its counterexample, but does not fail the run.
+    /// checked and reported with its counterexample, but does not fail the
+    /// run.
     pub required: bool,
 }
 
@@ -137,14 +187,11 @@ pub fn invariant_names(strategy: Strategy) -> Vec<&'static str> {
     names
 }
 
-/// The *sometimes* property names the explorer knows.
-pub const SOMETIMES_NAMES: [&str; 3] = [DOUBLE_CHARGE_REACHABLE, CONFLICT_REACHABLE, REPLAY_REACHABLE];
-
 /// What each design is expected to show: the unprotected ones must be able
 /// to double charge; the key designs that answer "processing" must be able
 /// to answer 409; the ones that make a repeat wait for the first (held
-/// transaction, local effect) must be able to replay. Key designs claim every
-/// invariant; the unprotected ones claim none.
+/// transaction, local effect) must be able to replay. Key designs claim
+/// every invariant; the unprotected ones claim none.
 pub fn properties_for(strategy: Strategy) -> Vec<Property> {
     let claimed = strategy.uses_key();
     let mut out: Vec<Property> = invariant_names(strategy)
@@ -153,13 +200,23 @@ pub fn properties_for(strategy: Strategy) -> Vec<Property> {
         .collect();
     let sometimes = match strategy {
         Strategy::Naive | Strategy::CheckThenAct => DOUBLE_CHARGE_REACHABLE,
-        Strategy::IdempotencyKey | Strategy::IdempotencyKeyCatch | Strategy::IdempotencyKeyLease => {
-            CONFLICT_REACHABLE
-        }
+        Strategy::IdempotencyKey
+        | Strategy::IdempotencyKeyCatch
+        | Strategy::IdempotencyKeyLease => CONFLICT_REACHABLE,
         Strategy::IdempotencyKeyHeldTx | Strategy::LocalEffect => REPLAY_REACHABLE,
     };
     out.push(Property::sometimes(sometimes));
     out
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Search {
+    /// Level by level: memory grows with the widest level.
+    BreadthFirst,
+    /// Path by path: memory grows with depth times branching. The graph and
+    /// every figure are the same.
+    DepthFirst,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,16 +224,27 @@ pub struct Options {
     /// Distinct states explored at most; reaching it ends the run with
     /// [`Status::StateLimit`].
     pub max_states: u32,
-    /// Merge states that differ only by a renaming of interchangeable clients.
+    pub search: Search,
+    /// Merge states that differ only by a renaming of interchangeable
+    /// clients.
     pub symmetry: bool,
+    /// Merge states that differ only in the order of events due at the same
+    /// instant. Shortest schedules are then measured in steps, not choices.
+    pub unordered_ties: bool,
     pub properties: Vec<Property>,
 }
 
 impl Options {
+    /// Breadth-first, client symmetry on, ties ordered (so the shortest
+    /// counterexample is the shortest schedule text), the strategy's
+    /// properties. Turn `unordered_ties` on for about half the states when
+    /// the shortest schedule matters less than the time.
     pub fn for_strategy(strategy: Strategy) -> Options {
         Options {
             max_states: limits::STATES_DEFAULT,
+            search: Search::BreadthFirst,
             symmetry: true,
+            unordered_ties: false,
             properties: properties_for(strategy),
         }
     }
@@ -194,20 +262,32 @@ impl Options {
                 format!("{} is outside 1..={}", self.max_states, limits::STATES_MAX),
             );
         }
+        let always = invariant_names(Strategy::IdempotencyKeyLease);
         for p in &self.properties {
             let known = match p.modality {
-                Modality::Always => {
-                    [run::AT_MOST_ONE_CAPTURE, run::EVERY_2XX_ONE_CAPTURE, run::REPLAY_EQUALS_FIRST]
-                        .contains(&p.name.as_str())
-                        || [run::CONFLICTS_NEVER_CHARGE, run::NO_KEY_STUCK].contains(&p.name.as_str())
-                }
+                Modality::Always => always.contains(&p.name.as_str()),
                 Modality::Sometimes => SOMETIMES_NAMES.contains(&p.name.as_str()),
             };
             if !known {
-                return fail("properties", format!("unknown {:?} property {:?}", p.modality, p.name));
+                return fail(
+                    "properties",
+                    format!("unknown {:?} property {:?}", p.modality, p.name),
+                );
             }
         }
         Ok(())
+    }
+
+    /// The names of the reductions these options turn on.
+    pub fn reductions(&self) -> Vec<String> {
+        let mut r = vec!["state-fingerprint".to_string()];
+        if self.symmetry {
+            r.push("client-symmetry".into());
+        }
+        if self.unordered_ties {
+            r.push("unordered-ties".into());
+        }
+        r
     }
 }
 
@@ -228,6 +308,18 @@ pub enum Status {
     Cyclic,
 }
 
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Running => "running",
+            Status::Complete => "complete",
+            Status::StateLimit => "state-limit",
+            Status::Cancelled => "cancelled",
+            Status::Cyclic => "cyclic",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Progress {
     pub status: Status,
@@ -235,8 +327,18 @@ pub struct Progress {
     pub transitions: u64,
     /// States found but not yet expanded.
     pub frontier: u64,
-    /// Breadth-first depth (steps from the start) being expanded.
+    /// Depth (steps from the start) of the state expanded last.
     pub depth: u32,
+}
+
+/// How shortest schedules are measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Shortest {
+    /// Fewest choices up to the last non-zero one: the shortest text.
+    Choices,
+    /// Fewest steps.
+    Steps,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -280,10 +382,23 @@ pub enum Verdict {
     Violated,
     /// *Sometimes*: some schedule shows it (see the example).
     Reached,
-    /// *Sometimes*: no schedule shows it: the check is vacuous, so it fails.
+    /// *Sometimes*: no schedule shows it: the check would be vacuous, so it
+    /// fails.
     NeverReached,
     /// The exploration stopped before it could decide.
     Unknown,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds",
+            Verdict::Violated => "violated",
+            Verdict::Reached => "reached",
+            Verdict::NeverReached => "never-reached",
+            Verdict::Unknown => "unknown",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -301,12 +416,14 @@ pub struct Report {
     pub scenario: String,
     pub strategy: Strategy,
     pub status: Status,
+    pub search: Search,
     /// The reductions that were on.
     pub reductions: Vec<String>,
+    pub shortest: Shortest,
     pub states: u64,
     pub transitions: u64,
     pub terminal_states: u64,
-    /// Deepest breadth-first level, in steps.
+    /// The longest complete run, in steps.
     pub max_depth: u32,
     /// Complete schedules from the start to an end. Exact when `status` is
     /// complete and `schedules_saturated` is false.
@@ -314,7 +431,41 @@ pub struct Report {
     pub schedules: u128,
     pub schedules_saturated: bool,
     pub outcomes: Vec<Outcome>,
+    /// The outcomes summed by captures per intent alone.
+    pub by_captures: Vec<Tally<Vec<u32>>>,
+    /// The outcomes summed by the final answers alone.
+    pub by_answers: Vec<Tally<Vec<Option<u16>>>>,
     pub properties: Vec<PropertyReport>,
+}
+
+/// One line of a histogram: terminal states and schedules with this value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Tally<K> {
+    pub value: K,
+    pub states: u64,
+    #[serde(serialize_with = "count_json")]
+    pub schedules: u128,
+}
+
+/// Sums outcomes by one of their fields, most schedules first.
+fn tally<K: Clone + PartialEq>(outcomes: &[Outcome], key: impl Fn(&Outcome) -> K) -> Vec<Tally<K>> {
+    let mut out: Vec<Tally<K>> = Vec::new();
+    for o in outcomes {
+        let k = key(o);
+        match out.iter_mut().find(|t| t.value == k) {
+            Some(t) => {
+                t.states += o.states;
+                t.schedules = t.schedules.saturating_add(o.schedules);
+            }
+            None => out.push(Tally {
+                value: k,
+                states: o.states,
+                schedules: o.schedules,
+            }),
+        }
+    }
+    out.sort_by_key(|t| std::cmp::Reverse(t.schedules));
+    out
 }
 
 impl Report {
@@ -324,13 +475,13 @@ impl Report {
         self.status == Status::Complete && self.properties.iter().all(|p| p.ok)
     }
 
-    /// The shortest counterexample to any *always* property, if any.
-    pub fn counterexample(&self) -> Option<&Example> {
+    /// The shortest counterexample to the first violated *always* property,
+    /// in the order given (at-most-one-capture comes first by default).
+    pub fn counterexample(&self) -> Option<(&Property, &Example)> {
         self.properties
             .iter()
             .filter(|p| p.verdict == Verdict::Violated)
-            .filter_map(|p| p.example.as_ref())
-            .min_by_key(|e| (e.choices, e.steps))
+            .find_map(|p| p.example.as_ref().map(|e| (&p.property, e)))
     }
 
     pub fn property(&self, name: &str) -> Option<&PropertyReport> {
@@ -343,8 +494,8 @@ pub fn explore(scenario: &Scenario, options: &Options) -> Result<Report, Scenari
     explore_with(scenario, options, &mut |_| ControlFlow::Continue(()))
 }
 
-/// Explores, calling `progress` every few thousand states; returning
-/// `ControlFlow::Break` from it cancels the run.
+/// Explores, calling `progress` between slices of a few thousand states;
+/// returning `ControlFlow::Break` from it cancels the run.
 pub fn explore_with(
     scenario: &Scenario,
     options: &Options,
@@ -362,7 +513,7 @@ pub fn explore_with(
             break;
         }
     }
-    Ok(ex.report().expect("a stopped explorer has a report").clone())
+    Ok(ex.into_report().expect("a stopped explorer has a report"))
 }
 
 /// A count as a JSON number while a JavaScript number holds it exactly
@@ -380,29 +531,44 @@ fn count_json<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
 
 type Fingerprint = u128;
 
-/// A two-lane multiply-rotate hasher with a final avalanche: 128 bits of
-/// fingerprint for about the cost of one 64-bit hash. Stable across builds
-/// and platforms, though the explorer only compares fingerprints within one
-/// run.
+/// A 128-bit fingerprint hasher built for hashing many small words fast.
+/// Words go round-robin into four multiply-rotate lanes, so four multiply
+/// chains run side by side instead of one after another (about twice as
+/// fast as ahash on a `World`), and every mixed word is also summed into a
+/// fifth accumulator. Each lane step is a bijection of the lane for a given
+/// word, so inputs that differ in one word always differ; otherwise two
+/// states share a fingerprint only if a lane and the sum both collide, about
+/// 2⁻¹²⁸ per pair. Stable across builds and platforms.
 struct FingerprintHasher {
-    a: u64,
-    b: u64,
+    lanes: [u64; 4],
+    sum: u64,
 }
 
 impl FingerprintHasher {
     fn new() -> Self {
         Self {
-            a: 0x243f_6a88_85a3_08d3,
-            b: 0x1319_8a2e_0370_7344,
+            lanes: [
+                0x243f_6a88_85a3_08d3,
+                0x1319_8a2e_0370_7344,
+                0xa409_3822_299f_31d0,
+                0x082e_fa98_ec4e_6c89,
+            ],
+            sum: 0x4528_21e6_38d0_1377,
         }
     }
-    #[inline]
+    #[inline(always)]
     fn word(&mut self, x: u64) {
-        self.a = (self.a ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(27);
-        self.b = (self.b.rotate_left(19) ^ x).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+        let m = (self.lanes[0] ^ x)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+        self.sum = self.sum.wrapping_add(m);
+        self.lanes = [self.lanes[1], self.lanes[2], self.lanes[3], m];
     }
     fn finish128(&self) -> u128 {
-        (u128::from(fmix64(self.a ^ self.b.rotate_left(32))) << 64) | u128::from(fmix64(self.b))
+        let [a, b, c, d] = self.lanes;
+        let hi = fmix64(a ^ b.rotate_left(17) ^ c.rotate_left(31) ^ d.rotate_left(47));
+        let lo = fmix64(self.sum ^ fmix64(a.rotate_left(7) ^ c ^ d.rotate_left(53)) ^ b);
+        (u128::from(hi) << 64) | u128::from(lo)
     }
 }
 
@@ -444,7 +610,7 @@ impl Hasher for FingerprintHasher {
         self.word(i as u64);
     }
     fn finish(&self) -> u64 {
-        fmix64(self.a ^ self.b)
+        self.finish128() as u64
     }
 }
 
@@ -472,19 +638,47 @@ impl Hasher for PassThrough {
 
 type Index = HashMap<Fingerprint, u32, BuildHasherDefault<PassThrough>>;
 
-// ---- symmetry ----
+/// Maps with std's fixed-key SipHash: no random keys to ask the platform
+/// for (wasm32-unknown-unknown has none), and the same behaviour every run.
+type FixedMap<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
+type FixedSet<K> = HashSet<K, BuildHasherDefault<DefaultHasher>>;
 
-/// Groups of interchangeable clients: equal specs but for the name. Only
-/// groups of two or more matter.
+// ---- reductions ----
+
+/// Whether two clients differ only by name. The destructuring is exhaustive
+/// on purpose: a field added to `ClientSpec` must be considered here, or the
+/// symmetry would merge clients that behave differently.
+fn same_but_name(a: &ClientSpec, b: &ClientSpec) -> bool {
+    let ClientSpec {
+        name: _,
+        kind,
+        intents,
+        start_ms,
+        timeout_ms,
+        retries_max,
+        backoff_ms,
+        new_key_per_retry,
+        gap_between_intents_ms,
+    } = a;
+    *kind == b.kind
+        && *intents == b.intents
+        && *start_ms == b.start_ms
+        && *timeout_ms == b.timeout_ms
+        && *retries_max == b.retries_max
+        && *backoff_ms == b.backoff_ms
+        && *new_key_per_retry == b.new_key_per_retry
+        && *gap_between_intents_ms == b.gap_between_intents_ms
+}
+
+/// Groups of interchangeable clients (equal specs but for the name), in
+/// increasing client order. Only groups of two or more matter.
 fn client_classes(s: &Scenario) -> Vec<Vec<u32>> {
     let mut classes: Vec<Vec<u32>> = Vec::new();
     for (i, c) in s.clients.iter().enumerate() {
-        let same = |j: u32| {
-            let mut other = s.clients[j as usize].clone();
-            other.name.clone_from(&c.name);
-            other == *c
-        };
-        match classes.iter_mut().find(|cl| same(cl[0])) {
+        match classes
+            .iter_mut()
+            .find(|cl| same_but_name(&s.clients[cl[0] as usize], c))
+        {
             Some(cl) => cl.push(i as u32),
             None => classes.push(vec![i as u32]),
         }
@@ -493,62 +687,139 @@ fn client_classes(s: &Scenario) -> Vec<Vec<u32>> {
     classes
 }
 
-/// The canonical renaming of a world's clients: within each class of
-/// interchangeable clients, the client that sent the earliest attempt gets
-/// the class's lowest number, and so on; clients that have sent nothing are
-/// ordered by where they first appear in the agenda. The order is defined by
-/// attempt numbers and agenda positions, which a renaming does not change, so
-/// renamed copies of one world get the same canonical form.
-fn canonical_renaming(w: &World, classes: &[Vec<u32>]) -> Option<Vec<u32>> {
-    let n = w.clients.len();
-    let mut first_attempt = vec![u32::MAX; n];
-    for (a, at) in w.attempts.iter().enumerate().rev() {
-        first_attempt[at.client as usize] = a as u32;
-    }
-    let mut first_due = vec![u32::MAX; n];
-    for (pos, (_, _, due)) in w.agenda.items.iter().enumerate().rev() {
-        if let Due::ClientSend { client } | Due::ClientTimeout { client, .. } = due {
-            first_due[*client as usize] = pos as u32;
-        }
-    }
-    let mut map: Vec<u32> = (0..n as u32).collect();
-    let mut changed = false;
-    for class in classes {
-        let mut order = class.clone();
-        order.sort_by_key(|&c| (first_attempt[c as usize], first_due[c as usize], c));
-        for (slot, &c) in class.iter().zip(&order) {
-            map[c as usize] = *slot;
-            changed |= *slot != c;
-        }
-    }
-    changed.then_some(map)
+/// Puts worlds into the canonical form of their equivalence class, in place.
+/// See the module docs for why each reduction keeps the verdicts exact.
+#[derive(Clone, Debug)]
+pub struct Canonicalizer {
+    classes: Vec<Vec<u32>>,
+    unordered_ties: bool,
 }
 
-fn rename_clients(w: &World, map: &[u32]) -> World {
-    let mut r = w.clone();
-    for (old, state) in w.clients.iter().enumerate() {
-        r.clients[map[old] as usize] = state.clone();
+impl Canonicalizer {
+    pub fn new(scenario: &Scenario, symmetry: bool, unordered_ties: bool) -> Canonicalizer {
+        Canonicalizer {
+            classes: if symmetry {
+                client_classes(scenario)
+            } else {
+                Vec::new()
+            },
+            unordered_ties,
+        }
     }
-    for a in &mut r.attempts {
+
+    /// Whether it changes anything at all.
+    pub fn is_identity(&self) -> bool {
+        self.classes.is_empty() && !self.unordered_ties
+    }
+
+    pub fn apply(&self, w: &mut World) {
+        if let Some(map) = self.renaming(w) {
+            rename_clients(w, &map);
+        }
+        if self.unordered_ties {
+            sort_ties(w);
+        }
+    }
+
+    /// The canonical renaming of a world's clients: within each class of
+    /// interchangeable clients, the client that sent the earliest attempt
+    /// gets the class's lowest number, and so on. Clients that have sent
+    /// nothing are ordered by where they first appear in the agenda (when
+    /// ties are ordered) or by number: such clients of one class are in
+    /// identical states, so any order gives the same canonical world once
+    /// the agenda is sorted. The order reads attempt numbers and agenda
+    /// positions, which a renaming does not change, so renamed copies of one
+    /// world get the same canonical form.
+    fn renaming(&self, w: &World) -> Option<Renaming> {
+        if self.classes.is_empty() {
+            return None;
+        }
+        let n = w.clients.len();
+        assert!(n <= CLIENTS_MAX, "scenarios are validated");
+        let mut first_attempt = [u32::MAX; CLIENTS_MAX];
+        for (a, at) in w.attempts.iter().enumerate().rev() {
+            first_attempt[at.client as usize] = a as u32;
+        }
+        let mut first_due = [u32::MAX; CLIENTS_MAX];
+        if !self.unordered_ties {
+            for (pos, (_, _, due)) in w.agenda.items.iter().enumerate().rev() {
+                if let Due::ClientSend { client } | Due::ClientTimeout { client, .. } = due {
+                    first_due[*client as usize] = pos as u32;
+                }
+            }
+        }
+        let mut map = [0u32; CLIENTS_MAX];
+        for (c, m) in map.iter_mut().enumerate() {
+            *m = c as u32;
+        }
+        let mut changed = false;
+        let mut order = [0u32; CLIENTS_MAX];
+        for class in &self.classes {
+            let order = &mut order[..class.len()];
+            order.copy_from_slice(class);
+            order.sort_unstable_by_key(|&c| (first_attempt[c as usize], first_due[c as usize], c));
+            for (slot, &c) in class.iter().zip(order.iter()) {
+                map[c as usize] = *slot;
+                changed |= *slot != c;
+            }
+        }
+        changed.then_some(Renaming { map, len: n })
+    }
+}
+
+const CLIENTS_MAX: usize = crate::scenario::limits::CLIENTS_MAX;
+
+/// Client `c` becomes client `map[c]`.
+struct Renaming {
+    map: [u32; CLIENTS_MAX],
+    len: usize,
+}
+
+fn rename_clients(w: &mut World, r: &Renaming) {
+    let map = &r.map[..r.len];
+    // Put each client state at its new number, by swaps: the state at `i`
+    // belongs at `to[i]`.
+    let mut to = r.map;
+    for i in 0..r.len {
+        while to[i] as usize != i {
+            let j = to[i] as usize;
+            w.clients.swap(i, j);
+            to.swap(i, j);
+        }
+    }
+    for a in &mut w.attempts {
         a.client = map[a.client as usize];
     }
-    for (_, _, due) in &mut r.agenda.items {
+    for (_, _, due) in &mut w.agenda.items {
         if let Due::ClientSend { client } | Due::ClientTimeout { client, .. } = due {
             *client = map[*client as usize];
         }
     }
-    r
 }
 
-/// The canonical member of a world's symmetry class (interchangeable clients
-/// renamed, see the module docs). Exposed so other checkers (the stateright
-/// peer benchmark) can apply exactly the same reduction.
-pub fn representative(w: &World) -> World {
-    let classes = client_classes(w.scenario());
-    match canonical_renaming(w, &classes) {
-        Some(map) => rename_clients(w, &map),
-        None => w.clone(),
+/// Orders the events due at one instant by their content instead of their
+/// insertion, renumbering insertion so that later pushes still go last.
+fn sort_ties(w: &mut World) {
+    let items = &mut w.agenda.items;
+    let sorted = items
+        .windows(2)
+        .all(|p| (p[0].0, &p[0].2) <= (p[1].0, &p[1].2));
+    if !sorted {
+        items.sort_by(|a, b| (a.0, &a.2).cmp(&(b.0, &b.2)));
     }
+    for (i, item) in items.iter_mut().enumerate() {
+        item.1 = i as u64;
+    }
+}
+
+/// The canonical member of a world's class under both reductions (client
+/// symmetry and unordered ties). A plain function, so the stateright peer
+/// benchmark can pass it to `symmetry_fn` and apply exactly the same
+/// reduction.
+pub fn representative(w: &World) -> World {
+    let mut r = w.clone();
+    Canonicalizer::new(w.scenario(), true, true).apply(&mut r);
+    r
 }
 
 // ---- successors ----
@@ -558,12 +829,14 @@ pub fn representative(w: &World) -> World {
 pub fn successors(w: &World) -> Vec<(Vec<u32>, World)> {
     let mut out = Vec::new();
     let mut stack = Vec::new();
-    for_each_successor(w, &mut stack, |choices, next| out.push((choices.to_vec(), next)));
+    for_each_successor(w, &mut stack, |choices, next| {
+        out.push((choices.to_vec(), next))
+    });
     out
 }
 
-/// The prefix walk: replays `w.step` under each choice prefix and branches on
-/// every alternative a run defaulted. `stack` is scratch space.
+/// The prefix walk: replays `w.step` under each choice prefix and branches
+/// on every alternative a run defaulted. `stack` is scratch space.
 fn for_each_successor(w: &World, stack: &mut Vec<Vec<u32>>, mut visit: impl FnMut(&[u32], World)) {
     debug_assert!(!w.is_done());
     stack.clear();
@@ -574,8 +847,11 @@ fn for_each_successor(w: &World, stack: &mut Vec<Vec<u32>>, mut visit: impl FnMu
         let mut chooser = ScheduleChooser::new(&Schedule(prefix));
         next.step(&mut chooser);
         let choices: Vec<u32> = chooser.taken.iter().map(|t| t.2).collect();
-        debug_assert!(fixed <= choices.len(), "a replayed prefix met fewer choice points");
-        // Push later positions first and larger alternatives first, so the
+        debug_assert!(
+            fixed <= choices.len(),
+            "a replayed prefix met fewer choice points"
+        );
+        // Later positions and larger alternatives are pushed first, so the
         // smallest vector pops next: lexicographic order.
         for i in fixed..choices.len() {
             for alt in (1..chooser.taken[i].1).rev() {
@@ -586,6 +862,50 @@ fn for_each_successor(w: &World, stack: &mut Vec<Vec<u32>>, mut visit: impl FnMu
             }
         }
         visit(&choices, next);
+    }
+}
+
+/// Scenarios whose only choice point is `Next` (which of the events due at
+/// one instant runs): no jitter, and a load balancer that never asks. For
+/// them the alternatives of a step are known before it runs, so the last
+/// one can consume the world instead of a clone of it.
+fn only_next_choices(s: &Scenario) -> bool {
+    s.network.jitter_ms == 0
+        && matches!(
+            s.load_balancer,
+            LoadBalancerPolicy::RoundRobin | LoadBalancerPolicy::StickyByKey
+        )
+}
+
+/// The arity of the `Next` choice `w.step` will meet: the number of events
+/// due at the earliest instant, or 1 when the step will end the run.
+fn next_arity(w: &World) -> u32 {
+    let items = &w.agenda.items;
+    match items.first() {
+        Some(&(t, _, _)) if t <= w.scenario().horizon_ms => {
+            items.iter().take_while(|i| i.0 == t).count() as u32
+        }
+        _ => 1,
+    }
+}
+
+/// Answers the `Next` choice with `pick` and refuses every other choice
+/// point: used only where none can occur (see `only_next_choices`).
+struct NextChooser {
+    pick: u32,
+    arity: u32,
+    asked: u32,
+}
+
+impl Chooser for NextChooser {
+    fn choose(&mut self, kind: ChoiceKind, n: u32) -> u32 {
+        assert!(
+            kind == ChoiceKind::Next && n == self.arity && self.asked == 0,
+            "World::step met a choice point ({kind:?} of {n}) the explorer's fast path does not \
+             expect; only_next_choices must learn about it"
+        );
+        self.asked += 1;
+        self.pick
     }
 }
 
@@ -627,49 +947,50 @@ struct Class {
 }
 
 /// A step-wise explorer: `run_for` does a bounded slice of work, so a page
-/// can interleave it with rendering and cancel between slices.
+/// can interleave it with rendering, report progress, and cancel between
+/// slices. Single-threaded, no clock.
 pub struct Explorer {
     scenario: Scenario,
     options: Options,
-    symmetry: Vec<Vec<u32>>,
+    canon: Canonicalizer,
     index: Index,
     nodes: Vec<Node>,
     edges: Vec<Edge>,
+    /// States waiting for expansion: (node, depth, world).
     frontier: VecDeque<(u32, u32, World)>,
     classes: Vec<Class>,
-    class_index: HashMap<ClassKey, u32>,
+    class_index: FixedMap<ClassKey, u32>,
     depth: u32,
     status: Status,
     report: Option<Report>,
     stack: Vec<Vec<u32>>,
+    found: Vec<(u16, u16, World)>,
+    only_next: bool,
 }
 
 impl Explorer {
     pub fn new(scenario: &Scenario, options: &Options) -> Result<Explorer, ScenarioError> {
         scenario.validate()?;
         options.validate()?;
-        let symmetry = if options.symmetry {
-            client_classes(scenario)
-        } else {
-            Vec::new()
-        };
+        let canon = Canonicalizer::new(scenario, options.symmetry, options.unordered_ties);
         let mut ex = Explorer {
             scenario: scenario.clone(),
             options: options.clone(),
-            symmetry,
+            canon,
             index: Index::default(),
             nodes: Vec::new(),
             edges: Vec::new(),
             frontier: VecDeque::new(),
             classes: Vec::new(),
-            class_index: HashMap::new(),
+            class_index: FixedMap::default(),
             depth: 0,
             status: Status::Running,
             report: None,
             stack: Vec::new(),
+            found: Vec::new(),
+            only_next: only_next_choices(scenario),
         };
-        let start = World::new(scenario);
-        let id = ex.intern(start, 0);
+        let id = ex.intern(World::new(scenario), 0);
         debug_assert_eq!(id, 0);
         Ok(ex)
     }
@@ -685,17 +1006,21 @@ impl Explorer {
     }
 
     /// Expands up to `budget_states` states, then returns. When the work is
-    /// done (or a bound is hit) the status leaves `Running` and the report is
-    /// ready.
+    /// done (or a bound is hit) the status leaves `Running` and the report
+    /// is ready.
     pub fn run_for(&mut self, budget_states: u32) -> Progress {
         let mut budget = budget_states;
         while budget > 0 && self.status == Status::Running {
-            let Some((id, depth, world)) = self.frontier.pop_front() else {
+            let next = match self.options.search {
+                Search::BreadthFirst => self.frontier.pop_front(),
+                Search::DepthFirst => self.frontier.pop_back(),
+            };
+            let Some((id, depth, world)) = next else {
                 self.finish(Status::Complete);
                 break;
             };
             self.depth = depth;
-            self.expand(id, depth, &world);
+            self.expand(id, depth, world);
             budget -= 1;
         }
         self.progress()
@@ -712,28 +1037,21 @@ impl Explorer {
         self.report.as_ref()
     }
 
-    fn fingerprint(&self, w: &World) -> Fingerprint {
-        if !self.symmetry.is_empty()
-            && let Some(map) = canonical_renaming(w, &self.symmetry)
-        {
-            return fingerprint_of(&rename_clients(w, &map));
-        }
-        fingerprint_of(w)
+    pub fn into_report(self) -> Option<Report> {
+        self.report
     }
 
     /// The node id of `w`, adding it if new; `NONE` when the state bound is
-    /// hit.
-    fn intern(&mut self, w: World, depth: u32) -> u32 {
-        let fp = self.fingerprint(&w);
-        if let Some(&id) = self.index.get(&fp) {
-            return id;
-        }
-        if self.nodes.len() >= self.options.max_states as usize {
-            self.status = Status::StateLimit;
-            return NONE;
-        }
+    /// hit. `w` is put in canonical form first.
+    fn intern(&mut self, mut w: World, depth: u32) -> u32 {
+        self.canon.apply(&mut w);
+        let fp = fingerprint_of(&w);
         let id = self.nodes.len() as u32;
-        self.index.insert(fp, id);
+        match self.index.entry(fp) {
+            Entry::Occupied(e) => return *e.get(),
+            Entry::Vacant(_) if id >= self.options.max_states => return NONE,
+            Entry::Vacant(e) => e.insert(id),
+        };
         let class = if w.is_done() {
             self.classify(&run::summarize(&w))
         } else {
@@ -777,28 +1095,18 @@ impl Explorer {
         id
     }
 
-    fn expand(&mut self, id: u32, depth: u32, world: &World) {
+    fn expand(&mut self, id: u32, depth: u32, world: World) {
         let first_edge = self.edges.len() as u32;
-        let mut stack = std::mem::take(&mut self.stack);
-        let mut found: Vec<(Vec<u32>, World)> = Vec::new();
-        for_each_successor(world, &mut stack, |choices, next| {
-            found.push((choices.to_vec(), next));
-        });
-        self.stack = stack;
-        for (choices, next) in found {
-            let to = self.intern(next, depth + 1);
-            if to == NONE {
-                // The state stays unexpanded: drop its partial edges.
-                self.edges.truncate(first_edge as usize);
-                self.finish(Status::StateLimit);
-                return;
-            }
-            let last_nonzero = choices.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
-            self.edges.push(Edge {
-                to,
-                choices: choices.len() as u16,
-                last_nonzero: last_nonzero as u16,
-            });
+        let complete = if self.only_next {
+            self.expand_next_only(depth, world)
+        } else {
+            self.expand_by_prefixes(depth, &world)
+        };
+        if !complete {
+            // The state stays unexpanded: drop its partial edges.
+            self.edges.truncate(first_edge as usize);
+            self.finish(Status::StateLimit);
+            return;
         }
         let node = &mut self.nodes[id as usize];
         node.first_edge = first_edge;
@@ -806,23 +1114,90 @@ impl Explorer {
         node.expanded = true;
     }
 
+    /// Adds the edge to `next`; false when the state bound is hit.
+    fn add_edge(&mut self, next: World, depth: u32, choices: u16, last_nonzero: u16) -> bool {
+        let to = self.intern(next, depth + 1);
+        if to == NONE {
+            return false;
+        }
+        self.edges.push(Edge {
+            to,
+            choices,
+            last_nonzero,
+        });
+        true
+    }
+
+    /// The same transitions, in the same order, as the prefix walk, for
+    /// scenarios whose only choice is `Next`: one per alternative, the last
+    /// one stepping `world` itself instead of a clone.
+    fn expand_next_only(&mut self, depth: u32, world: World) -> bool {
+        let arity = next_arity(&world);
+        let mut world = Some(world);
+        for pick in 0..arity {
+            let mut next = if pick + 1 < arity {
+                world.as_ref().expect("kept for the last").clone()
+            } else {
+                world.take().expect("not yet consumed")
+            };
+            let mut chooser = NextChooser {
+                pick,
+                arity,
+                asked: 0,
+            };
+            next.step(&mut chooser);
+            if chooser.asked == 0 {
+                // The step ended the run (the event limit) without choosing:
+                // its only transition.
+                assert_eq!(pick, 0, "a step chose for one alternative and not another");
+                return self.add_edge(next, depth, 0, 0);
+            }
+            if !self.add_edge(next, depth, 1, u16::from(pick > 0)) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn expand_by_prefixes(&mut self, depth: u32, world: &World) -> bool {
+        let mut found = std::mem::take(&mut self.found);
+        for_each_successor(world, &mut self.stack, |choices, next| {
+            let last_nonzero = choices.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
+            found.push((choices.len() as u16, last_nonzero as u16, next));
+        });
+        let mut complete = true;
+        for (choices, last_nonzero, next) in found.drain(..) {
+            complete = complete && self.add_edge(next, depth, choices, last_nonzero);
+        }
+        self.found = found;
+        complete
+    }
+
     fn out_edges(&self, id: u32) -> &[Edge] {
         let n = &self.nodes[id as usize];
         &self.edges[n.first_edge as usize..(n.first_edge + n.edge_count) as usize]
     }
 
+    fn shortest(&self) -> Shortest {
+        if self.options.unordered_ties {
+            Shortest::Steps
+        } else {
+            Shortest::Choices
+        }
+    }
+
     /// Counts, outcomes, shortest schedules and verdicts over the explored
     /// graph.
     fn finish(&mut self, status: Status) {
-        self.frontier.clear();
-        self.frontier.shrink_to_fit();
-        let n = self.nodes.len();
-        let Some(order) = self.topological_order() else {
-            self.status = Status::Cyclic;
-            self.report = Some(self.make_report(Status::Cyclic, &Analysis::empty(n, self.classes.len())));
-            return;
+        self.frontier = VecDeque::new();
+        self.found = Vec::new();
+        let (status, analysis) = match self.topological_order() {
+            Some(order) => (status, self.analyse(&order)),
+            None => (
+                Status::Cyclic,
+                Analysis::empty(self.nodes.len(), self.classes.len()),
+            ),
         };
-        let analysis = self.analyse(&order);
         self.status = status;
         self.report = Some(self.make_report(status, &analysis));
     }
@@ -835,7 +1210,9 @@ impl Explorer {
             indegree[e.to as usize] += 1;
         }
         let mut order = Vec::with_capacity(n);
-        let mut ready: Vec<u32> = (0..n as u32).filter(|&v| indegree[v as usize] == 0).collect();
+        let mut ready: Vec<u32> = (0..n as u32)
+            .filter(|&v| indegree[v as usize] == 0)
+            .collect();
         while let Some(u) = ready.pop() {
             order.push(u);
             for e in self.out_edges(u) {
@@ -850,39 +1227,27 @@ impl Explorer {
     }
 
     fn analyse(&self, order: &[u32]) -> Analysis {
-        let n = self.nodes.len();
-        let mut a = Analysis::empty(n, self.classes.len());
-        // Forward: paths into each state, and the fewest choices to reach it.
+        let mut a = Analysis::empty(self.nodes.len(), self.classes.len());
+        let by_choices = self.shortest() == Shortest::Choices;
+        // Forward: paths into each state; the cheapest way to reach it.
         a.paths[0] = 1;
-        a.fewest[0] = 0;
+        a.cost[0] = 0;
         for &u in order {
-            let (paths_u, fewest_u) = (a.paths[u as usize], a.fewest[u as usize]);
+            let (paths_u, cost_u) = (a.paths[u as usize], a.cost[u as usize]);
             let first = self.nodes[u as usize].first_edge;
             for (k, e) in self.out_edges(u).iter().enumerate() {
                 let v = e.to as usize;
                 let (sum, over) = a.paths[v].overflowing_add(paths_u);
                 a.paths[v] = if over { u128::MAX } else { sum };
                 a.saturated |= over;
-                if fewest_u != NONE {
-                    let via = fewest_u + u32::from(e.choices);
-                    if via < a.fewest[v] {
-                        a.fewest[v] = via;
-                        a.via[v] = first + k as u32;
-                        a.pred[v] = u;
-                    }
+                let step_cost = if by_choices { u32::from(e.choices) } else { 1 };
+                let via = cost_u.saturating_add(step_cost);
+                if via < a.cost[v] {
+                    a.cost[v] = via;
+                    a.via[v] = first + k as u32;
+                    a.pred[v] = u;
                 }
             }
-        }
-        // Backward: the terminal class the all-zero continuation reaches.
-        for &u in order.iter().rev() {
-            let node = &self.nodes[u as usize];
-            a.default_class[u as usize] = if node.class != NONE {
-                node.class
-            } else if node.expanded && node.edge_count > 0 {
-                a.default_class[self.edges[node.first_edge as usize].to as usize]
-            } else {
-                NONE
-            };
         }
         for (v, node) in self.nodes.iter().enumerate() {
             if node.class != NONE {
@@ -893,44 +1258,96 @@ impl Explorer {
                 a.terminal_states += 1;
             }
         }
-        // Shortest schedule per class: the all-zero run, or a prefix whose
-        // last non-zero choice is on an edge whose default continuation ends
-        // in the class.
-        if let Some(c) = Some(a.default_class[0]).filter(|&c| c != NONE) {
-            a.best[c as usize] = Some((0, NONE, NONE));
-        }
+        // Longest run, for the report.
         for &u in order {
-            let fewest_u = a.fewest[u as usize];
-            if fewest_u == NONE {
-                continue;
+            let l = a.longest[u as usize] + 1;
+            for e in self.out_edges(u) {
+                let d = &mut a.longest[e.to as usize];
+                *d = (*d).max(l);
             }
-            let first = self.nodes[u as usize].first_edge;
-            for (k, e) in self.out_edges(u).iter().enumerate() {
-                let c = a.default_class[e.to as usize];
-                if e.last_nonzero == 0 || c == NONE {
-                    continue;
-                }
-                let len = fewest_u + u32::from(e.last_nonzero);
-                if a.best[c as usize].is_none_or(|(l, _, _)| len < l) {
-                    a.best[c as usize] = Some((len, u, first + k as u32));
+        }
+        a.max_depth = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.class != NONE)
+            .map(|(v, _)| a.longest[v])
+            .max()
+            .unwrap_or(0);
+        if by_choices {
+            self.shortest_by_choices(order, &mut a);
+        } else {
+            for (v, node) in self.nodes.iter().enumerate() {
+                let c = node.class;
+                let reachable = a.cost[v] != NONE;
+                if c != NONE
+                    && reachable
+                    && a.best[c as usize].is_none_or(|(l, _, _)| a.cost[v] < l)
+                {
+                    a.best[c as usize] = Some((a.cost[v], v as u32, NONE));
                 }
             }
         }
         a
     }
 
-    /// Rebuilds the schedule that `best` describes: the fewest-choice path
-    /// to `u`, then edge `edge` truncated after its last non-zero choice.
-    fn rebuild(&self, a: &Analysis, u: u32, edge: u32) -> Example {
+    /// The shortest schedule per class: the all-zero run, or a prefix whose
+    /// last non-zero choice lies on an edge whose all-zero continuation ends
+    /// in the class.
+    fn shortest_by_choices(&self, order: &[u32], a: &mut Analysis) {
+        let mut default_class = vec![NONE; self.nodes.len()];
+        for &u in order.iter().rev() {
+            let node = &self.nodes[u as usize];
+            default_class[u as usize] = if node.class != NONE {
+                node.class
+            } else if node.expanded && node.edge_count > 0 {
+                default_class[self.edges[node.first_edge as usize].to as usize]
+            } else {
+                NONE
+            };
+        }
+        if default_class[0] != NONE {
+            a.best[default_class[0] as usize] = Some((0, NONE, NONE));
+        }
+        for &u in order {
+            let cost_u = a.cost[u as usize];
+            if cost_u == NONE {
+                continue; // not reachable from the start (a cut-off expansion)
+            }
+            let first = self.nodes[u as usize].first_edge;
+            for (k, e) in self.out_edges(u).iter().enumerate() {
+                let c = default_class[e.to as usize];
+                if e.last_nonzero == 0 || c == NONE {
+                    continue;
+                }
+                let len = cost_u + u32::from(e.last_nonzero);
+                if a.best[c as usize].is_none_or(|(l, _, _)| len < l) {
+                    a.best[c as usize] = Some((len, u, first + k as u32));
+                }
+            }
+        }
+    }
+
+    /// The fewest-cost path of edges from the start to `u`.
+    fn path_to(&self, a: &Analysis, u: u32) -> Vec<u32> {
+        let mut hops = Vec::new();
+        let mut v = u;
+        while v != 0 {
+            hops.push(a.via[v as usize]);
+            v = a.pred[v as usize];
+        }
+        hops.reverse();
+        hops
+    }
+
+    /// Rebuilds a shortest schedule by choices: the path to `u` by edge
+    /// index (renaming keeps choice numbers), then edge `edge` cut after its
+    /// last non-zero choice.
+    fn rebuild_by_choices(&self, a: &Analysis, u: u32, edge: u32) -> Schedule {
         let mut hops = Vec::new();
         if u != NONE {
+            hops = self.path_to(a, u);
             hops.push(edge);
-            let mut v = u;
-            while v != 0 {
-                hops.push(a.via[v as usize]);
-                v = a.pred[v as usize];
-            }
-            hops.reverse();
         }
         let mut w = World::new(&self.scenario);
         let mut schedule = Vec::new();
@@ -938,31 +1355,78 @@ impl Explorer {
         for (i, &e) in hops.iter().enumerate() {
             let k = (e - self.nodes[node as usize].first_edge) as usize;
             let (choices, next) = successors(&w).swap_remove(k);
-            if i + 1 == hops.len() {
-                let keep = self.edges[e as usize].last_nonzero as usize;
-                schedule.extend_from_slice(&choices[..keep]);
+            let keep = if i + 1 == hops.len() {
+                self.edges[e as usize].last_nonzero as usize
             } else {
-                schedule.extend_from_slice(&choices);
-            }
+                choices.len()
+            };
+            schedule.extend_from_slice(&choices[..keep]);
             w = next;
             node = self.edges[e as usize].to;
         }
-        let schedule = Schedule(schedule);
-        let steps = replay_steps(&self.scenario, &schedule);
-        Example {
-            text: schedule.to_string(),
-            choices: schedule.0.len() as u32,
-            schedule,
-            steps,
+        Schedule(schedule)
+    }
+
+    /// Rebuilds the fewest-step path to terminal `t` by replaying from the
+    /// start and following the successor whose canonical fingerprint is the
+    /// next node's (with unordered ties, choice numbers differ between
+    /// merged states).
+    fn rebuild_by_steps(&self, a: &Analysis, t: u32, fps: &FixedMap<u32, Fingerprint>) -> Schedule {
+        let mut w = World::new(&self.scenario);
+        let mut schedule = Vec::new();
+        for e in self.path_to(a, t) {
+            let want = fps[&self.edges[e as usize].to];
+            let (choices, next) = successors(&w)
+                .into_iter()
+                .find(|(_, next)| {
+                    let mut c = next.clone();
+                    self.canon.apply(&mut c);
+                    fingerprint_of(&c) == want
+                })
+                .expect("a recorded edge replays");
+            schedule.extend_from_slice(&choices);
+            w = next;
         }
+        Schedule(schedule).trimmed()
     }
 
     fn make_report(&self, status: Status, a: &Analysis) -> Report {
         let complete = status == Status::Complete;
+        let by_choices = self.shortest() == Shortest::Choices;
+        let fps = if by_choices {
+            FixedMap::default()
+        } else {
+            let wanted: FixedSet<u32> = a
+                .best
+                .iter()
+                .flatten()
+                .flat_map(|&(_, t, _)| self.path_to(a, t))
+                .map(|e| self.edges[e as usize].to)
+                .collect();
+            self.index
+                .iter()
+                .filter(|(_, id)| wanted.contains(id))
+                .map(|(fp, id)| (*id, *fp))
+                .collect()
+        };
         let examples: Vec<Option<Example>> = a
             .best
             .iter()
-            .map(|b| b.map(|(_, u, e)| self.rebuild(a, u, e)))
+            .map(|b| {
+                b.map(|(_, u, e)| {
+                    let schedule = if by_choices {
+                        self.rebuild_by_choices(a, u, e)
+                    } else {
+                        self.rebuild_by_steps(a, u, &fps)
+                    };
+                    Example {
+                        text: schedule.to_string(),
+                        choices: schedule.0.len() as u32,
+                        steps: replay_steps(&self.scenario, &schedule),
+                        schedule,
+                    }
+                })
+            })
             .collect();
         let outcomes: Vec<Outcome> = self
             .classes
@@ -984,60 +1448,68 @@ impl Explorer {
             .options
             .properties
             .iter()
-            .map(|p| {
-                let shows = |o: &Outcome| match p.modality {
-                    Modality::Always => o.broken.contains(&p.name),
-                    Modality::Sometimes => outcome_shows(o, &p.name),
-                };
-                let example = outcomes
-                    .iter()
-                    .filter(|o| shows(o))
-                    .filter_map(|o| o.example.clone())
-                    .min_by_key(|e| (e.choices, e.steps));
-                let found = outcomes.iter().any(shows);
-                let verdict = match (p.modality, found, complete) {
-                    (Modality::Always, true, _) => Verdict::Violated,
-                    (Modality::Always, false, true) => Verdict::Holds,
-                    (Modality::Sometimes, true, _) => Verdict::Reached,
-                    (Modality::Sometimes, false, true) => Verdict::NeverReached,
-                    (_, false, false) => Verdict::Unknown,
-                };
-                let ok = !p.required || matches!(verdict, Verdict::Holds | Verdict::Reached);
-                PropertyReport {
-                    property: p.clone(),
-                    verdict,
-                    example,
-                    ok,
-                }
-            })
+            .map(|p| property_report(p, &outcomes, complete, self.shortest()))
             .collect();
-        let mut reductions = vec!["state-fingerprint".to_string()];
-        if !self.symmetry.is_empty() {
-            reductions.push("client-symmetry".to_string());
-        }
         Report {
             scenario: self.scenario.name.clone(),
             strategy: self.scenario.strategy,
             status,
-            reductions,
+            search: self.options.search,
+            reductions: self.options.reductions(),
+            shortest: self.shortest(),
             states: self.nodes.len() as u64,
             transitions: self.edges.len() as u64,
             terminal_states: a.terminal_states,
-            max_depth: self.depth,
-            schedules: a.class_schedules.iter().fold(0u128, |s, &c| s.saturating_add(c)),
+            max_depth: a.max_depth,
+            schedules: a
+                .class_schedules
+                .iter()
+                .fold(0u128, |s, &c| s.saturating_add(c)),
             schedules_saturated: a.saturated,
+            by_captures: tally(&outcomes, |o| o.captures.clone()),
+            by_answers: tally(&outcomes, |o| o.answers.clone()),
             outcomes,
             properties,
         }
     }
 }
 
-fn outcome_shows(o: &Outcome, name: &str) -> bool {
-    match name {
-        DOUBLE_CHARGE_REACHABLE => o.double_charge,
-        CONFLICT_REACHABLE => o.answers.contains(&Some(409)),
-        REPLAY_REACHABLE => o.replay,
-        _ => false,
+fn property_report(
+    p: &Property,
+    outcomes: &[Outcome],
+    complete: bool,
+    shortest: Shortest,
+) -> PropertyReport {
+    let shows = |o: &&Outcome| match p.modality {
+        Modality::Always => o.broken.contains(&p.name),
+        Modality::Sometimes => match p.name.as_str() {
+            DOUBLE_CHARGE_REACHABLE => o.double_charge,
+            CONFLICT_REACHABLE => o.answers.contains(&Some(409)),
+            REPLAY_REACHABLE => o.replay,
+            _ => false,
+        },
+    };
+    let found = outcomes.iter().any(|o| shows(&o));
+    let example = outcomes
+        .iter()
+        .filter(shows)
+        .filter_map(|o| o.example.clone())
+        .min_by_key(|e| match shortest {
+            Shortest::Choices => (e.choices, e.steps),
+            Shortest::Steps => (e.steps, e.choices),
+        });
+    let verdict = match (p.modality, found, complete) {
+        (Modality::Always, true, _) => Verdict::Violated,
+        (Modality::Always, false, true) => Verdict::Holds,
+        (Modality::Sometimes, true, _) => Verdict::Reached,
+        (Modality::Sometimes, false, true) => Verdict::NeverReached,
+        (_, false, false) => Verdict::Unknown,
+    };
+    PropertyReport {
+        property: p.clone(),
+        verdict,
+        example,
+        ok: !p.required || matches!(verdict, Verdict::Holds | Verdict::Reached),
     }
 }
 
@@ -1065,15 +1537,18 @@ fn replay_steps(scenario: &Scenario, schedule: &Schedule) -> u32 {
 
 struct Analysis {
     paths: Vec<u128>,
-    fewest: Vec<u32>,
-    /// The edge (index into `edges`) and predecessor on a fewest-choice path.
+    /// Fewest choices (or steps) to reach each state, with the edge (index
+    /// into `edges`) and predecessor that achieve it.
+    cost: Vec<u32>,
     via: Vec<u32>,
     pred: Vec<u32>,
-    default_class: Vec<u32>,
+    longest: Vec<u32>,
     class_schedules: Vec<u128>,
-    /// Per class: (schedule length, node, edge) of its shortest schedule.
+    /// Per class: (cost, node, edge) of its shortest schedule; for steps,
+    /// the node is the terminal and the edge `NONE`.
     best: Vec<Option<(u32, u32, u32)>>,
     terminal_states: u64,
+    max_depth: u32,
     saturated: bool,
 }
 
@@ -1081,13 +1556,14 @@ impl Analysis {
     fn empty(nodes: usize, classes: usize) -> Analysis {
         Analysis {
             paths: vec![0; nodes],
-            fewest: vec![NONE; nodes],
+            cost: vec![NONE; nodes],
             via: vec![NONE; nodes],
             pred: vec![NONE; nodes],
-            default_class: vec![NONE; nodes],
+            longest: vec![0; nodes],
             class_schedules: vec![0; classes],
             best: vec![None; classes],
             terminal_states: 0,
+            max_depth: 0,
             saturated: false,
         }
     }

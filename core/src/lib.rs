@@ -16,7 +16,9 @@ pub mod run;
 pub mod scenario;
 pub mod store;
 pub mod story;
+pub mod swarm;
 pub mod trace;
+pub mod view;
 pub mod world;
 
 pub use choice::{Chooser, RngChooser, Schedule, ScheduleChooser};

@@ -5,9 +5,9 @@
 //! `./x test` runs it with `wasm-bindgen-test-runner` (under Node.js).
 #![cfg(target_arch = "wasm32")]
 
+use lousa_core::Strategy;
 use lousa_core::builtins::{self, NAMES};
 use lousa_core::world::fnv1a;
-use lousa_core::Strategy;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 const NATIVE: &str = include_str!("../../tests/golden/hashes.txt");
@@ -20,7 +20,10 @@ fn wasm_traces_hash_like_native_ones() {
             let mut s = builtins::builtin(name).unwrap();
             s.strategy = strategy;
             let json = serde_json::to_string(&lousa_core::run(&s).unwrap()).unwrap();
-            text.push_str(&format!("{name} {strategy} {:016x}\n", fnv1a(json.as_bytes())));
+            text.push_str(&format!(
+                "{name} {strategy} {:016x}\n",
+                fnv1a(json.as_bytes())
+            ));
         }
     }
     assert_eq!(text, NATIVE);

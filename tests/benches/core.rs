@@ -93,7 +93,10 @@ fn seek_latency() {
     let run = lousa_core::run(&s).unwrap();
     let build = build.elapsed();
     let events: usize = run.steps.iter().map(|st| st.events.len()).sum();
-    assert!(events >= 1_000, "the busy scenario has only {events} events");
+    assert!(
+        events >= 1_000,
+        "the busy scenario has only {events} events"
+    );
     // Seeks in a scattered but repeatable order, as a scrubbing reader makes.
     let n = run.frame_count();
     let mut samples = Vec::with_capacity(20_000);

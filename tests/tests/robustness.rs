@@ -2,15 +2,18 @@
 //! through validation and `run`; every refusal names a field, and every
 //! accepted scenario runs to a named end within the event limit.
 
-use lousa_core::builtins;
-use lousa_core::scenario::{limits, CrashPoint, Fault, LoadBalancerPolicy};
 use lousa_core::Scenario;
 use lousa_core::Strategy as Design;
+use lousa_core::builtins;
+use lousa_core::scenario::{CrashPoint, Fault, LoadBalancerPolicy, limits};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
 fn cases() -> u32 {
-    std::env::var("LOUSA_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+    std::env::var("LOUSA_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64)
 }
 
 fn json_value() -> impl Strategy<Value = serde_json::Value> {
@@ -49,48 +52,50 @@ fn mutated_scenario() -> impl Strategy<Value = Scenario> {
             LoadBalancerPolicy::StickyByKey,
         ]),
     )
-        .prop_map(|(name, strategy, seed, instances, pool, clients, timing, faults, lb)| {
-            let mut s = builtins::builtin(name).unwrap();
-            s.strategy = strategy;
-            s.seed = seed;
-            s.instances = instances;
-            s.pool_size = pool;
-            s.load_balancer = lb;
-            let template = s.clients[0].clone();
-            s.clients = clients
-                .into_iter()
-                .enumerate()
-                .map(|(i, (start, retries, backoff, new_key))| {
-                    let mut c = template.clone();
-                    c.name = format!("c{i}");
-                    c.start_ms = start;
-                    c.retries_max = retries;
-                    c.backoff_ms = backoff;
-                    c.new_key_per_retry = new_key;
-                    c
-                })
-                .collect();
-            let (latency, jitter, acquirer, timeout) = timing;
-            s.network.latency_ms = latency;
-            s.network.jitter_ms = jitter;
-            s.acquirer.latency_ms = acquirer;
-            s.acquirer.timeout_ms = timeout;
-            s.faults = faults
-                .into_iter()
-                .map(|(kind, n, t)| match kind {
-                    0 => Fault::DropRequest { attempt: n },
-                    1 => Fault::DropResponse { attempt: n },
-                    2 => Fault::Crash {
-                        instance: n % (instances + 1),
-                        at_ms: (t % 2 == 0).then_some(t),
-                        at_point: (t % 2 == 1).then_some(CrashPoint::AfterCaptureSent),
-                        restart_after_ms: t,
-                    },
-                    _ => Fault::AcquirerTimeoutAfterAccept { call: n },
-                })
-                .collect();
-            s
-        })
+        .prop_map(
+            |(name, strategy, seed, instances, pool, clients, timing, faults, lb)| {
+                let mut s = builtins::builtin(name).unwrap();
+                s.strategy = strategy;
+                s.seed = seed;
+                s.instances = instances;
+                s.pool_size = pool;
+                s.load_balancer = lb;
+                let template = s.clients[0].clone();
+                s.clients = clients
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (start, retries, backoff, new_key))| {
+                        let mut c = template.clone();
+                        c.name = format!("c{i}");
+                        c.start_ms = start;
+                        c.retries_max = retries;
+                        c.backoff_ms = backoff;
+                        c.new_key_per_retry = new_key;
+                        c
+                    })
+                    .collect();
+                let (latency, jitter, acquirer, timeout) = timing;
+                s.network.latency_ms = latency;
+                s.network.jitter_ms = jitter;
+                s.acquirer.latency_ms = acquirer;
+                s.acquirer.timeout_ms = timeout;
+                s.faults = faults
+                    .into_iter()
+                    .map(|(kind, n, t)| match kind {
+                        0 => Fault::DropRequest { attempt: n },
+                        1 => Fault::DropResponse { attempt: n },
+                        2 => Fault::Crash {
+                            instance: n % (instances + 1),
+                            at_ms: (t % 2 == 0).then_some(t),
+                            at_point: (t % 2 == 1).then_some(CrashPoint::AfterCaptureSent),
+                            restart_after_ms: t,
+                        },
+                        _ => Fault::AcquirerTimeoutAfterAccept { call: n },
+                    })
+                    .collect();
+                s
+            },
+        )
 }
 
 static ACCEPTED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
@@ -141,9 +146,19 @@ fn most_mutated_scenarios_are_valid_enough_to_run() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let strat = mutated_scenario();
     let valid = (0..200)
-        .filter(|_| strat.new_tree(&mut runner).unwrap().current().validate().is_ok())
+        .filter(|_| {
+            strat
+                .new_tree(&mut runner)
+                .unwrap()
+                .current()
+                .validate()
+                .is_ok()
+        })
         .count();
-    assert!(valid >= 60, "only {valid} of 200 generated scenarios were valid");
+    assert!(
+        valid >= 60,
+        "only {valid} of 200 generated scenarios were valid"
+    );
 }
 
 #[test]
@@ -156,10 +171,18 @@ fn refusals_name_the_field_and_the_limit() {
     );
     let mut s = builtins::builtin("timeout-retry").unwrap();
     s.instances = 0;
-    assert_eq!(s.validate().unwrap_err().to_string(), "instances: 0 is outside 1..=8");
+    assert_eq!(
+        s.validate().unwrap_err().to_string(),
+        "instances: 0 is outside 1..=8"
+    );
     let e = Scenario::from_json(r#"{"name": "x"}"#).unwrap_err();
     assert_eq!(e.field, "scenario");
     assert!(e.message.contains("missing field"), "{e}");
     let big = "x".repeat(300_000);
-    assert!(Scenario::from_json(&big).unwrap_err().message.contains("limit"));
+    assert!(
+        Scenario::from_json(&big)
+            .unwrap_err()
+            .message
+            .contains("limit")
+    );
 }
