@@ -29,6 +29,11 @@ enum SearchArg {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum ExportFormat {
+    Psql,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum LangArg {
     Pt,
     En,
@@ -77,6 +82,22 @@ enum Command {
         first_seed: u64,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+    },
+    /// Write a run's database traffic as a script to replay by hand in one
+    /// psql terminal per connection (labels A, B, ...; WAITS marks a block).
+    Export {
+        /// A built-in name or a path to scenario JSON.
+        scenario: String,
+        #[arg(long)]
+        strategy: Option<String>,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Replay this schedule instead of drawing choices from the seed.
+        #[arg(long)]
+        schedule: Option<String>,
+        /// Only `psql` for now.
+        #[arg(long, value_enum, default_value = "psql")]
+        format: ExportFormat,
     },
     /// Explore every schedule of a scenario and check the properties.
     Explore {
@@ -200,6 +221,25 @@ fn execute(cmd: Command) -> Result<(), String> {
                 ),
                 Format::Text => print_run(&s, &r, lang),
             }
+            Ok(())
+        }
+        Command::Export {
+            scenario,
+            strategy,
+            seed,
+            schedule,
+            format: ExportFormat::Psql,
+        } => {
+            let s = load(&scenario, strategy.as_deref(), seed)?;
+            let r = match schedule {
+                Some(text) => {
+                    let sched: Schedule = text.parse().map_err(|e| format!("--schedule: {e}"))?;
+                    run::run_schedule(&s, &sched)
+                }
+                None => run(&s),
+            }
+            .map_err(|e| e.to_string())?;
+            print!("{}", lousa_core::export::psql_script(&s, &r));
             Ok(())
         }
         Command::Swarm {

@@ -112,3 +112,18 @@ fn bad_input_exits_non_zero_with_a_precise_error() {
         "a scenario file runs like the built-in:\n{out}"
     );
 }
+
+#[test]
+fn export_psql_writes_a_two_terminal_script_that_marks_the_wait() {
+    let (ok, out, err) = lousa(&["export", "held-transaction", "--format", "psql"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("CREATE TABLE cobranca ("), "{out}");
+    assert!(
+        out.contains("terminal A") && out.contains("terminal B"),
+        "{out}"
+    );
+    assert!(out.contains("WAITS"), "{out}");
+    let (ok, _, err) = lousa(&["export", "race-2", "--format", "csv"]);
+    assert!(!ok);
+    assert!(err.contains("--format"), "{err}");
+}
