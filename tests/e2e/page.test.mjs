@@ -1,6 +1,10 @@
-// End-to-end test of the built page: serves dist/ on loopback, opens it in
-// Debian's headless Chromium through playwright-core, and checks that the app
-// mounted, nothing was logged as an error, and nothing left the machine.
+// End-to-end tests of the built page: serve dist/ on loopback, open it in
+// Debian's headless Chromium through playwright-core, and check what a reader
+// sees and does: the lousa following the article as it scrolls, permalinks,
+// the keyboard, the two lines, both languages, phone and desktop widths, an
+// embedding page; no console errors, nothing requested from other origins.
+// It also prints two measurements (figures, not assertions): the time to seek
+// to every frame of every built-in, and frame times while scrubbing.
 //
 // Run: node --test tests/e2e/   (./x e2e builds nothing; ./x test builds first)
 // Env: LOUSA_DIST (default <repo>/dist), CHROMIUM (default /usr/bin/chromium),
@@ -20,10 +24,13 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 const { chromium } = createRequire(path.join(REPO_ROOT, 'tools', 'package.json'))('playwright-core');
 
 const DIST_DIR = path.resolve(process.env.LOUSA_DIST ?? path.join(REPO_ROOT, 'dist'));
+const FIXTURES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const CHROMIUM_PATH = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const SCREENSHOT_DIR = path.resolve(process.env.LOUSA_SCREENSHOTS ?? path.join(REPO_ROOT, 'target', 'screenshots'));
 // The page must mount well within this; a release build mounts in well under a second.
 const MOUNT_TIMEOUT_MS = 20_000;
+// How long to wait for the lousa to follow a scroll, a key or a click.
+const SETTLE_TIMEOUT_MS = 5_000;
 
 // Without the background-networking flags Chromium keeps trying to reach
 // Google's hosts, which this machine's closed network refuses.
@@ -57,19 +64,41 @@ function isLocal(url) {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
-/** Serves `root` read-only on 127.0.0.1 on a free port; resolves to the server. */
-function serveDirectory(root) {
-  const server = http.createServer((request, response) => {
-    const urlPath = decodeURIComponent(new URL(request.url, 'http://127.0.0.1').pathname);
-    const relative = urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath;
+/** The file under one of `roots` that `urlPath` names, or null. */
+function resolveFile(roots, urlPath) {
+  const relative = urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath;
+  for (const root of roots) {
     const filePath = path.join(root, path.normalize(relative));
     // Refuse anything outside root (e.g. /../) and anything missing.
-    if (!filePath.startsWith(root + path.sep) || !fs.existsSync(filePath) || !fs.statSync(filePath).isFile()) {
+    if (filePath.startsWith(root + path.sep) && fs.existsSync(filePath) && fs.statSync(filePath).isFile()) {
+      return filePath;
+    }
+  }
+  return null;
+}
+
+/**
+ * Serves dist/ (and, under /fixtures/, this folder's fixtures) read-only on
+ * 127.0.0.1 on a free port. Cross-origin isolation headers make
+ * performance.now() precise to microseconds instead of 0.1 ms, which the
+ * seek benchmark needs; every resource is same-origin, so nothing else changes.
+ */
+function serve() {
+  const server = http.createServer((request, response) => {
+    const urlPath = decodeURIComponent(new URL(request.url, 'http://127.0.0.1').pathname);
+    const filePath = urlPath.startsWith('/fixtures/')
+      ? resolveFile([FIXTURES_DIR], urlPath.slice('/fixtures'.length))
+      : resolveFile([DIST_DIR], urlPath);
+    if (!filePath) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    const contentType = CONTENT_TYPES[path.extname(filePath)] ?? 'application/octet-stream';
-    response.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
+    response.writeHead(200, {
+      'content-type': CONTENT_TYPES[path.extname(filePath)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+    });
     fs.createReadStream(filePath).pipe(response);
   });
   return new Promise((resolve, reject) => {
@@ -78,8 +107,109 @@ function serveDirectory(root) {
   });
 }
 
+/** Percentile `p` (0..100) of numbers, nearest rank. */
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const ms = (value) => `${value.toFixed(3)} ms`;
+
+// ------------------------------------------------------------ page helpers --
+
+/** What the lousa shows, read from its data-* attributes. */
+function readBoard(page) {
+  return page.evaluate(() => {
+    const board = document.querySelector('[data-testid=lousa]');
+    const acquirer = board.querySelector('[data-testid=acquirer]');
+    return {
+      frame: Number(board.dataset.frame),
+      scenario: board.dataset.scenario,
+      strategy: board.dataset.strategy,
+      beats: (board.dataset.beats || '').split(' ').filter(Boolean),
+      captures: Number(acquirer?.dataset.captures),
+      double: acquirer?.dataset.double === 'true',
+      chargedCents: Number(acquirer?.dataset.chargedCents),
+      rows: [...board.querySelectorAll('[data-testid=row]')].map((row) => ({
+        status: row.dataset.status,
+        http: row.dataset.http,
+        committed: row.dataset.committed === 'true',
+      })),
+      clients: [...board.querySelectorAll('[data-testid^=client-]')].map((client) => ({
+        knowledge: client.dataset.knowledge,
+        status: client.dataset.status,
+      })),
+      narration: document.querySelector('[data-testid=narration]').textContent,
+    };
+  });
+}
+
+/** Waits until the board's data-frame is `frame`. */
+async function waitForFrame(page, frame) {
+  await page.waitForFunction(
+    (f) => document.querySelector('[data-testid=lousa]')?.dataset.frame === String(f),
+    frame,
+    { timeout: SETTLE_TIMEOUT_MS },
+  );
+}
+
+/**
+ * Scrolls so that step paragraph `index` has just crossed the page's reading
+ * line (the middle of the viewport beside the board, or the middle of what is
+ * left below a board that sits above the text), as a reader scrolling down
+ * would leave it.
+ */
+async function scrollToStep(page, index) {
+  await page.evaluate((i) => {
+    const paragraph = document.querySelectorAll('[data-step]')[i];
+    const sticky = document.querySelector('.lousa-sticky');
+    const p = paragraph.getBoundingClientRect();
+    const b = sticky.getBoundingClientRect();
+    const beside = b.left >= p.right - 1 || b.right <= p.left + 1;
+    const line = beside ? innerHeight / 2 : (sticky.offsetHeight + innerHeight) / 2;
+    window.scrollTo(0, window.scrollY + p.top - line + 8);
+  }, index);
+}
+
+/** The step paragraphs: what each names, with the defaults the page applies. */
+function readSteps(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('[data-step]')].map((p) => ({
+      step: p.dataset.step,
+      scenario: p.dataset.scenario ?? 'timeout-retry',
+      strategy: p.dataset.strategy ?? 'check-then-act',
+      text: p.textContent.trim().slice(0, 60),
+    })),
+  );
+}
+
+/** Scrolls to the first paragraph naming `step` (and strategy, scenario). */
+async function showStep(page, step, strategy, scenario = 'timeout-retry') {
+  const steps = await readSteps(page);
+  const index = steps.findIndex((s) => s.step === step && s.strategy === strategy && s.scenario === scenario);
+  assert.ok(index >= 0, `the article has a ${step} paragraph for ${scenario} under ${strategy}`);
+  await scrollToStep(page, index);
+  await page.waitForFunction(
+    ([beat, design, world]) => {
+      const board = document.querySelector('[data-testid=lousa]');
+      return board.dataset.strategy === design && board.dataset.scenario === world && board.dataset.beats.split(' ').includes(beat);
+    },
+    [step, strategy, scenario],
+    { timeout: SETTLE_TIMEOUT_MS },
+  );
+  return readBoard(page);
+}
+
+function noHorizontalScroll(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+// ------------------------------------------------------------------ tests --
+
 describe('the built page', () => {
   let server;
+  let baseUrl;
   let userDataDir;
   let context;
   let page;
@@ -88,10 +218,34 @@ describe('the built page', () => {
   const pageErrors = [];
   const failedRequests = [];
 
+  /** A new tab at `width` x `height` on `query`, mounted and settled. */
+  async function openPage(query = '', { width = 1280, height = 900, colorScheme = 'light' } = {}) {
+    const tab = await context.newPage();
+    await tab.setViewportSize({ width, height });
+    await tab.emulateMedia({ colorScheme });
+    tab.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    tab.on('pageerror', (error) => pageErrors.push(String(error)));
+    tab.on('requestfailed', (request) => failedRequests.push(`${request.url()} (${request.failure()?.errorText})`));
+    tab.on('response', (response) => {
+      if (response.status() >= 400) failedRequests.push(`${response.url()} (HTTP ${response.status()})`);
+    });
+    await tab.goto(`${baseUrl}${query}`, { waitUntil: 'load' });
+    // A tab in the background counts as hidden, and playback waits while hidden.
+    await tab.bringToFront();
+    await tab.locator('[data-testid=lousa] [data-testid=acquirer]').waitFor({ state: 'visible', timeout: MOUNT_TIMEOUT_MS });
+    return tab;
+  }
+
+  async function screenshot(tab, name) {
+    await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+  }
+
   before(async () => {
     assert.ok(fs.existsSync(path.join(DIST_DIR, 'index.html')), `no ${DIST_DIR}/index.html: run trunk build --release first`);
-    server = await serveDirectory(DIST_DIR);
-    const pageUrl = `http://127.0.0.1:${server.address().port}/`;
+    server = await serve();
+    baseUrl = `http://127.0.0.1:${server.address().port}/`;
 
     // A fresh profile each run: no cache or state carried over from a previous run.
     userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lousa-e2e-chromium-'));
@@ -99,7 +253,7 @@ describe('the built page', () => {
       executablePath: CHROMIUM_PATH,
       headless: true,
       args: CHROMIUM_ARGS,
-      viewport: { width: 1000, height: 900 },
+      viewport: { width: 1280, height: 900 },
     });
     // Record every request, and let only local ones through: a request to
     // another origin fails the test below instead of hanging on the network.
@@ -108,22 +262,8 @@ describe('the built page', () => {
       requestedUrls.push(url);
       return isLocal(url) ? route.continue() : route.abort('blockedbyclient');
     });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('requestfailed', (request) => failedRequests.push(`${request.url()} (${request.failure()?.errorText})`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) failedRequests.push(`${response.url()} (HTTP ${response.status()})`);
-    });
-
-    await page.goto(pageUrl, { waitUntil: 'load' });
-    await page.locator('[data-testid=lousa]').waitFor({ state: 'visible', timeout: MOUNT_TIMEOUT_MS });
-    // Let anything the app does right after mounting (and any error it logs) happen.
-    await page.waitForLoadState('networkidle');
-
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    page = await openPage();
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'page.png'), fullPage: true });
   });
 
@@ -133,8 +273,10 @@ describe('the built page', () => {
     if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
-  test('app mounts the lousa inside #lousa-root', async () => {
+  test('app mounts the lousa inside #lousa-root and the two lines inside #twin-root', async () => {
     assert.equal(await page.locator('#lousa-root [data-testid=lousa]').count(), 1, 'one lousa inside #lousa-root');
+    assert.equal(await page.locator('#twin-root [data-testid=twin]').count(), 1, 'one twin timeline inside #twin-root');
+    assert.equal(await page.locator('.lousa-fallback').count(), 0, 'the static fallback text gave way to the app');
   });
 
   test('lousa draws one labelled group per role in the payment path', async () => {
@@ -145,14 +287,340 @@ describe('the built page', () => {
     }
   });
 
-  test('status line names the core version', async () => {
-    const status = await page.locator('[data-testid=lousa-status]').textContent();
-    assert.match(status, /núcleo \d+\.\d+\.\d+/, `status line: ${status}`);
+  test('article is in Brazilian Portuguese and every step paragraph names a known beat', async () => {
+    assert.equal(await page.locator('html').getAttribute('lang'), 'pt-BR');
+    const steps = await readSteps(page);
+    assert.ok(steps.length >= 20, `the article drives the lousa from many paragraphs (${steps.length})`);
+    const beats = ['start', 'sent', 'routed', 'first-write', 'capture-requested', 'timeout', 'retry', 'retry-routed',
+      'retry-decides', 'captured', 'second-capture', 'conflict', 'stored', 'end'];
+    for (const { step, text } of steps) assert.ok(beats.includes(step), `"${text}" names a beat: ${step}`);
   });
 
-  test('article is in Brazilian Portuguese and its paragraphs carry data-step', async () => {
-    assert.equal(await page.locator('html').getAttribute('lang'), 'pt-BR');
-    assert.ok((await page.locator('article [data-step]').count()) >= 2, 'at least two steps in the article');
+  test('scrolling through the article moves the lousa to each paragraph\'s step, in either direction', async () => {
+    const steps = await readSteps(page);
+    const visit = async (index) => {
+      const { step, scenario, strategy, text } = steps[index];
+      await scrollToStep(page, index);
+      await page.waitForFunction(
+        ([beat, design, world]) => {
+          const board = document.querySelector('[data-testid=lousa]');
+          return board.dataset.strategy === design && board.dataset.scenario === world && board.dataset.beats.split(' ').includes(beat);
+        },
+        [step, strategy, scenario],
+        { timeout: SETTLE_TIMEOUT_MS },
+      ).catch(async () => {
+        assert.fail(`paragraph ${index} ("${text}") wants ${scenario}/${strategy} at ${step}; the board shows ${JSON.stringify(await readBoard(page))}`);
+      });
+      const current = await page.evaluate(() => [...document.querySelectorAll('[data-step]')].findIndex((p) => p.classList.contains('is-current')));
+      assert.equal(current, index, `paragraph ${index} is marked as the one the lousa shows`);
+    };
+    for (let i = 0; i < steps.length; i += 1) await visit(i);
+    // Back up, skipping paragraphs: the picture depends on where the reader is, not on the way there.
+    for (let i = steps.length - 2; i >= 0; i -= 5) await visit(i);
+    await visit(steps.length - 1);
+    await visit(0);
+  });
+
+  test('check-then-act visibly charges twice; the key answers 409, then replays the stored 201 with one capture', async () => {
+    const timeout = await showStep(page, 'timeout', 'check-then-act');
+    assert.equal(timeout.clients[0].knowledge, 'unknown', 'after the timeout the app does not know');
+    assert.equal(timeout.captures, 1, 'the acquirer already captured once, unseen by the app');
+    await screenshot(page, 'desktop-1-timeout-unknown');
+
+    const twice = await showStep(page, 'second-capture', 'check-then-act');
+    assert.equal(twice.captures, 2, 'two captures for one order');
+    assert.equal(twice.double, true, 'the acquirer flags the double charge');
+    assert.equal(twice.chargedCents, 50_000, 'R$ 500,00 charged');
+    assert.equal(twice.rows.length, 2, 'two rows for the same order');
+    assert.match(await page.locator('[data-testid=acquirer]').textContent(), /COBRANÇA EM ?DOBRO/);
+    await screenshot(page, 'desktop-2-check-then-act-double-charge');
+
+    const decides = await showStep(page, 'retry-decides', 'idempotency-key');
+    assert.equal(decides.rows.length, 1, 'the retry\'s insert finds the key: still one row');
+    assert.match(await page.locator('[data-testid=sql-result]').textContent(), /0 linhas/, 'ON CONFLICT DO NOTHING returned no row');
+
+    const conflict = await showStep(page, 'conflict', 'idempotency-key');
+    assert.equal(conflict.rows[0].status, 'PROCESSANDO');
+    assert.match(conflict.narration, /responde 409/);
+    // Step forward (the keyboard, as a reader would) until the app hears the 409.
+    await page.keyboard.press('k');
+    await page.keyboard.press('k');
+    await page.waitForFunction(() => document.querySelector('[data-testid=client-0]')?.dataset.status === '409', null, { timeout: SETTLE_TIMEOUT_MS });
+    await screenshot(page, 'desktop-3-key-409-conflict');
+
+    const end = await showStep(page, 'end', 'idempotency-key');
+    assert.equal(end.captures, 1, 'one capture');
+    assert.equal(end.double, false);
+    assert.deepEqual(end.rows, [{ status: 'CAPTURADA', http: '201', committed: true }], 'the stored response');
+    assert.equal(end.clients[0].status, '201', 'the retry got the stored 201');
+    assert.match(await page.locator('[data-testid=events]').textContent(), /recebe 201 para a tentativa 3/);
+    await screenshot(page, 'desktop-4-key-replayed-201');
+
+    const held = await showStep(page, 'retry-decides', 'idempotency-key-held-tx', 'held-transaction');
+    assert.equal(held.rows[0].committed, false, 'the claim is still uncommitted');
+    assert.equal(await page.locator('[data-testid=instance-1]').getAttribute('data-waiting-on'), '0', 'instance 2 waits on instance 1\'s row');
+    assert.match(await page.locator('[data-testid=sql-result]').textContent(), /esperando a transação da instância 1/);
+    await screenshot(page, 'desktop-5-held-transaction-waits');
+  });
+
+  test('a permalink reopens exactly that moment, and a bad one names its parameter', async () => {
+    const query = '?scenario=held-transaction&strategy=idempotency-key-held-tx&left=naive&right=idempotency-key-lease&seed=1&frame=13';
+    const tab = await openPage(query);
+    const board = await readBoard(tab);
+    assert.deepEqual([board.scenario, board.strategy, board.frame], ['held-transaction', 'idempotency-key-held-tx', 13]);
+    assert.equal(await tab.locator('[data-testid=line-top]').inputValue(), 'naive');
+    assert.equal(await tab.locator('[data-testid=line-bottom]').inputValue(), 'idempotency-key-lease');
+    assert.equal(await tab.locator('[data-testid=problems]').isVisible(), false, 'a good link shows no problem');
+    assert.equal(new URL(tab.url()).search, query, 'opening the link leaves it as it was');
+    // The same moment after a reload.
+    await tab.reload({ waitUntil: 'load' });
+    await waitForFrame(tab, 13);
+    assert.equal((await readBoard(tab)).strategy, 'idempotency-key-held-tx');
+    await tab.close();
+
+    const bad = await openPage('?scenario=nope&strategy=magic&frame=abc');
+    const problems = await bad.locator('[data-testid=problems]').textContent();
+    for (const param of ['scenario', 'strategy', 'frame']) assert.match(problems, new RegExp(`“${param}”`), `the message names ${param}`);
+    const fallback = await readBoard(bad);
+    assert.deepEqual([fallback.scenario, fallback.strategy, fallback.frame], ['timeout-retry', 'check-then-act', 0], 'defaults take their place');
+    await screenshot(bad, 'desktop-6-bad-link-message');
+    await bad.close();
+
+    const far = await openPage('?frame=9999');
+    assert.match(await far.locator('[data-testid=problems]').textContent(), /“frame”: “9999”/);
+    await far.close();
+  });
+
+  test('the keyboard steps and plays, Back and Forward retrace deliberate steps, ? opens the help', async () => {
+    const tab = await openPage('?scenario=timeout-retry&strategy=check-then-act&frame=0');
+    await tab.evaluate(() => document.activeElement?.blur());
+    for (let i = 0; i < 3; i += 1) await tab.keyboard.press('ArrowRight');
+    await waitForFrame(tab, 3);
+    await tab.keyboard.press('j');
+    await waitForFrame(tab, 2);
+    assert.match(new URL(tab.url()).search, /frame=2/, 'the URL follows the steps');
+    await tab.goBack();
+    await waitForFrame(tab, 3);
+    await tab.goBack();
+    await waitForFrame(tab, 2);
+    await tab.goForward();
+    await waitForFrame(tab, 3);
+
+    await tab.keyboard.press('?');
+    assert.equal(await tab.locator('[data-testid=help-panel]').isVisible(), true, '? opens the help');
+    await tab.keyboard.press('Escape');
+    assert.equal(await tab.locator('[data-testid=help-panel]').isVisible(), false, 'Esc closes it');
+
+    await tab.evaluate(() => document.activeElement?.blur());
+    await tab.keyboard.press(' ');
+    assert.equal(await tab.locator('[data-testid=play]').getAttribute('aria-pressed'), 'true', 'Space plays');
+    await waitForFrame(tab, 4);
+    await tab.keyboard.press(' ');
+    assert.equal(await tab.locator('[data-testid=play]').getAttribute('aria-pressed'), 'false', 'Space pauses');
+
+    // Every control is a focusable element with a name.
+    const unnamed = await tab.evaluate(() =>
+      [...document.querySelectorAll('#lousa-root button, #lousa-root select, #twin-root select, #twin-root [role=slider]')]
+        .filter((el) => !(el.getAttribute('aria-label') || el.textContent.trim() || el.closest('label')?.textContent.trim()))
+        .map((el) => el.outerHTML.slice(0, 80)),
+    );
+    assert.deepEqual(unnamed, [], 'controls without a name');
+    await tab.keyboard.press('Tab');
+    const outline = await tab.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+    assert.notEqual(outline, 'none', 'keyboard focus is visible');
+    await tab.close();
+  });
+
+  test('English switches the labels and the narration and says the article stays in Portuguese', async () => {
+    const tab = await openPage('?scenario=timeout-retry&strategy=check-then-act&frame=8');
+    assert.match(await tab.locator('[data-testid=narration]').textContent(), /não sabe se cobrou/);
+    await tab.locator('[data-testid=language]').click();
+    await tab.waitForFunction(() => document.querySelector('[data-testid=play]')?.textContent.includes('Play'));
+    assert.match(await tab.locator('[data-testid=narration]').textContent(), /cannot tell whether it was charged/);
+    assert.match(await tab.locator('[data-testid=article-note]').textContent(), /only in Brazilian Portuguese/);
+    assert.match(await tab.locator('[data-testid=lousa]').textContent(), /does not know/);
+    assert.match(new URL(tab.url()).search, /lang=en/);
+    assert.equal(await tab.locator('.lousa-sticky').getAttribute('lang'), 'en');
+    await screenshot(tab, 'desktop-7-english');
+    await tab.locator('[data-testid=language]').click();
+    await tab.waitForFunction(() => document.querySelector('[data-testid=play]')?.textContent.includes('Reproduzir'));
+    await tab.close();
+  });
+
+  test('the two lines mark where the worlds split and keep a ledger; dragging the cursor moves the lousa (scrubbing frame times printed)', async () => {
+    const tab = await openPage('?scenario=timeout-retry&strategy=check-then-act&left=check-then-act&right=idempotency-key&frame=0');
+    const twin = tab.locator('[data-testid=twin]');
+    await twin.scrollIntoViewIfNeeded();
+    assert.equal(await twin.getAttribute('data-divergence-ms'), '25', 'the designs split at the first write, 25 ms in');
+    assert.equal(await tab.locator('[data-testid=divergence]').count(), 1);
+
+    const box = await twin.boundingBox();
+    // Scrub: press at the left edge, drag to the right edge in small moves,
+    // and time animation frames with the Performance API meanwhile.
+    await tab.evaluate(() => {
+      window.__frameTimes = [];
+      let last = performance.now();
+      const tick = (now) => {
+        window.__frameTimes.push(now - last);
+        last = now;
+        if (window.__scrubbing) requestAnimationFrame(tick);
+      };
+      window.__scrubbing = true;
+      requestAnimationFrame(tick);
+    });
+    await tab.mouse.move(box.x + 4, box.y + box.height / 2);
+    await tab.mouse.down();
+    const moves = 120;
+    for (let i = 1; i <= moves; i += 1) {
+      await tab.mouse.move(box.x + 4 + ((box.width - 8) * i) / moves, box.y + box.height / 2);
+    }
+    await tab.mouse.up();
+    const frameTimes = await tab.evaluate(() => {
+      window.__scrubbing = false;
+      return window.__frameTimes.slice(1);
+    });
+    const longFrames = frameTimes.filter((t) => t > 1000 / 60 * 1.5).length;
+    console.log(
+      `# scrubbing the two lines (${moves} pointer moves, ${frameTimes.length} animation frames): ` +
+        `frame time p50 ${ms(percentile(frameTimes, 50))}, p95 ${ms(percentile(frameTimes, 95))}, ` +
+        `max ${ms(Math.max(...frameTimes))}; frames over 25 ms: ${longFrames}`,
+    );
+
+    const end = await readBoard(tab);
+    assert.equal(end.frame, 33, 'dragging to the end reaches the last step');
+    const ledger = async (side) => tab.locator(`[data-testid=ledger-${side}]`).evaluate((el) => ({ ...el.dataset }));
+    const top = await ledger('top');
+    const bottom = await ledger('bottom');
+    assert.deepEqual([top.captures, top.chargedCents], ['2', '50000'], 'check-then-act: two captures, R$ 500,00');
+    assert.deepEqual([bottom.captures, bottom.chargedCents, bottom.answers], ['1', '25000', '409 201'], 'the key: one capture, then 409 and the stored 201');
+    assert.ok(top.answers.split(' ').includes('200'), 'check-then-act: the app only heard a 200 from a read');
+    await screenshot(tab, 'desktop-8-two-lines-end');
+
+    // The arrow keys move the cursor too (it is the page's one time cursor).
+    await twin.focus();
+    await tab.keyboard.press('ArrowLeft');
+    await waitForFrame(tab, 32);
+    assert.equal(await twin.getAttribute('aria-valuenow'), '32');
+    await tab.close();
+  });
+
+  test('seeking to every frame of every built-in (figure printed, not asserted)', async () => {
+    const tab = await openPage();
+    const scenarios = await tab.locator('[data-testid=scenario] option').evaluateAll((options) => options.map((o) => o.value));
+    assert.equal(scenarios.length, 12, 'the picker lists the twelve built-ins');
+    // Each seek is what the browser's Back button does: the page reads the
+    // URL, takes that frame with state_at and redraws everything that follows
+    // it. The clock runs from the event to the board laid out again; the URL
+    // itself is written before the clock starts.
+    const samples = await tab.evaluate(async (names) => {
+      const board = document.querySelector('[data-testid=lousa]');
+      const times = [];
+      const scripts = [];
+      const seek = (query) => {
+        history.replaceState(null, '', query);
+        const start = performance.now();
+        dispatchEvent(new PopStateEvent('popstate'));
+        const drawn = performance.now();
+        board.getBoundingClientRect();
+        scripts.push(drawn - start);
+        return performance.now() - start;
+      };
+      for (const scenario of names) {
+        for (const strategy of ['check-then-act', 'idempotency-key']) {
+          const base = `?scenario=${scenario}&strategy=${strategy}&left=check-then-act&right=idempotency-key&seed=1`;
+          seek(`${base}&frame=0`);
+          const frames = Number(document.querySelector('[data-testid=twin]').getAttribute('aria-valuemax')) + 1;
+          for (let frame = 0; frame < frames; frame += 1) times.push(seek(`${base}&frame=${frame}`));
+        }
+      }
+      return { times, scripts, isolated: crossOriginIsolated };
+    }, scenarios);
+    console.log(
+      `# seek (state_at + render + layout) over ${samples.times.length} frames of 12 built-ins x 2 designs: ` +
+        `p50 ${ms(percentile(samples.times, 50))}, p99 ${ms(percentile(samples.times, 99))}, max ${ms(Math.max(...samples.times))}; ` +
+        `of which script (state_at, markup, DOM writes) p50 ${ms(percentile(samples.scripts, 50))}, p99 ${ms(percentile(samples.scripts, 99))}` +
+        ` (timer ${samples.isolated ? 'precise' : 'coarse, 0.1 ms'})`,
+    );
+    assert.ok(samples.times.length > 400, 'every frame was visited');
+    await tab.close();
+  });
+
+  test('a phone at 375 px: the board sits above the text, follows the scroll, and nothing scrolls sideways', async () => {
+    const tab = await openPage('', { width: 375, height: 740 });
+    assert.equal(await noHorizontalScroll(tab), true, 'no horizontal scroll at the top');
+    const steps = await readSteps(tab);
+    for (const [index, name] of [[steps.findIndex((s) => s.step === 'timeout'), 'phone-1-timeout'],
+      [steps.findIndex((s) => s.step === 'second-capture'), 'phone-2-double-charge'],
+      [steps.findIndex((s) => s.step === 'end' && s.strategy === 'idempotency-key'), 'phone-3-key-end']]) {
+      await scrollToStep(tab, index);
+      await tab.waitForFunction(
+        ([beat, design]) => {
+          const board = document.querySelector('[data-testid=lousa]');
+          return board.dataset.strategy === design && board.dataset.beats.split(' ').includes(beat);
+        },
+        [steps[index].step, steps[index].strategy],
+        { timeout: SETTLE_TIMEOUT_MS },
+      );
+      const sticky = await tab.locator('.lousa-sticky').boundingBox();
+      assert.ok(sticky.y <= 1 && sticky.height < 740 * 0.7, `the board stays at the top and leaves room for text (${JSON.stringify(sticky)})`);
+      assert.equal(await noHorizontalScroll(tab), true, `no horizontal scroll at ${name}`);
+      await screenshot(tab, name);
+    }
+    await tab.evaluate(() => document.querySelector('#twin-root').scrollIntoView());
+    await tab.waitForTimeout(200);
+    const twinBox = await tab.locator('[data-testid=twin]').boundingBox();
+    const stickyBox = await tab.locator('.lousa-sticky').boundingBox();
+    assert.ok(twinBox.y >= stickyBox.y + stickyBox.height - 1, 'scrolled into view, the two lines show below the board, not under it');
+    assert.equal(await noHorizontalScroll(tab), true, 'no horizontal scroll at the two lines');
+    await screenshot(tab, 'phone-4-two-lines');
+    await tab.close();
+  });
+
+  test('320 px, 1280 px and dark mode: nothing scrolls sideways; reduced motion turns the flash off', async () => {
+    const narrow = await openPage('?scenario=race-3&strategy=check-then-act&frame=20', { width: 320, height: 640 });
+    assert.equal(await noHorizontalScroll(narrow), true, 'no horizontal scroll at 320 px');
+    // Resizing (or zooming) redraws the board for its new width, in CSS pixels.
+    const drawnWidth = () => narrow.evaluate(() => {
+      const wrap = document.querySelector('[data-testid=board-wrap]');
+      const svg = document.querySelector('[data-testid=lousa]');
+      return [wrap.clientWidth, Number(svg.getAttribute('viewBox').split(' ')[2])];
+    });
+    const [wrap320, drawn320] = await drawnWidth();
+    assert.equal(drawn320, wrap320, 'drawn for the width it has at 320 px');
+    await narrow.setViewportSize({ width: 1280, height: 800 });
+    await narrow.waitForFunction((before) => document.querySelector('[data-testid=board-wrap]').clientWidth !== before, wrap320);
+    const [wrapWide, drawnWide] = await drawnWidth();
+    assert.equal(drawnWide, wrapWide, 'and again after the window grows');
+    await narrow.close();
+
+    const dark = await openPage('?scenario=timeout-retry&strategy=check-then-act&frame=20', { colorScheme: 'dark' });
+    assert.equal(await noHorizontalScroll(dark), true, 'no horizontal scroll at 1280 px');
+    const paper = await dark.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.notEqual(paper, 'rgb(251, 250, 246)', 'the dark scheme changes the paper');
+    await screenshot(dark, 'desktop-9-dark');
+    // A flash marks what changed in the last step, unless motion is reduced.
+    const flashing = () => dark.evaluate(() => getComputedStyle(document.querySelector('[data-testid=lousa] .flash > rect')).animationName);
+    assert.equal(await flashing(), 'lousa-flash');
+    await dark.emulateMedia({ reducedMotion: 'reduce' });
+    assert.equal(await flashing(), 'none', 'no animation with reduced motion');
+    await dark.close();
+  });
+
+  test('another page mounts the lousa on its own data-step paragraphs with one script tag', async () => {
+    const tab = await context.newPage();
+    tab.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`embed: ${message.text()}`);
+    });
+    tab.on('pageerror', (error) => pageErrors.push(`embed: ${error}`));
+    await tab.setViewportSize({ width: 900, height: 800 });
+    await tab.goto(`${baseUrl}fixtures/embed.html`, { waitUntil: 'load' });
+    await tab.locator('#lousa-root.lousa-embedded [data-testid=lousa]').waitFor({ state: 'visible', timeout: MOUNT_TIMEOUT_MS });
+    const steps = await readSteps(tab);
+    const index = steps.findIndex((s) => s.step === 'second-capture');
+    await scrollToStep(tab, index);
+    await tab.waitForFunction(() => document.querySelector('[data-testid=acquirer]')?.dataset.captures === '2', null, { timeout: SETTLE_TIMEOUT_MS });
+    await screenshot(tab, 'embed-1-host-page');
+    await tab.close();
   });
 
   test('page logs no console errors and throws no page errors', () => {

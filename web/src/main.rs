@@ -1,1 +1,5 @@
-fn main() {}
+//! Entry point of the page: mounts the app and does nothing else.
+
+fn main() {
+    lousa_web::start();
+}

@@ -1,0 +1,982 @@
+//! The lousa's picture: one frame of one run drawn as SVG markup.
+//!
+//! [`board`] is a pure function of (run, frame, width, language), which is
+//! what makes the scroll-driven lousa trustworthy: however the reader got to
+//! a frame (scrolling, a skipped scroll event, a reload, a link, the
+//! keyboard) the same inputs draw the same picture. It reads only the frame
+//! (and the one before, to flash what just changed); it never looks at how
+//! the view got there.
+//!
+//! The layout is computed in CSS pixels for the width the board really has,
+//! so text keeps its size from a 320 px phone to a wide screen.
+
+use crate::markup::{Markup, shorten, wrap};
+use crate::text::{Ui, ui};
+use lousa_core::narrate::{self, Lang};
+use lousa_core::run::Run;
+use lousa_core::store::{RowView, all_tables};
+use lousa_core::trace::{
+    Actor, ClientView, Frame, InstanceView, Knowledge, MessageKind, MessageView, TableView,
+};
+use lousa_core::view::{self, Answer, RowFacts};
+use std::fmt::Write;
+
+const PAD: i32 = 6;
+const LINE: i32 = 15;
+const BIG_LINE: i32 = 30;
+const ROW: i32 = 20;
+const NOTE: i32 = 13;
+/// Below this width the board drops table columns and tightens its gaps.
+const NARROW_PX: i32 = 460;
+/// Approximate width of one character of the board's 12 px font.
+const CHAR_PX: i32 = 7;
+
+/// A drawn frame: the inner markup of the `<svg>`, cut into [`PARTS`]
+/// parts, and its height in pixels.
+///
+/// The page writes each part into its own `<g>` and rewrites only the parts
+/// that changed since the last frame: a step usually moves a message and an
+/// instance, and the browser then lays out only their text again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub markup: String,
+    /// Where each part ends in `markup`.
+    pub ends: [usize; PARTS],
+    pub height: i32,
+}
+
+/// Wires; clients and balancer; instances; acquirer; tables; messages.
+pub const PARTS: usize = 6;
+
+impl Board {
+    pub fn part(&self, index: usize) -> &str {
+        let start = if index == 0 { 0 } else { self.ends[index - 1] };
+        &self.markup[start..self.ends[index]]
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Rect {
+    x: i32,
+    y: i32,
+    w: i32,
+    h: i32,
+}
+
+impl Rect {
+    fn left_mid(self) -> (i32, i32) {
+        (self.x, self.y + self.h / 2)
+    }
+    fn right_mid(self) -> (i32, i32) {
+        (self.x + self.w, self.y + self.h / 2)
+    }
+    fn bottom_mid(self) -> (i32, i32) {
+        (self.x + self.w / 2, self.y + self.h)
+    }
+}
+
+/// One line of text in an actor's box.
+struct Line {
+    text: String,
+    class: &'static str,
+    height: i32,
+}
+
+fn line(text: impl Into<String>, class: &'static str) -> Line {
+    Line {
+        text: text.into(),
+        class,
+        height: LINE,
+    }
+}
+
+/// An actor's box before it is placed: its text, and what the markup says
+/// about it to tests and assistive technology.
+struct Block {
+    lines: Vec<Line>,
+    class: String,
+    testid: String,
+    label: String,
+    data: String,
+}
+
+impl Block {
+    fn height(&self) -> i32 {
+        10 + self.lines.iter().map(|l| l.height).sum::<i32>()
+    }
+}
+
+/// Adds `text` wrapped to the box width, one [`Line`] per row.
+fn wrapped(lines: &mut Vec<Line>, text: &str, width: i32, class: &'static str) {
+    let max_chars = ((width - 12) / CHAR_PX).max(6) as usize;
+    lines.extend(wrap(text, max_chars).into_iter().map(|t| line(t, class)));
+}
+
+/// The four columns of actors, left to right, in pixels.
+struct Columns {
+    client: (i32, i32),
+    balancer: (i32, i32),
+    instance: (i32, i32),
+    acquirer: (i32, i32),
+    gap: i32,
+}
+
+impl Columns {
+    fn new(width: i32) -> Columns {
+        let narrow = width < NARROW_PX;
+        let gap = if narrow {
+            12
+        } else {
+            (width / 20).clamp(16, 40)
+        };
+        let inner = width - 2 * PAD - 3 * gap;
+        let client = inner * 24 / 100;
+        let balancer = inner * if narrow { 10 } else { 13 } / 100;
+        let instance = inner * 35 / 100;
+        let acquirer = inner - client - balancer - instance;
+        let x1 = PAD + client + gap;
+        let x2 = x1 + balancer + gap;
+        let x3 = x2 + instance + gap;
+        Columns {
+            client: (PAD, client),
+            balancer: (x1, balancer),
+            instance: (x2, instance),
+            acquirer: (x3, acquirer),
+            gap,
+        }
+    }
+}
+
+fn knowledge_kind(knowledge: &Knowledge) -> (&'static str, &'static str) {
+    match knowledge {
+        Knowledge::Idle => ("idle", "k-idle"),
+        Knowledge::Waiting { .. } => ("waiting", "k-waiting"),
+        Knowledge::Unknown { .. } => ("unknown", "k-unknown"),
+        Knowledge::Backoff => ("backoff", "k-waiting"),
+        Knowledge::Answered { status, .. } => (
+            "answered",
+            match status {
+                200..=299 => "k-ok",
+                409 => "k-conflict",
+                _ => "k-refused",
+            },
+        ),
+        Knowledge::GaveUp => ("gave-up", "k-refused"),
+    }
+}
+
+fn client_block(
+    index: usize,
+    client: &ClientView,
+    before: Option<&ClientView>,
+    heard: Option<&Answer>,
+    width: i32,
+    lang: Lang,
+    t: &Ui,
+) -> Block {
+    let (kind, class) = knowledge_kind(&client.knowledge);
+    let knows = narrate::knowledge(&client.knowledge, lang);
+    let title = narrate::actor(Actor::Client(index as u32), lang);
+    let mut lines = vec![line(title.clone(), "title")];
+    wrapped(&mut lines, &knows, width, class);
+    // What it knows now may be "waiting to retry": the answer that sent it
+    // there (a 409, say) stays on the board.
+    let mut status = match client.knowledge {
+        Knowledge::Answered { status, .. } => format!(r#" data-status="{status}""#),
+        _ => String::new(),
+    };
+    if let (Some(answer), true) = (heard, status.is_empty()) {
+        let (_, heard_class) = knowledge_kind(&Knowledge::Answered {
+            attempt: answer.attempt,
+            status: answer.status,
+        });
+        let text = if answer.late {
+            format!("{}: {} ({})", t.last_answer, answer.status, t.late)
+        } else {
+            status = format!(r#" data-status="{}""#, answer.status);
+            format!("{}: {}", t.last_answer, answer.status)
+        };
+        wrapped(
+            &mut lines,
+            &text,
+            width,
+            if answer.late { "dim" } else { heard_class },
+        );
+    }
+    wrapped(
+        &mut lines,
+        &format!("{}: {}", t.attempts, client.attempts_sent),
+        width,
+        "dim",
+    );
+    let changed = before.is_some_and(|b| b.knowledge != client.knowledge);
+    Block {
+        lines,
+        class: format!("actor client{}", flash(changed)),
+        testid: format!("client-{index}"),
+        label: format!("{title}: {knows}"),
+        data: format!(r#" data-knowledge="{kind}"{status}"#),
+    }
+}
+
+fn instance_block(
+    index: usize,
+    instance: &InstanceView,
+    now_ms: u64,
+    width: i32,
+    lang: Lang,
+    t: &Ui,
+) -> Block {
+    let title = narrate::actor(Actor::Instance(index as u32), lang);
+    let mut lines = Vec::new();
+    let mut class = String::from("actor instance");
+    if instance.alive {
+        lines.push(line(title.clone(), "title"));
+    } else {
+        lines.push(line(format!("{title}: {}", t.down), "title down"));
+        class.push_str(" is-down");
+    }
+    let mut data = String::new();
+    if instance.jobs.is_empty() && instance.alive {
+        lines.push(line(t.idle, "dim"));
+    }
+    for job in &instance.jobs {
+        let step = view::step_label(&job.step, lang);
+        wrapped(
+            &mut lines,
+            &format!("#{} {step}", job.attempt + 1),
+            width,
+            "job",
+        );
+        if let Some(holder) = job.waiting_on_instance {
+            let waited = job
+                .waiting_since_ms
+                .map_or(0, |since| now_ms.saturating_sub(since));
+            let text = format!("{} {} · {waited} ms", t.waits_for, holder + 1);
+            wrapped(&mut lines, &text, width, "wait");
+            class.push_str(" is-waiting");
+            let _ = write!(data, r#" data-waiting-on="{holder}""#);
+        } else if job.in_transaction {
+            wrapped(&mut lines, t.open_transaction, width, "tx");
+        } else if job.holds_connection {
+            wrapped(&mut lines, t.connection, width, "dim");
+        }
+    }
+    if let Some(job) = instance.jobs.first() {
+        let _ = write!(data, r#" data-job-step="{}""#, job.step);
+    }
+    let label = lines
+        .iter()
+        .map(|l| l.text.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    Block {
+        lines,
+        class,
+        testid: format!("instance-{index}"),
+        label,
+        data,
+    }
+}
+
+fn acquirer_block(state: &Frame, before: &Frame, width: i32, t: &Ui) -> Block {
+    let captures: u32 = state.captures.iter().sum();
+    let double = view::is_double_charge(state);
+    let money = narrate::amount(state.charged_cents);
+    let mut lines = vec![
+        line(t.acquirer, "title"),
+        Line {
+            text: captures.to_string(),
+            class: "big",
+            height: BIG_LINE,
+        },
+        line(t.captures, "dim"),
+        line(money.clone(), "money"),
+    ];
+    if double {
+        // Bold capitals are wider than the text the wrap width assumes.
+        wrapped(&mut lines, t.charged_twice, width * 3 / 4, "alarm");
+    }
+    let changed = before.captures.iter().sum::<u32>() != captures;
+    Block {
+        lines,
+        class: format!(
+            "actor acquirer{}{}",
+            if double { " is-double" } else { "" },
+            flash(changed)
+        ),
+        testid: "acquirer".into(),
+        label: format!(
+            "{}: {captures} {}, {} {money}{}",
+            t.acquirer,
+            t.captures,
+            t.charged,
+            if double {
+                format!(", {}", t.charged_twice)
+            } else {
+                String::new()
+            }
+        ),
+        data: format!(
+            r#" data-captures="{captures}" data-charged-cents="{}" data-double="{double}""#,
+            state.charged_cents
+        ),
+    }
+}
+
+fn flash(changed: bool) -> &'static str {
+    if changed { " flash" } else { "" }
+}
+
+/// Stacks blocks in a column, centred vertically in `area` pixels from `top`.
+fn stack(blocks: &[Block], x: i32, w: i32, top: i32, area: i32, gap: i32) -> Vec<Rect> {
+    let total: i32 =
+        blocks.iter().map(Block::height).sum::<i32>() + gap * (blocks.len() as i32 - 1).max(0);
+    let mut y = top + (area - total).max(0) / 2;
+    blocks
+        .iter()
+        .map(|b| {
+            let rect = Rect {
+                x,
+                y,
+                w,
+                h: b.height(),
+            };
+            y += rect.h + gap;
+            rect
+        })
+        .collect()
+}
+
+fn draw_block(svg: &mut Markup, block: &Block, rect: Rect) {
+    svg.group(&block.testid, &block.class, &block.label, &block.data);
+    svg.rect(rect.x, rect.y, rect.w, rect.h, "box");
+    let mut y = rect.y + 5;
+    for l in &block.lines {
+        y += l.height;
+        let x = if l.class == "big" {
+            rect.x + rect.w / 2
+        } else {
+            rect.x + 7
+        };
+        svg.label(x, y - 4, l.class, &l.text);
+    }
+    svg.end_group();
+}
+
+/// Where a message is drawn: the wire it travels along, in order.
+fn route(
+    message: &MessageView,
+    clients: &[Rect],
+    balancer: Rect,
+    instances: &[Rect],
+    acquirer: Rect,
+) -> Option<Vec<(i32, i32)>> {
+    let client = |c: u32| clients.get(c as usize).copied();
+    let instance = |i: u32| instances.get(i as usize).copied();
+    Some(match (message.kind, message.from, message.to) {
+        (MessageKind::Request, Actor::Client(c), _) => {
+            vec![client(c)?.right_mid(), balancer.left_mid()]
+        }
+        (MessageKind::Response, Actor::Instance(i), Actor::Client(c)) => vec![
+            instance(i)?.left_mid(),
+            balancer.right_mid(),
+            balancer.left_mid(),
+            client(c)?.right_mid(),
+        ],
+        (MessageKind::Response, _, Actor::Client(c)) => {
+            vec![balancer.left_mid(), client(c)?.right_mid()]
+        }
+        (MessageKind::Capture, Actor::Instance(i), _) => {
+            vec![instance(i)?.right_mid(), acquirer.left_mid()]
+        }
+        (MessageKind::CaptureReply, _, Actor::Instance(i)) => {
+            vec![acquirer.left_mid(), instance(i)?.right_mid()]
+        }
+        _ => return None,
+    })
+}
+
+/// The point `permille`/1000 of the way along a polyline.
+fn along(points: &[(i32, i32)], permille: i64) -> (i32, i32) {
+    let length = |a: (i32, i32), b: (i32, i32)| {
+        let (dx, dy) = (i64::from(b.0 - a.0), i64::from(b.1 - a.1));
+        (dx * dx + dy * dy).isqrt()
+    };
+    let total: i64 = points.windows(2).map(|w| length(w[0], w[1])).sum();
+    let mut remaining = total * permille.clamp(0, 1000) / 1000;
+    for w in points.windows(2) {
+        let segment = length(w[0], w[1]);
+        if remaining <= segment && segment > 0 {
+            let lerp = |a: i32, b: i32| a + ((i64::from(b - a) * remaining) / segment) as i32;
+            return (lerp(w[0].0, w[1].0), lerp(w[0].1, w[1].1));
+        }
+        remaining -= segment;
+    }
+    points.last().copied().unwrap_or_default()
+}
+
+fn draw_messages(
+    svg: &mut Markup,
+    state: &Frame,
+    routes: impl Fn(&MessageView) -> Option<Vec<(i32, i32)>>,
+    t: &Ui,
+) {
+    if state.in_flight.is_empty() {
+        return;
+    }
+    let kinds: Vec<String> = state
+        .in_flight
+        .iter()
+        .map(|m| format!("{} #{}", t.message_kinds[m.kind as usize], m.attempt + 1))
+        .collect();
+    let label = format!("{}: {}", t.in_flight, kinds.join(", "));
+    svg.group(
+        "messages",
+        "messages",
+        &label,
+        &format!(r#" data-count="{}""#, state.in_flight.len()),
+    );
+    for message in &state.in_flight {
+        let Some(points) = routes(message) else {
+            continue;
+        };
+        let span = message.arrives_ms.saturating_sub(message.sent_ms).max(1);
+        let permille = (state.time_ms.saturating_sub(message.sent_ms) * 1000 / span) as i64;
+        let (x, y) = along(&points, permille);
+        let class = match message.kind {
+            MessageKind::Request => "msg req",
+            MessageKind::Response => "msg resp",
+            MessageKind::Capture => "msg cap",
+            MessageKind::CaptureReply => "msg reply",
+        };
+        let _ = write!(
+            svg.out,
+            r#"<g class="{class}"><circle cx="{x}" cy="{y}" r="6"/>"#
+        );
+        svg.label(
+            x - 8,
+            y - 9,
+            "msg-label",
+            &format!("#{}", message.attempt + 1),
+        );
+        svg.end_group();
+    }
+    svg.end_group();
+}
+
+#[derive(Clone, Copy)]
+enum Column {
+    Id,
+    Key,
+    Order,
+    Amount,
+    Status,
+    Http,
+}
+
+fn cell(column: Column, facts: &RowFacts) -> String {
+    let int = |v: Option<i64>| v.map_or_else(|| "—".to_string(), |v| v.to_string());
+    match column {
+        Column::Id => int(facts.id),
+        Column::Key => facts
+            .key
+            .as_deref()
+            .map_or_else(|| "—".into(), |k| shorten(k, 9)),
+        Column::Order => int(facts.order_id),
+        Column::Amount => facts
+            .amount_cents
+            .map_or_else(|| "—".into(), narrate::amount),
+        Column::Status => facts.status.clone().unwrap_or_else(|| "—".into()),
+        Column::Http => int(facts.http_status),
+    }
+}
+
+fn status_class(status: Option<&str>) -> &'static str {
+    match status {
+        Some("PROCESSANDO" | "processing") => "s-pending",
+        Some("CAPTURADA" | "completed") => "s-done",
+        Some("RECUSADA" | "failed_safe") => "s-refused",
+        Some("unknown") => "s-unknown",
+        _ => "s-other",
+    }
+}
+
+/// "UNIQUE (idempotency_key)" or "no UNIQUE": what can refuse a second write.
+fn constraint_note(table: &str, t: &Ui) -> String {
+    let uniques: Vec<String> = all_tables()
+        .into_iter()
+        .filter(|def| def.name == table)
+        .flat_map(|def| def.uniques)
+        .map(|u| format!("UNIQUE ({})", u.columns.join(", ")))
+        .collect();
+    if uniques.is_empty() {
+        t.no_unique.to_string()
+    } else {
+        uniques.join(", ")
+    }
+}
+
+/// Draws the tables; returns the bottom edge and where each instance's row
+/// of interest sits (for the waiting arrows).
+fn draw_tables(
+    svg: &mut Markup,
+    run: &Run,
+    state: &Frame,
+    top: i32,
+    width: i32,
+    lang: Lang,
+    t: &Ui,
+) -> (i32, Vec<(u32, i32)>) {
+    let narrow = width < NARROW_PX;
+    let columns: &[(Column, i32)] = if narrow {
+        &[
+            (Column::Id, 12),
+            (Column::Amount, 28),
+            (Column::Status, 42),
+            (Column::Http, 18),
+        ]
+    } else {
+        &[
+            (Column::Id, 7),
+            (Column::Key, 22),
+            (Column::Order, 12),
+            (Column::Amount, 17),
+            (Column::Status, 29),
+            (Column::Http, 13),
+        ]
+    };
+    let table_width = width - 2 * PAD;
+    let mut y = top;
+    let mut held_rows = Vec::new();
+    for (table_index, table) in state.tables.iter().enumerate() {
+        let name = format!("{} · {} {}", t.database, t.table, table.name);
+        let constraint = constraint_note(&table.name, t);
+        let label = format!("{name} · {constraint}");
+        svg.group(
+            if table_index == 0 {
+                "database"
+            } else {
+                "database-more"
+            },
+            "database",
+            &label,
+            &format!(
+                r#" data-table="{}" data-rows="{}""#,
+                table.name,
+                table.rows.len()
+            ),
+        );
+        // On a phone the constraint goes on a line of its own.
+        y += LINE;
+        if narrow {
+            svg.label(PAD, y, "title", &name);
+            y += LINE;
+            svg.label(PAD, y, "dim", &constraint);
+        } else {
+            svg.label(PAD, y, "title", &label);
+        }
+        y += 6;
+        let mut x = PAD;
+        for &(column, pct) in columns {
+            svg.label(x + 4, y + LINE - 2, "th", t.columns[column as usize]);
+            x += table_width * pct / 100;
+        }
+        y += LINE + 2;
+        if table.rows.is_empty() {
+            svg.label(PAD + 4, y + LINE - 2, "dim", t.empty_table);
+            y += ROW;
+        }
+        for row_index in by_id(table) {
+            let row = &table.rows[row_index];
+            let facts = view::row_facts(table, &row.values);
+            let notes = row_notes(run, row, lang, t);
+            let height = ROW + NOTE * notes.len() as i32;
+            let mut class = format!("row {}", status_class(facts.status.as_deref()));
+            if row.uncommitted_by.is_some() {
+                class.push_str(" uncommitted");
+            }
+            let _ = write!(
+                svg.out,
+                r#"<g class="{class}" data-testid="row" data-status="{}" data-http="{}" data-committed="{}">"#,
+                facts.status.as_deref().unwrap_or(""),
+                facts.http_status.map_or(String::new(), |h| h.to_string()),
+                row.uncommitted_by.is_none(),
+            );
+            svg.rect(PAD, y, table_width, height - 2, "row-box");
+            let mut x = PAD;
+            for &(column, pct) in columns {
+                let class = if matches!(column, Column::Status) {
+                    "cell status"
+                } else {
+                    "cell"
+                };
+                svg.label(x + 4, y + ROW - 6, class, &cell(column, &facts));
+                x += table_width * pct / 100;
+            }
+            for (i, note) in notes.iter().enumerate() {
+                svg.label(
+                    PAD + 4,
+                    y + ROW - 4 + NOTE * (i as i32 + 1) - 2,
+                    "note",
+                    note,
+                );
+            }
+            svg.end_group();
+            for session in [row.uncommitted_by, row.locked_by].into_iter().flatten() {
+                if let Some(instance) = view::session_instance(run, session.0) {
+                    held_rows.push((instance, y));
+                }
+            }
+            y += height;
+        }
+        svg.end_group();
+        y += 8;
+    }
+    (y, held_rows)
+}
+
+/// Row indexes in the order of their ids. The store lists a row where its
+/// latest version was written, so an update would move it down the table.
+/// (A selection, not a sort: tables hold a handful of rows, and a sort's
+/// code would cost the page more than it saves.)
+fn by_id(table: &TableView) -> Vec<usize> {
+    let id = |i: usize| {
+        view::row_facts(table, &table.rows[i].values)
+            .id
+            .unwrap_or(i64::MAX)
+    };
+    let mut left: Vec<usize> = (0..table.rows.len()).collect();
+    let mut order = Vec::with_capacity(left.len());
+    while let Some(at) = (0..left.len()).min_by_key(|&k| (id(left[k]), left[k])) {
+        order.push(left.remove(at));
+    }
+    order
+}
+
+/// "uncommitted · instance 1", "locked · instance 2": who holds the row.
+fn row_notes(run: &Run, row: &RowView, lang: Lang, t: &Ui) -> Vec<String> {
+    let holder = |session: lousa_core::store::SessionId| {
+        view::session_instance(run, session.0).map_or_else(String::new, |i| {
+            format!(" · {}", narrate::actor(Actor::Instance(i), lang))
+        })
+    };
+    let mut notes = Vec::new();
+    if let Some(session) = row.uncommitted_by {
+        notes.push(format!("{}{}", t.uncommitted, holder(session)));
+    }
+    if let Some(session) = row.locked_by.filter(|s| Some(*s) != row.uncommitted_by) {
+        notes.push(format!("{}{}", t.locked, holder(session)));
+    }
+    notes
+}
+
+/// Draws `frame` of `run` for a board `width` pixels wide.
+pub fn board(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
+    let t = ui(lang);
+    let width = width.max(280);
+    let frame = frame.min(run.frame_count() - 1);
+    let state = run.state_at(frame);
+    let before = run.state_at(frame.saturating_sub(1));
+    let columns = Columns::new(width);
+
+    let ledger = view::ledger_at(run, frame);
+    let last_heard = |client: usize| {
+        let on_time = ledger
+            .answers
+            .iter()
+            .rev()
+            .find(|a| a.client as usize == client && !a.late);
+        on_time.or_else(|| {
+            ledger
+                .answers
+                .iter()
+                .rev()
+                .find(|a| a.client as usize == client)
+        })
+    };
+    let clients: Vec<Block> = state
+        .clients
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            client_block(
+                i,
+                c,
+                before.clients.get(i),
+                last_heard(i),
+                columns.client.1,
+                lang,
+                t,
+            )
+        })
+        .collect();
+    let instances: Vec<Block> = state
+        .instances
+        .iter()
+        .enumerate()
+        .map(|(i, inst)| instance_block(i, inst, state.time_ms, columns.instance.1, lang, t))
+        .collect();
+    let acquirer = acquirer_block(state, before, columns.acquirer.1, t);
+    let mut balancer_lines = Vec::new();
+    let balancer_name = if columns.balancer.1 < 60 {
+        "LB"
+    } else {
+        "load balancer"
+    };
+    wrapped(
+        &mut balancer_lines,
+        balancer_name,
+        columns.balancer.1,
+        "title",
+    );
+    let balancer = Block {
+        lines: balancer_lines,
+        class: "actor balancer".into(),
+        testid: "load-balancer".into(),
+        label: "load balancer".into(),
+        data: String::new(),
+    };
+
+    let gap = 8;
+    let column_height = |blocks: &[Block]| {
+        blocks.iter().map(Block::height).sum::<i32>() + gap * (blocks.len() as i32 - 1).max(0)
+    };
+    let top = PAD;
+    let area = column_height(&clients)
+        .max(column_height(&instances))
+        .max(acquirer.height())
+        .max(balancer.height());
+    let client_rects = stack(&clients, columns.client.0, columns.client.1, top, area, gap);
+    let instance_rects = stack(
+        &instances,
+        columns.instance.0,
+        columns.instance.1,
+        top,
+        area,
+        gap,
+    );
+    let balancer_rect = stack(
+        std::slice::from_ref(&balancer),
+        columns.balancer.0,
+        columns.balancer.1,
+        top,
+        area,
+        gap,
+    )[0];
+    let acquirer_rect = stack(
+        std::slice::from_ref(&acquirer),
+        columns.acquirer.0,
+        columns.acquirer.1,
+        top,
+        area,
+        gap,
+    )[0];
+
+    let mut svg = Markup::default();
+    let tables_top = top + area + columns.gap.min(20) + 4;
+    // Wires first, so boxes and messages are drawn over them.
+    svg.raw(r#"<g class="wires" aria-hidden="true">"#);
+    for rect in &client_rects {
+        svg.line(rect.right_mid(), balancer_rect.left_mid(), "wire");
+    }
+    for rect in &instance_rects {
+        svg.line(balancer_rect.right_mid(), rect.left_mid(), "wire");
+        svg.line(rect.right_mid(), acquirer_rect.left_mid(), "wire");
+        svg.line(
+            rect.bottom_mid(),
+            (rect.bottom_mid().0, tables_top),
+            "wire db-wire",
+        );
+    }
+    svg.end_group();
+    let mut ends = [0; PARTS];
+    ends[0] = svg.out.len();
+
+    let t_clients = clients
+        .iter()
+        .map(|b| b.label.as_str())
+        .collect::<Vec<_>>()
+        .join("; ");
+    svg.group(
+        "clients",
+        "clients",
+        &format!("{}: {t_clients}", t.clients),
+        "",
+    );
+    for (block, rect) in clients.iter().zip(&client_rects) {
+        draw_block(&mut svg, block, *rect);
+    }
+    svg.end_group();
+    draw_block(&mut svg, &balancer, balancer_rect);
+    ends[1] = svg.out.len();
+    let t_instances = instances
+        .iter()
+        .map(|b| b.label.as_str())
+        .collect::<Vec<_>>()
+        .join("; ");
+    svg.group(
+        "instances",
+        "instances",
+        &format!("{}: {t_instances}", t.instances),
+        "",
+    );
+    for (block, rect) in instances.iter().zip(&instance_rects) {
+        draw_block(&mut svg, block, *rect);
+    }
+    svg.end_group();
+    ends[2] = svg.out.len();
+    draw_block(&mut svg, &acquirer, acquirer_rect);
+    ends[3] = svg.out.len();
+
+    let (bottom, held_rows) = draw_tables(&mut svg, run, state, tables_top, width, lang, t);
+
+    // A waiting instance points at the row whose transaction it waits for.
+    for (index, instance) in state.instances.iter().enumerate() {
+        let waits_on = instance.jobs.iter().find_map(|j| j.waiting_on_instance);
+        let target = waits_on.and_then(|holder| held_rows.iter().find(|(i, _)| *i == holder));
+        if let (Some((_, row_y)), Some(rect)) = (target, instance_rects.get(index)) {
+            let (x, y) = rect.bottom_mid();
+            let x = x + 6;
+            svg.line((x, y), (x, row_y - 3), "wait-arrow");
+            let _ = write!(
+                svg.out,
+                r#"<path class="wait-head" d="M{} {} l5 -8 l-10 0 z"/>"#,
+                x,
+                row_y - 2
+            );
+        }
+    }
+
+    ends[4] = svg.out.len();
+    let routes = |m: &MessageView| {
+        route(
+            m,
+            &client_rects,
+            balancer_rect,
+            &instance_rects,
+            acquirer_rect,
+        )
+    };
+    draw_messages(&mut svg, state, routes, t);
+    ends[5] = svg.out.len();
+
+    Board {
+        markup: svg.out,
+        ends,
+        height: bottom + PAD,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lousa_core::Strategy;
+    use lousa_core::builtins::builtin;
+    use lousa_core::story::beat_frame;
+
+    fn story(strategy: Strategy) -> Run {
+        let mut scenario = builtin("timeout-retry").expect("built-in");
+        scenario.strategy = strategy;
+        lousa_core::run(&scenario).expect("valid")
+    }
+
+    #[test]
+    fn the_double_charge_is_drawn_on_the_acquirer() {
+        let run = story(Strategy::CheckThenAct);
+        let frame = beat_frame(&run, "second-capture").expect("beat");
+        let drawn = board(&run, frame, 640, Lang::Pt).markup;
+        assert!(drawn.contains(r#"data-captures="2""#), "{drawn}");
+        assert!(drawn.contains("COBRANÇA EM DOBRO"));
+        assert!(drawn.contains("R$ 500,00"));
+        assert_eq!(
+            drawn.matches(r#"data-testid="row""#).count(),
+            2,
+            "two rows for one order"
+        );
+    }
+
+    #[test]
+    fn the_client_shows_it_does_not_know_after_the_timeout() {
+        let run = story(Strategy::CheckThenAct);
+        let frame = beat_frame(&run, "timeout").expect("beat");
+        let drawn = board(&run, frame, 640, Lang::Pt).markup;
+        assert!(drawn.contains(r#"data-knowledge="unknown""#));
+        assert!(drawn.contains("não sabe se cobrou"));
+        let english = board(&run, frame, 640, Lang::En).markup;
+        assert!(english.contains("does not know"), "{english}");
+    }
+
+    #[test]
+    fn the_key_design_shows_the_409_and_the_stored_response() {
+        let run = story(Strategy::IdempotencyKey);
+        let conflict = beat_frame(&run, "conflict").expect("beat");
+        let heard = (conflict..run.frame_count())
+            .map(|f| board(&run, f, 640, Lang::Pt).markup)
+            .find(|m| m.contains(r#"data-status="409""#));
+        assert!(heard.is_some(), "the client hears 409 after the conflict");
+        let end = board(&run, run.frame_count() - 1, 640, Lang::Pt).markup;
+        assert!(
+            end.contains(r#"data-status="CAPTURADA" data-http="201""#),
+            "{end}"
+        );
+        assert!(end.contains(r#"data-captures="1""#));
+        assert!(end.contains("UNIQUE (idempotency_key)"));
+    }
+
+    #[test]
+    fn an_instance_waiting_on_a_held_row_says_so_and_points_at_it() {
+        let run = lousa_core::run(&builtin("held-transaction").expect("built-in")).expect("valid");
+        let frame = beat_frame(&run, "retry-decides").expect("beat");
+        let drawn = board(&run, frame, 640, Lang::Pt).markup;
+        assert!(drawn.contains(r#"data-waiting-on="0""#), "{drawn}");
+        assert!(drawn.contains("espera a linha"), "{drawn}");
+        assert!(drawn.contains("não confirmada · instância 1"));
+        assert!(drawn.contains("wait-arrow"));
+    }
+
+    #[test]
+    fn every_frame_of_every_builtin_draws_at_phone_and_desktop_widths() {
+        for name in lousa_core::builtins::NAMES {
+            let run = lousa_core::run(&builtin(name).expect("built-in")).expect("valid");
+            for frame in 0..run.frame_count() {
+                for width in [300, 640, 1000] {
+                    let drawn = board(&run, frame, width, Lang::Pt);
+                    assert!(drawn.height > 100, "{name} frame {frame} at {width}px");
+                    assert_eq!(
+                        drawn.markup.matches("<g").count(),
+                        drawn.markup.matches("</g>").count(),
+                        "{name} frame {frame}: groups balance"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_parts_cover_the_picture_and_each_balances_its_groups() {
+        let run = story(Strategy::CheckThenAct);
+        let drawn = board(&run, 20, 640, Lang::Pt);
+        let joined: String = (0..PARTS).map(|i| drawn.part(i)).collect();
+        assert_eq!(joined, drawn.markup);
+        for i in 0..PARTS {
+            let part = drawn.part(i);
+            assert_eq!(
+                part.matches("<g").count(),
+                part.matches("</g>").count(),
+                "part {i}"
+            );
+        }
+        assert!(drawn.part(3).contains(r#"data-testid="acquirer""#));
+        assert!(drawn.part(5).contains("messages"));
+    }
+
+    #[test]
+    fn a_message_in_flight_sits_between_its_ends() {
+        let points = [(0, 0), (100, 0)];
+        assert_eq!(along(&points, 0), (0, 0));
+        assert_eq!(along(&points, 500), (50, 0));
+        assert_eq!(along(&points, 1000), (100, 0));
+        assert_eq!(along(&[(0, 0), (0, 30), (40, 30)], 500), (5, 30));
+    }
+}

@@ -1,0 +1,368 @@
+//! What the page shows, as plain data, and how it is written in the URL.
+//!
+//! A [`Moment`] names one world (scenario, strategy, seed) at one frame, plus
+//! the two designs of the twin timeline. Everything on screen is computed
+//! from it, so a link that carries a moment reopens exactly that picture.
+//! Parsing never fails: a bad parameter becomes a [`Problem`] the page shows,
+//! and the default takes its place.
+
+use lousa_core::Strategy;
+use lousa_core::builtins;
+use lousa_core::narrate::Lang;
+
+/// The scenario the article tells, used when a paragraph or link names none.
+pub const DEFAULT_SCENARIO: &str = "timeout-retry";
+/// The twin timeline's top line: the intuitive design that fails.
+pub const DEFAULT_LEFT: Strategy = Strategy::CheckThenAct;
+/// The twin timeline's bottom line: the design that works.
+pub const DEFAULT_RIGHT: Strategy = Strategy::IdempotencyKey;
+
+/// Playback speeds, in steps per second.
+pub const SPEEDS: [(&str, u32); 4] = [("0,5×", 500), ("1×", 1000), ("2×", 2000), ("4×", 4000)];
+/// Milliseconds between two steps at 1×.
+pub const STEP_MS_AT_1X: u32 = 900;
+
+/// One world at one frame, and the two designs compared below the article.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moment {
+    /// A name from `builtins::NAMES`.
+    pub scenario: &'static str,
+    /// The design the lousa draws.
+    pub strategy: Strategy,
+    /// The twin timeline's top line.
+    pub left: Strategy,
+    /// The twin timeline's bottom line.
+    pub right: Strategy,
+    pub seed: u64,
+    /// Index into `Run::state_at` of the lousa's world.
+    pub frame: usize,
+}
+
+impl Default for Moment {
+    fn default() -> Self {
+        Moment {
+            scenario: DEFAULT_SCENARIO,
+            strategy: DEFAULT_LEFT,
+            left: DEFAULT_LEFT,
+            right: DEFAULT_RIGHT,
+            seed: default_seed(DEFAULT_SCENARIO),
+            frame: 0,
+        }
+    }
+}
+
+/// The seed a built-in ships with.
+pub fn default_seed(scenario: &str) -> u64 {
+    builtins::builtin(scenario).map_or(1, |s| s.seed)
+}
+
+/// The `'static` name of a built-in scenario.
+pub fn scenario_name(name: &str) -> Option<&'static str> {
+    builtins::NAMES.iter().copied().find(|n| *n == name)
+}
+
+/// What was wrong with one URL parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Issue {
+    UnknownScenario,
+    UnknownStrategy,
+    NotANumber,
+    FrameOutOfRange,
+}
+
+/// A URL parameter the page could not use, shown to the reader by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub param: &'static str,
+    pub value: String,
+    pub issue: Issue,
+}
+
+/// The outcome of reading a URL's query.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Parsed {
+    pub moment: Moment,
+    /// `Some` when the URL chose a language.
+    pub lang: Option<Lang>,
+    /// Whether the URL named a frame: then it, not the scroll position,
+    /// decides what the lousa shows first.
+    pub explicit: bool,
+    /// Whether the URL named a scenario (otherwise the page's own applies).
+    pub scenario_named: bool,
+    pub problems: Vec<Problem>,
+}
+
+/// Reads `scenario`, `strategy`, `left`, `right`, `seed`, `frame` and `lang`
+/// from a query string (with or without its leading `?`). Unknown parameters
+/// are ignored; the frame is checked against the run later, by
+/// [`check_frame`], because only the run knows how many frames there are.
+pub fn parse_query(query: &str) -> Parsed {
+    let mut parsed = Parsed::default();
+    let mut seed = None;
+    for pair in query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
+        // Values are names and numbers: no escapes to decode. A value that
+        // arrives escaped is shown as it came and reported like any other.
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let value = value.to_string();
+        let moment = &mut parsed.moment;
+        let problem = |param, issue| Problem {
+            param,
+            value: value.clone(),
+            issue,
+        };
+        let result = match key {
+            "scenario" => scenario_name(&value)
+                .map(|name| {
+                    moment.scenario = name;
+                    parsed.scenario_named = true;
+                })
+                .ok_or_else(|| problem("scenario", Issue::UnknownScenario)),
+            "strategy" | "left" | "right" => {
+                let slot = match key {
+                    "strategy" => (&mut moment.strategy, "strategy"),
+                    "left" => (&mut moment.left, "left"),
+                    _ => (&mut moment.right, "right"),
+                };
+                Strategy::from_name(&value)
+                    .map(|strategy| *slot.0 = strategy)
+                    .ok_or_else(|| problem(slot.1, Issue::UnknownStrategy))
+            }
+            "seed" => value
+                .parse::<u64>()
+                .map(|s| seed = Some(s))
+                .map_err(|_| problem("seed", Issue::NotANumber)),
+            "frame" => value
+                .parse::<usize>()
+                .map(|f| {
+                    moment.frame = f;
+                    parsed.explicit = true;
+                })
+                .map_err(|_| problem("frame", Issue::NotANumber)),
+            "lang" => {
+                parsed.lang = match value.as_str() {
+                    "en" => Some(Lang::En),
+                    "pt" | "pt-BR" => Some(Lang::Pt),
+                    _ => None,
+                };
+                Ok(())
+            }
+            _ => Ok(()),
+        };
+        if let Err(problem) = result {
+            parsed.problems.push(problem);
+        }
+    }
+    parsed.moment.seed = seed.unwrap_or_else(|| default_seed(parsed.moment.scenario));
+    parsed
+}
+
+/// The frame of a parsed moment, checked against the run's length: a frame
+/// past the end is a problem, and the start takes its place.
+pub fn check_frame(moment: &mut Moment, frame_count: usize) -> Option<Problem> {
+    (moment.frame >= frame_count).then(|| {
+        let value = moment.frame.to_string();
+        moment.frame = 0;
+        Problem {
+            param: "frame",
+            value,
+            issue: Issue::FrameOutOfRange,
+        }
+    })
+}
+
+/// The query string of a moment, every parameter spelled out so a shared link
+/// does not depend on defaults that may change.
+pub fn to_query(moment: &Moment, lang: Lang) -> String {
+    let mut query = format!(
+        "?scenario={}&strategy={}&left={}&right={}&seed={}&frame={}",
+        moment.scenario,
+        moment.strategy.name(),
+        moment.left.name(),
+        moment.right.name(),
+        moment.seed,
+        moment.frame,
+    );
+    if lang == Lang::En {
+        query.push_str("&lang=en");
+    }
+    query
+}
+
+/// The parameters this page owns; [`merge_query`] leaves all others alone,
+/// so a host page that embeds the lousa keeps its own query.
+const OWN_PARAMS: [&str; 7] = [
+    "scenario", "strategy", "left", "right", "seed", "frame", "lang",
+];
+
+/// `ours` (a query from [`to_query`]) with the parameters of `current` that
+/// are not the page's own kept in front of it.
+pub fn merge_query(current: &str, ours: &str) -> String {
+    let foreign: Vec<&str> = current
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .filter(|pair| !OWN_PARAMS.contains(&pair.split_once('=').map_or(*pair, |(k, _)| k)))
+        .collect();
+    if foreign.is_empty() {
+        return ours.to_string();
+    }
+    format!("?{}&{}", foreign.join("&"), ours.trim_start_matches('?'))
+}
+
+/// Where a step paragraph sends the lousa.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepTarget {
+    pub scenario: &'static str,
+    pub strategy: Strategy,
+    /// A name from `story::BEATS`.
+    pub beat: String,
+}
+
+/// Reads a paragraph's `data-step`, `data-scenario` and `data-strategy`.
+/// A missing scenario means the page's (`page_scenario`), a missing strategy
+/// the top line's: both are settings, never the last paragraph scrolled
+/// past, so the target depends on the paragraph alone. Attributes that name
+/// nothing known are returned by name and replaced by those defaults (an
+/// unknown beat shows the start).
+pub fn step_target(
+    beat: &str,
+    scenario: Option<&str>,
+    strategy: Option<&str>,
+    page_scenario: &'static str,
+    left: Strategy,
+) -> (StepTarget, Vec<&'static str>) {
+    let mut unknown = Vec::new();
+    let scenario = match scenario {
+        None => page_scenario,
+        Some(name) => scenario_name(name).unwrap_or_else(|| {
+            unknown.push("data-scenario");
+            page_scenario
+        }),
+    };
+    let strategy = match strategy {
+        None => left,
+        Some(name) => Strategy::from_name(name).unwrap_or_else(|| {
+            unknown.push("data-strategy");
+            left
+        }),
+    };
+    if !lousa_core::story::BEATS.contains(&beat) {
+        unknown.push("data-step");
+    }
+    let target = StepTarget {
+        scenario,
+        strategy,
+        beat: beat.to_string(),
+    };
+    (target, unknown)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_query_is_the_default_moment_with_no_problems() {
+        let parsed = parse_query("");
+        assert_eq!(parsed.moment, Moment::default());
+        assert!(!parsed.explicit);
+        assert!(parsed.problems.is_empty());
+        assert_eq!(parsed.lang, None);
+    }
+
+    #[test]
+    fn a_written_moment_reads_back_as_the_same_moment() {
+        let moment = Moment {
+            scenario: "held-transaction",
+            strategy: Strategy::IdempotencyKeyHeldTx,
+            left: Strategy::Naive,
+            right: Strategy::IdempotencyKeyLease,
+            seed: 42,
+            frame: 11,
+        };
+        for lang in [Lang::Pt, Lang::En] {
+            let parsed = parse_query(&to_query(&moment, lang));
+            assert_eq!(parsed.moment, moment);
+            assert!(parsed.explicit);
+            assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+            assert_eq!(parsed.lang.unwrap_or(Lang::Pt), lang);
+        }
+    }
+
+    #[test]
+    fn every_bad_parameter_is_named_and_replaced_by_its_default() {
+        let parsed =
+            parse_query("scenario=nope&strategy=magic&left=&right=x&seed=-1&frame=abc&extra=1");
+        assert_eq!(parsed.moment, Moment::default());
+        let named: Vec<(&str, Issue)> =
+            parsed.problems.iter().map(|p| (p.param, p.issue)).collect();
+        assert_eq!(
+            named,
+            vec![
+                ("scenario", Issue::UnknownScenario),
+                ("strategy", Issue::UnknownStrategy),
+                ("left", Issue::UnknownStrategy),
+                ("right", Issue::UnknownStrategy),
+                ("seed", Issue::NotANumber),
+                ("frame", Issue::NotANumber),
+            ]
+        );
+        assert_eq!(parsed.problems[0].value, "nope");
+        assert!(
+            !parsed.explicit,
+            "an unreadable frame does not pin the moment"
+        );
+    }
+
+    #[test]
+    fn a_frame_past_the_end_falls_back_to_the_start() {
+        let mut moment = parse_query("frame=999").moment;
+        let problem = check_frame(&mut moment, 34).expect("out of range");
+        assert_eq!((problem.param, problem.value.as_str()), ("frame", "999"));
+        assert_eq!(moment.frame, 0);
+        let mut fine = parse_query("frame=33").moment;
+        assert_eq!(check_frame(&mut fine, 34), None);
+        assert_eq!(fine.frame, 33);
+    }
+
+    #[test]
+    fn merging_keeps_a_host_page_s_own_parameters() {
+        let ours = to_query(&Moment::default(), Lang::Pt);
+        assert_eq!(merge_query("", &ours), ours);
+        assert_eq!(merge_query("?frame=3&scenario=race-2", &ours), ours);
+        let merged = merge_query("?post=42&frame=3", &ours);
+        assert!(merged.starts_with("?post=42&scenario="), "{merged}");
+        assert_eq!(parse_query(&merged).moment, Moment::default());
+    }
+
+    #[test]
+    fn a_paragraph_target_depends_on_the_paragraph_and_settings_only() {
+        let (target, warnings) =
+            step_target("timeout", None, None, DEFAULT_SCENARIO, Strategy::Naive);
+        assert_eq!(
+            target,
+            StepTarget {
+                scenario: DEFAULT_SCENARIO,
+                strategy: Strategy::Naive,
+                beat: "timeout".into()
+            }
+        );
+        assert!(warnings.is_empty());
+        let (target, warnings) = step_target(
+            "nope",
+            Some("race-2"),
+            Some("bogus"),
+            DEFAULT_SCENARIO,
+            Strategy::CheckThenAct,
+        );
+        assert_eq!(
+            (target.scenario, target.strategy),
+            ("race-2", Strategy::CheckThenAct)
+        );
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+    }
+}

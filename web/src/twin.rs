@@ -1,0 +1,422 @@
+//! The twin timeline ("as duas linhas"): two designs run from one scenario
+//! and seed, drawn as two lines on one time axis.
+//!
+//! Events that share an instant are common (a race happens entirely at
+//! 0 ms), so a linear time axis would pile them into one pixel. The axis
+//! gives each instant as many slots as the busier line has events then, and
+//! puts a gap between instants that grows with the time between them: order
+//! and simultaneity stay exact, and long waits still look long.
+//!
+//! Everything here is a pure function of a `Twin` and a width; the cursor is
+//! a [`Cursor`] (time, events at that time), so both lines can be read at the
+//! same place even though their frame numbers differ.
+
+use crate::markup::Markup;
+use crate::text::ui;
+use lousa_core::narrate::Lang;
+use lousa_core::story::Twin;
+use lousa_core::trace::{EventKind, TraceEvent};
+use lousa_core::view::{self, Cursor};
+use std::fmt::Write;
+
+/// Height of the drawing in pixels.
+pub const HEIGHT: i32 = 204;
+const TOP_LINE_Y: i32 = 72;
+const BOTTOM_LINE_Y: i32 = 136;
+const MARGIN: i32 = 14;
+
+/// Where things sit on the axis, in pixels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axis {
+    /// Every place the cursor can stop, left to right.
+    pub stops: Vec<(Cursor, i32)>,
+    pub left_x: Vec<i32>,
+    pub right_x: Vec<i32>,
+    pub width: i32,
+}
+
+/// Half-slots of gap between two instants `gap_ms` apart: one more for each
+/// tenfold longer wait.
+fn gap_halves(gap_ms: u64) -> i64 {
+    let mut halves = 2;
+    let mut limit = 10;
+    while gap_ms > limit && halves < 12 {
+        halves += 2;
+        limit *= 10;
+    }
+    halves
+}
+
+/// The distinct values of two ascending lists, ascending. (A run's events are
+/// in time order; merging them needs no sort, and no sort's code in the page.)
+fn merge_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let (mut i, mut j) = (0, 0);
+    let mut out: Vec<u64> = Vec::with_capacity(a.len() + b.len());
+    while i < a.len() || j < b.len() {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if x <= y => {
+                i += 1;
+                x
+            }
+            (_, Some(&y)) => {
+                j += 1;
+                y
+            }
+            (Some(&x), None) => {
+                i += 1;
+                x
+            }
+            (None, None) => break,
+        };
+        if out.last() != Some(&next) {
+            out.push(next);
+        }
+    }
+    out
+}
+
+fn times(events: &[&TraceEvent]) -> Vec<u64> {
+    events.iter().map(|e| e.time_ms).collect()
+}
+
+impl Axis {
+    pub fn new(twin: &Twin, width: i32) -> Axis {
+        let left: Vec<&TraceEvent> = twin.left.events().map(|(_, e)| e).collect();
+        let right: Vec<&TraceEvent> = twin.right.events().map(|(_, e)| e).collect();
+        let (left_t, right_t) = (times(&left), times(&right));
+        let instants = merge_sorted(&left_t, &right_t);
+        let count = |ts: &[u64], t: u64| ts.iter().filter(|x| **x == t).count() as i64;
+
+        // Positions in half-slots first; scaled to pixels at the end.
+        let mut start_of = Vec::with_capacity(instants.len());
+        let mut halves: i64 = 0;
+        for (i, &t) in instants.iter().enumerate() {
+            if i > 0 {
+                halves += gap_halves(t - instants[i - 1]);
+            }
+            start_of.push(halves);
+            halves += 2 * count(&left_t, t).max(count(&right_t, t));
+        }
+        let total = halves.max(1);
+        let span = i64::from(width - 2 * MARGIN).max(1);
+        let px = |h: i64| MARGIN + (h * span / total) as i32;
+        let start = |t: u64| start_of[instants.partition_point(|x| *x < t)];
+
+        let place = |ts: &[u64]| {
+            let mut seen_at = (u64::MAX, 0);
+            ts.iter()
+                .map(|&t| {
+                    let nth = if seen_at.0 == t { seen_at.1 + 1 } else { 0 };
+                    seen_at = (t, nth);
+                    px(start(t) + 2 * nth + 1)
+                })
+                .collect::<Vec<i32>>()
+        };
+        let left_x = place(&left_t);
+        let right_x = place(&right_t);
+
+        let first = instants.first().copied().unwrap_or(0);
+        let mut stops = vec![
+            (Cursor::default(), px(0)),
+            (
+                Cursor {
+                    time_ms: first,
+                    events_at_time: 0,
+                },
+                px(0),
+            ),
+        ];
+        for (i, &t) in instants.iter().enumerate() {
+            let n = count(&left_t, t).max(count(&right_t, t));
+            for k in 1..=n {
+                let cursor = Cursor {
+                    time_ms: t,
+                    events_at_time: k as usize,
+                };
+                stops.push((cursor, px(start_of[i] + 2 * k)));
+            }
+        }
+        stops.dedup_by(|a, b| a.0 == b.0);
+        Axis {
+            stops,
+            left_x,
+            right_x,
+            width,
+        }
+    }
+
+    /// The x of a cursor: its stop, or the nearest stop before it when the
+    /// cursor comes from a design that is on neither line.
+    pub fn x_of(&self, cursor: Cursor) -> i32 {
+        let after = self.stops.partition_point(|(c, _)| *c <= cursor);
+        self.stops[after.saturating_sub(1)].1
+    }
+
+    /// The stop nearest to `x` pixels.
+    pub fn nearest(&self, x: i32) -> Cursor {
+        self.stops
+            .iter()
+            .min_by_key(|(_, sx)| (sx - x).abs())
+            .map(|(c, _)| *c)
+            .unwrap_or_default()
+    }
+}
+
+/// What a mark looks like: its class, and a label for the events a reader
+/// compares between the lines (captures, timeouts, answers).
+fn mark(event: &TraceEvent, lang: Lang) -> (&'static str, Option<String>) {
+    match &event.kind {
+        EventKind::Captured {
+            captures_for_intent,
+            ..
+        } => (
+            if *captures_for_intent > 1 {
+                "m-capture m-again"
+            } else {
+                "m-capture"
+            },
+            Some(match lang {
+                Lang::Pt => format!("{captures_for_intent}ª captura"),
+                Lang::En => format!("capture {captures_for_intent}"),
+            }),
+        ),
+        EventKind::TimedOut { .. } => ("m-timeout", Some("timeout".into())),
+        EventKind::ResponseReceived { status, .. } => ("m-answer", Some(status.to_string())),
+        EventKind::LateResponseIgnored { status, .. } => ("m-late", Some(format!("({status})"))),
+        EventKind::Sql { sql, .. } | EventKind::SqlResumed { sql, .. } => {
+            if sql.starts_with("SELECT") {
+                ("m-read", None)
+            } else if sql.starts_with("INSERT") || sql.starts_with("UPDATE") {
+                ("m-write", None)
+            } else {
+                ("m-other", None)
+            }
+        }
+        EventKind::AttemptSent { .. } => ("m-send", None),
+        EventKind::Crashed { .. } => ("m-crash", Some("✕".into())),
+        _ => ("m-other", None),
+    }
+}
+
+/// One line: its design's name, its marks, and the labels of the marks a
+/// reader compares, above the top line and below the bottom one.
+fn draw_line(
+    svg: &mut Markup,
+    name: &str,
+    events: &[&TraceEvent],
+    xs: &[i32],
+    y: i32,
+    above: bool,
+    lang: Lang,
+) {
+    let (name_y, label_y, step) = if above {
+        (y - 44, y - 10, -13)
+    } else {
+        (y + 50, y + 20, 13)
+    };
+    svg.label(MARGIN, name_y, "line-name", name);
+    // Each label takes the first of two rows where it does not overlap the
+    // previous label of that row.
+    let mut row_end = [-1000; 2];
+    for (event, &x) in events.iter().zip(xs) {
+        let (class, label) = mark(event, lang);
+        let _ = write!(
+            svg.out,
+            r#"<circle cx="{x}" cy="{y}" r="4" class="mark {class}"/>"#
+        );
+        if let Some(label) = label {
+            let half = 4 * label.chars().count() as i32;
+            let row = usize::from(x - half < row_end[0] + 4);
+            row_end[row] = x + half;
+            let _ = write!(
+                svg.out,
+                r#"<text x="{x}" y="{}" class="mark-label {class}">"#,
+                label_y + step * row as i32
+            );
+            svg.text(&label);
+            svg.raw("</text>");
+        }
+    }
+}
+
+/// The still part of the drawing: lines, marks, links and the divergence.
+/// The cursor is drawn apart, so scrubbing does not redraw all of this.
+pub fn markup(twin: &Twin, axis: &Axis, lang: Lang) -> String {
+    let t = ui(lang);
+    let left: Vec<&TraceEvent> = twin.left.events().map(|(_, e)| e).collect();
+    let right: Vec<&TraceEvent> = twin.right.events().map(|(_, e)| e).collect();
+    let mut svg = Markup::default();
+    let end = axis.width - MARGIN;
+    svg.raw(r#"<g class="links" aria-hidden="true">"#);
+    for &(i, j) in &twin.links {
+        if let (Some(&x1), Some(&x2)) = (axis.left_x.get(i), axis.right_x.get(j)) {
+            svg.line((x1, TOP_LINE_Y), (x2, BOTTOM_LINE_Y), "link");
+        }
+    }
+    svg.end_group();
+    svg.line((MARGIN, TOP_LINE_Y), (end, TOP_LINE_Y), "axis-line");
+    svg.line((MARGIN, BOTTOM_LINE_Y), (end, BOTTOM_LINE_Y), "axis-line");
+
+    if let Some(divergence) = &twin.divergence {
+        let x = divergence
+            .left_event
+            .and_then(|i| axis.left_x.get(i))
+            .or_else(|| divergence.right_event.and_then(|j| axis.right_x.get(j)))
+            .copied()
+            .unwrap_or(MARGIN)
+            - 4;
+        let _ = write!(
+            svg.out,
+            r#"<g data-testid="divergence" class="divergence" data-time-ms="{}">"#,
+            divergence.time_ms
+        );
+        svg.line((x, 14), (x, BOTTOM_LINE_Y + 8), "divergence-line");
+        let _ = write!(
+            svg.out,
+            r#"<path class="divergence-mark" d="M{x} 6 l6 7 l-6 7 l-6 -7 z"/>"#
+        );
+        let anchor = if x > axis.width / 2 { "end" } else { "start" };
+        let offset = if anchor == "end" { -10 } else { 10 };
+        let _ = write!(
+            svg.out,
+            r#"<text x="{}" y="17" text-anchor="{anchor}" class="divergence-label">"#,
+            x + offset
+        );
+        svg.text(&format!(
+            "{} · {}",
+            t.divergence,
+            view::clock(divergence.time_ms, lang)
+        ));
+        svg.raw("</text></g>");
+    } else {
+        svg.label(MARGIN, 17, "divergence-label", t.no_divergence);
+    }
+
+    svg.raw(r#"<g class="line-top" data-testid="twin-line-top">"#);
+    draw_line(
+        &mut svg,
+        twin.left.strategy.name(),
+        &left,
+        &axis.left_x,
+        TOP_LINE_Y,
+        true,
+        lang,
+    );
+    svg.end_group();
+    svg.raw(r#"<g class="line-bottom" data-testid="twin-line-bottom">"#);
+    draw_line(
+        &mut svg,
+        twin.right.strategy.name(),
+        &right,
+        &axis.right_x,
+        BOTTOM_LINE_Y,
+        false,
+        lang,
+    );
+    svg.end_group();
+
+    // A few instants under the axis, as far apart as the width allows.
+    let mut last_x = -1000;
+    for &(cursor, x) in &axis.stops {
+        if cursor.events_at_time == 1 && x - last_x > 64 && x > 24 && x < end - 20 {
+            svg.label(x, HEIGHT - 6, "tick", &view::clock(cursor.time_ms, lang));
+            last_x = x;
+        }
+    }
+    svg.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lousa_core::Strategy;
+    use lousa_core::builtins::builtin;
+    use lousa_core::story::twin;
+
+    fn story() -> Twin {
+        twin(
+            &builtin("timeout-retry").expect("built-in"),
+            Strategy::CheckThenAct,
+            Strategy::IdempotencyKey,
+        )
+        .expect("valid")
+    }
+
+    #[test]
+    fn merging_keeps_each_instant_once_in_order() {
+        assert_eq!(
+            merge_sorted(&[0, 0, 20, 25], &[0, 20, 30]),
+            vec![0, 20, 25, 30]
+        );
+        assert_eq!(merge_sorted(&[], &[5, 5]), vec![5]);
+        assert!(merge_sorted(&[], &[]).is_empty());
+    }
+
+    #[test]
+    fn linked_events_before_the_split_sit_at_the_same_x() {
+        let twin = story();
+        let axis = Axis::new(&twin, 600);
+        let split = twin
+            .divergence
+            .as_ref()
+            .and_then(|d| d.left_event)
+            .expect("split");
+        for &(i, j) in twin.links.iter().filter(|(i, _)| *i < split) {
+            assert_eq!(
+                axis.left_x[i], axis.right_x[j],
+                "event {i} is drawn once per line, aligned"
+            );
+        }
+    }
+
+    #[test]
+    fn marks_and_stops_stay_inside_the_drawing_and_in_order() {
+        for name in lousa_core::builtins::NAMES {
+            let twin = twin(
+                &builtin(name).expect("built-in"),
+                Strategy::CheckThenAct,
+                Strategy::IdempotencyKey,
+            )
+            .expect("valid");
+            for width in [300, 700] {
+                let axis = Axis::new(&twin, width);
+                let inside = |x: &i32| (MARGIN..=width - MARGIN).contains(x);
+                assert!(
+                    axis.left_x.iter().chain(&axis.right_x).all(inside),
+                    "{name} at {width}"
+                );
+                assert!(
+                    axis.stops
+                        .windows(2)
+                        .all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1),
+                    "{name}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_frame_of_a_line_maps_to_a_stop_and_back() {
+        let twin = story();
+        let axis = Axis::new(&twin, 640);
+        for frame in 0..twin.left.frame_count() {
+            let cursor = view::cursor_at(&twin.left, frame);
+            let x = axis.x_of(cursor);
+            assert_eq!(axis.nearest(x), cursor, "frame {frame}");
+        }
+    }
+
+    #[test]
+    fn the_drawing_marks_the_split_and_both_captures() {
+        let twin = story();
+        let drawn = markup(&twin, &Axis::new(&twin, 640), Lang::Pt);
+        assert!(drawn.contains(r#"data-testid="divergence""#));
+        assert!(
+            drawn.contains("2ª captura"),
+            "check-then-act captures twice"
+        );
+        assert!(drawn.contains(">409<"), "the key design answers 409");
+        let english = markup(&twin, &Axis::new(&twin, 640), Lang::En);
+        assert!(english.contains("capture 2"));
+    }
+}
