@@ -146,6 +146,21 @@ fn main() -> ExitCode {
     }
 }
 
+/// Runs with the scenario's seed, or replays `--schedule` when given.
+fn run_seeded_or_scheduled(
+    s: &Scenario,
+    schedule: Option<&str>,
+) -> Result<lousa_core::Run, String> {
+    match schedule {
+        Some(text) => {
+            let sched: Schedule = text.parse().map_err(|e| format!("--schedule: {e}"))?;
+            run::run_schedule(s, &sched)
+        }
+        None => run(s),
+    }
+    .map_err(|e| e.to_string())
+}
+
 /// A built-in by name, or scenario JSON from a file, with overrides applied.
 pub fn load(name: &str, strategy: Option<&str>, seed: Option<u64>) -> Result<Scenario, String> {
     let mut s = match builtins::builtin(name) {
@@ -202,14 +217,7 @@ fn execute(cmd: Command) -> Result<(), String> {
                 }
                 s.validate().map_err(|e| format!("--variant {v}: {e}"))?;
             }
-            let r = match schedule {
-                Some(text) => {
-                    let sched: Schedule = text.parse().map_err(|e| format!("--schedule: {e}"))?;
-                    run::run_schedule(&s, &sched)
-                }
-                None => run(&s),
-            }
-            .map_err(|e| e.to_string())?;
+            let r = run_seeded_or_scheduled(&s, schedule.as_deref())?;
             let lang = match lang {
                 LangArg::Pt => Lang::Pt,
                 LangArg::En => Lang::En,
@@ -231,14 +239,7 @@ fn execute(cmd: Command) -> Result<(), String> {
             format: ExportFormat::Psql,
         } => {
             let s = load(&scenario, strategy.as_deref(), seed)?;
-            let r = match schedule {
-                Some(text) => {
-                    let sched: Schedule = text.parse().map_err(|e| format!("--schedule: {e}"))?;
-                    run::run_schedule(&s, &sched)
-                }
-                None => run(&s),
-            }
-            .map_err(|e| e.to_string())?;
+            let r = run_seeded_or_scheduled(&s, schedule.as_deref())?;
             print!("{}", lousa_core::export::psql_script(&s, &r));
             Ok(())
         }
