@@ -84,12 +84,27 @@ struct Version {
     values: Vec<crate::store::Value>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 struct TableData {
-    def: TableDef,
+    /// Shared and left out of equality and hashing: a store's schema never
+    /// changes, and explorers clone and hash stores millions of times.
+    def: std::sync::Arc<TableDef>,
     versions: Vec<Version>,
     /// Identity sequence; like PostgreSQL's, not rolled back.
     next_id: i64,
+}
+
+impl PartialEq for TableData {
+    fn eq(&self, other: &Self) -> bool {
+        self.versions == other.versions && self.next_id == other.next_id
+    }
+}
+impl Eq for TableData {}
+impl std::hash::Hash for TableData {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.versions.hash(h);
+        self.next_id.hash(h);
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -243,7 +258,7 @@ impl Store {
             tables: tables
                 .iter()
                 .map(|def| TableData {
-                    def: def.clone(),
+                    def: std::sync::Arc::new(def.clone()),
                     versions: Vec::new(),
                     next_id: 1,
                 })
@@ -267,7 +282,7 @@ impl Store {
     }
 
     pub fn table_defs(&self) -> impl Iterator<Item = &TableDef> {
-        self.tables.iter().map(|t| &t.def)
+        self.tables.iter().map(|t| &*t.def)
     }
 
     /// The session a waiting statement waits for, if any.
@@ -836,7 +851,7 @@ impl Store {
         let scan_end = *progress
             .scan_end
             .get_or_insert(self.tables[t].versions.len());
-        let def = self.tables[t].def.clone();
+        let def = std::sync::Arc::clone(&self.tables[t].def);
         let hits: Vec<usize> = (0..scan_end)
             .filter(|vi| !progress.done.contains(vi))
             .filter(|&vi| {
