@@ -334,16 +334,10 @@ pub fn action(w: &World, job: &Job) -> Action {
             returning: vec![],
         }),
         Pc::LeaseFinish => {
-            let (state, http, body) = match (w.scenario.strategy, job.capture_result) {
-                (Strategy::LocalEffect, _) => ("completed", 201, body("CAPTURADA", id)),
-                (_, Some(true)) => ("completed", 201, body("CAPTURADA", id)),
-                // A refusal is an answer too: stored and replayed.
-                (_, Some(false)) => ("completed", 402, body("RECUSADA", id)),
-                (_, None) => ("unknown", 504, BODY_ACQUIRER_SILENT.to_string()),
-            };
+            let (state, http, body) = lease_answer(w.scenario.strategy, job.capture_result, id);
             let mut set = vec![("estado".into(), text(state))];
             if state == "completed" {
-                set.push(("resposta_http".into(), Value::Int(http)));
+                set.push(("resposta_http".into(), Value::Int(i64::from(http))));
                 set.push(("resposta_corpo".into(), text(&body)));
             }
             sql(Stmt::Update {
@@ -366,6 +360,17 @@ pub fn action(w: &World, job: &Job) -> Action {
             let (status, body) = job.response.clone().expect("a response was prepared");
             Action::Respond(status, body)
         }
+    }
+}
+
+/// (key state, HTTP status, body) of the lease designs once the effect is
+/// known: the local effect always completed; a refusal is an answer too,
+/// stored and replayed; silence leaves the key `unknown` for recovery.
+fn lease_answer(strategy: Strategy, capture: Option<bool>, id: i64) -> (&'static str, u16, String) {
+    match (strategy, capture) {
+        (Strategy::LocalEffect, _) | (_, Some(true)) => ("completed", 201, body("CAPTURADA", id)),
+        (_, Some(false)) => ("completed", 402, body("RECUSADA", id)),
+        (_, None) => ("unknown", 504, BODY_ACQUIRER_SILENT.to_string()),
     }
 }
 
@@ -544,12 +549,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
         }
         Pc::InsertPedido => Pc::LeaseFinish,
         Pc::LeaseFinish => {
-            let id = job.row_id.unwrap_or(0);
-            let (http, b) = match (strategy, job.capture_result) {
-                (Strategy::LocalEffect, _) | (_, Some(true)) => (201, body("CAPTURADA", id)),
-                (_, Some(false)) => (402, body("RECUSADA", id)),
-                (_, None) => (504, BODY_ACQUIRER_SILENT.to_string()),
-            };
+            let (_, http, b) = lease_answer(strategy, job.capture_result, job.row_id.unwrap_or(0));
             job.response = Some((http, b));
             if strategy == Strategy::LocalEffect {
                 Pc::CommitHeld

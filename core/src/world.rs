@@ -963,52 +963,45 @@ impl World {
     }
 
     fn acquirer_reply(&mut self, call: u32) {
-        let c = self.acquirer.calls[call as usize].clone();
-        if c.settled {
-            return;
-        }
-        self.acquirer.calls[call as usize].settled = true;
-        self.agenda.remove(&Due::AcquirerTimeout { call });
-        let accepted = c.accepted.expect("received before replying");
-        let Some(job) = self.job_mut(c.instance, c.attempt) else {
-            return; // the instance died while the acquirer worked
-        };
-        job.capture_result = Some(accepted);
-        let mut j = job.clone();
-        handler::on_capture(self, &mut j);
-        *self.job_mut(c.instance, c.attempt).expect("job") = j;
-        self.emit(
-            Actor::Instance(c.instance),
-            EventKind::AcquirerReplied {
-                attempt: c.attempt,
-                call,
-                accepted,
-            },
-        );
-        self.schedule_step(c.instance, c.attempt);
+        let accepted = self.acquirer.calls[call as usize]
+            .accepted
+            .expect("received before replying");
+        self.settle_capture(call, Some(accepted));
     }
 
     fn acquirer_timeout(&mut self, call: u32) {
+        self.settle_capture(call, None);
+    }
+
+    /// The first of the acquirer's reply (`Some(accepted)`) and the
+    /// instance's timeout (`None`) settles the call; the other is cancelled.
+    fn settle_capture(&mut self, call: u32, result: Option<bool>) {
         let c = self.acquirer.calls[call as usize].clone();
         if c.settled {
             return;
         }
         self.acquirer.calls[call as usize].settled = true;
-        self.agenda.remove(&Due::AcquirerReply { call });
-        let Some(job) = self.job_mut(c.instance, c.attempt) else {
-            return;
+        let other = match result {
+            Some(_) => Due::AcquirerTimeout { call },
+            None => Due::AcquirerReply { call },
         };
-        job.capture_result = None;
-        let mut j = job.clone();
-        handler::on_capture(self, &mut j);
-        *self.job_mut(c.instance, c.attempt).expect("job") = j;
-        self.emit(
-            Actor::Instance(c.instance),
-            EventKind::AcquirerTimedOut {
-                attempt: c.attempt,
+        self.agenda.remove(&other);
+        let Some(mut job) = self.job(c.instance, c.attempt).cloned() else {
+            return; // the instance died while the acquirer worked
+        };
+        job.capture_result = result;
+        handler::on_capture(self, &mut job);
+        *self.job_mut(c.instance, c.attempt).expect("job exists") = job;
+        let (attempt, actor) = (c.attempt, Actor::Instance(c.instance));
+        let kind = match result {
+            Some(accepted) => EventKind::AcquirerReplied {
+                attempt,
                 call,
+                accepted,
             },
-        );
+            None => EventKind::AcquirerTimedOut { attempt, call },
+        };
+        self.emit(actor, kind);
         self.schedule_step(c.instance, c.attempt);
     }
 
