@@ -614,9 +614,18 @@ impl Hasher for FingerprintHasher {
     }
 }
 
-fn fingerprint_of(w: &World) -> Fingerprint {
+/// The fingerprint of everything `World`'s `Hash` covers. The store's part
+/// is cached in the store until it changes, so the steps that leave it
+/// alone (most of them) hash only the rest of the world.
+fn fingerprint_of(w: &mut World) -> Fingerprint {
+    let store = w.store.fingerprint(|s| {
+        let mut h = FingerprintHasher::new();
+        s.hash(&mut h);
+        h.finish128()
+    });
     let mut h = FingerprintHasher::new();
-    w.hash(&mut h);
+    w.hash_all_but_store(&mut h);
+    h.write_u128(store);
     h.finish128()
 }
 
@@ -824,6 +833,15 @@ pub fn representative(w: &World) -> World {
 
 // ---- successors ----
 
+/// The explorer's worlds produce no trace and no SQL text: it reads only
+/// states and outcomes. Every world it compares must be made this way, as
+/// quiet worlds keep no text that traced ones would hash.
+pub fn quiet_world(scenario: &Scenario) -> World {
+    let mut w = World::new(scenario);
+    w.set_quiet();
+    w
+}
+
 /// Every successor of `w` with the choice vector that produces it, in the
 /// lexicographic order of choice vectors (the all-zero one first).
 pub fn successors(w: &World) -> Vec<(Vec<u32>, World)> {
@@ -990,7 +1008,7 @@ impl Explorer {
             found: Vec::new(),
             only_next: only_next_choices(scenario),
         };
-        let id = ex.intern(World::new(scenario), 0);
+        let id = ex.intern(quiet_world(scenario), 0);
         debug_assert_eq!(id, 0);
         Ok(ex)
     }
@@ -1045,7 +1063,7 @@ impl Explorer {
     /// hit. `w` is put in canonical form first.
     fn intern(&mut self, mut w: World, depth: u32) -> u32 {
         self.canon.apply(&mut w);
-        let fp = fingerprint_of(&w);
+        let fp = fingerprint_of(&mut w);
         let id = self.nodes.len() as u32;
         match self.index.entry(fp) {
             Entry::Occupied(e) => return *e.get(),
@@ -1343,51 +1361,95 @@ impl Explorer {
     /// Rebuilds a shortest schedule by choices: the path to `u` by edge
     /// index (renaming keeps choice numbers), then edge `edge` cut after its
     /// last non-zero choice.
-    fn rebuild_by_choices(&self, a: &Analysis, u: u32, edge: u32) -> Schedule {
-        let mut hops = Vec::new();
-        if u != NONE {
-            hops = self.path_to(a, u);
-            hops.push(edge);
+    fn rebuild_by_choices(&self, a: &Analysis, memo: &mut Replays, u: u32, edge: u32) -> Schedule {
+        if u == NONE {
+            return Schedule(Vec::new());
         }
-        let mut w = World::new(&self.scenario);
-        let mut schedule = Vec::new();
-        let mut node = 0u32;
-        for (i, &e) in hops.iter().enumerate() {
-            let k = (e - self.nodes[node as usize].first_edge) as usize;
-            let (choices, next) = successors(&w).swap_remove(k);
-            let keep = if i + 1 == hops.len() {
-                self.edges[e as usize].last_nonzero as usize
-            } else {
-                choices.len()
-            };
-            schedule.extend_from_slice(&choices[..keep]);
-            w = next;
-            node = self.edges[e as usize].to;
-        }
+        let (w, mut schedule) =
+            self.replay_to(a, memo, u, |w, node, e| self.step_by_choices(w, node, e));
+        let (choices, _) = self.step_by_choices(&w, u, edge);
+        let keep = self.edges[edge as usize].last_nonzero as usize;
+        schedule.extend_from_slice(&choices[..keep]);
         Schedule(schedule)
+    }
+
+    /// Edge `e` out of `node` taken from `w`: renaming keeps choice numbers,
+    /// so the edge's rank among its node's edges is the successor's.
+    fn step_by_choices(&self, w: &World, node: u32, e: u32) -> (Vec<u32>, World) {
+        let k = e - self.nodes[node as usize].first_edge;
+        if self.only_next {
+            let mut next = w.clone();
+            let mut chooser = NextChooser {
+                pick: k,
+                arity: next_arity(w),
+                asked: 0,
+            };
+            next.step(&mut chooser);
+            let choices = if chooser.asked == 0 { vec![] } else { vec![k] };
+            return (choices, next);
+        }
+        successors(w).swap_remove(k as usize)
     }
 
     /// Rebuilds the fewest-step path to terminal `t` by replaying from the
     /// start and following the successor whose canonical fingerprint is the
     /// next node's (with unordered ties, choice numbers differ between
     /// merged states).
-    fn rebuild_by_steps(&self, a: &Analysis, t: u32, fps: &FixedMap<u32, Fingerprint>) -> Schedule {
-        let mut w = World::new(&self.scenario);
-        let mut schedule = Vec::new();
-        for e in self.path_to(a, t) {
+    fn rebuild_by_steps(
+        &self,
+        a: &Analysis,
+        memo: &mut Replays,
+        t: u32,
+        fps: &FixedMap<u32, Fingerprint>,
+    ) -> Schedule {
+        let (_, schedule) = self.replay_to(a, memo, t, |w, _, e| {
             let want = fps[&self.edges[e as usize].to];
-            let (choices, next) = successors(&w)
+            successors(w)
                 .into_iter()
                 .find(|(_, next)| {
                     let mut c = next.clone();
                     self.canon.apply(&mut c);
-                    fingerprint_of(&c) == want
+                    fingerprint_of(&mut c) == want
                 })
-                .expect("a recorded edge replays");
+                .expect("a recorded edge replays")
+        });
+        Schedule(schedule).trimmed()
+    }
+
+    /// The world at `u` on the shortest-path tree and the choices that reach
+    /// it, stepping with `take(world, node, edge)`. Every state it steps
+    /// through is remembered in `memo`, so examples whose paths share a
+    /// prefix (all of them share the start) replay it once.
+    fn replay_to(
+        &self,
+        a: &Analysis,
+        memo: &mut Replays,
+        u: u32,
+        mut take: impl FnMut(&World, u32, u32) -> (Vec<u32>, World),
+    ) -> (World, Vec<u32>) {
+        let hops = self.path_to(a, u);
+        // The deepest state of the path already replayed (the start always is).
+        let mut from = hops.len();
+        while from > 0 && !memo.contains_key(&self.edges[hops[from - 1] as usize].to) {
+            from -= 1;
+        }
+        let mut node = if from == 0 {
+            0
+        } else {
+            self.edges[hops[from - 1] as usize].to
+        };
+        let (mut w, mut schedule) = memo
+            .entry(node)
+            .or_insert_with(|| (quiet_world(&self.scenario), Vec::new()))
+            .clone();
+        for &e in &hops[from..] {
+            let (choices, next) = take(&w, node, e);
             schedule.extend_from_slice(&choices);
             w = next;
+            node = self.edges[e as usize].to;
+            memo.insert(node, (w.clone(), schedule.clone()));
         }
-        Schedule(schedule).trimmed()
+        (w, schedule)
     }
 
     fn make_report(&self, status: Status, a: &Analysis) -> Report {
@@ -1409,15 +1471,16 @@ impl Explorer {
                 .map(|(fp, id)| (*id, *fp))
                 .collect()
         };
+        let mut memo = Replays::default();
         let examples: Vec<Option<Example>> = a
             .best
             .iter()
             .map(|b| {
                 b.map(|(_, u, e)| {
                     let schedule = if by_choices {
-                        self.rebuild_by_choices(a, u, e)
+                        self.rebuild_by_choices(a, &mut memo, u, e)
                     } else {
-                        self.rebuild_by_steps(a, u, &fps)
+                        self.rebuild_by_steps(a, &mut memo, u, &fps)
                     };
                     Example {
                         text: schedule.to_string(),
@@ -1525,7 +1588,7 @@ fn has_replay(s: &Summary) -> bool {
 
 /// Steps a replay of `schedule` takes to the end.
 fn replay_steps(scenario: &Scenario, schedule: &Schedule) -> u32 {
-    let mut w = World::new(scenario);
+    let mut w = quiet_world(scenario);
     let mut chooser = ScheduleChooser::new(schedule);
     let mut steps = 0;
     while !w.is_done() {
@@ -1534,6 +1597,10 @@ fn replay_steps(scenario: &Scenario, schedule: &Schedule) -> u32 {
     }
     steps
 }
+
+/// States on the shortest-path tree already replayed while rebuilding
+/// examples, with the choices that reach them.
+type Replays = FixedMap<u32, (World, Vec<u32>)>;
 
 struct Analysis {
     paths: Vec<u128>,

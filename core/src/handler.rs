@@ -91,9 +91,9 @@ pub struct Job {
     /// `Some(accepted)`, or `None` when the acquirer never answered.
     pub capture_result: Option<bool>,
     pub waiting_since_ms: Option<u64>,
-    pub waiting_sql: Option<String>,
+    pub waiting_sql: Option<crate::world::Text>,
     pub waiting_returns_rows: bool,
-    pub response: Option<(u16, String)>,
+    pub response: Option<(u16, crate::world::Text)>,
     /// Times a lease handler re-claimed an expired or vanished key.
     pub reclaims: u8,
 }
@@ -136,7 +136,7 @@ pub fn uses_transaction(strategy: Strategy, isolation: Isolation) -> bool {
 pub enum Action {
     Sql(Stmt),
     Capture,
-    Respond(u16, String),
+    Respond(u16, crate::world::Text),
 }
 
 pub fn body(status: &str, id: i64) -> String {
@@ -188,7 +188,7 @@ fn isolation(w: &World) -> Isolation {
 
 fn intent_of(w: &World, attempt: u32) -> (&Intent, &str) {
     let a = &w.attempts[attempt as usize];
-    (&w.intents[a.intent as usize].1, a.key.as_str())
+    (&w.intents[a.intent as usize].1, &*a.key)
 }
 
 fn text(s: &str) -> Value {
@@ -406,7 +406,7 @@ pub fn outcome_of(returns_rows: bool, result: &StmtResult) -> SqlOutcome {
     }
 }
 
-fn respond(job: &mut Job, status: u16, body: impl Into<String>) {
+fn respond(job: &mut Job, status: u16, body: impl Into<crate::world::Text>) {
     job.response = Some((status, body.into()));
     job.pc = Pc::Respond;
 }
@@ -453,7 +453,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
                 } else {
                     (409, BODY_PROCESSING.to_string())
                 };
-                job.response = Some((status, body));
+                job.response = Some((status, body.into()));
                 Pc::CommitThenRespond
             }
             None => Pc::InsertSimple,
@@ -505,7 +505,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
         }
         Pc::UpdateSimple => {
             let (_, http, b) = capture_answer(job, job.row_id.unwrap_or(0));
-            job.response = Some((http, b));
+            job.response = Some((http, b.into()));
             if strategy == Strategy::CheckThenAct {
                 Pc::CommitHeld
             } else {
@@ -514,7 +514,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
         }
         Pc::StoreResponse => {
             let (_, http, b) = capture_answer(job, job.row_id.unwrap_or(0));
-            job.response = Some((http, b));
+            job.response = Some((http, b.into()));
             if strategy == Strategy::IdempotencyKeyHeldTx {
                 Pc::CommitHeld
             } else {
@@ -550,7 +550,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
         Pc::InsertPedido => Pc::LeaseFinish,
         Pc::LeaseFinish => {
             let (_, http, b) = lease_answer(strategy, job.capture_result, job.row_id.unwrap_or(0));
-            job.response = Some((http, b));
+            job.response = Some((http, b.into()));
             if strategy == Strategy::LocalEffect {
                 Pc::CommitHeld
             } else {
@@ -657,7 +657,7 @@ pub fn recover(w: &mut World) -> Vec<(String, bool)> {
         }
         let key = row[col("chave")].as_text().unwrap_or_default().to_string();
         let id = row[col("id")].as_int().unwrap_or(0);
-        let calls: Vec<_> = w.acquirer.calls.iter().filter(|c| c.key == key).collect();
+        let calls: Vec<_> = w.acquirer.calls.iter().filter(|c| *c.key == *key).collect();
         // A call still on its way may yet capture: no proof either way.
         if calls.iter().any(|c| c.accepted.is_none()) {
             continue;

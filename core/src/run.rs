@@ -136,10 +136,10 @@ pub fn summarize(w: &World) -> Summary {
                 attempt: i,
                 client: a.client,
                 intent: a.intent,
-                key: a.key.clone(),
+                key: a.key.to_string(),
                 instance: a.instance,
                 status: a.answer.as_ref().map(|x| x.0),
-                body: a.answer.as_ref().map(|x| x.1.clone()),
+                body: a.answer.as_ref().map(|x| x.1.to_string()),
                 knowledge,
                 reached_acquirer: a.reached_acquirer,
             }

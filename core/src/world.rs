@@ -14,6 +14,11 @@ use crate::trace::*;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
+/// Text a world keeps but never edits (keys, response bodies): shared, so
+/// cloning a world, which explorers do millions of times, copies no string.
+/// It hashes as `str` does, like `String`.
+pub(crate) type Text = Arc<str>;
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) enum Due {
     ClientSend { client: u32 },
@@ -91,14 +96,14 @@ pub(crate) struct Attempt {
     pub client: u32,
     /// Global intent index (into `Summary::intents`).
     pub intent: u32,
-    pub key: String,
+    pub key: Text,
     pub sent_ms: u64,
     pub instance: Option<u32>,
-    pub answer: Option<(u16, String)>,
+    pub answer: Option<(u16, Text)>,
     pub timed_out: bool,
     pub reached_acquirer: bool,
     /// The answer on its way back to the client.
-    pub in_flight: Option<(u16, String)>,
+    pub in_flight: Option<(u16, Text)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -123,7 +128,7 @@ pub(crate) struct Call {
     pub instance: u32,
     pub attempt: u32,
     pub intent: u32,
-    pub key: String,
+    pub key: Text,
     pub sent_ms: u64,
     pub accepted: Option<bool>,
     pub reply_lost: bool,
@@ -135,7 +140,7 @@ pub(crate) struct Acquirer {
     pub captures: Vec<u32>,
     pub calls: Vec<Call>,
     /// Provider-side keys already seen, with the answer given.
-    pub seen_keys: Vec<(String, bool)>,
+    pub seen_keys: Vec<(Text, bool)>,
 }
 
 #[derive(Clone, Debug)]
@@ -199,9 +204,17 @@ impl PartialEq for World {
 impl Eq for World {}
 impl Hash for World {
     fn hash<H: Hasher>(&self, h: &mut H) {
+        self.hash_all_but_store(h);
+        self.store.hash(h);
+    }
+}
+
+impl World {
+    /// The state `Hash` covers, but the store: explorers hash the store
+    /// apart and keep its fingerprint while it does not change.
+    pub(crate) fn hash_all_but_store<H: Hasher>(&self, h: &mut H) {
         self.now_ms.hash(h);
         self.agenda.hash(h);
-        self.store.hash(h);
         self.clients.hash(h);
         self.attempts.hash(h);
         self.instances.hash(h);
@@ -384,6 +397,14 @@ impl World {
         std::mem::take(&mut self.events)
     }
 
+    /// `emit` for events whose text costs an allocation: quiet worlds skip
+    /// building it.
+    fn emit_with(&mut self, actor: Actor, kind: impl FnOnce() -> EventKind) {
+        if !self.quiet {
+            self.emit(actor, kind());
+        }
+    }
+
     fn emit(&mut self, actor: Actor, kind: EventKind) {
         if self.quiet {
             return;
@@ -443,7 +464,7 @@ impl World {
         self.attempts.push(Attempt {
             client,
             intent: intent_ix,
-            key: key.clone(),
+            key: key.as_str().into(),
             sent_ms: self.now_ms,
             instance: None,
             answer: None,
@@ -551,15 +572,12 @@ impl World {
         self.agenda.remove(&Due::ClientTimeout { client, attempt });
         self.attempts[attempt as usize].answer = Some((status, body.clone()));
         self.clients[client as usize].knowledge = Knowledge::Answered { attempt, status };
-        self.emit(
-            Actor::Client(client),
-            EventKind::ResponseReceived {
-                client,
-                attempt,
-                status,
-                body,
-            },
-        );
+        self.emit_with(Actor::Client(client), || EventKind::ResponseReceived {
+            client,
+            attempt,
+            status,
+            body: body.to_string(),
+        });
         // 409: someone is still working on it; 5xx: try again. Both retry.
         if status == 409 || status >= 500 {
             self.retry_or_give_up(client);
@@ -714,10 +732,11 @@ impl World {
         match exec {
             Exec::Waiting { on } => {
                 let on_instance = self.instance_of_session(on);
-                let now = self.now_ms;
+                let (now, quiet) = (self.now_ms, self.quiet);
                 let job = self.job_mut(instance, attempt).expect("job exists");
                 job.waiting_since_ms = Some(now);
-                job.waiting_sql = Some(sql.clone());
+                // Quiet worlds keep no SQL text, so none is shared here either.
+                job.waiting_sql = (!quiet).then(|| sql.as_str().into());
                 job.waiting_returns_rows = rows;
                 self.emit(
                     Actor::Instance(instance),
@@ -774,7 +793,11 @@ impl World {
                     .job_mut(instance, attempt)
                     .expect("connection's job exists");
                 let waited_ms = job.waiting_since_ms.take().map_or(0, |t| now - t);
-                let sql = job.waiting_sql.take().unwrap_or_default();
+                let sql = job
+                    .waiting_sql
+                    .take()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default();
                 let rows = job.waiting_returns_rows;
                 self.blocked_ms += waited_ms;
                 let outcome = handler::outcome_of(rows, &result);
@@ -839,19 +862,16 @@ impl World {
         attempt: u32,
         instance: Option<u32>,
         status: u16,
-        body: String,
+        body: Text,
         chooser: &mut dyn Chooser,
     ) {
         let actor = instance.map_or(Actor::LoadBalancer, Actor::Instance);
         self.attempts[attempt as usize].answer_in_flight(status, body.clone());
-        self.emit(
-            actor,
-            EventKind::Responded {
-                attempt,
-                status,
-                body,
-            },
-        );
+        self.emit_with(actor, || EventKind::Responded {
+            attempt,
+            status,
+            body: body.to_string(),
+        });
         if self.dropped(attempt, false) {
             self.emit(Actor::Network, EventKind::ResponseDropped { attempt });
             return;
@@ -1231,11 +1251,11 @@ impl World {
 }
 
 impl Attempt {
-    fn answer_in_flight(&mut self, status: u16, body: String) {
+    fn answer_in_flight(&mut self, status: u16, body: Text) {
         self.answer = None;
         self.in_flight = Some((status, body));
     }
-    fn pending_answer(&self) -> Option<(u16, String)> {
+    fn pending_answer(&self) -> Option<(u16, Text)> {
         self.in_flight.clone()
     }
 }

@@ -81,7 +81,9 @@ struct Version {
     /// The version an UPDATE replaced this one with (PostgreSQL's ctid
     /// chain), which READ COMMITTED follows after waiting for the updater.
     next: Option<usize>,
-    values: Vec<crate::store::Value>,
+    /// Shared: a version's values never change (an UPDATE writes a new
+    /// version), and explorers clone stores millions of times.
+    values: std::sync::Arc<[crate::store::Value]>,
 }
 
 #[derive(Clone, Debug)]
@@ -150,7 +152,9 @@ struct Session {
     explicit: bool,
     /// An error aborted the transaction block: only ROLLBACK/COMMIT end it.
     failed_block: bool,
-    pending: Option<Pending>,
+    /// Boxed: few sessions wait at once, and a `Pending` inline would make
+    /// every session, and every clone of the store, ten times larger.
+    pending: Option<Box<Pending>>,
 }
 
 /// The result of issuing a statement.
@@ -187,6 +191,24 @@ pub struct Store {
     commit_seq: u64,
     steps: u64,
     completions: Vec<Completion>,
+    fingerprint: FingerprintCache,
+}
+
+/// A fingerprint of the store an explorer computed, kept until the store
+/// next changes: most steps leave the store alone, and hashing it is most
+/// of the cost of fingerprinting a world. Not part of the state, so equal
+/// to every other and hashed as nothing.
+#[derive(Clone, Debug, Default)]
+struct FingerprintCache(Option<u128>);
+
+impl PartialEq for FingerprintCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for FingerprintCache {}
+impl std::hash::Hash for FingerprintCache {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 enum Step {
@@ -268,7 +290,20 @@ impl Store {
             commit_seq: 0,
             steps: 0,
             completions: Vec::new(),
+            fingerprint: FingerprintCache::default(),
         }
+    }
+
+    /// The store's fingerprint by `compute`, computed once per version of
+    /// the store: every `&mut self` method below forgets it. `compute` must
+    /// be the same function at every call on a store and its clones.
+    pub fn fingerprint(&mut self, compute: impl FnOnce(&Store) -> u128) -> u128 {
+        if let Some(fp) = self.fingerprint.0 {
+            return fp;
+        }
+        let fp = compute(self);
+        self.fingerprint.0 = Some(fp);
+        fp
     }
 
     /// A store with every table of the product.
@@ -277,6 +312,7 @@ impl Store {
     }
 
     pub fn open_session(&mut self) -> SessionId {
+        self.fingerprint.0 = None;
         self.sessions.push(Session::default());
         SessionId(self.sessions.len() as u32 - 1)
     }
@@ -302,6 +338,9 @@ impl Store {
 
     /// Statements that were waiting and finished since the last call.
     pub fn take_completions(&mut self) -> Vec<Completion> {
+        if !self.completions.is_empty() {
+            self.fingerprint.0 = None;
+        }
         std::mem::take(&mut self.completions)
     }
 
@@ -311,12 +350,14 @@ impl Store {
             self.session(s).pending.is_none(),
             "session {s:?} issued a statement while waiting"
         );
+        self.fingerprint.0 = None;
         self.steps += 1;
         self.issue(s, stmt)
     }
 
     /// Ends the session as a crash does: its transaction rolls back.
     pub fn terminate(&mut self, s: SessionId) {
+        self.fingerprint.0 = None;
         self.steps += 1;
         self.session_mut(s).pending = None;
         if let Some(tx) = self.session(s).tx {
@@ -338,7 +379,7 @@ impl Store {
                 Some(x) => self.tx(x).status == TxStatus::Aborted,
             })
             .map(|v| RowView {
-                values: v.values.clone(),
+                values: v.values.to_vec(),
                 uncommitted_by: (self.tx(v.xmin).status == TxStatus::InProgress)
                     .then(|| self.tx(v.xmin).session),
                 locked_by: v
@@ -361,7 +402,7 @@ impl Store {
                 v.xmax
                     .is_none_or(|x| !matches!(self.tx(x).status, TxStatus::Committed(_)))
             })
-            .map(|v| v.values.clone())
+            .map(|v| v.values.to_vec())
             .collect()
     }
 
@@ -487,13 +528,13 @@ impl Store {
                     return self.issue_data(s, stmt, Some(Resume { progress, snapshot }));
                 }
                 let since_step = self.steps;
-                self.session_mut(s).pending = Some(Pending {
+                self.session_mut(s).pending = Some(Box::new(Pending {
                     stmt,
                     progress,
                     snapshot,
                     waiting_on: on,
                     since_step,
-                });
+                }));
                 Exec::Waiting {
                     on: self.tx(on).session,
                 }
@@ -759,7 +800,7 @@ impl Store {
             xmax: None,
             locker: None,
             next: None,
-            values: row,
+            values: row.into(),
         });
         Step::Done(Ok(QueryResult {
             rows: out.into_iter().collect(),
@@ -894,7 +935,7 @@ impl Store {
                     out.rows.extend(project(&def, &v.values, columns));
                 }
                 Stmt::Update { returning, .. } => {
-                    let mut values = self.tables[t].versions[target].values.clone();
+                    let mut values = self.tables[t].versions[target].values.to_vec();
                     for (i, val) in &set {
                         values[*i] = val.clone();
                     }
@@ -908,7 +949,7 @@ impl Store {
                         xmax: None,
                         locker: None,
                         next: None,
-                        values,
+                        values: values.into(),
                     });
                     out.affected += 1;
                 }

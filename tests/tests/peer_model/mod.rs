@@ -51,7 +51,7 @@ impl Model for WorldModel {
     type Action = Vec<u32>;
 
     fn init_states(&self) -> Vec<World> {
-        vec![World::new(&self.scenario)]
+        vec![explore::quiet_world(&self.scenario)]
     }
 
     fn actions(&self, state: &World, actions: &mut Vec<Vec<u32>>) {
