@@ -120,9 +120,11 @@ enum Command {
         /// the shortest schedule text.
         #[arg(long)]
         unordered_ties: bool,
-        /// Breadth-first (default) or depth-first; same graph, same figures,
-        /// less memory depth-first.
-        #[arg(long, value_enum, default_value = "bfs")]
+        /// Depth-first (default) or breadth-first: a complete run has the same
+        /// graph and the same figures either way; depth-first needs far less
+        /// memory, breadth-first sees the states nearest the start first
+        /// when --max-states cuts the run.
+        #[arg(long, value_enum, default_value = "dfs")]
         search: SearchArg,
         /// The *sometimes* properties to require, instead of the strategy's
         /// default (double-charge-reachable, 409-reachable, replay-reachable).
