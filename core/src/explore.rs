@@ -789,6 +789,16 @@ struct Renaming {
     len: usize,
 }
 
+/// An agenda event as it reads after renaming clients by `r`.
+fn renamed(due: &Due, r: Option<&Renaming>) -> Due {
+    let mut due = due.clone();
+    if let (Some(r), Due::ClientSend { client } | Due::ClientTimeout { client, .. }) = (r, &mut due)
+    {
+        *client = r.map[*client as usize];
+    }
+    due
+}
+
 fn rename_clients(w: &mut World, r: &Renaming) {
     let map = &r.map[..r.len];
     // Put each client state at its new number, by swaps: the state at `i`
@@ -1407,41 +1417,53 @@ impl Explorer {
         t: u32,
         fps: &FixedMap<u32, Fingerprint>,
     ) -> Schedule {
-        let (_, schedule) = self.replay_to(a, memo, t, |w, _, e| {
+        let (_, schedule) = self.replay_to(a, memo, t, |w, node, e| {
+            if self.only_next {
+                let pick = self.pick_in(w, e - self.nodes[node as usize].first_edge);
+                let mut next = w.clone();
+                let mut chooser = NextChooser {
+                    pick,
+                    arity: next_arity(w),
+                    asked: 0,
+                };
+                next.step(&mut chooser);
+                let choices = if chooser.asked == 0 {
+                    vec![]
+                } else {
+                    vec![pick]
+                };
+                return (choices, next);
+            }
             let want = fps[&self.edges[e as usize].to];
             let leads_there = |next: &World| {
                 let mut c = next.clone();
                 self.canon.apply(&mut c);
                 fingerprint_of(&mut c) == want
             };
-            if self.only_next {
-                // Step one alternative at a time and stop at the match.
-                let arity = next_arity(w);
-                for pick in 0..arity {
-                    let mut next = w.clone();
-                    let mut chooser = NextChooser {
-                        pick,
-                        arity,
-                        asked: 0,
-                    };
-                    next.step(&mut chooser);
-                    if leads_there(&next) {
-                        let choices = if chooser.asked == 0 {
-                            vec![]
-                        } else {
-                            vec![pick]
-                        };
-                        return (choices, next);
-                    }
-                }
-                unreachable!("a recorded edge replays");
-            }
             successors(w)
                 .into_iter()
                 .find(|(_, next)| leads_there(next))
                 .expect("a recorded edge replays")
         });
         Schedule(schedule).trimmed()
+    }
+
+    /// Which event due now in `w` the `k`-th edge of `w`'s node runs, for
+    /// scenarios whose only choice is `Next`. The node was expanded in
+    /// canonical form, where the events due now are renamed and sorted: edge
+    /// `k` runs the `k`-th of those, which is the event of `w` that the
+    /// canonical renaming turns into it.
+    fn pick_in(&self, w: &World, k: u32) -> u32 {
+        let mut c = w.clone();
+        self.canon.apply(&mut c);
+        let (at, _, want) = &c.agenda.items[k as usize];
+        let renaming = self.canon.renaming(w);
+        w.agenda
+            .items
+            .iter()
+            .take_while(|(t, _, _)| t == at)
+            .position(|(_, _, due)| renamed(due, renaming.as_ref()) == *want)
+            .expect("a recorded edge replays") as u32
     }
 
     /// The world at `u` on the shortest-path tree and the choices that reach
@@ -1483,7 +1505,8 @@ impl Explorer {
     fn make_report(&self, status: Status, a: &Analysis) -> Report {
         let complete = status == Status::Complete;
         let by_choices = self.shortest() == Shortest::Choices;
-        let fps = if by_choices {
+        // Only the replay by fingerprints needs them (see `rebuild_by_steps`).
+        let fps = if by_choices || self.only_next {
             FixedMap::default()
         } else {
             let wanted: FixedSet<u32> = a
@@ -1510,10 +1533,19 @@ impl Explorer {
                     } else {
                         self.rebuild_by_steps(a, &mut memo, u, &fps)
                     };
+                    // By steps an example is a path to a terminal state: one
+                    // step per edge. By choices it runs on with the default
+                    // choices past its last edge, so it is replayed.
+                    let steps = if by_choices {
+                        replay_steps(&self.scenario, &schedule)
+                    } else {
+                        self.path_to(a, u).len() as u32
+                    };
+                    debug_assert_eq!(steps, replay_steps(&self.scenario, &schedule));
                     Example {
                         text: schedule.to_string(),
                         choices: schedule.0.len() as u32,
-                        steps: replay_steps(&self.scenario, &schedule),
+                        steps,
                         schedule,
                     }
                 })
