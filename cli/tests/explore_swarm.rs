@@ -71,7 +71,7 @@ fn explore_json_has_counts_outcomes_and_a_replayable_counterexample() {
     let out = lousa(&["explore", "race-2", "--format", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v = json(&out);
-    assert_eq!(v["states"], 1_748);
+    assert_eq!(v["states"], 1_182);
     assert_eq!(v["schedules"], 700_922);
     assert_eq!(v["status"], "complete");
     assert!(v["outcomes"].as_array().unwrap().len() >= 2);
@@ -110,7 +110,7 @@ fn explore_json_has_counts_outcomes_and_a_replayable_counterexample() {
     assert!(out.status.success(), "{}", stderr(&out));
     let v = json(&out);
     assert_eq!(v["counterexample"], serde_json::Value::Null);
-    assert_eq!(v["states"], 8_578);
+    assert_eq!(v["states"], 2_364);
     assert_eq!(v["schedules"], 17_405_388);
     assert_eq!(v["passed"], true);
 }

@@ -71,6 +71,25 @@ struct Tx {
     doomed: bool,
 }
 
+/// The transaction that made every frozen version: committed before any
+/// snapshot (see `Store::vacuum`).
+const FROZEN: TxId = TxId(0);
+
+impl Tx {
+    fn frozen() -> Tx {
+        Tx {
+            session: SessionId(u32::MAX),
+            isolation: Isolation::ReadCommitted,
+            snapshot: None,
+            status: TxStatus::Committed(0),
+            reads: BTreeSet::new(),
+            conflicts_out: BTreeSet::new(),
+            conflicts_in: BTreeSet::new(),
+            doomed: false,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Version {
     xmin: TxId,
@@ -285,7 +304,7 @@ impl Store {
                     next_id: 1,
                 })
                 .collect(),
-            txs: Vec::new(),
+            txs: vec![Tx::frozen()],
             sessions: Vec::new(),
             commit_seq: 0,
             steps: 0,
@@ -352,7 +371,9 @@ impl Store {
         );
         self.fingerprint.0 = None;
         self.steps += 1;
-        self.issue(s, stmt)
+        let exec = self.issue(s, stmt);
+        self.vacuum();
+        exec
     }
 
     /// Ends the session as a crash does: its transaction rolls back.
@@ -364,6 +385,43 @@ impl Store {
             self.abort(tx);
         }
         *self.session_mut(s) = Session::default();
+        self.vacuum();
+    }
+
+    /// When no transaction is open or waiting, forgets what nothing can
+    /// tell apart any more: versions no snapshot will ever see are dropped,
+    /// the rest are frozen (made by the always-committed transaction 0,
+    /// unlocked, with no update chain), and the finished transactions, the
+    /// commit counter and the step counter start over. Every later snapshot
+    /// would see exactly those versions, and no lock, wait or SIREAD lock
+    /// outlives its transaction, so what any statement returns is
+    /// unchanged; PostgreSQL's VACUUM and FREEZE do the same. Without it two
+    /// stores holding the same rows differ by the history that made them
+    /// (transaction ids, dead versions), and explorers count one state as
+    /// many.
+    fn vacuum(&mut self) {
+        if self.txs.len() == 1
+            || self
+                .sessions
+                .iter()
+                .any(|s| s.tx.is_some() || s.pending.is_some() || s.failed_block)
+        {
+            return;
+        }
+        let txs = std::mem::replace(&mut self.txs, vec![Tx::frozen()]);
+        let committed = |x: TxId| matches!(txs[x.0 as usize].status, TxStatus::Committed(_));
+        for t in &mut self.tables {
+            t.versions
+                .retain(|v| committed(v.xmin) && !v.xmax.is_some_and(committed));
+            for v in &mut t.versions {
+                v.xmin = FROZEN;
+                v.xmax = None;
+                v.locker = None;
+                v.next = None;
+            }
+        }
+        self.commit_seq = 0;
+        self.steps = 0;
     }
 
     /// The latest live version of every row, committed or not, in insert order.
@@ -420,6 +478,7 @@ impl Store {
     }
 
     fn begin_tx(&mut self, s: SessionId, isolation: Isolation) -> TxId {
+        debug_assert!(!self.txs.is_empty(), "transaction 0 is the frozen one");
         self.txs.push(Tx {
             session: s,
             isolation,

@@ -529,3 +529,73 @@ fn a_waiting_locker_keeps_the_rows_it_already_locked() {
     ok(&mut st, b, Stmt::Commit);
     assert_eq!(completion(&mut st, c).unwrap().affected, 1);
 }
+
+fn set_status(status: &str) -> Stmt {
+    update(
+        "cobranca_simples",
+        &[("status", Value::text(status))],
+        vec![("pedido_id".into(), Value::Int(123))],
+        &[],
+    )
+}
+
+/// Once no transaction is open, a store forgets the history that made its
+/// rows (transaction ids, dead and rolled-back versions): two stores with
+/// the same rows, reached by different histories, are equal, which is what
+/// lets an explorer count them as one state.
+#[test]
+fn stores_with_the_same_rows_are_equal_once_no_transaction_is_open() {
+    let mut short = Store::with_all_tables();
+    let s = short.open_session();
+    short.open_session();
+    ok(&mut short, s, simples(123, "CAPTURADA"));
+
+    let mut long = Store::with_all_tables();
+    let (a, b) = (long.open_session(), long.open_session());
+    ok(&mut long, a, simples(123, "PROCESSANDO"));
+    ok(&mut long, b, begin(Isolation::ReadCommitted));
+    ok(&mut long, b, set_status("RECUSADA"));
+    ok(&mut long, b, Stmt::Rollback);
+    ok(&mut long, a, begin(Isolation::RepeatableRead));
+    ok(&mut long, a, set_status("CAPTURADA"));
+    assert_ne!(short, long, "a transaction is open");
+    ok(&mut long, a, Stmt::Commit);
+    assert_eq!(short, long);
+    assert_eq!(
+        short.committed_rows("cobranca_simples"),
+        long.committed_rows("cobranca_simples")
+    );
+}
+
+/// While a transaction is open its snapshot still sees the versions it
+/// started with: nothing is forgotten under it.
+#[test]
+fn an_open_snapshot_keeps_the_versions_it_sees() {
+    let mut st = Store::with_all_tables();
+    let (a, b) = (st.open_session(), st.open_session());
+    ok(&mut st, a, simples(123, "PROCESSANDO"));
+    ok(&mut st, b, begin(Isolation::RepeatableRead));
+    let read = || {
+        select(
+            "cobranca_simples",
+            &["status"],
+            vec![("pedido_id".into(), Value::Int(123))],
+            false,
+        )
+    };
+    assert_eq!(
+        ok(&mut st, b, read()).rows,
+        vec![vec![Value::text("PROCESSANDO")]]
+    );
+    ok(&mut st, a, set_status("CAPTURADA"));
+    ok(&mut st, a, set_status("RECUSADA"));
+    assert_eq!(
+        ok(&mut st, b, read()).rows,
+        vec![vec![Value::text("PROCESSANDO")]]
+    );
+    ok(&mut st, b, Stmt::Commit);
+    assert_eq!(
+        ok(&mut st, b, read()).rows,
+        vec![vec![Value::text("RECUSADA")]]
+    );
+}
