@@ -3,9 +3,11 @@
 //!
 //! One [`Moment`] (plus the language and playback settings) is the whole
 //! state. Every action changes it and calls [`App::render`], which derives
-//! runs, pictures, narration and ledgers from it and writes only the parts
-//! whose inputs changed. Nothing is patched incrementally from events: the
-//! board at a frame is the same however the reader got there.
+//! runs, pictures, narration and ledgers from it, skips the parts whose
+//! inputs did not change, and writes the rest through `dom::Live`, which
+//! touches only the attributes and text that differ from the page. Nothing
+//! is patched from events: every picture is computed whole from the moment,
+//! so the board at a frame is the same however the reader got there.
 //!
 //! Why no UI framework: Leptos was tried first, and its reactive runtime and
 //! view code put the page at 202 kB gzip against a 120 kB budget, with the
@@ -14,6 +16,7 @@
 
 use crate::board;
 use crate::dom::{self, Refs};
+use crate::markup::el;
 use crate::skeleton;
 use crate::state::{
     self, Moment, Problem, SPEEDS, STEP_MS_AT_1X, check_frame, merge_query, parse_query,
@@ -48,12 +51,9 @@ pub enum Nav {
 #[derive(Default)]
 struct Shown {
     lang: Option<Lang>,
-    /// The world, frame and widths: what everything that follows the frame
-    /// depends on.
-    step: Option<(usize, usize, i32, i32)>,
-    /// The world and frame last narrated: a resize must not make a screen
-    /// reader announce the same step again.
-    narrated: Option<(usize, usize)>,
+    /// The world, frame, widths and board placement: what everything that
+    /// follows the frame depends on.
+    step: Option<(usize, usize, i32, i32, bool)>,
     event_rows: Option<usize>,
     transport: Option<(bool, usize, usize)>,
     settings: Option<(&'static str, Strategy, u64)>,
@@ -61,6 +61,10 @@ struct Shown {
     problems: Option<Vec<Problem>>,
     help: Option<bool>,
     twin_still: Option<(usize, i32)>,
+    /// The world and width the board's height was measured for, and that
+    /// height. (The language is implied: a new one resets all of `Shown`.)
+    board_box: Option<(usize, i32)>,
+    board_height: i32,
 }
 
 /// True, and remembers `key`, when `key` differs from what `slot` holds.
@@ -98,6 +102,8 @@ pub struct App {
     help_open: bool,
     pub board_width: i32,
     twin_width: i32,
+    /// Whether the board sits beside the text (see `render_board`).
+    board_beside: bool,
     /// The scenario of paragraphs that name none.
     page_scenario: &'static str,
     pub run: Shared<Run>,
@@ -111,8 +117,6 @@ pub struct App {
     axis: Option<Axis>,
     refs: Refs,
     shown: Shown,
-    /// The board's part groups and what each holds now.
-    board_parts: Vec<(Element, String)>,
     /// The article's step paragraphs and the one last shown.
     steps: Vec<Element>,
     last_active: Option<usize>,
@@ -147,6 +151,7 @@ impl App {
             help_open: false,
             board_width: 560,
             twin_width: 560,
+            board_beside: false,
             page_scenario,
             run_key,
             beat_frames: Vec::new(),
@@ -156,7 +161,6 @@ impl App {
             axis: None,
             refs,
             shown: Shown::default(),
-            board_parts: Vec::new(),
             steps: dom::step_paragraphs(),
             last_active: None,
             timer: None,
@@ -418,6 +422,10 @@ impl App {
         {
             self.twin_width = width;
         }
+        self.board_beside = match (self.refs.get("sticky"), self.steps.first()) {
+            (Some(board), Some(first)) => dom::beside(board, first),
+            _ => false,
+        };
         self.render();
     }
 
@@ -456,6 +464,7 @@ impl App {
             self.moment.frame,
             self.board_width,
             self.twin_width,
+            self.board_beside,
         );
         let stepped = fresh(&mut self.shown.step, step);
         if stepped {
@@ -472,7 +481,6 @@ impl App {
         let lousa = skeleton::lousa_panel(&self.moment, self.lang, self.speed);
         let twin = skeleton::twin_panel(&self.moment, self.lang);
         self.refs.rebuild(&lousa, &twin);
-        self.board_parts.clear();
         let lang = self.lang;
         self.shown = Shown {
             lang: Some(lang),
@@ -491,12 +499,10 @@ impl App {
         if fresh(&mut self.shown.lines, lines) {
             dom::set_value(self.refs.get("line-top"), m.left.name());
             dom::set_value(self.refs.get("line-bottom"), m.right.name());
-            dom::set_flag(self.refs.get("onboard-top"), "hidden", m.strategy != m.left);
-            dom::set_flag(
-                self.refs.get("onboard-bottom"),
-                "hidden",
-                m.strategy != m.right,
-            );
+            let hidden = |shown: bool| (!shown).then_some("");
+            let (top, bottom) = (m.strategy == m.left, m.strategy == m.right);
+            self.refs.put("onboard-top", "hidden", hidden(top));
+            self.refs.put("onboard-bottom", "hidden", hidden(bottom));
         }
     }
 
@@ -504,27 +510,25 @@ impl App {
         let (frame, lang) = (self.moment.frame, self.lang);
         let t = ui(lang);
         let time = self.run.state_at(frame).time_ms;
-        dom::set_text(
-            self.refs.get("scenario-title"),
+        let refs = &mut self.refs;
+        refs.put_text(
+            "scenario-title",
             &skeleton::scenario_title(self.moment.scenario, lang),
         );
-        dom::set_text(self.refs.get("board-strategy"), self.moment.strategy.name());
-        dom::set_attr(
-            self.refs.get("board-strategy"),
+        refs.put_text("board-strategy", self.moment.strategy.name());
+        refs.put(
+            "board-strategy",
             "title",
-            strategy_gloss(self.moment.strategy, lang),
+            Some(strategy_gloss(self.moment.strategy, lang)),
         );
-        dom::set_text(
-            self.refs.get("clock"),
-            &format!("t = {}", view::clock(time, lang)),
-        );
+        refs.put_text("clock", &format!("t = {}", view::clock(time, lang)));
         let counter = format!(
             "{} {frame} {} {}",
             t.step_word,
             t.of_word,
-            self.last_frame()
+            self.run.frame_count() - 1
         );
-        dom::set_text(self.refs.get("step-counter"), &counter);
+        refs.put_text("step-counter", &counter);
     }
 
     fn render_problems(&mut self) {
@@ -532,7 +536,7 @@ impl App {
             return;
         }
         let t = ui(self.lang);
-        let mut html = crate::markup::Markup::default();
+        let mut lines = el("div");
         for problem in &self.problems {
             let issue = match problem.issue {
                 state::Issue::UnknownScenario => t.unknown_scenario,
@@ -540,44 +544,23 @@ impl App {
                 state::Issue::NotANumber => t.not_a_number,
                 state::Issue::FrameOutOfRange => t.frame_out_of_range,
             };
-            html.raw("<p>");
-            html.text(&format!(
+            lines.add("p").text(&format!(
                 "{} “{}”: “{}” {issue}; {}.",
                 t.url_param, problem.param, problem.value, t.falling_back
             ));
-            html.raw("</p>");
         }
-        let problems = self.refs.get("problems");
-        dom::set_html(problems, &html.out);
-        dom::set_flag(problems, "hidden", self.problems.is_empty());
+        if let Some(panel) = self.refs.live("problems") {
+            panel.patch(lines.kids);
+            panel.set("hidden", self.problems.is_empty().then_some(""));
+        }
     }
 
     fn render_board(&mut self) {
         let (frame, width) = (self.moment.frame, self.board_width);
         let drawn = board::board(&self.run, frame, width, self.lang);
-        let Some(svg) = self.refs.get("lousa") else {
-            return;
-        };
-        // Only when the size changed: a new viewBox makes the browser lay out
-        // the whole drawing again, not just the parts that changed.
-        let view_box = format!("0 0 {width} {}", drawn.height);
-        if svg.get_attribute("viewBox").as_deref() != Some(view_box.as_str()) {
-            let _ = svg.set_attribute("viewBox", &view_box);
-        }
-        // One <g> per part, made once; then only the parts that changed are written.
-        if self.board_parts.len() != board::PARTS {
-            svg.set_inner_html(&"<g></g>".repeat(board::PARTS));
-            self.board_parts = dom::all(svg, ":scope > g")
-                .into_iter()
-                .map(|g| (g, String::new()))
-                .collect();
-        }
-        for (index, (group, shown)) in self.board_parts.iter_mut().enumerate() {
-            let part = drawn.part(index);
-            if shown != part {
-                group.set_inner_html(part);
-                *shown = part.to_string();
-            }
+        let beside = self.board_beside;
+        if beside && fresh(&mut self.shown.board_box, (identity(&self.run), width)) {
+            self.shown.board_height = board::tallest(&self.run, width, self.lang);
         }
         let state = self.run.state_at(frame);
         let beats: Vec<&str> = story::BEATS
@@ -586,6 +569,28 @@ impl App {
             .filter(|(_, at)| **at == Some(frame))
             .map(|(beat, _)| *beat)
             .collect();
+        // Beside the text (where the board's box grows with the drawing) the
+        // drawing keeps the run's tallest size, and its box, cut to this
+        // frame's height, shows the part in use: the picture and the page
+        // are as with a viewBox of this frame's height, but a new viewBox
+        // would make the browser lay out the whole drawing again, which cost
+        // a seek more than everything else. Above the text (a phone, another
+        // page) the box has a size of its own and the drawing is scaled to
+        // fit it, so the viewBox follows the frame.
+        let style = format!("height:{}px", drawn.height);
+        if let Some(wrap) = self.refs.live("board-wrap") {
+            wrap.set("style", beside.then_some(style.as_str()));
+        }
+        let height = if beside {
+            self.shown.board_height
+        } else {
+            drawn.height
+        };
+        let Some(svg) = self.refs.live("lousa") else {
+            return;
+        };
+        svg.set("viewBox", Some(&format!("0 0 {width} {height}")));
+        svg.patch(drawn.parts);
         let data = [
             ("data-frame", frame.to_string()),
             ("data-scenario", self.moment.scenario.to_string()),
@@ -595,20 +600,18 @@ impl App {
             ("data-beats", beats.join(" ")),
         ];
         for (name, value) in data {
-            let _ = svg.set_attribute(name, &value);
+            svg.set(name, Some(&value));
         }
     }
 
     fn render_sql(&mut self) {
         let (frame, lang) = (self.moment.frame, self.lang);
         let t = ui(lang);
-        let mut html = crate::markup::Markup::default();
-        html.raw(r#"<span class="sql-title">SQL</span>"#);
+        let mut panel = el("div");
+        panel.add("span").class("sql-title").text("SQL");
         match view::sql_at(&self.run, frame) {
             None => {
-                html.raw(r#"<p class="sql-when">"#)
-                    .text(t.sql_none)
-                    .raw("</p>");
+                panel.add("p").class("sql-when").text(t.sql_none);
             }
             Some(shown) => {
                 let class = match shown.outcome {
@@ -625,77 +628,75 @@ impl App {
                 if let Some(waited) = shown.waited_ms {
                     when.push_str(&format!(" · {} {waited} ms", t.sql_waited));
                 }
-                html.raw(r#"<code class="sql-statement" data-testid="sql-statement">"#)
-                    .text(shown.sql)
-                    .raw("</code>");
-                html.raw(&format!(
-                    r#"<p class="{class}" data-testid="sql-result">→ "#
-                ))
-                .text(&narrate::sql_outcome(shown.outcome, lang))
-                .raw("</p>");
-                html.raw(r#"<p class="sql-when">"#).text(&when).raw("</p>");
+                panel
+                    .add("code")
+                    .class("sql-statement")
+                    .attr("data-testid", "sql-statement")
+                    .text(shown.sql);
+                panel
+                    .add("p")
+                    .class(class)
+                    .attr("data-testid", "sql-result")
+                    .text(&format!("→ {}", narrate::sql_outcome(shown.outcome, lang)));
+                panel.add("p").class("sql-when").text(&when);
             }
         }
-        dom::set_html(self.refs.get("sql"), &html.out);
+        if let Some(sql) = self.refs.live("sql") {
+            sql.patch(panel.kids);
+        }
     }
 
     fn render_transport(&mut self) {
         let key = (self.playing, self.moment.frame, self.last_frame());
         if fresh(&mut self.shown.transport, key) {
             let t = ui(self.lang);
-            let play = self.refs.get("play");
-            dom::set_text(
-                play,
-                &if self.playing {
+            let (playing, frame, last) = key;
+            let refs = &mut self.refs;
+            refs.put_text(
+                "play",
+                &if playing {
                     format!("❚❚ {}", t.pause)
                 } else {
                     format!("▶ {}", t.play)
                 },
             );
-            dom::set_attr(
-                play,
-                "aria-pressed",
-                if self.playing { "true" } else { "false" },
-            );
-            dom::set_flag(
-                self.refs.get("step-back"),
-                "disabled",
-                self.moment.frame == 0,
-            );
-            dom::set_flag(
-                self.refs.get("step-forward"),
-                "disabled",
-                self.moment.frame >= self.last_frame(),
-            );
+            let pressed = if playing { "true" } else { "false" };
+            refs.put("play", "aria-pressed", Some(pressed));
+            refs.put("step-back", "disabled", (frame == 0).then_some(""));
+            refs.put("step-forward", "disabled", (frame >= last).then_some(""));
         }
         if fresh(&mut self.shown.help, self.help_open) {
-            dom::set_flag(self.refs.get("help-panel"), "hidden", !self.help_open);
-            dom::set_attr(
-                self.refs.get("help"),
-                "aria-expanded",
-                if self.help_open { "true" } else { "false" },
-            );
+            let open = self.help_open;
+            self.refs.put("help-panel", "hidden", (!open).then_some(""));
+            let expanded = if open { "true" } else { "false" };
+            self.refs.put("help", "aria-expanded", Some(expanded));
         }
     }
 
     fn render_text(&mut self) {
         let (run, frame, lang) = (identity(&self.run), self.moment.frame, self.lang);
-        if fresh(&mut self.shown.narrated, (run, frame)) {
-            let text = words::narration(&self.run, self.moment.scenario, frame, lang, ui(lang));
-            dom::set_text(self.refs.get("narration"), &text);
-        }
-        let body = self.refs.get("event-rows");
+        let text = words::narration(&self.run, self.moment.scenario, frame, lang, ui(lang));
+        self.refs.put_text("narration", &text);
         if fresh(&mut self.shown.event_rows, run) {
-            dom::set_html(body, &words::event_rows(&self.run, lang));
             let summary = format!(
                 "{} ({})",
                 ui(lang).events_summary,
                 self.run.events().count()
             );
-            dom::set_text(self.refs.get("events-summary"), &summary);
+            self.refs.put_text("events-summary", &summary);
+            if let Some(body) = self.refs.live("event-rows") {
+                body.patch(words::event_rows(&self.run, lang));
+            }
         }
-        if let Some(body) = body {
-            dom::mark_rows(body, frame);
+        // The rows of this frame are marked, and only those: each row is
+        // looked at, but only the ones that change are written.
+        let frame = frame.to_string();
+        if let Some(body) = self.refs.live("event-rows") {
+            for row in &mut body.kids {
+                let current = row.get("data-frame") == Some(frame.as_str());
+                row.set("class", current.then_some("current"));
+                row.set("aria-current", current.then_some("step"));
+            }
         }
     }
 
@@ -709,20 +710,17 @@ impl App {
         let redrawn = fresh(&mut self.shown.twin_still, (twin_id, width));
         if redrawn {
             let axis = Axis::new(&twin, width);
-            dom::set_html(
-                self.refs.get("twin-still"),
-                &twin::markup(&twin, &axis, self.lang),
-            );
-            dom::set_attr(
-                self.refs.get("twin"),
-                "viewBox",
-                &format!("0 0 {width} {}", twin::HEIGHT),
-            );
+            if let Some(still) = self.refs.live("twin-still") {
+                still.patch(twin::drawing(&twin, &axis, self.lang));
+            }
+            let view_box = format!("0 0 {width} {}", twin::HEIGHT);
+            self.refs.put("twin", "viewBox", Some(&view_box));
             let divergence = twin
                 .divergence
                 .as_ref()
                 .map_or(String::new(), |d| d.time_ms.to_string());
-            dom::set_attr(self.refs.get("twin"), "data-divergence-ms", &divergence);
+            self.refs
+                .put("twin", "data-divergence-ms", Some(&divergence));
             self.axis = Some(axis);
         }
         if !(redrawn || stepped) {
@@ -733,19 +731,22 @@ impl App {
         let t = ui(lang);
         let cursor = view::cursor_at(&self.run, frame);
         let x = self.axis.as_ref().map_or(0, |a| a.x_of(cursor)).to_string();
-        for (name, attrs) in [("twin-cursor", ["x1", "x2"]), ("knob", ["cx", "cx"])] {
-            for attr in attrs {
-                dom::set_attr(self.refs.get(name), attr, &x);
-            }
+        let refs = &mut self.refs;
+        for (name, attr) in [("twin-cursor", "x1"), ("twin-cursor", "x2"), ("knob", "cx")] {
+            refs.put(name, attr, Some(&x));
         }
-        let slider = self.refs.get("twin");
         let time = self.run.state_at(frame).time_ms;
-        dom::set_attr(slider, "aria-valuemax", &self.last_frame().to_string());
-        dom::set_attr(slider, "aria-valuenow", &frame.to_string());
-        dom::set_attr(
-            slider,
+        let last = (self.run.frame_count() - 1).to_string();
+        refs.put("twin", "aria-valuemax", Some(&last));
+        refs.put("twin", "aria-valuenow", Some(&frame.to_string()));
+        refs.put(
+            "twin",
             "aria-valuetext",
-            &format!("{} · {} {frame}", view::clock(time, lang), t.step_word),
+            Some(&format!(
+                "{} · {} {frame}",
+                view::clock(time, lang),
+                t.step_word
+            )),
         );
         for (top, line) in [(true, &twin.left), (false, &twin.right)] {
             // The world the lousa shows is read at its exact frame; the
@@ -781,23 +782,29 @@ impl App {
                 t.heard
             );
             let side = if top { "top" } else { "bottom" };
-            dom::set_text(self.refs.get(&format!("figures-{side}")), &figures);
-            let box_ = self.refs.get(&format!("ledger-{side}"));
+            refs.put_text(&format!("figures-{side}"), &figures);
             let on_time: Vec<String> = ledger
                 .answers
                 .iter()
                 .filter(|a| !a.late)
                 .map(|a| a.status.to_string())
                 .collect();
-            dom::set_attr(box_, "data-captures", &ledger.captures.to_string());
-            dom::set_attr(
-                box_,
+            let Some(box_) = refs.live(&format!("ledger-{side}")) else {
+                continue;
+            };
+            box_.set("data-captures", Some(&ledger.captures.to_string()));
+            box_.set(
                 "data-charged-cents",
-                &ledger.charged_cents.to_string(),
+                Some(&ledger.charged_cents.to_string()),
             );
-            dom::set_attr(box_, "data-answers", &on_time.join(" "));
-            dom::set_attr(box_, "data-frame", &line_frame.to_string());
-            dom::toggle_class(box_, "is-double", ledger.double_charged);
+            box_.set("data-answers", Some(&on_time.join(" ")));
+            box_.set("data-frame", Some(&line_frame.to_string()));
+            let class = if ledger.double_charged {
+                "ledger is-double"
+            } else {
+                "ledger"
+            };
+            box_.set("class", Some(class));
         }
     }
 

@@ -1,4 +1,4 @@
-//! The lousa's picture: one frame of one run drawn as SVG markup.
+//! The lousa's picture: one frame of one run drawn as a tree of SVG elements.
 //!
 //! [`board`] is a pure function of (run, frame, width, language), which is
 //! what makes the scroll-driven lousa trustworthy: however the reader got to
@@ -10,7 +10,7 @@
 //! The layout is computed in CSS pixels for the width the board really has,
 //! so text keeps its size from a 320 px phone to a wide screen.
 
-use crate::markup::{Markup, shorten, wrap};
+use crate::markup::{El, el, shorten, wrap};
 use crate::text::{Ui, ui};
 use lousa_core::narrate::{self, Lang};
 use lousa_core::run::Run;
@@ -19,7 +19,6 @@ use lousa_core::trace::{
     Actor, ClientView, Frame, InstanceView, Knowledge, MessageKind, MessageView, TableView,
 };
 use lousa_core::view::{self, Answer, RowFacts};
-use std::fmt::Write;
 
 const PAD: i32 = 6;
 const LINE: i32 = 15;
@@ -31,27 +30,29 @@ const NARROW_PX: i32 = 460;
 /// Approximate width of one character of the board's 12 px font.
 const CHAR_PX: i32 = 7;
 
-/// A drawn frame: the inner markup of the `<svg>`, cut into [`PARTS`]
-/// parts, and its height in pixels.
+/// A drawn frame: the children of the `<svg>`, and its height in pixels.
 ///
-/// The page writes each part into its own `<g>` and rewrites only the parts
-/// that changed since the last frame: a step usually moves a message and an
-/// instance, and the browser then lays out only their text again.
+/// The children are [`PARTS`] plain `<g>`s, always the same ones, so that
+/// from one frame to the next each part's elements stay at the same place in
+/// the tree and the page only rewrites the attributes and text that changed:
+/// a step usually moves a message and changes an instance's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
-    pub markup: String,
-    /// Where each part ends in `markup`.
-    pub ends: [usize; PARTS],
+    pub parts: Vec<El>,
     pub height: i32,
 }
 
 /// Wires; clients and balancer; instances; acquirer; tables; messages.
 pub const PARTS: usize = 6;
 
+#[cfg(test)]
 impl Board {
-    pub fn part(&self, index: usize) -> &str {
-        let start = if index == 0 { 0 } else { self.ends[index - 1] };
-        &self.markup[start..self.ends[index]]
+    pub fn part(&self, index: usize) -> String {
+        self.parts[index].kids.iter().map(El::markup).collect()
+    }
+
+    pub fn markup(&self) -> String {
+        (0..PARTS).map(|i| self.part(i)).collect()
     }
 }
 
@@ -90,14 +91,14 @@ fn line(text: impl Into<String>, class: &'static str) -> Line {
     }
 }
 
-/// An actor's box before it is placed: its text, and what the markup says
+/// An actor's box before it is placed: its text, and what its element says
 /// about it to tests and assistive technology.
 struct Block {
     lines: Vec<Line>,
     class: String,
     testid: String,
     label: String,
-    data: String,
+    data: Vec<(&'static str, String)>,
 }
 
 impl Block {
@@ -182,10 +183,10 @@ fn client_block(
     // What it knows now may be "waiting to retry": the answer that sent it
     // there (a 409, say) stays on the board.
     let mut status = match client.knowledge {
-        Knowledge::Answered { status, .. } => format!(r#" data-status="{status}""#),
-        _ => String::new(),
+        Knowledge::Answered { status, .. } => Some(status),
+        _ => None,
     };
-    if let (Some(answer), true) = (heard, status.is_empty()) {
+    if let (Some(answer), None) = (heard, status) {
         let (_, heard_class) = knowledge_kind(&Knowledge::Answered {
             attempt: answer.attempt,
             status: answer.status,
@@ -193,7 +194,7 @@ fn client_block(
         let text = if answer.late {
             format!("{}: {} ({})", t.last_answer, answer.status, t.late)
         } else {
-            status = format!(r#" data-status="{}""#, answer.status);
+            status = Some(answer.status);
             format!("{}: {}", t.last_answer, answer.status)
         };
         wrapped(
@@ -215,7 +216,13 @@ fn client_block(
         class: format!("actor client{}", flash(changed)),
         testid: format!("client-{index}"),
         label: format!("{title}: {knows}"),
-        data: format!(r#" data-knowledge="{kind}"{status}"#),
+        data: match status {
+            Some(s) => vec![
+                ("data-knowledge", kind.to_string()),
+                ("data-status", s.to_string()),
+            ],
+            None => vec![("data-knowledge", kind.to_string())],
+        },
     }
 }
 
@@ -236,7 +243,7 @@ fn instance_block(
         lines.push(line(format!("{title}: {}", t.down), "title down"));
         class.push_str(" is-down");
     }
-    let mut data = String::new();
+    let mut data = Vec::new();
     if instance.jobs.is_empty() && instance.alive {
         lines.push(line(t.idle, "dim"));
     }
@@ -255,7 +262,7 @@ fn instance_block(
             let text = format!("{} {} · {waited} ms", t.waits_for, holder + 1);
             wrapped(&mut lines, &text, width, "wait");
             class.push_str(" is-waiting");
-            let _ = write!(data, r#" data-waiting-on="{holder}""#);
+            data.push(("data-waiting-on", holder.to_string()));
         } else if job.in_transaction {
             wrapped(&mut lines, t.open_transaction, width, "tx");
         } else if job.holds_connection {
@@ -263,7 +270,7 @@ fn instance_block(
         }
     }
     if let Some(job) = instance.jobs.first() {
-        let _ = write!(data, r#" data-job-step="{}""#, job.step);
+        data.push(("data-job-step", job.step.to_string()));
     }
     let label = lines
         .iter()
@@ -317,10 +324,11 @@ fn acquirer_block(state: &Frame, before: &Frame, width: i32, t: &Ui) -> Block {
                 String::new()
             }
         ),
-        data: format!(
-            r#" data-captures="{captures}" data-charged-cents="{}" data-double="{double}""#,
-            state.charged_cents
-        ),
+        data: vec![
+            ("data-captures", captures.to_string()),
+            ("data-charged-cents", state.charged_cents.to_string()),
+            ("data-double", double.to_string()),
+        ],
     }
 }
 
@@ -348,20 +356,20 @@ fn stack(blocks: &[Block], x: i32, w: i32, top: i32, area: i32, gap: i32) -> Vec
         .collect()
 }
 
-fn draw_block(svg: &mut Markup, block: &Block, rect: Rect) {
-    svg.group(&block.testid, &block.class, &block.label, &block.data);
-    svg.rect(rect.x, rect.y, rect.w, rect.h, "box");
-    let mut y = rect.y + 5;
+/// A box and its lines, drawn relative to the box's corner: when another
+/// column grows and the box moves, only its group's transform changes.
+fn draw_block(parent: &mut El, block: &Block, at: Rect) {
+    let g = parent.group(&block.testid, &block.class, &block.label);
+    for (name, value) in &block.data {
+        g.attr(name, value);
+    }
+    g.shift(at.x, at.y).rect(0, 0, at.w, at.h, "box");
+    let mut y = 5;
     for l in &block.lines {
         y += l.height;
-        let x = if l.class == "big" {
-            rect.x + rect.w / 2
-        } else {
-            rect.x + 7
-        };
-        svg.label(x, y - 4, l.class, &l.text);
+        let x = if l.class == "big" { at.w / 2 } else { 7 };
+        g.label(x, y - 4, l.class, &l.text);
     }
-    svg.end_group();
 }
 
 /// Where a message is drawn: the wire it travels along, in order.
@@ -399,9 +407,11 @@ fn route(
 
 /// The point `permille`/1000 of the way along a polyline.
 fn along(points: &[(i32, i32)], permille: i64) -> (i32, i32) {
+    // A float square root is one wasm instruction, where `isqrt` is a loop
+    // and a panic; below 2^52 both give the same whole pixels.
     let length = |a: (i32, i32), b: (i32, i32)| {
-        let (dx, dy) = (i64::from(b.0 - a.0), i64::from(b.1 - a.1));
-        (dx * dx + dy * dy).isqrt()
+        let (dx, dy) = (f64::from(b.0 - a.0), f64::from(b.1 - a.1));
+        (dx * dx + dy * dy).sqrt() as i64
     };
     let total: i64 = points.windows(2).map(|w| length(w[0], w[1])).sum();
     let mut remaining = total * permille.clamp(0, 1000) / 1000;
@@ -417,7 +427,7 @@ fn along(points: &[(i32, i32)], permille: i64) -> (i32, i32) {
 }
 
 fn draw_messages(
-    svg: &mut Markup,
+    part: &mut El,
     state: &Frame,
     routes: impl Fn(&MessageView) -> Option<Vec<(i32, i32)>>,
     t: &Ui,
@@ -430,13 +440,10 @@ fn draw_messages(
         .iter()
         .map(|m| format!("{} #{}", t.message_kinds[m.kind as usize], m.attempt + 1))
         .collect();
-    let label = format!("{}: {}", t.in_flight, kinds.join(", "));
-    svg.group(
-        "messages",
-        "messages",
-        &label,
-        &format!(r#" data-count="{}""#, state.in_flight.len()),
-    );
+    let summary = format!("{}: {}", t.in_flight, kinds.join(", "));
+    let g = part
+        .group("messages", "messages", &summary)
+        .num("data-count", state.in_flight.len() as i64);
     for message in &state.in_flight {
         let Some(points) = routes(message) else {
             continue;
@@ -450,19 +457,10 @@ fn draw_messages(
             MessageKind::Capture => "msg cap",
             MessageKind::CaptureReply => "msg reply",
         };
-        let _ = write!(
-            svg.out,
-            r#"<g class="{class}"><circle cx="{x}" cy="{y}" r="6"/>"#
-        );
-        svg.label(
-            x - 8,
-            y - 9,
-            "msg-label",
-            &format!("#{}", message.attempt + 1),
-        );
-        svg.end_group();
+        let dot = g.add("g").shift(x, y).class(class);
+        dot.add("circle").attr("r", "6");
+        dot.label(-8, -9, "msg-label", &format!("#{}", message.attempt + 1));
     }
-    svg.end_group();
 }
 
 #[derive(Clone, Copy)]
@@ -517,10 +515,10 @@ fn constraint_note(table: &str, t: &Ui) -> String {
     }
 }
 
-/// Draws the tables; returns the bottom edge and where each instance's row
-/// of interest sits (for the waiting arrows).
+/// Draws the tables into `part`; returns the bottom edge and where each
+/// instance's row of interest sits (for the waiting arrows).
 fn draw_tables(
-    svg: &mut Markup,
+    part: &mut El,
     run: &Run,
     state: &Frame,
     top: i32,
@@ -552,39 +550,42 @@ fn draw_tables(
     for (table_index, table) in state.tables.iter().enumerate() {
         let name = format!("{} · {} {}", t.database, t.table, table.name);
         let constraint = constraint_note(&table.name, t);
-        let label = format!("{name} · {constraint}");
-        svg.group(
-            if table_index == 0 {
-                "database"
-            } else {
-                "database-more"
-            },
-            "database",
-            &label,
-            &format!(
-                r#" data-table="{}" data-rows="{}""#,
-                table.name,
-                table.rows.len()
-            ),
-        );
+        let summary = format!("{name} · {constraint}");
+        // The table and each row are drawn from their own top edge, so that
+        // a table or a row pushed down by others only changes its transform.
+        let origin = y;
+        let g = part
+            .group(
+                if table_index == 0 {
+                    "database"
+                } else {
+                    "database-more"
+                },
+                "database",
+                &summary,
+            )
+            .attr("data-table", &table.name)
+            .num("data-rows", table.rows.len() as i64)
+            .shift(0, origin);
         // On a phone the constraint goes on a line of its own.
         y += LINE;
         if narrow {
-            svg.label(PAD, y, "title", &name);
+            g.label(PAD, y - origin, "title", &name);
             y += LINE;
-            svg.label(PAD, y, "dim", &constraint);
+            g.label(PAD, y - origin, "dim", &constraint);
         } else {
-            svg.label(PAD, y, "title", &label);
+            g.label(PAD, y - origin, "title", &summary);
         }
         y += 6;
         let mut x = PAD;
+        let header = y - origin + LINE - 2;
         for &(column, pct) in columns {
-            svg.label(x + 4, y + LINE - 2, "th", t.columns[column as usize]);
+            g.label(x + 4, header, "th", t.columns[column as usize]);
             x += table_width * pct / 100;
         }
         y += LINE + 2;
         if table.rows.is_empty() {
-            svg.label(PAD + 4, y + LINE - 2, "dim", t.empty_table);
+            g.label(PAD + 4, y - origin + LINE - 2, "dim", t.empty_table);
             y += ROW;
         }
         for row_index in by_id(table) {
@@ -596,14 +597,25 @@ fn draw_tables(
             if row.uncommitted_by.is_some() {
                 class.push_str(" uncommitted");
             }
-            let _ = write!(
-                svg.out,
-                r#"<g class="{class}" data-testid="row" data-status="{}" data-http="{}" data-committed="{}">"#,
-                facts.status.as_deref().unwrap_or(""),
-                facts.http_status.map_or(String::new(), |h| h.to_string()),
-                row.uncommitted_by.is_none(),
-            );
-            svg.rect(PAD, y, table_width, height - 2, "row-box");
+            let drawn = g
+                .add("g")
+                .shift(0, y - origin)
+                .class(&class)
+                .attr("data-testid", "row")
+                .attr("data-status", facts.status.as_deref().unwrap_or(""))
+                .attr(
+                    "data-http",
+                    &facts.http_status.map_or(String::new(), |h| h.to_string()),
+                )
+                .attr(
+                    "data-committed",
+                    if row.uncommitted_by.is_some() {
+                        "false"
+                    } else {
+                        "true"
+                    },
+                );
+            drawn.rect(PAD, 0, table_width, height - 2, "row-box");
             let mut x = PAD;
             for &(column, pct) in columns {
                 let class = if matches!(column, Column::Status) {
@@ -611,18 +623,12 @@ fn draw_tables(
                 } else {
                     "cell"
                 };
-                svg.label(x + 4, y + ROW - 6, class, &cell(column, &facts));
+                drawn.label(x + 4, ROW - 6, class, &cell(column, &facts));
                 x += table_width * pct / 100;
             }
             for (i, note) in notes.iter().enumerate() {
-                svg.label(
-                    PAD + 4,
-                    y + ROW - 4 + NOTE * (i as i32 + 1) - 2,
-                    "note",
-                    note,
-                );
+                drawn.label(PAD + 4, ROW - 4 + NOTE * (i as i32 + 1) - 2, "note", note);
             }
-            svg.end_group();
             for session in [row.uncommitted_by, row.locked_by].into_iter().flatten() {
                 if let Some(instance) = view::session_instance(run, session.0) {
                     held_rows.push((instance, y));
@@ -630,7 +636,6 @@ fn draw_tables(
             }
             y += height;
         }
-        svg.end_group();
         y += 8;
     }
     (y, held_rows)
@@ -654,6 +659,26 @@ fn by_id(table: &TableView) -> Vec<usize> {
     order
 }
 
+/// How many notes [`row_notes`] writes under a row.
+fn note_count(row: &RowView) -> i32 {
+    let locked = row.locked_by.is_some_and(|s| Some(s) != row.uncommitted_by);
+    i32::from(row.uncommitted_by.is_some()) + i32::from(locked)
+}
+
+/// The height [`draw_tables`] gives the tables, without drawing them.
+fn tables_height(state: &Frame, narrow: bool) -> i32 {
+    let header = LINE + if narrow { LINE } else { 0 } + 6 + LINE + 2;
+    let table = |table: &TableView| -> i32 {
+        let rows = if table.rows.is_empty() {
+            ROW
+        } else {
+            table.rows.iter().map(|r| ROW + NOTE * note_count(r)).sum()
+        };
+        header + rows + 8
+    };
+    state.tables.iter().map(table).sum()
+}
+
 /// "uncommitted · instance 1", "locked · instance 2": who holds the row.
 fn row_notes(run: &Run, row: &RowView, lang: Lang, t: &Ui) -> Vec<String> {
     let holder = |session: lousa_core::store::SessionId| {
@@ -671,11 +696,26 @@ fn row_notes(run: &Run, row: &RowView, lang: Lang, t: &Ui) -> Vec<String> {
     notes
 }
 
-/// Draws `frame` of `run` for a board `width` pixels wide.
-pub fn board(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
+/// The actors' boxes of one frame, before they are placed: what decides
+/// the height of the top of the board.
+struct Actors {
+    clients: Vec<Block>,
+    instances: Vec<Block>,
+    acquirer: Block,
+    balancer: Block,
+    columns: Columns,
+    /// The height of the tallest column.
+    area: i32,
+}
+
+const GAP: i32 = 8;
+
+fn column_height(blocks: &[Block]) -> i32 {
+    blocks.iter().map(Block::height).sum::<i32>() + GAP * (blocks.len() as i32 - 1).max(0)
+}
+
+fn actors(run: &Run, frame: usize, width: i32, lang: Lang) -> Actors {
     let t = ui(lang);
-    let width = width.max(280);
-    let frame = frame.min(run.frame_count() - 1);
     let state = run.state_at(frame);
     let before = run.state_at(frame.saturating_sub(1));
     let columns = Columns::new(width);
@@ -735,18 +775,44 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
         class: "actor balancer".into(),
         testid: "load-balancer".into(),
         label: "load balancer".into(),
-        data: String::new(),
+        data: Vec::new(),
     };
-
-    let gap = 8;
-    let column_height = |blocks: &[Block]| {
-        blocks.iter().map(Block::height).sum::<i32>() + gap * (blocks.len() as i32 - 1).max(0)
-    };
-    let top = PAD;
     let area = column_height(&clients)
         .max(column_height(&instances))
         .max(acquirer.height())
         .max(balancer.height());
+    Actors {
+        clients,
+        instances,
+        acquirer,
+        balancer,
+        columns,
+        area,
+    }
+}
+
+/// Where the tables start, below the actors.
+fn tables_top(actors: &Actors) -> i32 {
+    PAD + actors.area + actors.columns.gap.min(20) + 4
+}
+
+/// Draws `frame` of `run` for a board `width` pixels wide.
+pub fn board(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
+    let t = ui(lang);
+    let width = width.max(280);
+    let frame = frame.min(run.frame_count() - 1);
+    let state = run.state_at(frame);
+    let actors = actors(run, frame, width, lang);
+    let tables_top = tables_top(&actors);
+    let Actors {
+        clients,
+        instances,
+        acquirer,
+        balancer,
+        columns,
+        area,
+    } = actors;
+    let (top, gap) = (PAD, GAP);
     let client_rects = stack(&clients, columns.client.0, columns.client.1, top, area, gap);
     let instance_rects = stack(
         &instances,
@@ -773,63 +839,55 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
         gap,
     )[0];
 
-    let mut svg = Markup::default();
-    let tables_top = top + area + columns.gap.min(20) + 4;
+    // One root whose children are the parts: each part is built in place.
+    let mut svg = el("svg");
     // Wires first, so boxes and messages are drawn over them.
-    svg.raw(r#"<g class="wires" aria-hidden="true">"#);
+    let wires = svg
+        .add("g")
+        .add("g")
+        .class("wires")
+        .attr("aria-hidden", "true");
     for rect in &client_rects {
-        svg.line(rect.right_mid(), balancer_rect.left_mid(), "wire");
+        wires.line(rect.right_mid(), balancer_rect.left_mid(), "wire");
     }
     for rect in &instance_rects {
-        svg.line(balancer_rect.right_mid(), rect.left_mid(), "wire");
-        svg.line(rect.right_mid(), acquirer_rect.left_mid(), "wire");
-        svg.line(
+        wires.line(balancer_rect.right_mid(), rect.left_mid(), "wire");
+        wires.line(rect.right_mid(), acquirer_rect.left_mid(), "wire");
+        wires.line(
             rect.bottom_mid(),
             (rect.bottom_mid().0, tables_top),
             "wire db-wire",
         );
     }
-    svg.end_group();
-    let mut ends = [0; PARTS];
-    ends[0] = svg.out.len();
 
     let t_clients = clients
         .iter()
         .map(|b| b.label.as_str())
         .collect::<Vec<_>>()
         .join("; ");
-    svg.group(
-        "clients",
-        "clients",
-        &format!("{}: {t_clients}", t.clients),
-        "",
-    );
+    let part = svg.add("g");
+    let g = part.group("clients", "clients", &format!("{}: {t_clients}", t.clients));
     for (block, rect) in clients.iter().zip(&client_rects) {
-        draw_block(&mut svg, block, *rect);
+        draw_block(g, block, *rect);
     }
-    svg.end_group();
-    draw_block(&mut svg, &balancer, balancer_rect);
-    ends[1] = svg.out.len();
+    draw_block(part, &balancer, balancer_rect);
     let t_instances = instances
         .iter()
         .map(|b| b.label.as_str())
         .collect::<Vec<_>>()
         .join("; ");
-    svg.group(
+    let g = svg.add("g").group(
         "instances",
         "instances",
         &format!("{}: {t_instances}", t.instances),
-        "",
     );
     for (block, rect) in instances.iter().zip(&instance_rects) {
-        draw_block(&mut svg, block, *rect);
+        draw_block(g, block, *rect);
     }
-    svg.end_group();
-    ends[2] = svg.out.len();
-    draw_block(&mut svg, &acquirer, acquirer_rect);
-    ends[3] = svg.out.len();
+    draw_block(svg.add("g"), &acquirer, acquirer_rect);
 
-    let (bottom, held_rows) = draw_tables(&mut svg, run, state, tables_top, width, lang, t);
+    let tables = svg.add("g");
+    let (bottom, held_rows) = draw_tables(tables, run, state, tables_top, width, lang, t);
 
     // A waiting instance points at the row whose transaction it waits for.
     for (index, instance) in state.instances.iter().enumerate() {
@@ -838,17 +896,14 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
         if let (Some((_, row_y)), Some(rect)) = (target, instance_rects.get(index)) {
             let (x, y) = rect.bottom_mid();
             let x = x + 6;
-            svg.line((x, y), (x, row_y - 3), "wait-arrow");
-            let _ = write!(
-                svg.out,
-                r#"<path class="wait-head" d="M{} {} l5 -8 l-10 0 z"/>"#,
-                x,
-                row_y - 2
-            );
+            tables.line((x, y), (x, row_y - 3), "wait-arrow");
+            tables
+                .add("path")
+                .class("wait-head")
+                .attr("d", &format!("M{} {} l5 -8 l-10 0 z", x, row_y - 2));
         }
     }
 
-    ends[4] = svg.out.len();
     let routes = |m: &MessageView| {
         route(
             m,
@@ -858,14 +913,29 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
             acquirer_rect,
         )
     };
-    draw_messages(&mut svg, state, routes, t);
-    ends[5] = svg.out.len();
+    draw_messages(svg.add("g"), state, routes, t);
+    let parts = svg.kids;
+    debug_assert_eq!(parts.len(), PARTS);
 
     Board {
-        markup: svg.out,
-        ends,
+        parts,
         height: bottom + PAD,
     }
+}
+
+/// The height of the run's tallest frame at this width. Beside the text the
+/// drawing keeps this size through a run, so that its viewBox never changes
+/// (see `App::render_board`). Measured without drawing: it runs for every
+/// frame of each new world.
+pub fn tallest(run: &Run, width: i32, lang: Lang) -> i32 {
+    let width = width.max(280);
+    (0..run.frame_count())
+        .map(|frame| {
+            let top = tables_top(&actors(run, frame, width, lang));
+            top + tables_height(run.state_at(frame), width < NARROW_PX) + PAD
+        })
+        .max()
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -885,7 +955,7 @@ mod tests {
     fn the_double_charge_is_drawn_on_the_acquirer() {
         let run = story(Strategy::CheckThenAct);
         let frame = beat_frame(&run, "second-capture").expect("beat");
-        let drawn = board(&run, frame, 640, Lang::Pt).markup;
+        let drawn = board(&run, frame, 640, Lang::Pt).markup();
         assert!(drawn.contains(r#"data-captures="2""#), "{drawn}");
         assert!(drawn.contains("COBRANÇA EM DOBRO"));
         assert!(drawn.contains("R$ 500,00"));
@@ -900,10 +970,10 @@ mod tests {
     fn the_client_shows_it_does_not_know_after_the_timeout() {
         let run = story(Strategy::CheckThenAct);
         let frame = beat_frame(&run, "timeout").expect("beat");
-        let drawn = board(&run, frame, 640, Lang::Pt).markup;
+        let drawn = board(&run, frame, 640, Lang::Pt).markup();
         assert!(drawn.contains(r#"data-knowledge="unknown""#));
         assert!(drawn.contains("não sabe se cobrou"));
-        let english = board(&run, frame, 640, Lang::En).markup;
+        let english = board(&run, frame, 640, Lang::En).markup();
         assert!(english.contains("does not know"), "{english}");
     }
 
@@ -912,10 +982,10 @@ mod tests {
         let run = story(Strategy::IdempotencyKey);
         let conflict = beat_frame(&run, "conflict").expect("beat");
         let heard = (conflict..run.frame_count())
-            .map(|f| board(&run, f, 640, Lang::Pt).markup)
+            .map(|f| board(&run, f, 640, Lang::Pt).markup())
             .find(|m| m.contains(r#"data-status="409""#));
         assert!(heard.is_some(), "the client hears 409 after the conflict");
-        let end = board(&run, run.frame_count() - 1, 640, Lang::Pt).markup;
+        let end = board(&run, run.frame_count() - 1, 640, Lang::Pt).markup();
         assert!(
             end.contains(r#"data-status="CAPTURADA" data-http="201""#),
             "{end}"
@@ -928,7 +998,7 @@ mod tests {
     fn an_instance_waiting_on_a_held_row_says_so_and_points_at_it() {
         let run = lousa_core::run(&builtin("held-transaction").expect("built-in")).expect("valid");
         let frame = beat_frame(&run, "retry-decides").expect("beat");
-        let drawn = board(&run, frame, 640, Lang::Pt).markup;
+        let drawn = board(&run, frame, 640, Lang::Pt).markup();
         assert!(drawn.contains(r#"data-waiting-on="0""#), "{drawn}");
         assert!(drawn.contains("espera a linha"), "{drawn}");
         assert!(drawn.contains("não confirmada · instância 1"));
@@ -939,33 +1009,25 @@ mod tests {
     fn every_frame_of_every_builtin_draws_at_phone_and_desktop_widths() {
         for name in lousa_core::builtins::NAMES {
             let run = lousa_core::run(&builtin(name).expect("built-in")).expect("valid");
-            for frame in 0..run.frame_count() {
-                for width in [300, 640, 1000] {
+            for width in [300, 640, 1000] {
+                let mut heights = Vec::new();
+                for frame in 0..run.frame_count() {
                     let drawn = board(&run, frame, width, Lang::Pt);
                     assert!(drawn.height > 100, "{name} frame {frame} at {width}px");
-                    assert_eq!(
-                        drawn.markup.matches("<g").count(),
-                        drawn.markup.matches("</g>").count(),
-                        "{name} frame {frame}: groups balance"
-                    );
+                    assert_eq!(drawn.parts.len(), PARTS, "{name} frame {frame}");
+                    heights.push(drawn.height);
                 }
+                assert_eq!(heights.iter().max(), Some(&tallest(&run, width, Lang::Pt)));
             }
         }
     }
 
     #[test]
-    fn the_parts_cover_the_picture_and_each_balances_its_groups() {
+    fn every_frame_has_the_same_bare_parts_so_elements_keep_their_place() {
         let run = story(Strategy::CheckThenAct);
         let drawn = board(&run, 20, 640, Lang::Pt);
-        let joined: String = (0..PARTS).map(|i| drawn.part(i)).collect();
-        assert_eq!(joined, drawn.markup);
-        for i in 0..PARTS {
-            let part = drawn.part(i);
-            assert_eq!(
-                part.matches("<g").count(),
-                part.matches("</g>").count(),
-                "part {i}"
-            );
+        for part in &drawn.parts {
+            assert_eq!((part.tag, part.attrs.len()), ("g", 0));
         }
         assert!(drawn.part(3).contains(r#"data-testid="acquirer""#));
         assert!(drawn.part(5).contains("messages"));
@@ -978,5 +1040,12 @@ mod tests {
         assert_eq!(along(&points, 500), (50, 0));
         assert_eq!(along(&points, 1000), (100, 0));
         assert_eq!(along(&[(0, 0), (0, 30), (40, 30)], 500), (5, 30));
+        // The float square root gives `isqrt`'s whole pixels at board sizes.
+        for dx in (0..3000_i64).step_by(7) {
+            for dy in (0..3000_i64).step_by(11) {
+                let n = dx * dx + dy * dy;
+                assert_eq!((n as f64).sqrt() as i64, n.isqrt(), "{dx} {dy}");
+            }
+        }
     }
 }

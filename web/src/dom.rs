@@ -2,6 +2,7 @@
 //! article's step paragraphs and the reading line, the panels' elements, and
 //! timers. Decisions are made elsewhere, from the plain values these return.
 
+use crate::markup::El;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlElement, Window};
 
@@ -68,17 +69,22 @@ pub fn reading_line(board: Option<&Element>, first_step: &Element) -> f64 {
     let Some(board) = board else {
         return height / 2.0;
     };
-    let board_rect = board.get_bounding_client_rect();
-    let text_rect = first_step.get_bounding_client_rect();
-    let beside = board_rect.left() >= text_rect.right() - 1.0
-        || board_rect.right() <= text_rect.left() + 1.0;
-    if beside {
+    if beside(board, first_step) {
         height / 2.0
     } else {
+        let bottom = board.get_bounding_client_rect().bottom();
         // max/min rather than clamp: f64::clamp's assertion would format floats,
         // and float formatting costs the page kilobytes.
-        (board_rect.bottom().max(0.0).min(height) + height) / 2.0
+        (bottom.max(0.0).min(height) + height) / 2.0
     }
+}
+
+/// Whether the board sits beside the text (the page's wide layout) rather
+/// than above it.
+pub fn beside(board: &Element, first_step: &Element) -> bool {
+    let board_rect = board.get_bounding_client_rect();
+    let text_rect = first_step.get_bounding_client_rect();
+    board_rect.left() >= text_rect.right() - 1.0 || board_rect.right() <= text_rect.left() + 1.0
 }
 
 /// The last step paragraph whose top has crossed the reading line, or `None`
@@ -121,12 +127,151 @@ pub fn by_id(id: &str) -> Option<Element> {
     document().query_selector(&format!("#{id}")).ok().flatten()
 }
 
+/// An element of the page and what the app last wrote to it. A write of
+/// the value already there is skipped: it would still be a call into the
+/// browser, and some writes (`textContent`, SVG coordinates) make it style
+/// or lay out the element again even when nothing changed. A seek should
+/// cost only what really changed.
+pub struct Live {
+    pub el: Element,
+    tag: &'static str,
+    /// `None` for an attribute known to be absent; an attribute not listed
+    /// is unknown (the still markup may have set it) and is always written.
+    attrs: Vec<(&'static str, Option<String>)>,
+    text: Option<String>,
+    /// The text node `text` went into.
+    text_node: Option<web_sys::Node>,
+    /// Whether children are made in the SVG namespace. (Known from where
+    /// the element is rather than asked of the browser: one call fewer.)
+    svg: bool,
+    pub kids: Vec<Live>,
+}
+
+const SVG: &str = "http://www.w3.org/2000/svg";
+const HTML: &str = "http://www.w3.org/1999/xhtml";
+
+impl Live {
+    fn new(el: Element, svg: bool) -> Live {
+        Live {
+            el,
+            tag: "",
+            attrs: Vec::new(),
+            text: None,
+            text_node: None,
+            svg,
+            kids: Vec::new(),
+        }
+    }
+
+    /// Sets attribute `name`, or removes it for `None`.
+    pub fn set(&mut self, name: &'static str, value: Option<&str>) {
+        let at = self.attrs.iter().position(|(n, _)| *n == name);
+        if let Some(i) = at {
+            if self.attrs[i].1.as_deref() == value {
+                return;
+            }
+            self.attrs.remove(i);
+        }
+        let _ = match value {
+            Some(value) => self.el.set_attribute(name, value),
+            None => self.el.remove_attribute(name),
+        };
+        self.attrs.push((name, value.map(str::to_string)));
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        let (_, value) = self.attrs.iter().find(|(n, _)| *n == name)?;
+        value.as_deref()
+    }
+
+    /// Replaces the element's content with `text`. Once the element holds
+    /// a text node, the node's data is changed instead: setting
+    /// `textContent` would replace the node, and the browser would style it
+    /// and build its layout again.
+    pub fn set_text(&mut self, text: &str) {
+        if self.text.as_deref() == Some(text) {
+            return;
+        }
+        match &self.text_node {
+            Some(node) => node.set_node_value(Some(text)),
+            None => {
+                self.el.set_text_content(Some(text));
+                self.text_node = self.el.last_child();
+            }
+        }
+        self.text = Some(text.to_string());
+    }
+
+    /// Makes the element's children what `want` describes. The children
+    /// are kept and updated up to the first one whose tag differs; from
+    /// there on they are made anew. A new frame of a picture has the same
+    /// elements in the same places, so it rewrites attributes and text only.
+    pub fn patch(&mut self, want: Vec<El>) {
+        let mut i = 0;
+        for wanted in want {
+            if self.kids.get(i).is_some_and(|kid| kid.tag == wanted.tag) {
+                self.kids[i].update(wanted);
+            } else {
+                self.truncate(i);
+                let made = self.make(wanted);
+                let _ = self.el.append_child(&made.el);
+                self.kids.push(made);
+            }
+            i += 1;
+        }
+        self.truncate(i);
+    }
+
+    fn truncate(&mut self, len: usize) {
+        for gone in self.kids.drain(len.min(self.kids.len())..) {
+            gone.el.remove();
+        }
+    }
+
+    /// A new element for `wanted`, in this element's namespace (SVG or
+    /// HTML), filled while it is detached: the browser then styles and lays
+    /// out the finished element once.
+    fn make(&self, wanted: El) -> Live {
+        let namespace = if self.svg { SVG } else { HTML };
+        let el = document()
+            .create_element_ns(Some(namespace), wanted.tag)
+            .unwrap_or_else(|_| panic!("cannot create an element"));
+        let mut made = Live {
+            tag: wanted.tag,
+            text: Some(String::new()),
+            ..Live::new(el, self.svg)
+        };
+        made.update(wanted);
+        made
+    }
+
+    fn update(&mut self, wanted: El) {
+        // Attributes no longer wanted go. (`set` moves the entry it changes
+        // to the end, as absent, so the same index is looked at again.)
+        let mut i = 0;
+        while let Some(&(name, ref value)) = self.attrs.get(i) {
+            if value.is_some() && !wanted.attrs.iter().any(|(n, _)| *n == name) {
+                self.set(name, None);
+            } else {
+                i += 1;
+            }
+        }
+        for (name, value) in &wanted.attrs {
+            self.set(name, Some(value));
+        }
+        if wanted.kids.is_empty() {
+            self.set_text(&wanted.text);
+        }
+        self.patch(wanted.kids);
+    }
+}
+
 /// The elements of the two panels the app writes to, found by the
 /// `data-testid` the browser tests also use.
 pub struct Refs {
     lousa: Element,
     twin: Option<Element>,
-    found: Vec<(String, Element)>,
+    found: Vec<(String, Live)>,
 }
 
 impl Refs {
@@ -152,14 +297,40 @@ impl Refs {
         for root in std::iter::once(&self.lousa).chain(&self.twin) {
             for el in all(root, "[data-testid]") {
                 if let Some(name) = el.get_attribute("data-testid") {
-                    self.found.push((name, el));
+                    // The pictures' roots, whose children are SVG.
+                    let svg = matches!(name.as_str(), "lousa" | "twin-still");
+                    self.found.push((name, Live::new(el, svg)));
                 }
             }
         }
     }
 
     pub fn get(&self, name: &str) -> Option<&Element> {
-        self.found.iter().find(|(n, _)| n == name).map(|(_, el)| el)
+        self.found
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, live)| &live.el)
+    }
+
+    /// The element named `name`, to write to.
+    pub fn live(&mut self, name: &str) -> Option<&mut Live> {
+        self.found
+            .iter_mut()
+            .find(|(n, _)| n == name)
+            .map(|(_, live)| live)
+    }
+
+    /// Sets (or, for `None`, removes) an attribute of the element named `name`.
+    pub fn put(&mut self, name: &str, attr: &'static str, value: Option<&str>) {
+        if let Some(live) = self.live(name) {
+            live.set(attr, value);
+        }
+    }
+
+    pub fn put_text(&mut self, name: &str, text: &str) {
+        if let Some(live) = self.live(name) {
+            live.set_text(text);
+        }
     }
 
     pub fn lousa_root(&self) -> &Element {
@@ -168,41 +339,6 @@ impl Refs {
 
     pub fn twin_root(&self) -> Option<&Element> {
         self.twin.as_ref()
-    }
-}
-
-pub fn set_text(el: Option<&Element>, text: &str) {
-    if let Some(el) = el {
-        el.set_text_content(Some(text));
-    }
-}
-
-pub fn set_html(el: Option<&Element>, html: &str) {
-    if let Some(el) = el {
-        el.set_inner_html(html);
-    }
-}
-
-pub fn set_attr(el: Option<&Element>, name: &str, value: &str) {
-    if let Some(el) = el {
-        let _ = el.set_attribute(name, value);
-    }
-}
-
-/// Adds or removes a boolean attribute such as `hidden` or `disabled`.
-pub fn set_flag(el: Option<&Element>, name: &str, on: bool) {
-    if let Some(el) = el {
-        let _ = if on {
-            el.set_attribute(name, "")
-        } else {
-            el.remove_attribute(name)
-        };
-    }
-}
-
-pub fn toggle_class(el: Option<&Element>, class: &str, on: bool) {
-    if let Some(el) = el {
-        let _ = el.class_list().toggle_with_force(class, on);
     }
 }
 
@@ -222,18 +358,6 @@ pub fn value_of(el: &Element) -> Option<String> {
 pub fn focus(el: Option<&Element>) {
     if let Some(el) = el.and_then(|el| el.dyn_ref::<HtmlElement>()) {
         let _ = el.focus();
-    }
-}
-
-/// Highlights the event table's rows of `frame` and only those.
-pub fn mark_rows(body: &Element, frame: usize) {
-    for row in all(body, ".current") {
-        let _ = row.class_list().toggle_with_force("current", false);
-        let _ = row.remove_attribute("aria-current");
-    }
-    for row in all(body, &format!("[data-frame=\"{frame}\"]")) {
-        let _ = row.class_list().toggle_with_force("current", true);
-        let _ = row.set_attribute("aria-current", "step");
     }
 }
 

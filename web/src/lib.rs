@@ -9,10 +9,12 @@
 //! - `state`: the [`state::Moment`] a URL holds, parsing and writing it.
 //! - `worlds`: runs and twins computed from a moment, cached.
 //! - `board`, `twin`, `words`, `skeleton`: pure functions from a run and a
-//!   frame to markup and text (tested natively, no browser needed).
+//!   frame to element trees (`markup::El`), markup and text (tested
+//!   natively, no browser needed).
 //! - `app`: the state, the reader's actions, and the render step.
-//! - `dom`, `callbacks`: the direct calls into the browser and the event
-//!   listeners.
+//! - `dom`, `callbacks`: the direct calls into the browser (including
+//!   `dom::Live`, which writes a tree into the page touching only what
+//!   changed) and the event listeners.
 
 mod app;
 mod board;

@@ -1,14 +1,14 @@
-//! A small writer of SVG and HTML markup.
+//! Pictures and panels as plain trees of elements, and the escaping the
+//! still markup of the panels needs.
 //!
-//! The lousa and the twin timeline are pictures computed whole from one
-//! frame: building them as one string and handing it to the browser in a
-//! single `innerHTML` write keeps a seek to any frame well under a
-//! millisecond and keeps the page's wasm small, and it lets native unit tests
-//! read the picture as text. Every piece of text that comes from data goes
-//! through [`escape`]. Coordinates are whole pixels: formatting floats would
-//! cost the page kilobytes of code for no visible gain.
-
-use std::fmt::Write;
+//! The lousa, the twin timeline and the text panels are computed whole from
+//! one frame, as [`El`] trees; `dom::Live` then writes into the page only the
+//! attributes and text that differ from what it wrote last. A seek thus
+//! changes a few attributes and text nodes in place instead of replacing
+//! nodes, which the browser would have to style and lay out again from
+//! scratch. Native unit tests read a tree as markup text. Coordinates are
+//! whole pixels: formatting floats would cost the page kilobytes of code for
+//! no visible gain.
 
 /// Appends `text` with the five characters that are special in markup escaped.
 pub fn escape_into(out: &mut String, text: &str) {
@@ -30,67 +30,114 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// Markup under construction.
-#[derive(Default)]
-pub struct Markup {
-    pub out: String,
+/// An element as a picture wants it: a tag, attributes in order, and either
+/// text or child elements. Text and attribute values are plain (the DOM
+/// takes them as they are), so nothing here needs escaping.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct El {
+    pub tag: &'static str,
+    pub attrs: Vec<(&'static str, String)>,
+    pub text: String,
+    pub kids: Vec<El>,
 }
 
-impl Markup {
-    /// Writes raw markup: only for tags and attributes this crate spells out.
-    pub fn raw(&mut self, markup: &str) -> &mut Self {
-        self.out.push_str(markup);
+pub fn el(tag: &'static str) -> El {
+    El {
+        tag,
+        ..El::default()
+    }
+}
+
+// The builders change an element in place and return it, and children are
+// made inside their parent: a tree is built without moving elements around,
+// which in the page's wasm would cost a copy of the element at every step.
+// Plain `&str` and `i64` parameters rather than generic ones: one copy of
+// each method in the page's code instead of one per argument type.
+impl El {
+    pub fn attr(&mut self, name: &'static str, value: &str) -> &mut El {
+        self.attrs.push((name, value.to_string()));
         self
     }
 
-    /// Writes escaped text.
-    pub fn text(&mut self, text: &str) -> &mut Self {
-        escape_into(&mut self.out, text);
+    pub fn num(&mut self, name: &'static str, value: i64) -> &mut El {
+        self.attr(name, &value.to_string())
+    }
+
+    pub fn class(&mut self, class: &str) -> &mut El {
+        self.attr("class", class)
+    }
+
+    pub fn text(&mut self, text: &str) -> &mut El {
+        self.text = text.to_string();
         self
     }
 
-    /// `<rect>` with rounded corners.
-    pub fn rect(&mut self, x: i32, y: i32, width: i32, height: i32, class: &str) -> &mut Self {
-        let _ = write!(
-            self.out,
-            r#"<rect x="{x}" y="{y}" width="{width}" height="{height}" rx="5" class="{class}"/>"#
-        );
-        self
+    /// A new last child.
+    pub fn add(&mut self, tag: &'static str) -> &mut El {
+        let at = self.kids.len();
+        self.kids.push(el(tag));
+        &mut self.kids[at]
     }
 
-    pub fn line(&mut self, from: (i32, i32), to: (i32, i32), class: &str) -> &mut Self {
-        let _ = write!(
-            self.out,
-            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" class="{class}"/>"#,
-            from.0, from.1, to.0, to.1
-        );
-        self
+    /// Draws the element's content `x`, `y` pixels from the origin. A box or
+    /// a row that moves between frames then changes one attribute instead
+    /// of the coordinates of everything in it.
+    pub fn shift(&mut self, x: i32, y: i32) -> &mut El {
+        self.attr("transform", &format!("translate({x} {y})"))
     }
 
-    /// One line of `<text>`, escaped.
-    pub fn label(&mut self, x: i32, y: i32, class: &str, text: &str) -> &mut Self {
-        let _ = write!(self.out, r#"<text x="{x}" y="{y}" class="{class}">"#);
-        self.text(text);
-        self.out.push_str("</text>");
-        self
+    /// A `<rect>` with rounded corners.
+    pub fn rect(&mut self, x: i32, y: i32, width: i32, height: i32, class: &str) -> &mut El {
+        self.add("rect")
+            .num("x", x.into())
+            .num("y", y.into())
+            .num("width", width.into())
+            .num("height", height.into())
+            .attr("rx", "5")
+            .class(class)
     }
 
-    /// Opens a `<g>` that assistive technology reads as one labelled group.
-    pub fn group(&mut self, testid: &str, class: &str, label: &str, data: &str) -> &mut Self {
-        let _ = write!(
-            self.out,
-            r#"<g data-testid="{testid}" class="{class}" role="group" aria-label=""#
-        );
-        self.text(label);
-        self.out.push('"');
-        self.out.push_str(data);
-        self.out.push('>');
-        self
+    pub fn line(&mut self, from: (i32, i32), to: (i32, i32), class: &str) -> &mut El {
+        self.add("line")
+            .num("x1", from.0.into())
+            .num("y1", from.1.into())
+            .num("x2", to.0.into())
+            .num("y2", to.1.into())
+            .class(class)
     }
 
-    pub fn end_group(&mut self) -> &mut Self {
-        self.out.push_str("</g>");
-        self
+    /// One line of `<text>`.
+    pub fn label(&mut self, x: i32, y: i32, class: &str, text: &str) -> &mut El {
+        self.add("text")
+            .num("x", x.into())
+            .num("y", y.into())
+            .class(class)
+            .text(text)
+    }
+
+    /// A `<g>` that assistive technology reads as one labelled group.
+    pub fn group(&mut self, testid: &str, class: &str, label: &str) -> &mut El {
+        self.add("g")
+            .attr("data-testid", testid)
+            .class(class)
+            .attr("role", "group")
+            .attr("aria-label", label)
+    }
+
+    /// The element as markup: what the browser would hold.
+    #[cfg(test)]
+    pub fn markup(&self) -> String {
+        let mut out = format!("<{}", self.tag);
+        for (name, value) in &self.attrs {
+            out.push_str(&format!(r#" {name}="{}""#, escape(value)));
+        }
+        out.push('>');
+        escape_into(&mut out, &self.text);
+        for kid in &self.kids {
+            out.push_str(&kid.markup());
+        }
+        out.push_str(&format!("</{}>", self.tag));
+        out
     }
 }
 

@@ -11,13 +11,12 @@
 //! a [`Cursor`] (time, events at that time), so both lines can be read at the
 //! same place even though their frame numbers differ.
 
-use crate::markup::Markup;
+use crate::markup::{El, el};
 use crate::text::ui;
 use lousa_core::narrate::Lang;
 use lousa_core::story::Twin;
 use lousa_core::trace::{EventKind, TraceEvent};
 use lousa_core::view::{self, Cursor};
-use std::fmt::Write;
 
 /// Height of the drawing in pixels.
 pub const HEIGHT: i32 = 204;
@@ -201,7 +200,7 @@ fn mark(event: &TraceEvent, lang: Lang) -> (&'static str, Option<String>) {
 /// One line: its design's name, its marks, and the labels of the marks a
 /// reader compares, above the top line and below the bottom one.
 fn draw_line(
-    svg: &mut Markup,
+    svg: &mut El,
     name: &str,
     events: &[&TraceEvent],
     xs: &[i32],
@@ -219,41 +218,41 @@ fn draw_line(
     // previous label of that row.
     let mut row_end = [-1000; 2];
     for (event, &x) in events.iter().zip(xs) {
-        let (class, label) = mark(event, lang);
-        let _ = write!(
-            svg.out,
-            r#"<circle cx="{x}" cy="{y}" r="4" class="mark {class}"/>"#
-        );
-        if let Some(label) = label {
-            let half = 4 * label.chars().count() as i32;
+        let (class, text) = mark(event, lang);
+        svg.add("circle")
+            .num("cx", x.into())
+            .num("cy", y.into())
+            .attr("r", "4")
+            .class(&format!("mark {class}"));
+        if let Some(text) = text {
+            let half = 4 * text.chars().count() as i32;
             let row = usize::from(x - half < row_end[0] + 4);
             row_end[row] = x + half;
-            let _ = write!(
-                svg.out,
-                r#"<text x="{x}" y="{}" class="mark-label {class}">"#,
-                label_y + step * row as i32
+            svg.label(
+                x,
+                label_y + step * row as i32,
+                &format!("mark-label {class}"),
+                &text,
             );
-            svg.text(&label);
-            svg.raw("</text>");
         }
     }
 }
 
 /// The still part of the drawing: lines, marks, links and the divergence.
 /// The cursor is drawn apart, so scrubbing does not redraw all of this.
-pub fn markup(twin: &Twin, axis: &Axis, lang: Lang) -> String {
+pub fn drawing(twin: &Twin, axis: &Axis, lang: Lang) -> Vec<El> {
     let t = ui(lang);
     let left: Vec<&TraceEvent> = twin.left.events().map(|(_, e)| e).collect();
     let right: Vec<&TraceEvent> = twin.right.events().map(|(_, e)| e).collect();
-    let mut svg = Markup::default();
     let end = axis.width - MARGIN;
-    svg.raw(r#"<g class="links" aria-hidden="true">"#);
+    // One root whose children are the drawing, built in place.
+    let mut svg = el("g");
+    let links = svg.add("g").class("links").attr("aria-hidden", "true");
     for &(i, j) in &twin.links {
         if let (Some(&x1), Some(&x2)) = (axis.left_x.get(i), axis.right_x.get(j)) {
-            svg.line((x1, TOP_LINE_Y), (x2, BOTTOM_LINE_Y), "link");
+            links.line((x1, TOP_LINE_Y), (x2, BOTTOM_LINE_Y), "link");
         }
     }
-    svg.end_group();
     svg.line((MARGIN, TOP_LINE_Y), (end, TOP_LINE_Y), "axis-line");
     svg.line((MARGIN, BOTTOM_LINE_Y), (end, BOTTOM_LINE_Y), "axis-line");
 
@@ -265,36 +264,34 @@ pub fn markup(twin: &Twin, axis: &Axis, lang: Lang) -> String {
             .copied()
             .unwrap_or(MARGIN)
             - 4;
-        let _ = write!(
-            svg.out,
-            r#"<g data-testid="divergence" class="divergence" data-time-ms="{}">"#,
-            divergence.time_ms
-        );
-        svg.line((x, 14), (x, BOTTOM_LINE_Y + 8), "divergence-line");
-        let _ = write!(
-            svg.out,
-            r#"<path class="divergence-mark" d="M{x} 6 l6 7 l-6 7 l-6 -7 z"/>"#
-        );
         let anchor = if x > axis.width / 2 { "end" } else { "start" };
         let offset = if anchor == "end" { -10 } else { 10 };
-        let _ = write!(
-            svg.out,
-            r#"<text x="{}" y="17" text-anchor="{anchor}" class="divergence-label">"#,
-            x + offset
-        );
-        svg.text(&format!(
+        let text = format!(
             "{} · {}",
             t.divergence,
             view::clock(divergence.time_ms, lang)
-        ));
-        svg.raw("</text></g>");
+        );
+        let g = svg
+            .add("g")
+            .attr("data-testid", "divergence")
+            .class("divergence")
+            .num("data-time-ms", divergence.time_ms as i64);
+        g.line((x, 14), (x, BOTTOM_LINE_Y + 8), "divergence-line");
+        g.add("path")
+            .class("divergence-mark")
+            .attr("d", &format!("M{x} 6 l6 7 l-6 7 l-6 -7 z"));
+        g.label(x + offset, 17, "divergence-label", &text)
+            .attr("text-anchor", anchor);
     } else {
         svg.label(MARGIN, 17, "divergence-label", t.no_divergence);
     }
 
-    svg.raw(r#"<g class="line-top" data-testid="twin-line-top">"#);
+    let top = svg
+        .add("g")
+        .class("line-top")
+        .attr("data-testid", "twin-line-top");
     draw_line(
-        &mut svg,
+        top,
         twin.left.strategy.name(),
         &left,
         &axis.left_x,
@@ -302,10 +299,12 @@ pub fn markup(twin: &Twin, axis: &Axis, lang: Lang) -> String {
         true,
         lang,
     );
-    svg.end_group();
-    svg.raw(r#"<g class="line-bottom" data-testid="twin-line-bottom">"#);
+    let bottom = svg
+        .add("g")
+        .class("line-bottom")
+        .attr("data-testid", "twin-line-bottom");
     draw_line(
-        &mut svg,
+        bottom,
         twin.right.strategy.name(),
         &right,
         &axis.right_x,
@@ -313,7 +312,6 @@ pub fn markup(twin: &Twin, axis: &Axis, lang: Lang) -> String {
         false,
         lang,
     );
-    svg.end_group();
 
     // A few instants under the axis, as far apart as the width allows.
     let mut last_x = -1000;
@@ -323,7 +321,7 @@ pub fn markup(twin: &Twin, axis: &Axis, lang: Lang) -> String {
             last_x = x;
         }
     }
-    svg.out
+    svg.kids
 }
 
 #[cfg(test)]
@@ -409,14 +407,20 @@ mod tests {
     #[test]
     fn the_drawing_marks_the_split_and_both_captures() {
         let twin = story();
-        let drawn = markup(&twin, &Axis::new(&twin, 640), Lang::Pt);
+        let markup = |lang| -> String {
+            drawing(&twin, &Axis::new(&twin, 640), lang)
+                .iter()
+                .map(El::markup)
+                .collect()
+        };
+        let drawn = markup(Lang::Pt);
         assert!(drawn.contains(r#"data-testid="divergence""#));
         assert!(
             drawn.contains("2ª captura"),
             "check-then-act captures twice"
         );
         assert!(drawn.contains(">409<"), "the key design answers 409");
-        let english = markup(&twin, &Axis::new(&twin, 640), Lang::En);
+        let english = markup(Lang::En);
         assert!(english.contains("capture 2"));
     }
 }

@@ -1,13 +1,12 @@
 //! The text equivalent of the lousa: the narration of one step and the rows
 //! of the event table, both built from the trace with `lousa_core::narrate`.
 
-use crate::markup::Markup;
+use crate::markup::{El, el};
 use crate::text::Ui;
 use lousa_core::builtins::builtin;
 use lousa_core::narrate::{self, Lang};
 use lousa_core::run::Run;
 use lousa_core::view;
-use std::fmt::Write;
 
 /// One paragraph saying what happened in the step that led to `frame`. At
 /// the start, which has no events, it says what the scenario is about.
@@ -43,18 +42,17 @@ pub fn narration(run: &Run, scenario: &str, frame: usize, lang: Lang, t: &Ui) ->
 
 /// The `<tr>` rows of the event table: every event of the run, each marked
 /// with the frame it belongs to so the current step can be highlighted.
-pub fn event_rows(run: &Run, lang: Lang) -> String {
-    let mut html = Markup::default();
+pub fn event_rows(run: &Run, lang: Lang) -> Vec<El> {
+    let mut body = el("tbody");
     for (frame, event) in run.events() {
-        let _ = write!(html.out, r#"<tr data-frame="{frame}"><td class="num">"#);
-        html.text(&view::clock(event.time_ms, lang));
-        html.raw("</td><td>");
-        html.text(&narrate::actor(event.actor, lang));
-        html.raw("</td><td>");
-        html.text(&narrate::describe(event, lang));
-        html.raw("</td></tr>");
+        let row = body.add("tr").num("data-frame", frame as i64);
+        row.add("td")
+            .class("num")
+            .text(&view::clock(event.time_ms, lang));
+        row.add("td").text(&narrate::actor(event.actor, lang));
+        row.add("td").text(&narrate::describe(event, lang));
     }
-    html.out
+    body.kids
 }
 
 #[cfg(test)]
@@ -84,7 +82,7 @@ mod tests {
         let mut scenario = builtin("timeout-retry").expect("built-in");
         scenario.strategy = Strategy::IdempotencyKey;
         let run = lousa_core::run(&scenario).expect("valid");
-        let rows = event_rows(&run, Lang::Pt);
+        let rows: String = event_rows(&run, Lang::Pt).iter().map(El::markup).collect();
         assert_eq!(rows.matches("<tr ").count(), run.events().count());
         assert!(
             rows.contains(r#"<tr data-frame="1"><td class="num">0,000 s</td><td>cliente 1</td>"#),
