@@ -28,3 +28,16 @@ fn wasm_traces_hash_like_native_ones() {
     }
     assert_eq!(text, NATIVE);
 }
+
+#[path = "shared/report_lines.rs"]
+mod report_lines;
+
+/// The page may run the explorer or the swarm in the browser, so on wasm32
+/// both must report exactly what the native suite checks.
+#[wasm_bindgen_test]
+fn wasm_explorer_and_swarm_report_like_native_ones() {
+    assert_eq!(
+        report_lines::explorer_and_swarm(),
+        include_str!("../../tests/golden/explore-hashes.txt")
+    );
+}

@@ -510,3 +510,13 @@ fn any_state_limit_gives_a_consistent_partial_report() {
         }
     }
 }
+
+#[path = "../../core/tests/shared/report_lines.rs"]
+mod report_lines;
+
+#[test]
+fn explorer_and_swarm_reports_are_pinned_for_the_wasm_check() {
+    // core/tests/wasm_determinism.rs checks the same lines under wasm32.
+    expect_test::expect_file!["../golden/explore-hashes.txt"]
+        .assert_eq(&report_lines::explorer_and_swarm());
+}
