@@ -295,14 +295,11 @@ fn matches(def: &TableDef, values: &[Value], filter: &Filter) -> bool {
 
 impl Store {
     pub fn new(tables: &[TableDef]) -> Store {
-        Store::with_defs(tables.iter().cloned().map(std::sync::Arc::new))
-    }
-
-    fn with_defs(defs: impl Iterator<Item = std::sync::Arc<TableDef>>) -> Store {
         Store {
-            tables: defs
+            tables: tables
+                .iter()
                 .map(|def| TableData {
-                    def,
+                    def: std::sync::Arc::new(def.clone()),
                     versions: Vec::new(),
                     next_id: 1,
                 })
@@ -330,12 +327,7 @@ impl Store {
 
     /// A store with every table of the product.
     pub fn with_all_tables() -> Store {
-        // Built once per process: explorers make a world, and so a store,
-        // for every example they rebuild.
-        static DEFS: std::sync::OnceLock<Vec<std::sync::Arc<TableDef>>> =
-            std::sync::OnceLock::new();
-        let defs = DEFS.get_or_init(|| all_tables().into_iter().map(std::sync::Arc::new).collect());
-        Store::with_defs(defs.iter().cloned())
+        Store::new(&all_tables())
     }
 
     pub fn open_session(&mut self) -> SessionId {
