@@ -607,12 +607,12 @@ impl App {
     fn render_sql(&mut self) {
         let (frame, lang) = (self.moment.frame, self.lang);
         let t = ui(lang);
-        let mut panel = el("div");
-        panel.add("span").class("sql-title").text("SQL");
-        match view::sql_at(&self.run, frame) {
-            None => {
-                panel.add("p").class("sql-when").text(t.sql_none);
-            }
+        // Before the first statement the statement and its result are
+        // empty rather than absent: the panel keeps the same four elements
+        // from frame to frame, and new elements would cost the browser a
+        // style and a layout of their own.
+        let (sql, class, result, when) = match view::sql_at(&self.run, frame) {
+            None => ("", "sql-result", String::new(), t.sql_none.to_string()),
             Some(shown) => {
                 let class = match shown.outcome {
                     SqlOutcome::Waiting { .. } => "sql-result is-waiting",
@@ -628,19 +628,23 @@ impl App {
                 if let Some(waited) = shown.waited_ms {
                     when.push_str(&format!(" · {} {waited} ms", t.sql_waited));
                 }
-                panel
-                    .add("code")
-                    .class("sql-statement")
-                    .attr("data-testid", "sql-statement")
-                    .text(shown.sql);
-                panel
-                    .add("p")
-                    .class(class)
-                    .attr("data-testid", "sql-result")
-                    .text(&format!("→ {}", narrate::sql_outcome(shown.outcome, lang)));
-                panel.add("p").class("sql-when").text(&when);
+                let result = format!("→ {}", narrate::sql_outcome(shown.outcome, lang));
+                (shown.sql, class, result, when)
             }
-        }
+        };
+        let mut panel = el("div");
+        panel.add("span").class("sql-title").text("SQL");
+        panel
+            .add("code")
+            .class("sql-statement")
+            .attr("data-testid", "sql-statement")
+            .text(sql);
+        panel
+            .add("p")
+            .class(class)
+            .attr("data-testid", "sql-result")
+            .text(&result);
+        panel.add("p").class("sql-when").text(&when);
         if let Some(sql) = self.refs.live("sql") {
             sql.patch(panel.kids);
         }

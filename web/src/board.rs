@@ -432,15 +432,20 @@ fn draw_messages(
     routes: impl Fn(&MessageView) -> Option<Vec<(i32, i32)>>,
     t: &Ui,
 ) {
-    if state.in_flight.is_empty() {
-        return;
-    }
+    // The group stays when nothing is in flight ("… on the way: 0"):
+    // adding and removing it as messages come and go would make the
+    // browser style and lay out new elements on almost every other step.
     let kinds: Vec<String> = state
         .in_flight
         .iter()
         .map(|m| format!("{} #{}", t.message_kinds[m.kind as usize], m.attempt + 1))
         .collect();
-    let summary = format!("{}: {}", t.in_flight, kinds.join(", "));
+    let list = if kinds.is_empty() {
+        "0".to_string()
+    } else {
+        kinds.join(", ")
+    };
+    let summary = format!("{}: {list}", t.in_flight);
     let g = part
         .group("messages", "messages", &summary)
         .num("data-count", state.in_flight.len() as i64);
