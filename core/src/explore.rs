@@ -942,6 +942,25 @@ impl Chooser for NextChooser {
     }
 }
 
+/// One step of `w` that runs the `pick`-th event due now, for scenarios
+/// whose only choice is `Next`, with the choices a schedule needs to replay
+/// it (none when the step did not have to choose).
+fn step_next(w: &World, pick: u32) -> (Vec<u32>, World) {
+    let mut next = w.clone();
+    let mut chooser = NextChooser {
+        pick,
+        arity: next_arity(w),
+        asked: 0,
+    };
+    next.step(&mut chooser);
+    let choices = if chooser.asked == 0 {
+        vec![]
+    } else {
+        vec![pick]
+    };
+    (choices, next)
+}
+
 // ---- the explorer ----
 
 const NONE: u32 = u32::MAX;
@@ -1393,15 +1412,7 @@ impl Explorer {
     fn step_by_choices(&self, w: &World, node: u32, e: u32) -> (Vec<u32>, World) {
         let k = e - self.nodes[node as usize].first_edge;
         if self.only_next {
-            let mut next = w.clone();
-            let mut chooser = NextChooser {
-                pick: k,
-                arity: next_arity(w),
-                asked: 0,
-            };
-            next.step(&mut chooser);
-            let choices = if chooser.asked == 0 { vec![] } else { vec![k] };
-            return (choices, next);
+            return step_next(w, k);
         }
         successors(w).swap_remove(k as usize)
     }
@@ -1420,19 +1431,7 @@ impl Explorer {
         let (_, schedule) = self.replay_to(a, memo, t, |w, node, e| {
             if self.only_next {
                 let pick = self.pick_in(w, e - self.nodes[node as usize].first_edge);
-                let mut next = w.clone();
-                let mut chooser = NextChooser {
-                    pick,
-                    arity: next_arity(w),
-                    asked: 0,
-                };
-                next.step(&mut chooser);
-                let choices = if chooser.asked == 0 {
-                    vec![]
-                } else {
-                    vec![pick]
-                };
-                return (choices, next);
+                return step_next(w, pick);
             }
             let want = fps[&self.edges[e as usize].to];
             let leads_there = |next: &World| {
