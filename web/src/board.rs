@@ -1036,6 +1036,10 @@ mod tests {
         }
         assert!(drawn.part(3).contains(r#"data-testid="acquirer""#));
         assert!(drawn.part(5).contains("messages"));
+        // Nothing is in flight before the first request: the group is there, empty.
+        let start = board(&run, 0, 640, Lang::Pt).part(5);
+        assert!(start.contains(r#"data-count="0""#), "{start}");
+        assert!(start.contains("Mensagens a caminho: 0"), "{start}");
     }
 
     #[test]
