@@ -612,6 +612,51 @@ describe('the built page', () => {
         `#   each frame's minimum: ${figures(perFrame(totals, (v) => Math.min(...v)))}\n` +
         `#   V8 garbage collections during the timed passes: minor ${pauses(minor)}, major ${pauses(major)}`,
     );
+
+    // Which frames are slow, and what their seek writes into the page. A
+    // separate pass, untimed: a MutationObserver would slow the timed ones.
+    // Seeks run in the same order, so index i names the same frame.
+    const changes = await tab.evaluate((names) => {
+      const out = [];
+      const observer = new MutationObserver(() => {});
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      for (const scenario of names) {
+        for (const strategy of ['check-then-act', 'idempotency-key']) {
+          const base = `?scenario=${scenario}&strategy=${strategy}&left=check-then-act&right=idempotency-key&seed=1`;
+          const seek = (frame) => {
+            history.replaceState(null, '', `${base}&frame=${frame}`);
+            dispatchEvent(new PopStateEvent('popstate'));
+            return observer.takeRecords();
+          };
+          seek(0);
+          const frames = Number(document.querySelector('[data-testid=twin]').getAttribute('aria-valuemax')) + 1;
+          for (let frame = 0; frame < frames; frame += 1) {
+            let [made, gone, texts] = [0, 0, 0];
+            const attrs = {};
+            const parts = new Set();
+            for (const r of seek(frame)) {
+              if (r.type === 'childList') {
+                made += r.addedNodes.length;
+                gone += r.removedNodes.length;
+              } else if (r.type === 'attributes') {
+                attrs[r.attributeName] = (attrs[r.attributeName] ?? 0) + 1;
+              } else {
+                texts += 1;
+              }
+              const el = r.target.nodeType === Node.ELEMENT_NODE ? r.target : r.target.parentElement;
+              parts.add(el.closest('[data-testid]')?.dataset.testid ?? el.tagName);
+            }
+            const written = Object.entries(attrs).map(([name, n]) => (n > 1 ? `${name}x${n}` : name)).join(' ');
+            out.push(`${scenario}/${strategy}/${frame}: ${made} made, ${gone} removed, ${texts} texts; attributes ${written || 'none'}; in ${[...parts].join(' ')}`);
+          }
+        }
+      }
+      observer.disconnect();
+      return out;
+    }, scenarios);
+    assert.equal(changes.length, seeks, 'the described pass visits the same frames');
+    const slowest = medians.map((t, i) => [t, i]).sort((a, b) => b[0] - a[0]).slice(0, 10);
+    console.log(`# the 10 slowest frames (median), and what their seek wrote:\n${slowest.map(([t, i]) => `#   ${ms(t)} ${changes[i]}`).join('\n')}`);
     await tab.close();
   });
 
