@@ -2,7 +2,7 @@
 //! atomic action (a SQL statement, a capture call, a response).
 
 use crate::scenario::{Intent, Strategy};
-use crate::store::{Exec, Isolation, SqlState, Stmt, StmtResult, Value};
+use crate::store::{Exec, Isolation, Name, SqlState, Stmt, StmtResult, Value};
 use crate::trace::SqlOutcome;
 use crate::world::World;
 
@@ -244,7 +244,7 @@ pub fn action(w: &World, job: &Job) -> Action {
                 "resposta_http",
                 "resposta_corpo",
             ]
-            .map(String::from)
+            .map(Name::Borrowed)
             .to_vec(),
             filter: vec![("idempotency_key".into(), text(key))],
             for_update: false,
@@ -306,7 +306,7 @@ pub fn action(w: &World, job: &Job) -> Action {
                 "resposta_http",
                 "resposta_corpo",
             ]
-            .map(String::from)
+            .map(Name::Borrowed)
             .to_vec(),
             filter: vec![
                 ("escopo".into(), text(&scope(it))),

@@ -744,7 +744,7 @@ impl Store {
         sees(v.xmin) && !v.xmax.is_some_and(sees)
     }
 
-    fn build_row(&mut self, t: usize, values: &[(String, Value)]) -> Result<Vec<Value>, SqlError> {
+    fn build_row(&mut self, t: usize, values: &[(Name, Value)]) -> Result<Vec<Value>, SqlError> {
         let def = &self.tables[t].def;
         let mut row = vec![Value::Null; def.columns.len()];
         for (c, v) in values {
@@ -1109,7 +1109,7 @@ impl Store {
             .iter()
             .map(|u| u.columns.clone())
             .chain(pkey)
-            .find(|cols| filter.iter().any(|(c, _)| cols.contains(c)))
+            .find(|cols| filter.iter().any(|(c, _)| cols.iter().any(|k| k == c)))
     }
 
     /// `PredicateLockRelation` / `PredicateLockPage` / `PredicateLockTID`
@@ -1128,7 +1128,7 @@ impl Store {
         let key: Filter = match &index {
             Some(cols) => filter
                 .iter()
-                .filter(|(c, _)| cols.contains(c))
+                .filter(|(c, _)| cols.iter().any(|k| k == c))
                 .cloned()
                 .collect(),
             None => Vec::new(),
@@ -1297,7 +1297,7 @@ enum UniqueCheck {
     Taken(usize),
 }
 
-fn project(def: &TableDef, values: &[Value], cols: &[String]) -> Option<Vec<Value>> {
+fn project(def: &TableDef, values: &[Value], cols: &[Name]) -> Option<Vec<Value>> {
     if cols.is_empty() {
         return None;
     }

@@ -23,8 +23,8 @@ fn claim(k: &str) -> Stmt {
 
 fn select(table: &str, columns: &[&str], filter: Filter, for_update: bool) -> Stmt {
     Stmt::Select {
-        table: table.into(),
-        columns: columns.iter().map(|c| c.to_string()).collect(),
+        table: table.to_string().into(),
+        columns: columns.iter().map(|c| c.to_string().into()).collect(),
         filter,
         for_update,
     }
@@ -32,13 +32,13 @@ fn select(table: &str, columns: &[&str], filter: Filter, for_update: bool) -> St
 
 fn update(table: &str, set: &[(&str, Value)], filter: Filter, returning: &[&str]) -> Stmt {
     Stmt::Update {
-        table: table.into(),
+        table: table.to_string().into(),
         set: set
             .iter()
-            .map(|(c, v)| (c.to_string(), v.clone()))
+            .map(|(c, v)| (c.to_string().into(), v.clone()))
             .collect(),
         filter,
-        returning: returning.iter().map(|c| c.to_string()).collect(),
+        returning: returning.iter().map(|c| c.to_string().into()).collect(),
     }
 }
 
@@ -392,7 +392,7 @@ fn serializable_probes_by_id_lock_tuples_not_the_table() {
     for p in 1..=3 {
         ok(&mut st, t1, simples(p, "PROCESSANDO"));
     }
-    let by_id = |id: i64| vec![("id".to_string(), Value::Int(id))];
+    let by_id = |id: i64| vec![("id".into(), Value::Int(id))];
     ok(&mut st, t1, begin(Isolation::Serializable));
     ok(&mut st, t2, begin(Isolation::Serializable));
     assert_eq!(
@@ -495,7 +495,7 @@ fn a_waiting_locker_keeps_the_rows_it_already_locked() {
     let (a, b, c) = (st.open_session(), st.open_session(), st.open_session());
     ok(&mut st, a, simples(123, "PROCESSANDO"));
     ok(&mut st, a, simples(123, "PROCESSANDO"));
-    let by_id = |id: i64| vec![("id".to_string(), Value::Int(id))];
+    let by_id = |id: i64| vec![("id".into(), Value::Int(id))];
     ok(&mut st, a, begin(Isolation::ReadCommitted));
     ok(
         &mut st,
@@ -508,7 +508,7 @@ fn a_waiting_locker_keeps_the_rows_it_already_locked() {
         ),
     );
     ok(&mut st, b, begin(Isolation::ReadCommitted));
-    let order = vec![("pedido_id".to_string(), Value::Int(123))];
+    let order = vec![("pedido_id".into(), Value::Int(123))];
     waits(&mut st, b, select("cobranca_simples", &["id"], order, true));
     // Row 1 is b's now: c waits for b, not for a.
     waits(

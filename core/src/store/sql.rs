@@ -5,7 +5,13 @@
 //! the conformance suite sends to a real server.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::fmt;
+
+/// A table or column name in a statement: the handler's names are string
+/// literals, so building a statement allocates no name (explorers build one
+/// per SQL step); names read from JSON are owned.
+pub type Name = Cow<'static, str>;
 
 /// A column value. Only the types the product's tables use.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -252,7 +258,7 @@ impl Isolation {
 }
 
 /// A conjunction of `column = value` tests.
-pub type Filter = Vec<(String, Value)>;
+pub type Filter = Vec<(Name, Value)>;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
@@ -264,32 +270,32 @@ pub enum Stmt {
     Commit,
     Rollback,
     Insert {
-        table: String,
-        values: Vec<(String, Value)>,
+        table: Name,
+        values: Vec<(Name, Value)>,
         /// `ON CONFLICT (columns) DO NOTHING` when present.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        on_conflict_do_nothing: Option<Vec<String>>,
+        on_conflict_do_nothing: Option<Vec<Name>>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        returning: Vec<String>,
+        returning: Vec<Name>,
     },
     Select {
-        table: String,
-        columns: Vec<String>,
+        table: Name,
+        columns: Vec<Name>,
         #[serde(default)]
         filter: Filter,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         for_update: bool,
     },
     Update {
-        table: String,
-        set: Vec<(String, Value)>,
+        table: Name,
+        set: Vec<(Name, Value)>,
         #[serde(default)]
         filter: Filter,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        returning: Vec<String>,
+        returning: Vec<Name>,
     },
     Delete {
-        table: String,
+        table: Name,
         #[serde(default)]
         filter: Filter,
     },
@@ -306,7 +312,7 @@ fn where_sql(filter: &Filter) -> String {
     format!(" WHERE {}", terms.join(" AND "))
 }
 
-fn returning_sql(cols: &[String]) -> String {
+fn returning_sql(cols: &[Name]) -> String {
     if cols.is_empty() {
         String::new()
     } else {
@@ -329,7 +335,7 @@ impl Stmt {
                 on_conflict_do_nothing,
                 returning,
             } => {
-                let cols: Vec<&str> = values.iter().map(|(c, _)| c.as_str()).collect();
+                let cols: Vec<&str> = values.iter().map(|(c, _)| &**c).collect();
                 let vals: Vec<String> = values.iter().map(|(_, v)| v.to_sql_literal()).collect();
                 let conflict = on_conflict_do_nothing
                     .as_ref()

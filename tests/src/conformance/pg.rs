@@ -13,7 +13,7 @@
 //! window where it is wrongly taken as still waiting.
 
 use super::{Outcome, Side, Spec, StepOutput};
-use lousa_core::store::{ColumnType, Stmt, TableDef, Value};
+use lousa_core::store::{ColumnType, Name, Stmt, TableDef, Value};
 use postgres::{Client, NoTls, SimpleQueryMessage};
 use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
@@ -103,7 +103,7 @@ fn column_type(tables: &[TableDef], table: &str, col: &str) -> ColumnType {
 }
 
 /// The columns a statement returns, in order.
-fn returned_columns(stmt: &Stmt) -> &[String] {
+fn returned_columns(stmt: &Stmt) -> &[Name] {
     match stmt {
         Stmt::Select { columns, .. } => columns,
         Stmt::Insert { returning, .. } | Stmt::Update { returning, .. } => returning,

@@ -48,12 +48,12 @@ pub fn spec_from_store_trace(name: &str, trace: &[(SessionId, Stmt)]) -> Spec {
     let final_check = tables
         .iter()
         .map(|t| Stmt::Select {
-            table: t.name.clone(),
+            table: t.name.clone().into(),
             columns: t
                 .columns
                 .iter()
                 .filter(|c| c.ty != lousa_core::store::ColumnType::CreatedAt)
-                .map(|c| c.name.clone())
+                .map(|c| c.name.clone().into())
                 .collect(),
             filter: Vec::new(),
             for_update: false,
