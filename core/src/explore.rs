@@ -98,7 +98,7 @@ use crate::choice::{ChoiceKind, Chooser, Schedule, ScheduleChooser};
 use crate::run;
 use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, Strategy};
 use crate::trace::{EndReason, Summary};
-use crate::world::{Due, World};
+use crate::world::{Due, PartFingerprint, World};
 use serde::Serialize;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -619,19 +619,23 @@ impl Hasher for FingerprintHasher {
     }
 }
 
-/// The fingerprint of everything `World`'s `Hash` covers. The store's part
-/// is cached in the store until it changes, so the steps that leave it
-/// alone (most of them) hash only the rest of the world.
+/// The fingerprint of everything `World`'s `Hash` covers. Each part keeps
+/// its own fingerprint until it changes, so a step hashes only what it
+/// touched (one instance, a client) and the few words around the parts.
 fn fingerprint_of(w: &mut World) -> Fingerprint {
-    let store = w.store.fingerprint(|s| {
-        let mut h = FingerprintHasher::new();
-        s.hash(&mut h);
-        h.finish128()
-    });
     let mut h = FingerprintHasher::new();
-    w.hash_all_but_store(&mut h);
-    h.write_u128(store);
+    w.hash_by_parts(&mut h, &Parts);
     h.finish128()
+}
+
+struct Parts;
+
+impl PartFingerprint for Parts {
+    fn of<T: Hash>(&self, part: &T) -> u128 {
+        let mut h = FingerprintHasher::new();
+        part.hash(&mut h);
+        h.finish128()
+    }
 }
 
 /// The index's keys are fingerprints already: use their low bits as is.
@@ -811,7 +815,7 @@ fn rename_clients(w: &mut World, r: &Renaming) {
             to.swap(i, j);
         }
     }
-    for a in &mut w.attempts {
+    for a in w.attempts.iter_mut() {
         a.client = map[a.client as usize];
     }
     for (_, _, due) in &mut w.agenda.items {

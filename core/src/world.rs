@@ -7,6 +7,7 @@
 //! function of (scenario, choices), and clones of it can be explored.
 
 use crate::choice::{ChoiceKind, Chooser};
+use crate::fingerprinted::Fingerprinted;
 use crate::handler::{self, Action, Job, Pc};
 use crate::scenario::*;
 use crate::store::{Completion, Exec, SessionId, Stmt, Store};
@@ -153,11 +154,11 @@ pub struct World {
     client_intents: Arc<Vec<Vec<u32>>>,
     pub(crate) now_ms: u64,
     pub(crate) agenda: Agenda,
-    pub(crate) store: Store,
-    pub(crate) clients: Vec<ClientState>,
-    pub(crate) attempts: Vec<Attempt>,
-    pub(crate) instances: Vec<Instance>,
-    pub(crate) acquirer: Acquirer,
+    pub(crate) store: Fingerprinted<Store>,
+    pub(crate) clients: Fingerprinted<Vec<ClientState>>,
+    pub(crate) attempts: Fingerprinted<Vec<Attempt>>,
+    pub(crate) instances: Vec<Fingerprinted<Instance>>,
+    pub(crate) acquirer: Fingerprinted<Acquirer>,
     pub(crate) recovery_session: SessionId,
     lb_next: u32,
     pub(crate) blocked_ms: u64,
@@ -204,15 +205,6 @@ impl PartialEq for World {
 impl Eq for World {}
 impl Hash for World {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        self.hash_all_but_store(h);
-        self.store.hash(h);
-    }
-}
-
-impl World {
-    /// The state `Hash` covers, but the store: explorers hash the store
-    /// apart and keep its fingerprint while it does not change.
-    pub(crate) fn hash_all_but_store<H: Hasher>(&self, h: &mut H) {
         self.now_ms.hash(h);
         self.agenda.hash(h);
         self.clients.hash(h);
@@ -221,6 +213,56 @@ impl World {
         self.acquirer.hash(h);
         self.lb_next.hash(h);
         self.end.hash(h);
+        self.store.hash(h);
+    }
+}
+
+/// How an explorer fingerprints one part of a world.
+pub(crate) trait PartFingerprint {
+    fn of<T: Hash>(&self, part: &T) -> u128;
+}
+
+impl World {
+    /// Writes into `h` the state `Hash` covers, with each [`Fingerprinted`]
+    /// part (clients, attempts, each instance, the acquirer, the store)
+    /// written as its fingerprint, which `f` computes only for parts changed
+    /// since.
+    pub(crate) fn hash_by_parts<H: Hasher>(&mut self, h: &mut H, f: &impl PartFingerprint) {
+        // Destructured, so that a field added to `World` must be put here or
+        // left out on purpose.
+        let World {
+            scenario: _,
+            intents: _,
+            client_intents: _,
+            now_ms,
+            agenda,
+            store,
+            clients,
+            attempts,
+            instances,
+            acquirer,
+            recovery_session: _,
+            lb_next,
+            blocked_ms: _,
+            end,
+            steps: _,
+            events: _,
+            store_log: _,
+            log_store: _,
+            quiet: _,
+        } = self;
+        now_ms.hash(h);
+        agenda.hash(h);
+        h.write_u128(clients.fingerprint(|p| f.of(p)));
+        h.write_u128(attempts.fingerprint(|p| f.of(p)));
+        h.write_usize(instances.len());
+        for instance in instances {
+            h.write_u128(instance.fingerprint(|p| f.of(p)));
+        }
+        h.write_u128(acquirer.fingerprint(|p| f.of(p)));
+        lb_next.hash(h);
+        end.hash(h);
+        h.write_u128(store.fingerprint(|p| f.of(p)));
     }
 }
 
@@ -246,25 +288,27 @@ impl World {
         }
         let mut store = Store::with_all_tables();
         let instances = (0..scenario.instances)
-            .map(|i| Instance {
-                alive: true,
-                connections: (0..scenario.pool_size)
-                    .map(|_| Connection {
-                        session: store.open_session(),
-                        job: None,
-                    })
-                    .collect(),
-                jobs: Vec::new(),
-                connection_queue: Vec::new(),
-                crash_at: scenario.faults.iter().find_map(|f| match f {
-                    Fault::Crash {
-                        instance,
-                        at_point: Some(p),
-                        restart_after_ms,
-                        ..
-                    } if *instance == i => Some((*p, *restart_after_ms)),
-                    _ => None,
-                }),
+            .map(|i| {
+                Fingerprinted::new(Instance {
+                    alive: true,
+                    connections: (0..scenario.pool_size)
+                        .map(|_| Connection {
+                            session: store.open_session(),
+                            job: None,
+                        })
+                        .collect(),
+                    jobs: Vec::new(),
+                    connection_queue: Vec::new(),
+                    crash_at: scenario.faults.iter().find_map(|f| match f {
+                        Fault::Crash {
+                            instance,
+                            at_point: Some(p),
+                            restart_after_ms,
+                            ..
+                        } if *instance == i => Some((*p, *restart_after_ms)),
+                        _ => None,
+                    }),
+                })
             })
             .collect();
         let recovery_session = store.open_session();
@@ -273,24 +317,26 @@ impl World {
             client_intents: Arc::new(client_intents),
             now_ms: 0,
             agenda: Agenda::default(),
-            store,
-            clients: scenario
-                .clients
-                .iter()
-                .map(|_| ClientState {
-                    intent: 0,
-                    attempts_for_intent: 0,
-                    knowledge: Knowledge::Idle,
-                    current: None,
-                    done: false,
-                })
-                .collect(),
-            attempts: Vec::new(),
+            store: Fingerprinted::new(store),
+            clients: Fingerprinted::new(
+                scenario
+                    .clients
+                    .iter()
+                    .map(|_| ClientState {
+                        intent: 0,
+                        attempts_for_intent: 0,
+                        knowledge: Knowledge::Idle,
+                        current: None,
+                        done: false,
+                    })
+                    .collect(),
+            ),
+            attempts: Fingerprinted::default(),
             instances,
-            acquirer: Acquirer {
+            acquirer: Fingerprinted::new(Acquirer {
                 captures: vec![0; intents.len()],
                 ..Acquirer::default()
-            },
+            }),
             recovery_session,
             lb_next: 0,
             blocked_ms: 0,
@@ -771,11 +817,8 @@ impl World {
     }
 
     fn drain_completions(&mut self) {
-        loop {
+        while self.store.has_completions() {
             let done = self.store.take_completions();
-            if done.is_empty() {
-                return;
-            }
             for Completion { session, result } in done {
                 let Some(instance) = self.instance_of_session(session) else {
                     continue; // recovery's own statements never wait long

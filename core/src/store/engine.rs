@@ -210,24 +210,6 @@ pub struct Store {
     commit_seq: u64,
     steps: u64,
     completions: Vec<Completion>,
-    fingerprint: FingerprintCache,
-}
-
-/// A fingerprint of the store an explorer computed, kept until the store
-/// next changes: most steps leave the store alone, and hashing it is most
-/// of the cost of fingerprinting a world. Not part of the state, so equal
-/// to every other and hashed as nothing.
-#[derive(Clone, Debug, Default)]
-struct FingerprintCache(Option<u128>);
-
-impl PartialEq for FingerprintCache {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-impl Eq for FingerprintCache {}
-impl std::hash::Hash for FingerprintCache {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 enum Step {
@@ -309,20 +291,7 @@ impl Store {
             commit_seq: 0,
             steps: 0,
             completions: Vec::new(),
-            fingerprint: FingerprintCache::default(),
         }
-    }
-
-    /// The store's fingerprint by `compute`, computed once per version of
-    /// the store: every `&mut self` method below forgets it. `compute` must
-    /// be the same function at every call on a store and its clones.
-    pub fn fingerprint(&mut self, compute: impl FnOnce(&Store) -> u128) -> u128 {
-        if let Some(fp) = self.fingerprint.0 {
-            return fp;
-        }
-        let fp = compute(self);
-        self.fingerprint.0 = Some(fp);
-        fp
     }
 
     /// A store with every table of the product.
@@ -331,7 +300,6 @@ impl Store {
     }
 
     pub fn open_session(&mut self) -> SessionId {
-        self.fingerprint.0 = None;
         self.sessions.push(Session::default());
         SessionId(self.sessions.len() as u32 - 1)
     }
@@ -355,11 +323,15 @@ impl Store {
         self.session(s).tx.is_some() || self.session(s).failed_block
     }
 
+    /// Whether statements that were waiting have finished since the last
+    /// `take_completions`: asked first, so that a world with none does not
+    /// borrow its store mutably (which would drop its cached fingerprint).
+    pub fn has_completions(&self) -> bool {
+        !self.completions.is_empty()
+    }
+
     /// Statements that were waiting and finished since the last call.
     pub fn take_completions(&mut self) -> Vec<Completion> {
-        if !self.completions.is_empty() {
-            self.fingerprint.0 = None;
-        }
         std::mem::take(&mut self.completions)
     }
 
@@ -371,7 +343,6 @@ impl Store {
             self.session(s).pending.is_none(),
             "session {s:?} issued a statement while waiting"
         );
-        self.fingerprint.0 = None;
         self.steps += 1;
         let exec = self.issue(s, stmt);
         self.vacuum();
@@ -380,7 +351,6 @@ impl Store {
 
     /// Ends the session as a crash does: its transaction rolls back.
     pub fn terminate(&mut self, s: SessionId) {
-        self.fingerprint.0 = None;
         self.steps += 1;
         self.session_mut(s).pending = None;
         if let Some(tx) = self.session(s).tx {
