@@ -95,10 +95,11 @@
 //!   steps.
 
 use crate::choice::{ChoiceKind, Chooser, Schedule, ScheduleChooser};
+use crate::part::Fingerprinter;
 use crate::run;
 use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, Strategy};
 use crate::trace::{EndReason, Summary};
-use crate::world::{Due, PartFingerprint, World};
+use crate::world::{Due, World};
 use serde::Serialize;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -624,16 +625,18 @@ impl Hasher for FingerprintHasher {
 /// touched (one instance, a client) and the few words around the parts.
 fn fingerprint_of(w: &mut World) -> Fingerprint {
     let mut h = FingerprintHasher::new();
-    w.hash_by_parts(&mut h, &Parts);
+    w.hash_by_parts(&mut h, &Fingerprints);
     h.finish128()
 }
 
-struct Parts;
+struct Fingerprints;
 
-impl PartFingerprint for Parts {
-    fn of<T: Hash>(&self, part: &T) -> u128 {
-        let mut h = FingerprintHasher::new();
-        part.hash(&mut h);
+impl Fingerprinter for Fingerprints {
+    type Hasher = FingerprintHasher;
+    fn hasher(&self) -> FingerprintHasher {
+        FingerprintHasher::new()
+    }
+    fn finish(&self, h: FingerprintHasher) -> u128 {
         h.finish128()
     }
 }

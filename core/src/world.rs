@@ -7,8 +7,8 @@
 //! function of (scenario, choices), and clones of it can be explored.
 
 use crate::choice::{ChoiceKind, Chooser};
-use crate::fingerprinted::Fingerprinted;
 use crate::handler::{self, Action, Job, Pc};
+use crate::part::{Fingerprinter, Part};
 use crate::scenario::*;
 use crate::store::{Completion, Exec, SessionId, Stmt, Store};
 use crate::trace::*;
@@ -154,11 +154,11 @@ pub struct World {
     client_intents: Arc<Vec<Vec<u32>>>,
     pub(crate) now_ms: u64,
     pub(crate) agenda: Agenda,
-    pub(crate) store: Fingerprinted<Store>,
-    pub(crate) clients: Fingerprinted<Vec<ClientState>>,
-    pub(crate) attempts: Fingerprinted<Vec<Attempt>>,
-    pub(crate) instances: Vec<Fingerprinted<Instance>>,
-    pub(crate) acquirer: Fingerprinted<Acquirer>,
+    pub(crate) store: Part<Store>,
+    pub(crate) clients: Part<Vec<ClientState>>,
+    pub(crate) attempts: Part<Vec<Attempt>>,
+    pub(crate) instances: Vec<Part<Instance>>,
+    pub(crate) acquirer: Part<Acquirer>,
     pub(crate) recovery_session: SessionId,
     lb_next: u32,
     pub(crate) blocked_ms: u64,
@@ -217,17 +217,12 @@ impl Hash for World {
     }
 }
 
-/// How an explorer fingerprints one part of a world.
-pub(crate) trait PartFingerprint {
-    fn of<T: Hash>(&self, part: &T) -> u128;
-}
-
 impl World {
-    /// Writes into `h` the state `Hash` covers, with each [`Fingerprinted`]
-    /// part (clients, attempts, each instance, the acquirer, the store)
+    /// Writes into `h` the state `Hash` covers, with each [`Part`] (clients,
+    /// attempts, each instance, the acquirer, the store)
     /// written as its fingerprint, which `f` computes only for parts changed
     /// since.
-    pub(crate) fn hash_by_parts<H: Hasher>(&mut self, h: &mut H, f: &impl PartFingerprint) {
+    pub(crate) fn hash_by_parts<F: Fingerprinter>(&mut self, h: &mut F::Hasher, f: &F) {
         // Destructured, so that a field added to `World` must be put here or
         // left out on purpose.
         let World {
@@ -262,7 +257,7 @@ impl World {
         h.write_u128(acquirer.fingerprint(|p| f.of(p)));
         lb_next.hash(h);
         end.hash(h);
-        h.write_u128(store.fingerprint(|p| f.of(p)));
+        h.write_u128(store.fingerprint(|s| f.of(s)));
     }
 }
 
@@ -289,7 +284,7 @@ impl World {
         let mut store = Store::with_all_tables();
         let instances = (0..scenario.instances)
             .map(|i| {
-                Fingerprinted::new(Instance {
+                Part::new(Instance {
                     alive: true,
                     connections: (0..scenario.pool_size)
                         .map(|_| Connection {
@@ -317,8 +312,8 @@ impl World {
             client_intents: Arc::new(client_intents),
             now_ms: 0,
             agenda: Agenda::default(),
-            store: Fingerprinted::new(store),
-            clients: Fingerprinted::new(
+            store: Part::new(store),
+            clients: Part::new(
                 scenario
                     .clients
                     .iter()
@@ -331,9 +326,9 @@ impl World {
                     })
                     .collect(),
             ),
-            attempts: Fingerprinted::default(),
+            attempts: Part::default(),
             instances,
-            acquirer: Fingerprinted::new(Acquirer {
+            acquirer: Part::new(Acquirer {
                 captures: vec![0; intents.len()],
                 ..Acquirer::default()
             }),
