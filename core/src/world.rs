@@ -156,7 +156,7 @@ pub struct World {
     pub(crate) agenda: Agenda,
     pub(crate) store: Part<Store>,
     pub(crate) clients: Part<Vec<ClientState>>,
-    pub(crate) attempts: Part<Vec<Attempt>>,
+    pub(crate) attempts: Vec<Part<Attempt>>,
     pub(crate) instances: Vec<Part<Instance>>,
     pub(crate) acquirer: Part<Acquirer>,
     pub(crate) recovery_session: SessionId,
@@ -249,7 +249,10 @@ impl World {
         now_ms.hash(h);
         agenda.hash(h);
         h.write_u128(clients.fingerprint(|p| f.of(p)));
-        h.write_u128(attempts.fingerprint(|p| f.of(p)));
+        h.write_usize(attempts.len());
+        for attempt in attempts {
+            h.write_u128(attempt.fingerprint(|p| f.of(p)));
+        }
         h.write_usize(instances.len());
         for instance in instances {
             h.write_u128(instance.fingerprint(|p| f.of(p)));
@@ -326,7 +329,7 @@ impl World {
                     })
                     .collect(),
             ),
-            attempts: Part::default(),
+            attempts: Vec::new(),
             instances,
             acquirer: Part::new(Acquirer {
                 captures: vec![0; intents.len()],
@@ -502,7 +505,7 @@ impl World {
             base.clone()
         };
         let attempt = self.attempts.len() as u32;
-        self.attempts.push(Attempt {
+        self.attempts.push(Part::new(Attempt {
             client,
             intent: intent_ix,
             key: key.as_str().into(),
@@ -512,7 +515,7 @@ impl World {
             timed_out: false,
             reached_acquirer: false,
             in_flight: None,
-        });
+        }));
         let c = &mut self.clients[client as usize];
         c.attempts_for_intent += 1;
         c.current = Some(attempt);
