@@ -117,12 +117,11 @@ impl<T: Hash> Hash for Part<T> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "shared-parts"))]
 mod tests {
     use super::*;
 
     #[test]
-    #[cfg(feature = "shared-parts")]
     fn an_edit_unshares_the_value_and_forgets_the_fingerprint() {
         use std::cell::Cell;
         let computed = Cell::new(0);
