@@ -8,6 +8,34 @@ use lousa_core::{Scenario, Schedule, Strategy, builtins, run, swarm};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
+/// `print!`, except that a closed stdout ends the program quietly (see
+/// [`wrote`]).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        wrote(write!(std::io::stdout().lock(), $($arg)*));
+    }};
+}
+
+/// `println!`, except that a closed stdout ends the program quietly.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        wrote(writeln!(std::io::stdout().lock(), $($arg)*));
+    }};
+}
+
+/// Whoever pipes a report into `head` has read what they wanted: a closed
+/// stdout ends the program with success. Rust ignores SIGPIPE, so a plain
+/// `println!` would panic there instead.
+fn wrote(result: std::io::Result<()>) {
+    match result {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => panic!("cannot write to stdout: {e}"),
+    }
+}
+
 /// Lousa: simulate duplicate charges on retry and the designs that prevent them.
 #[derive(Parser)]
 #[command(name = "lousa", version, about)]
@@ -198,7 +226,7 @@ fn execute(cmd: Command) -> Result<(), String> {
     match cmd {
         Command::Scenarios => {
             for s in builtins::all() {
-                println!("{:<30} {:<24} {}", s.name, s.strategy.name(), s.title.en);
+                outln!("{:<30} {:<24} {}", s.name, s.strategy.name(), s.title.en);
             }
             Ok(())
         }
@@ -225,7 +253,7 @@ fn execute(cmd: Command) -> Result<(), String> {
                 LangArg::En => Lang::En,
             };
             match format {
-                Format::Json => println!(
+                Format::Json => outln!(
                     "{}",
                     serde_json::to_string_pretty(&run_json(&r)).expect("serializes")
                 ),
@@ -242,7 +270,7 @@ fn execute(cmd: Command) -> Result<(), String> {
         } => {
             let s = load(&scenario, strategy.as_deref(), seed)?;
             let r = run_seeded_or_scheduled(&s, schedule.as_deref())?;
-            print!("{}", lousa_core::export::psql_script(&s, &r));
+            out!("{}", lousa_core::export::psql_script(&s, &r));
             Ok(())
         }
         Command::Swarm {
@@ -262,7 +290,7 @@ fn execute(cmd: Command) -> Result<(), String> {
             let report = swarm::swarm(&s, first_seed, seeds)
                 .map_err(|e| format!("--{}: {}", e.field.replace('_', "-"), e.message))?;
             match format {
-                Format::Json => println!(
+                Format::Json => outln!(
                     "{}",
                     serde_json::to_string_pretty(&swarm_json(&s, &scenario, &report))
                         .expect("serializes")
@@ -292,7 +320,7 @@ fn execute(cmd: Command) -> Result<(), String> {
                 sometimes: &sometimes,
             })?;
             match format {
-                Format::Json => println!(
+                Format::Json => outln!(
                     "{}",
                     serde_json::to_string_pretty(&explore_json(&s, &scenario, &report))
                         .expect("serializes")
@@ -331,7 +359,7 @@ fn swarm_json(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) -> serde
 }
 
 fn print_swarm(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) {
-    println!(
+    outln!(
         "{} — strategy {} — seeds {}..{} ({} runs)",
         s.name,
         r.strategy,
@@ -339,21 +367,24 @@ fn print_swarm(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) {
         r.first_seed + r.runs - 1,
         r.runs
     );
-    println!(
+    outln!(
         "double-charged: {} of {} runs ({:.1}%); other invariant failures: {}",
         r.double_charged,
         r.runs,
         100.0 * r.double_charged as f64 / r.runs.max(1) as f64,
         r.invariant_failures
     );
-    println!();
-    println!(
+    outln!();
+    outln!(
         "{:<72} {:>7} {:>9} {:>7}   representative",
-        "bucket", "runs", "doubled", "rate"
+        "bucket",
+        "runs",
+        "doubled",
+        "rate"
     );
     for b in &r.buckets {
         let v = swarm::variant(b.representative_seed);
-        println!(
+        outln!(
             "{:<72} {:>7} {:>9} {:>6.1}%   seed {} (timeout {} ms, jitter {} ms, {} retries, backoff {} ms, key ttl {} ms){}",
             b.label,
             b.runs,
@@ -371,7 +402,7 @@ fn print_swarm(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) {
                 ""
             },
         );
-        println!(
+        outln!(
             "{:<72} {}",
             "",
             variant_command(s, scenario_arg, b.representative_seed)
@@ -506,16 +537,19 @@ fn answers_text(answers: &[Option<u16>]) -> String {
 }
 
 fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: Lang) {
-    println!(
+    outln!(
         "{} — strategy {} — reductions: {}",
         s.name,
         r.strategy,
         r.reductions.join(", ")
     );
-    println!("status: {}", r.status.name());
-    println!(
+    outln!("status: {}", r.status.name());
+    outln!(
         "states: {}   transitions: {}   terminal states: {}   longest run: {} steps",
-        r.states, r.transitions, r.terminal_states, r.max_depth
+        r.states,
+        r.transitions,
+        r.terminal_states,
+        r.max_depth
     );
     let exact = if r.status == explore::Status::Complete && !r.schedules_saturated {
         ""
@@ -524,9 +558,9 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
     } else {
         " (incomplete: schedules to the states explored so far)"
     };
-    println!("complete schedules: {}{exact}", r.schedules);
-    println!();
-    println!("outcomes (captures per intent, answer per attempt):");
+    outln!("complete schedules: {}{exact}", r.schedules);
+    outln!();
+    outln!("outcomes (captures per intent, answer per attempt):");
     let mut outcomes: Vec<&explore::Outcome> = r.outcomes.iter().collect();
     outcomes.sort_by_key(|o| std::cmp::Reverse(o.schedules));
     for o in outcomes {
@@ -536,7 +570,7 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
             format!("   breaks {}", o.broken.join(", "))
         };
         let example = o.example.as_ref().map_or("-".into(), |e| e.text.clone());
-        println!(
+        outln!(
             "  captures {:<6} answers {:<16} {:>12} schedules {:>8} states   shortest {example}{broken}",
             format!("{:?}", o.captures),
             answers_text(&o.answers),
@@ -544,27 +578,27 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
             o.states,
         );
     }
-    println!();
-    println!("by captures per intent:");
+    outln!();
+    outln!("by captures per intent:");
     for t in &r.by_captures {
-        println!(
+        outln!(
             "  {:<12} {:>16} schedules {:>8} states",
             format!("{:?}", t.value),
             t.schedules,
             t.states
         );
     }
-    println!("by final answers:");
+    outln!("by final answers:");
     for t in &r.by_answers {
-        println!(
+        outln!(
             "  {:<24} {:>16} schedules {:>8} states",
             answers_text(&t.value),
             t.schedules,
             t.states
         );
     }
-    println!();
-    println!("properties:");
+    outln!();
+    outln!("properties:");
     for p in &r.properties {
         let modality = match p.property.modality {
             Modality::Always => "always",
@@ -578,7 +612,7 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
             .example
             .as_ref()
             .map_or(String::new(), |e| format!(" — shortest: {}", e.text));
-        println!(
+        outln!(
             "  [{}] {modality:<9} {}: {}{note}{example}",
             if p.ok { "ok" } else { "FAIL" },
             p.property.name,
@@ -586,26 +620,29 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
         );
     }
     if let Some((p, e)) = r.counterexample() {
-        println!();
+        outln!();
         let by = match r.shortest {
             explore::Shortest::Choices => "fewest choices",
             explore::Shortest::Steps => "fewest steps",
         };
-        println!(
+        outln!(
             "shortest counterexample to {} ({by}): schedule {} ({} choices, {} steps)",
-            p.name, e.text, e.choices, e.steps
+            p.name,
+            e.text,
+            e.choices,
+            e.steps
         );
         let run = run::run_schedule(s, &e.schedule).expect("the scenario is valid");
         for (_, ev) in run.events() {
-            println!("{}", narrate::line(ev, lang));
+            outln!("{}", narrate::line(ev, lang));
         }
-        println!("replay: {}", replay_command(s, scenario_arg, &e.text));
+        outln!("replay: {}", replay_command(s, scenario_arg, &e.text));
     } else {
-        println!();
-        println!("no counterexample");
+        outln!();
+        outln!("no counterexample");
     }
-    println!();
-    println!("verdict: {}", if r.passed() { "pass" } else { "FAIL" });
+    outln!();
+    outln!("verdict: {}", if r.passed() { "pass" } else { "FAIL" });
 }
 
 fn run_json(r: &lousa_core::Run) -> serde_json::Value {
@@ -634,16 +671,19 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
         Lang::Pt => &s.title.pt,
         Lang::En => &s.title.en,
     };
-    println!(
+    outln!(
         "{} ({}) — strategy {}, seed {}",
-        s.name, title, r.strategy, r.seed
+        s.name,
+        title,
+        r.strategy,
+        r.seed
     );
     for (_, e) in r.events() {
-        println!("{}", narrate::line(e, lang));
+        outln!("{}", narrate::line(e, lang));
     }
     let sm = &r.summary;
-    println!();
-    println!(
+    outln!();
+    outln!(
         "captures: {}   charged: {}   double-charged intents: {:?}   blocked: {} ms",
         sm.captures,
         narrate::amount(sm.charged_cents),
@@ -651,7 +691,7 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
         sm.blocked_ms
     );
     for a in &sm.attempts {
-        println!(
+        outln!(
             "  attempt {} (client {}, key {}, instance {}): {} {}",
             a.attempt + 1,
             a.client + 1,
@@ -662,12 +702,12 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
         );
     }
     for v in &sm.invariants {
-        println!(
+        outln!(
             "  [{}] {}: {}",
             if v.holds { "ok" } else { "FAIL" },
             v.name,
             v.detail
         );
     }
-    println!("schedule: {}", r.schedule);
+    outln!("schedule: {}", r.schedule);
 }

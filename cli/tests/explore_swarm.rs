@@ -253,3 +253,22 @@ fn swarm_refuses_bad_seed_counts() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--first-seed"), "{}", stderr(&out));
 }
+
+/// `lousa explore ... | head`: the reader closes the pipe before the report
+/// is written, and the program ends with success instead of a panic.
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lousa"))
+        .args(["explore", "race-2", "--strategy", "check-then-act"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the lousa binary runs");
+    // Closed at once: the explorer takes far longer than this to report.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("lousa ends");
+    let err = stderr(&out);
+    assert!(out.status.success(), "exit {:?}: {err}", out.status);
+    assert!(!err.contains("panicked"), "{err}");
+}
