@@ -716,6 +716,16 @@ describe('the built page', () => {
     // A flash marks what changed in the last step, unless motion is reduced.
     const flashing = () => dark.evaluate(() => getComputedStyle(document.querySelector('[data-testid=lousa] .flash > rect')).animationName);
     assert.equal(await flashing(), 'lousa-flash');
+    // Colours only: a flash that animated a size (stroke-width) would make
+    // every seek lay the board out again (issue #6).
+    const animated = await dark.evaluate(() =>
+      [...document.styleSheets]
+        .flatMap((sheet) => [...sheet.cssRules])
+        .filter((rule) => rule instanceof CSSKeyframesRule && rule.name === 'lousa-flash')
+        .flatMap((rule) => [...rule.cssRules].flatMap((frame) => [...frame.style]))
+        .sort(),
+    );
+    assert.deepEqual(animated, ['fill', 'stroke'], 'the flash animates colours only');
     await dark.emulateMedia({ reducedMotion: 'reduce' });
     assert.equal(await flashing(), 'none', 'no animation with reduced motion');
     await dark.close();
