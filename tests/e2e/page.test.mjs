@@ -691,22 +691,39 @@ describe('the built page', () => {
     await tab.close();
   });
 
-  test('320 px, 1280 px and dark mode: nothing scrolls sideways; reduced motion turns the flash off', async () => {
+  test('320 px, 1280 px, 200% zoom and dark mode: nothing scrolls sideways; reduced motion turns the flash off', async () => {
     const narrow = await openPage('?scenario=race-3&strategy=check-then-act&frame=20', { width: 320, height: 640 });
     assert.equal(await noHorizontalScroll(narrow), true, 'no horizontal scroll at 320 px');
     // Resizing (or zooming) redraws the board for its new width, in CSS pixels.
-    const drawnWidth = () => narrow.evaluate(() => {
+    const drawnWidth = (tab) => tab.evaluate(() => {
       const wrap = document.querySelector('[data-testid=board-wrap]');
       const svg = document.querySelector('[data-testid=lousa]');
       return [wrap.clientWidth, Number(svg.getAttribute('viewBox').split(' ')[2])];
     });
-    const [wrap320, drawn320] = await drawnWidth();
+    const [wrap320, drawn320] = await drawnWidth(narrow);
     assert.equal(drawn320, wrap320, 'drawn for the width it has at 320 px');
     await narrow.setViewportSize({ width: 1280, height: 800 });
     await narrow.waitForFunction((before) => document.querySelector('[data-testid=board-wrap]').clientWidth !== before, wrap320);
-    const [wrapWide, drawnWide] = await drawnWidth();
+    const [wrapWide, drawnWide] = await drawnWidth(narrow);
     assert.equal(drawnWide, wrapWide, 'and again after the window grows');
     await narrow.close();
+
+    // Browser zoom at 200% in a 1280 x 900 window: 640 x 450 CSS pixels, two
+    // device pixels each.
+    const zoomed = await openPage('?scenario=race-3&strategy=idempotency-key&frame=12', { width: 640, height: 450 });
+    const cdp = await context.newCDPSession(zoomed);
+    await cdp.send('Emulation.setDeviceMetricsOverride', { width: 640, height: 450, deviceScaleFactor: 2, mobile: false });
+    await zoomed.waitForFunction(() => devicePixelRatio === 2);
+    await waitForFrame(zoomed, 12);
+    await zoomed.locator('[data-testid=lousa]').scrollIntoViewIfNeeded();
+    assert.equal(await noHorizontalScroll(zoomed), true, 'no horizontal scroll at 200% zoom');
+    const [wrapZoom, drawnZoom] = await drawnWidth(zoomed);
+    assert.equal(drawnZoom, wrapZoom, 'drawn for the width it has at 200% zoom');
+    const box = await zoomed.locator('[data-testid=lousa]').boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 640, `the board fits the zoomed window: ${JSON.stringify(box)}`);
+    await screenshot(zoomed, 'zoom-200-percent');
+    await cdp.detach();
+    await zoomed.close();
 
     const dark = await openPage('?scenario=timeout-retry&strategy=check-then-act&frame=20', { colorScheme: 'dark' });
     assert.equal(await noHorizontalScroll(dark), true, 'no horizontal scroll at 1280 px');
