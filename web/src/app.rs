@@ -61,10 +61,10 @@ struct Shown {
     problems: Option<Vec<Problem>>,
     help: Option<bool>,
     twin_still: Option<(usize, i32)>,
-    /// The world and width the board's height was measured for, and that
-    /// height. (The language is implied: a new one resets all of `Shown`.)
+    /// The world and width the board's layout was measured for, and that
+    /// layout. (The language is implied: a new one resets all of `Shown`.)
     board_box: Option<(usize, i32)>,
-    board_height: i32,
+    layout: board::Layout,
 }
 
 /// True, and remembers `key`, when `key` differs from what `slot` holds.
@@ -557,11 +557,11 @@ impl App {
 
     fn render_board(&mut self) {
         let (frame, width) = (self.moment.frame, self.board_width);
-        let drawn = board::board(&self.run, frame, width, self.lang);
-        let beside = self.board_beside;
-        if beside && fresh(&mut self.shown.board_box, (identity(&self.run), width)) {
-            self.shown.board_height = board::tallest(&self.run, width, self.lang);
+        if fresh(&mut self.shown.board_box, (identity(&self.run), width)) {
+            self.shown.layout = board::layout(&self.run, width, self.lang);
         }
+        let drawn = board::board(&self.run, frame, width, self.lang, &self.shown.layout);
+        let beside = self.board_beside;
         let state = self.run.state_at(frame);
         let beats: Vec<&str> = story::BEATS
             .iter()
@@ -582,7 +582,7 @@ impl App {
             wrap.set("style", beside.then_some(style.as_str()));
         }
         let height = if beside {
-            self.shown.board_height
+            self.shown.layout.tallest
         } else {
             drawn.height
         };

@@ -336,21 +336,16 @@ fn flash(changed: bool) -> &'static str {
     if changed { " flash" } else { "" }
 }
 
-/// Stacks blocks in a column, centred vertically in `area` pixels from `top`.
-fn stack(blocks: &[Block], x: i32, w: i32, top: i32, area: i32, gap: i32) -> Vec<Rect> {
-    let total: i32 =
-        blocks.iter().map(Block::height).sum::<i32>() + gap * (blocks.len() as i32 - 1).max(0);
+/// Stacks slots of these heights in a column, centred vertically in `area`
+/// pixels from `top`.
+fn stack(heights: &[i32], x: i32, w: i32, top: i32, area: i32, gap: i32) -> Vec<Rect> {
+    let total: i32 = heights.iter().sum::<i32>() + gap * (heights.len() as i32 - 1).max(0);
     let mut y = top + (area - total).max(0) / 2;
-    blocks
+    heights
         .iter()
-        .map(|b| {
-            let rect = Rect {
-                x,
-                y,
-                w,
-                h: b.height(),
-            };
-            y += rect.h + gap;
+        .map(|&h| {
+            let rect = Rect { x, y, w, h };
+            y += h + gap;
             rect
         })
         .collect()
@@ -709,14 +704,12 @@ struct Actors {
     acquirer: Block,
     balancer: Block,
     columns: Columns,
-    /// The height of the tallest column.
-    area: i32,
 }
 
 const GAP: i32 = 8;
 
-fn column_height(blocks: &[Block]) -> i32 {
-    blocks.iter().map(Block::height).sum::<i32>() + GAP * (blocks.len() as i32 - 1).max(0)
+fn column_height(heights: &[i32]) -> i32 {
+    heights.iter().sum::<i32>() + GAP * (heights.len() as i32 - 1).max(0)
 }
 
 fn actors(run: &Run, frame: usize, width: i32, lang: Lang) -> Actors {
@@ -782,45 +775,93 @@ fn actors(run: &Run, frame: usize, width: i32, lang: Lang) -> Actors {
         label: "load balancer".into(),
         data: Vec::new(),
     };
-    let area = column_height(&clients)
-        .max(column_height(&instances))
-        .max(acquirer.height())
-        .max(balancer.height());
     Actors {
         clients,
         instances,
         acquirer,
         balancer,
         columns,
-        area,
     }
 }
 
-/// Where the tables start, below the actors.
-fn tables_top(actors: &Actors) -> i32 {
-    PAD + actors.area + actors.columns.gap.min(20) + 4
+/// Each actor's slot on the board, sized for its tallest box over the whole
+/// run: boxes keep their size and place from frame to frame, so a box that
+/// grows moves nothing else, the reader's eye stays put, and a seek rewrites
+/// no position. Measured without drawing, once per world and width.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Layout {
+    clients: Vec<i32>,
+    instances: Vec<i32>,
+    acquirer: i32,
+    /// The height of the tallest column.
+    area: i32,
+    /// The height of the run's tallest frame. Beside the text the drawing
+    /// keeps this size through a run, so that its viewBox never changes (see
+    /// `App::render_board`).
+    pub tallest: i32,
 }
 
-/// Draws `frame` of `run` for a board `width` pixels wide.
-pub fn board(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
+pub fn layout(run: &Run, width: i32, lang: Lang) -> Layout {
+    let width = width.max(280);
+    let grow = |slots: &mut Vec<i32>, blocks: &[Block]| {
+        slots.resize(blocks.len().max(slots.len()), 0);
+        for (slot, block) in slots.iter_mut().zip(blocks) {
+            *slot = (*slot).max(block.height());
+        }
+    };
+    let mut l = Layout::default();
+    // The balancer's box says the same in every frame.
+    let (mut balancer, mut gap) = (0, 0);
+    for frame in 0..run.frame_count() {
+        let a = actors(run, frame, width, lang);
+        grow(&mut l.clients, &a.clients);
+        grow(&mut l.instances, &a.instances);
+        l.acquirer = l.acquirer.max(a.acquirer.height());
+        (balancer, gap) = (a.balancer.height(), a.columns.gap);
+    }
+    l.area = column_height(&l.clients)
+        .max(column_height(&l.instances))
+        .max(l.acquirer)
+        .max(balancer);
+    let top = tables_top(l.area, gap);
+    l.tallest = (0..run.frame_count())
+        .map(|frame| top + tables_height(run.state_at(frame), width < NARROW_PX) + PAD)
+        .max()
+        .unwrap_or_default();
+    l
+}
+
+/// Where the tables start, below the actors.
+fn tables_top(area: i32, gap: i32) -> i32 {
+    PAD + area + gap.min(20) + 4
+}
+
+/// Draws `frame` of `run` for a board `width` pixels wide, in the run's
+/// `layout` for that width.
+pub fn board(run: &Run, frame: usize, width: i32, lang: Lang, layout: &Layout) -> Board {
     let t = ui(lang);
     let width = width.max(280);
     let frame = frame.min(run.frame_count() - 1);
     let state = run.state_at(frame);
-    let actors = actors(run, frame, width, lang);
-    let tables_top = tables_top(&actors);
     let Actors {
         clients,
         instances,
         acquirer,
         balancer,
         columns,
+    } = actors(run, frame, width, lang);
+    let tables_top = tables_top(layout.area, columns.gap);
+    let (top, gap, area) = (PAD, GAP, layout.area);
+    let client_rects = stack(
+        &layout.clients,
+        columns.client.0,
+        columns.client.1,
+        top,
         area,
-    } = actors;
-    let (top, gap) = (PAD, GAP);
-    let client_rects = stack(&clients, columns.client.0, columns.client.1, top, area, gap);
+        gap,
+    );
     let instance_rects = stack(
-        &instances,
+        &layout.instances,
         columns.instance.0,
         columns.instance.1,
         top,
@@ -828,7 +869,7 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
         gap,
     );
     let balancer_rect = stack(
-        std::slice::from_ref(&balancer),
+        &[balancer.height()],
         columns.balancer.0,
         columns.balancer.1,
         top,
@@ -836,7 +877,7 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
         gap,
     )[0];
     let acquirer_rect = stack(
-        std::slice::from_ref(&acquirer),
+        &[layout.acquirer],
         columns.acquirer.0,
         columns.acquirer.1,
         top,
@@ -928,27 +969,17 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
     }
 }
 
-/// The height of the run's tallest frame at this width. Beside the text the
-/// drawing keeps this size through a run, so that its viewBox never changes
-/// (see `App::render_board`). Measured without drawing: it runs for every
-/// frame of each new world.
-pub fn tallest(run: &Run, width: i32, lang: Lang) -> i32 {
-    let width = width.max(280);
-    (0..run.frame_count())
-        .map(|frame| {
-            let top = tables_top(&actors(run, frame, width, lang));
-            top + tables_height(run.state_at(frame), width < NARROW_PX) + PAD
-        })
-        .max()
-        .unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use lousa_core::Strategy;
     use lousa_core::builtins::builtin;
     use lousa_core::story::beat_frame;
+
+    /// `board` in the run's own layout.
+    fn draw(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
+        board(run, frame, width, lang, &layout(run, width, lang))
+    }
 
     fn story(strategy: Strategy) -> Run {
         let mut scenario = builtin("timeout-retry").expect("built-in");
@@ -960,7 +991,7 @@ mod tests {
     fn the_double_charge_is_drawn_on_the_acquirer() {
         let run = story(Strategy::CheckThenAct);
         let frame = beat_frame(&run, "second-capture").expect("beat");
-        let drawn = board(&run, frame, 640, Lang::Pt).markup();
+        let drawn = draw(&run, frame, 640, Lang::Pt).markup();
         assert!(drawn.contains(r#"data-captures="2""#), "{drawn}");
         assert!(drawn.contains("COBRANÇA EM DOBRO"));
         assert!(drawn.contains("R$ 500,00"));
@@ -975,10 +1006,10 @@ mod tests {
     fn the_client_shows_it_does_not_know_after_the_timeout() {
         let run = story(Strategy::CheckThenAct);
         let frame = beat_frame(&run, "timeout").expect("beat");
-        let drawn = board(&run, frame, 640, Lang::Pt).markup();
+        let drawn = draw(&run, frame, 640, Lang::Pt).markup();
         assert!(drawn.contains(r#"data-knowledge="unknown""#));
         assert!(drawn.contains("não sabe se cobrou"));
-        let english = board(&run, frame, 640, Lang::En).markup();
+        let english = draw(&run, frame, 640, Lang::En).markup();
         assert!(english.contains("does not know"), "{english}");
     }
 
@@ -987,10 +1018,10 @@ mod tests {
         let run = story(Strategy::IdempotencyKey);
         let conflict = beat_frame(&run, "conflict").expect("beat");
         let heard = (conflict..run.frame_count())
-            .map(|f| board(&run, f, 640, Lang::Pt).markup())
+            .map(|f| draw(&run, f, 640, Lang::Pt).markup())
             .find(|m| m.contains(r#"data-status="409""#));
         assert!(heard.is_some(), "the client hears 409 after the conflict");
-        let end = board(&run, run.frame_count() - 1, 640, Lang::Pt).markup();
+        let end = draw(&run, run.frame_count() - 1, 640, Lang::Pt).markup();
         assert!(
             end.contains(r#"data-status="CAPTURADA" data-http="201""#),
             "{end}"
@@ -1003,7 +1034,7 @@ mod tests {
     fn an_instance_waiting_on_a_held_row_says_so_and_points_at_it() {
         let run = lousa_core::run(&builtin("held-transaction").expect("built-in")).expect("valid");
         let frame = beat_frame(&run, "retry-decides").expect("beat");
-        let drawn = board(&run, frame, 640, Lang::Pt).markup();
+        let drawn = draw(&run, frame, 640, Lang::Pt).markup();
         assert!(drawn.contains(r#"data-waiting-on="0""#), "{drawn}");
         assert!(drawn.contains("espera a linha"), "{drawn}");
         assert!(drawn.contains("não confirmada · instância 1"));
@@ -1016,13 +1047,20 @@ mod tests {
             let run = lousa_core::run(&builtin(name).expect("built-in")).expect("valid");
             for width in [300, 640, 1000] {
                 let mut heights = Vec::new();
+                let wires = draw(&run, 0, width, Lang::Pt).part(0);
                 for frame in 0..run.frame_count() {
-                    let drawn = board(&run, frame, width, Lang::Pt);
+                    let drawn = draw(&run, frame, width, Lang::Pt);
                     assert!(drawn.height > 100, "{name} frame {frame} at {width}px");
                     assert_eq!(drawn.parts.len(), PARTS, "{name} frame {frame}");
+                    // The wires run between the boxes' edges: the same wires
+                    // mean no box moved or changed size.
+                    assert_eq!(drawn.part(0), wires, "{name} frame {frame} at {width}px");
                     heights.push(drawn.height);
                 }
-                assert_eq!(heights.iter().max(), Some(&tallest(&run, width, Lang::Pt)));
+                assert_eq!(
+                    heights.iter().max(),
+                    Some(&layout(&run, width, Lang::Pt).tallest)
+                );
             }
         }
     }
@@ -1030,14 +1068,14 @@ mod tests {
     #[test]
     fn every_frame_has_the_same_bare_parts_so_elements_keep_their_place() {
         let run = story(Strategy::CheckThenAct);
-        let drawn = board(&run, 20, 640, Lang::Pt);
+        let drawn = draw(&run, 20, 640, Lang::Pt);
         for part in &drawn.parts {
             assert_eq!((part.tag, part.attrs.len()), ("g", 0));
         }
         assert!(drawn.part(3).contains(r#"data-testid="acquirer""#));
         assert!(drawn.part(5).contains("messages"));
         // Nothing is in flight before the first request: the group is there, empty.
-        let start = board(&run, 0, 640, Lang::Pt).part(5);
+        let start = draw(&run, 0, 640, Lang::Pt).part(5);
         assert!(start.contains(r#"data-count="0""#), "{start}");
         assert!(start.contains("Mensagens a caminho: 0"), "{start}");
     }
