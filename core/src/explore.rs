@@ -819,7 +819,12 @@ fn rename_clients(w: &mut World, r: &Renaming) {
         }
     }
     for a in w.attempts.iter_mut() {
-        a.client = map[a.client as usize];
+        // Only attempts whose client changes number are written: a write
+        // unshares the attempt and drops its cached fingerprint.
+        let client = map[a.client as usize];
+        if a.client != client {
+            a.client = client;
+        }
     }
     for (_, _, due) in &mut w.agenda.items {
         if let Due::ClientSend { client } | Due::ClientTimeout { client, .. } = due {

@@ -219,9 +219,8 @@ impl Hash for World {
 
 impl World {
     /// Writes into `h` the state `Hash` covers, with each [`Part`] (clients,
-    /// attempts, each instance, the acquirer, the store)
-    /// written as its fingerprint, which `f` computes only for parts changed
-    /// since.
+    /// each attempt, each instance, the acquirer, the store) written as its
+    /// fingerprint, which `f` computes only for parts changed since.
     pub(crate) fn hash_by_parts<F: Fingerprinter>(&mut self, h: &mut F::Hasher, f: &F) {
         // Destructured, so that a field added to `World` must be put here or
         // left out on purpose.
