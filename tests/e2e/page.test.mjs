@@ -468,7 +468,9 @@ describe('the built page', () => {
   test('English switches the labels and the narration and says the article stays in Portuguese', async () => {
     const tab = await openPage('?scenario=timeout-retry&strategy=check-then-act&frame=8');
     assert.match(await tab.locator('[data-testid=narration]').textContent(), /não sabe se cobrou/);
-    await tab.locator('[data-testid=language]').click();
+    // A click where the button is: Playwright's click would first scroll it
+    // fully into view, and scrolling moves the lousa to another paragraph.
+    await tab.locator('[data-testid=language]').evaluate((button) => button.click());
     await tab.waitForFunction(() => document.querySelector('[data-testid=play]')?.textContent.includes('Play'));
     assert.match(await tab.locator('[data-testid=narration]').textContent(), /cannot tell whether it was charged/);
     assert.match(await tab.locator('[data-testid=article-note]').textContent(), /only in Brazilian Portuguese/);

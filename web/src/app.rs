@@ -67,6 +67,19 @@ struct Shown {
     layout: board::Layout,
 }
 
+/// The sizes `App::fit_text_boxes` measured, kept for each world, width
+/// and language: measuring takes milliseconds, and a reader scrolling
+/// back and forth between two designs switches worlds often.
+type FitKey = (&'static str, Strategy, u64, i32, Lang);
+
+#[derive(Clone, Copy)]
+struct Fit {
+    sql: i32,
+    narration: i32,
+    clock: usize,
+    counter: usize,
+}
+
 /// True, and remembers `key`, when `key` differs from what `slot` holds.
 fn fresh<K: PartialEq>(slot: &mut Option<K>, key: K) -> bool {
     if slot.as_ref() == Some(&key) {
@@ -123,6 +136,7 @@ pub struct App {
     /// The playback timer and its period.
     timer: Option<(i32, u32)>,
     pub dragging: bool,
+    fits: Vec<(FitKey, Fit)>,
 }
 
 impl App {
@@ -165,6 +179,7 @@ impl App {
             last_active: None,
             timer: None,
             dragging: false,
+            fits: Vec::new(),
         }
     }
 
@@ -508,8 +523,6 @@ impl App {
 
     fn render_heading(&mut self) {
         let (frame, lang) = (self.moment.frame, self.lang);
-        let t = ui(lang);
-        let time = self.run.state_at(frame).time_ms;
         let refs = &mut self.refs;
         refs.put_text(
             "scenario-title",
@@ -521,14 +534,8 @@ impl App {
             "title",
             Some(strategy_gloss(self.moment.strategy, lang)),
         );
-        refs.put_text("clock", &format!("t = {}", view::clock(time, lang)));
-        let counter = format!(
-            "{} {frame} {} {}",
-            t.step_word,
-            t.of_word,
-            self.run.frame_count() - 1
-        );
-        refs.put_text("step-counter", &counter);
+        refs.put_text("clock", &clock_text(&self.run, frame, lang));
+        refs.put_text("step-counter", &counter_text(&self.run, frame, lang));
     }
 
     fn render_problems(&mut self) {
@@ -559,6 +566,7 @@ impl App {
         let (frame, width) = (self.moment.frame, self.board_width);
         if fresh(&mut self.shown.board_box, (identity(&self.run), width)) {
             self.shown.layout = board::layout(&self.run, width, self.lang);
+            self.fit_text_boxes();
         }
         let drawn = board::board(&self.run, frame, width, self.lang, &self.shown.layout);
         let beside = self.board_beside;
@@ -570,14 +578,12 @@ impl App {
             .map(|(beat, _)| *beat)
             .collect();
         // Beside the text (where the board's box grows with the drawing) the
-        // drawing keeps the run's tallest size, and its box, cut to this
-        // frame's height, shows the part in use: the picture and the page
-        // are as with a viewBox of this frame's height, but a new viewBox
-        // would make the browser lay out the whole drawing again, which cost
-        // a seek more than everything else. Above the text (a phone, another
+        // drawing and its box keep the run's tallest size: a new size at
+        // every step would make the browser lay out the whole page again,
+        // and move the controls below. Above the text (a phone, another
         // page) the box has a size of its own and the drawing is scaled to
         // fit it, so the viewBox follows the frame.
-        let style = format!("height:{}px", drawn.height);
+        let style = format!("height:{}px", self.shown.layout.tallest);
         if let Some(wrap) = self.refs.live("board-wrap") {
             wrap.set("style", beside.then_some(style.as_str()));
         }
@@ -605,48 +611,90 @@ impl App {
     }
 
     fn render_sql(&mut self) {
-        let (frame, lang) = (self.moment.frame, self.lang);
-        let t = ui(lang);
-        // Before the first statement the statement and its result are
-        // empty rather than absent: the panel keeps the same four elements
-        // from frame to frame, and new elements would cost the browser a
-        // style and a layout of their own.
-        let (sql, class, result, when) = match view::sql_at(&self.run, frame) {
-            None => ("", "sql-result", String::new(), t.sql_none.to_string()),
-            Some(shown) => {
-                let class = match shown.outcome {
-                    SqlOutcome::Waiting { .. } => "sql-result is-waiting",
-                    SqlOutcome::Error { .. } => "sql-result is-error",
-                    _ => "sql-result",
-                };
-                let mut when = if shown.frame == frame {
-                    t.sql_now.to_string()
-                } else {
-                    format!("{} {}", t.sql_earlier, view::clock(shown.time_ms, lang))
-                };
-                when.push_str(&format!(" · {}", narrate::actor(shown.actor, lang)));
-                if let Some(waited) = shown.waited_ms {
-                    when.push_str(&format!(" · {} {waited} ms", t.sql_waited));
-                }
-                let result = format!("→ {}", narrate::sql_outcome(shown.outcome, lang));
-                (shown.sql, class, result, when)
-            }
-        };
+        let texts = sql_texts(&self.run, self.moment.frame, self.lang);
         let mut panel = el("div");
         panel.add("span").class("sql-title").text("SQL");
         panel
             .add("code")
             .class("sql-statement")
             .attr("data-testid", "sql-statement")
-            .text(sql);
+            .text(texts.sql);
         panel
             .add("p")
-            .class(class)
+            .class(texts.class)
             .attr("data-testid", "sql-result")
-            .text(&result);
-        panel.add("p").class("sql-when").text(&when);
+            .text(&texts.result);
+        panel.add("p").class("sql-when").text(&texts.when);
         if let Some(sql) = self.refs.live("sql") {
             sql.patch(panel.kids);
+        }
+    }
+
+    /// Gives the boxes whose text changes at every step (the SQL panel, the
+    /// narration, the clock and the step counter) one size for the whole
+    /// run, the size of their longest text, and the stylesheet makes each a
+    /// box that contains its own layout. A step then lays out only what is
+    /// inside them: a new text in a box that may change size would make
+    /// the browser lay out the whole page again (issue #6). It also keeps
+    /// the controls below them from moving as the texts change.
+    fn fit_text_boxes(&mut self) {
+        let m = &self.moment;
+        let key = (m.scenario, m.strategy, m.seed, self.board_width, self.lang);
+        let fit = match self.fits.iter().find(|(k, _)| *k == key) {
+            Some((_, fit)) => *fit,
+            None => {
+                let fit = self.measure_text_boxes();
+                // Measures only count when the boxes were laid out.
+                if fit.sql > 0 && fit.narration > 0 {
+                    self.fits.push((key, fit));
+                }
+                fit
+            }
+        };
+        let refs = &mut self.refs;
+        refs.put("sql", "style", height_style(fit.sql).as_deref());
+        refs.put("narration", "style", height_style(fit.narration).as_deref());
+        refs.put("clock", "style", Some(&format!("width:{}ch", fit.clock)));
+        let counter = format!("width:{}ch", fit.counter);
+        refs.put("step-counter", "style", Some(&counter));
+    }
+
+    fn measure_text_boxes(&self) -> Fit {
+        let (run, lang) = (&self.run, self.lang);
+        let frames = 0..run.frame_count();
+        let sql: Vec<SqlTexts> = frames.clone().map(|f| sql_texts(run, f, lang)).collect();
+        let said: Vec<String> = frames
+            .clone()
+            .map(|f| words::narration(run, self.moment.scenario, f, lang, ui(lang)))
+            .collect();
+        // The clock and the counter: their widths in `ch`, one more for
+        // letters wider than a digit.
+        let longest = |text: &dyn Fn(usize) -> String| {
+            frames
+                .clone()
+                .map(|f| text(f).chars().count())
+                .max()
+                .unwrap_or(0)
+                + 1
+        };
+        Fit {
+            sql: dom::tallest(self.refs.get("sql"), sql.len(), |probe, i| {
+                let texts = &sql[i];
+                dom::fill_kids(
+                    probe,
+                    &[
+                        (None, None),
+                        (None, Some(texts.sql)),
+                        (Some(texts.class), Some(&texts.result)),
+                        (None, Some(&texts.when)),
+                    ],
+                );
+            }),
+            narration: dom::tallest(self.refs.get("narration"), said.len(), |probe, i| {
+                probe.set_text_content(Some(&said[i]));
+            }),
+            clock: longest(&|f| clock_text(run, f, lang)),
+            counter: longest(&|f| counter_text(run, f, lang)),
         }
     }
 
@@ -698,7 +746,6 @@ impl App {
         if let Some(body) = self.refs.live("event-rows") {
             for row in &mut body.kids {
                 let current = row.get("data-frame") == Some(frame.as_str());
-                row.set("class", current.then_some("current"));
                 row.set("aria-current", current.then_some("step"));
             }
         }
@@ -736,9 +783,11 @@ impl App {
         let cursor = view::cursor_at(&self.run, frame);
         let x = self.axis.as_ref().map_or(0, |a| a.x_of(cursor)).to_string();
         let refs = &mut self.refs;
-        for (name, attr) in [("twin-cursor", "x1"), ("twin-cursor", "x2"), ("knob", "cx")] {
-            refs.put(name, attr, Some(&x));
-        }
+        refs.put(
+            "twin-cursor",
+            "transform",
+            Some(&format!("translate({x} 0)")),
+        );
         let time = self.run.state_at(frame).time_ms;
         let last = (self.run.frame_count() - 1).to_string();
         refs.put("twin", "aria-valuemax", Some(&last));
@@ -827,4 +876,63 @@ impl App {
             self.timer = dom::set_interval(period).map(|id| (id, period));
         }
     }
+}
+
+/// What the SQL panel says at a frame.
+struct SqlTexts<'a> {
+    sql: &'a str,
+    class: &'static str,
+    result: String,
+    when: String,
+}
+
+fn sql_texts(run: &Run, frame: usize, lang: Lang) -> SqlTexts<'_> {
+    let t = ui(lang);
+    // Before the first statement the statement and its result are empty
+    // rather than absent: the panel keeps the same four elements from frame
+    // to frame, and new elements would cost the browser a style and a
+    // layout of their own.
+    let Some(shown) = view::sql_at(run, frame) else {
+        return SqlTexts {
+            sql: "",
+            class: "sql-result",
+            result: String::new(),
+            when: t.sql_none.to_string(),
+        };
+    };
+    let class = match shown.outcome {
+        SqlOutcome::Waiting { .. } => "sql-result is-waiting",
+        SqlOutcome::Error { .. } => "sql-result is-error",
+        _ => "sql-result",
+    };
+    let mut when = if shown.frame == frame {
+        t.sql_now.to_string()
+    } else {
+        format!("{} {}", t.sql_earlier, view::clock(shown.time_ms, lang))
+    };
+    when.push_str(&format!(" · {}", narrate::actor(shown.actor, lang)));
+    if let Some(waited) = shown.waited_ms {
+        when.push_str(&format!(" · {} {waited} ms", t.sql_waited));
+    }
+    SqlTexts {
+        sql: shown.sql,
+        class,
+        result: format!("→ {}", narrate::sql_outcome(shown.outcome, lang)),
+        when,
+    }
+}
+
+fn clock_text(run: &Run, frame: usize, lang: Lang) -> String {
+    format!("t = {}", view::clock(run.state_at(frame).time_ms, lang))
+}
+
+fn counter_text(run: &Run, frame: usize, lang: Lang) -> String {
+    let t = ui(lang);
+    let last = run.frame_count() - 1;
+    format!("{} {frame} {} {last}", t.step_word, t.of_word)
+}
+
+/// A fixed height, or none when the box could not be measured (hidden).
+fn height_style(height: i32) -> Option<String> {
+    (height > 0).then(|| format!("height:{height}px"))
 }

@@ -352,8 +352,11 @@ fn stack(heights: &[i32], x: i32, w: i32, top: i32, area: i32, gap: i32) -> Vec<
 }
 
 /// A box and its lines, drawn relative to the box's corner: when another
-/// column grows and the box moves, only its group's transform changes.
-fn draw_block(parent: &mut El, block: &Block, at: Rect) {
+/// column grows and the box moves, only its group's transform changes. The
+/// box always holds `lines` lines (its most over the run), the unused ones
+/// empty: a line that comes or goes then changes a text, where a new
+/// element would cost the browser a style and a layout of its own.
+fn draw_block(parent: &mut El, block: &Block, at: Rect, lines: usize) {
     let g = parent.group(&block.testid, &block.class, &block.label);
     for (name, value) in &block.data {
         g.attr(name, value);
@@ -365,6 +368,16 @@ fn draw_block(parent: &mut El, block: &Block, at: Rect) {
         let x = if l.class == "big" { at.w / 2 } else { 7 };
         g.label(x, y - 4, l.class, &l.text);
     }
+    for _ in block.lines.len()..lines {
+        y += LINE;
+        g.label(7, y - 4, "dim", "");
+    }
+}
+
+/// An element kept for a frame that needs it: hidden, it costs the browser
+/// no new element when it comes back (see `Layout`).
+fn spare<'a>(parent: &'a mut El, tag: &'static str) -> &'a mut El {
+    parent.add(tag).attr("visibility", "hidden")
 }
 
 /// Where a message is drawn: the wire it travels along, in order.
@@ -425,6 +438,7 @@ fn draw_messages(
     part: &mut El,
     state: &Frame,
     routes: impl Fn(&MessageView) -> Option<Vec<(i32, i32)>>,
+    slots: usize,
     t: &Ui,
 ) {
     // The group stays when nothing is in flight ("… on the way: 0"):
@@ -460,6 +474,11 @@ fn draw_messages(
         let dot = g.add("g").shift(x, y).class(class);
         dot.add("circle").attr("r", "6");
         dot.label(-8, -9, "msg-label", &format!("#{}", message.attempt + 1));
+    }
+    while g.kids.len() < slots {
+        let dot = spare(g, "g").class("msg");
+        dot.add("circle").attr("r", "6");
+        dot.label(-8, -9, "msg-label", "");
     }
 }
 
@@ -517,12 +536,14 @@ fn constraint_note(table: &str, t: &Ui) -> String {
 
 /// Draws the tables into `part`; returns the bottom edge and where each
 /// instance's row of interest sits (for the waiting arrows).
+#[allow(clippy::too_many_arguments)]
 fn draw_tables(
     part: &mut El,
     run: &Run,
     state: &Frame,
     top: i32,
     width: i32,
+    rows: &[usize],
     lang: Lang,
     t: &Ui,
 ) -> (i32, Vec<(u32, i32)>) {
@@ -584,8 +605,14 @@ fn draw_tables(
             x += table_width * pct / 100;
         }
         y += LINE + 2;
+        // The empty table's line is there, blank, when the table has rows.
+        let empty = if table.rows.is_empty() {
+            t.empty_table
+        } else {
+            ""
+        };
+        g.label(PAD + 4, y - origin + LINE - 2, "dim", empty);
         if table.rows.is_empty() {
-            g.label(PAD + 4, y - origin + LINE - 2, "dim", t.empty_table);
             y += ROW;
         }
         for row_index in by_id(table) {
@@ -626,7 +653,8 @@ fn draw_tables(
                 drawn.label(x + 4, ROW - 6, class, &cell(column, &facts));
                 x += table_width * pct / 100;
             }
-            for (i, note) in notes.iter().enumerate() {
+            for i in 0..MAX_NOTES {
+                let note = notes.get(i).map_or("", String::as_str);
                 drawn.label(PAD + 4, ROW - 4 + NOTE * (i as i32 + 1) - 2, "note", note);
             }
             for session in [row.uncommitted_by, row.locked_by].into_iter().flatten() {
@@ -635,6 +663,14 @@ fn draw_tables(
                 }
             }
             y += height;
+        }
+        // Spare rows, up to the most this table has in the run.
+        for _ in table.rows.len()..rows.get(table_index).copied().unwrap_or(0) {
+            let drawn = spare(g, "g").class("row");
+            drawn.rect(PAD, 0, table_width, ROW - 2, "row-box");
+            for _ in 0..columns.len() + MAX_NOTES {
+                drawn.label(PAD + 4, ROW - 6, "cell", "");
+            }
         }
         y += 8;
     }
@@ -658,6 +694,10 @@ fn by_id(table: &TableView) -> Vec<usize> {
     }
     order
 }
+
+/// The most notes [`row_notes`] writes under a row: every row has room for
+/// them, so that a note that comes or goes changes a text, not an element.
+const MAX_NOTES: usize = 2;
 
 /// How many notes [`row_notes`] writes under a row.
 fn note_count(row: &RowView) -> i32 {
@@ -788,11 +828,23 @@ fn actors(run: &Run, frame: usize, width: i32, lang: Lang) -> Actors {
 /// run: boxes keep their size and place from frame to frame, so a box that
 /// grows moves nothing else, the reader's eye stays put, and a seek rewrites
 /// no position. Measured without drawing, once per world and width.
+///
+/// It also counts the most of everything that comes and goes in a run
+/// (lines in a box, messages in flight, rows in a table), and every frame
+/// draws that many, the unused ones hidden or empty. Every frame of a run
+/// then has the same elements, and a seek only rewrites attributes and
+/// text: a new element costs the browser far more (issue #6).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Layout {
     clients: Vec<i32>,
     instances: Vec<i32>,
     acquirer: i32,
+    client_lines: Vec<usize>,
+    instance_lines: Vec<usize>,
+    acquirer_lines: usize,
+    in_flight: usize,
+    /// The most rows of each table.
+    rows: Vec<usize>,
     /// The height of the tallest column.
     area: i32,
     /// The height of the run's tallest frame. Beside the text the drawing
@@ -809,6 +861,14 @@ pub fn layout(run: &Run, width: i32, lang: Lang) -> Layout {
             *slot = (*slot).max(block.height());
         }
     };
+    let most = |slots: &mut Vec<usize>, counts: &mut dyn Iterator<Item = usize>| {
+        for (i, count) in counts.enumerate() {
+            if i == slots.len() {
+                slots.push(0);
+            }
+            slots[i] = slots[i].max(count);
+        }
+    };
     let mut l = Layout::default();
     // The balancer's box says the same in every frame.
     let (mut balancer, mut gap) = (0, 0);
@@ -818,6 +878,18 @@ pub fn layout(run: &Run, width: i32, lang: Lang) -> Layout {
         grow(&mut l.instances, &a.instances);
         l.acquirer = l.acquirer.max(a.acquirer.height());
         (balancer, gap) = (a.balancer.height(), a.columns.gap);
+        most(
+            &mut l.client_lines,
+            &mut a.clients.iter().map(|b| b.lines.len()),
+        );
+        most(
+            &mut l.instance_lines,
+            &mut a.instances.iter().map(|b| b.lines.len()),
+        );
+        l.acquirer_lines = l.acquirer_lines.max(a.acquirer.lines.len());
+        let state = run.state_at(frame);
+        l.in_flight = l.in_flight.max(state.in_flight.len());
+        most(&mut l.rows, &mut state.tables.iter().map(|t| t.rows.len()));
     }
     l.area = column_height(&l.clients)
         .max(column_height(&l.instances))
@@ -913,10 +985,10 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang, layout: &Layout) -
         .join("; ");
     let part = svg.add("g");
     let g = part.group("clients", "clients", &format!("{}: {t_clients}", t.clients));
-    for (block, rect) in clients.iter().zip(&client_rects) {
-        draw_block(g, block, *rect);
+    for ((block, rect), lines) in clients.iter().zip(&client_rects).zip(&layout.client_lines) {
+        draw_block(g, block, *rect, *lines);
     }
-    draw_block(part, &balancer, balancer_rect);
+    draw_block(part, &balancer, balancer_rect, 0);
     let t_instances = instances
         .iter()
         .map(|b| b.label.as_str())
@@ -927,15 +999,23 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang, layout: &Layout) -
         "instances",
         &format!("{}: {t_instances}", t.instances),
     );
-    for (block, rect) in instances.iter().zip(&instance_rects) {
-        draw_block(g, block, *rect);
+    let slots = instances.iter().zip(&instance_rects);
+    for ((block, rect), lines) in slots.zip(&layout.instance_lines) {
+        draw_block(g, block, *rect, *lines);
     }
-    draw_block(svg.add("g"), &acquirer, acquirer_rect);
+    draw_block(
+        svg.add("g"),
+        &acquirer,
+        acquirer_rect,
+        layout.acquirer_lines,
+    );
 
     let tables = svg.add("g");
-    let (bottom, held_rows) = draw_tables(tables, run, state, tables_top, width, lang, t);
+    let (bottom, held_rows) =
+        draw_tables(tables, run, state, tables_top, width, &layout.rows, lang, t);
 
     // A waiting instance points at the row whose transaction it waits for.
+    // Each instance has its arrow, hidden while it waits for nothing.
     for (index, instance) in state.instances.iter().enumerate() {
         let waits_on = instance.jobs.iter().find_map(|j| j.waiting_on_instance);
         let target = waits_on.and_then(|holder| held_rows.iter().find(|(i, _)| *i == holder));
@@ -947,6 +1027,9 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang, layout: &Layout) -
                 .add("path")
                 .class("wait-head")
                 .attr("d", &format!("M{} {} l5 -8 l-10 0 z", x, row_y - 2));
+        } else {
+            spare(tables, "line").class("wait-arrow");
+            spare(tables, "path").class("wait-head");
         }
     }
 
@@ -959,7 +1042,7 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang, layout: &Layout) -
             acquirer_rect,
         )
     };
-    draw_messages(svg.add("g"), state, routes, t);
+    draw_messages(svg.add("g"), state, routes, layout.in_flight, t);
     let parts = svg.kids;
     debug_assert_eq!(parts.len(), PARTS);
 
@@ -1078,6 +1161,55 @@ mod tests {
         let start = draw(&run, 0, 640, Lang::Pt).part(5);
         assert!(start.contains(r#"data-count="0""#), "{start}");
         assert!(start.contains("Mensagens a caminho: 0"), "{start}");
+    }
+
+    /// The element tree without attributes or text: what the page must
+    /// create or remove when it changes.
+    fn shape(el: &El) -> String {
+        let kids: String = el.kids.iter().map(shape).collect();
+        format!("<{}>{kids}</{}>", el.tag, el.tag)
+    }
+
+    #[test]
+    fn every_frame_of_a_run_has_the_same_elements_so_a_seek_creates_none() {
+        for name in lousa_core::builtins::NAMES {
+            for strategy in [Strategy::CheckThenAct, Strategy::IdempotencyKey] {
+                let mut scenario = builtin(name).expect("built-in");
+                scenario.strategy = strategy;
+                let run = lousa_core::run(&scenario).expect("valid");
+                for width in [300, 640] {
+                    let layout = layout(&run, width, Lang::Pt);
+                    let shapes: Vec<String> = (0..run.frame_count())
+                        .map(|f| {
+                            board(&run, f, width, Lang::Pt, &layout)
+                                .parts
+                                .iter()
+                                .map(shape)
+                                .collect()
+                        })
+                        .collect();
+                    for (frame, drawn) in shapes.iter().enumerate() {
+                        assert_eq!(
+                            drawn, &shapes[0],
+                            "{name} {strategy:?} frame {frame} at {width}px"
+                        );
+                    }
+                }
+            }
+        }
+        // Spares are hidden and carry no test id: a table with one row
+        // shows one row.
+        let run = story(Strategy::CheckThenAct);
+        let layout = layout(&run, 640, Lang::Pt);
+        let first_row = (0..run.frame_count())
+            .find(|&f| run.state_at(f).tables[0].rows.len() == 1)
+            .expect("a frame with one row");
+        let drawn = board(&run, first_row, 640, Lang::Pt, &layout).markup();
+        assert_eq!(drawn.matches(r#"data-testid="row""#).count(), 1, "{drawn}");
+        assert!(
+            drawn.contains(r#"<g visibility="hidden" class="row">"#),
+            "{drawn}"
+        );
     }
 
     #[test]

@@ -266,6 +266,60 @@ impl Live {
     }
 }
 
+/// The tallest `el` gets with each of `n` contents, which `fill` writes
+/// into a copy of it laid out at its width: the page, and a screen reader,
+/// see none of them. 0 when `el` is not laid out (hidden).
+pub fn tallest(el: Option<&Element>, n: usize, mut fill: impl FnMut(&Element, usize)) -> i32 {
+    let Some(el) = el else {
+        return 0;
+    };
+    // Whole pixels: formatting a float would add kilobytes to the page.
+    let width = el.get_bounding_client_rect().width().ceil() as i32;
+    let (Some(parent), Ok(holder), Ok(copy)) = (
+        el.parent_node().filter(|_| width > 0),
+        document().create_element("div"),
+        el.clone_node_with_deep(true),
+    ) else {
+        return 0;
+    };
+    // The copy sits in a hidden box that contains its layout, so each
+    // measure lays out the copy alone, not the page.
+    let style = format!(
+        "position:absolute;top:0;left:0;width:{width}px;height:0;overflow:hidden;visibility:hidden;contain:strict"
+    );
+    let _ = holder.set_attribute("style", &style);
+    let _ = holder.set_attribute("aria-hidden", "true");
+    let copy: HtmlElement = copy.unchecked_into();
+    let _ = copy.set_attribute("style", "margin:0;contain:none;height:auto");
+    let _ = holder.append_child(&copy);
+    let _ = parent.append_child(&holder);
+    let mut most = 0;
+    for i in 0..n {
+        fill(&copy, i);
+        most = most.max(copy.offset_height());
+    }
+    holder.remove();
+    most
+}
+
+/// Writes a class (when given) and a text (when given) into each child of
+/// `el`, in order.
+pub fn fill_kids(el: &Element, kids: &[(Option<&str>, Option<&str>)]) {
+    let mut kid = el.first_element_child();
+    for (class, text) in kids {
+        let Some(at) = kid else {
+            return;
+        };
+        if let Some(class) = class {
+            let _ = at.set_attribute("class", class);
+        }
+        if text.is_some() {
+            at.set_text_content(*text);
+        }
+        kid = at.next_element_sibling();
+    }
+}
+
 /// The elements of the two panels the app writes to, found by the
 /// `data-testid` the browser tests also use.
 pub struct Refs {
@@ -357,7 +411,11 @@ pub fn value_of(el: &Element) -> Option<String> {
 
 pub fn focus(el: Option<&Element>) {
     if let Some(el) = el.and_then(|el| el.dyn_ref::<HtmlElement>()) {
-        let _ = el.focus();
+        // Without scrolling: the page's scroll position is the story's
+        // position, and a control the app focuses is one the reader is at.
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = el.focus_with_options(&options);
     }
 }
 

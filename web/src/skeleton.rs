@@ -147,7 +147,7 @@ pub fn lousa_panel(moment: &Moment, lang: Lang, speed: usize) -> String {
 
 const TWIN: &str = r#"<section class="twin" lang="§" aria-label="§"><div class="twin-wrap" data-testid="twin-wrap">
 <svg class="twin-svg" data-testid="twin" role="slider" tabindex="0" aria-label="§" aria-valuemin="0" viewBox="0 0 560 204">
-<g data-testid="twin-still"></g><line class="cursor" data-testid="twin-cursor" x1="0" x2="0" y1="40" y2="168"></line><circle class="cursor-knob" data-testid="knob" cx="0" cy="104" r="7"></circle></svg></div>"#;
+<g data-testid="twin-still"></g><g data-testid="twin-cursor"><line class="cursor" x1="0" x2="0" y1="40" y2="168"></line><circle class="cursor-knob" cx="0" cy="104" r="7"></circle></g></svg></div>"#;
 
 const LEDGER: &str = r#"<div class="ledger" data-testid="ledger-§"><label class="line-pick"><span>§</span><select data-testid="line-§">"#;
 
