@@ -76,8 +76,8 @@ type FitKey = (&'static str, Strategy, u64, i32, Lang);
 struct Fit {
     sql: i32,
     narration: i32,
-    clock: usize,
-    counter: usize,
+    clock: i32,
+    counter: i32,
 }
 
 /// True, and remembers `key`, when `key` differs from what `slot` holds.
@@ -654,31 +654,26 @@ impl App {
         let refs = &mut self.refs;
         refs.put("sql", "style", height_style(fit.sql).as_deref());
         refs.put("narration", "style", height_style(fit.narration).as_deref());
-        refs.put("clock", "style", Some(&format!("width:{}ch", fit.clock)));
-        let counter = format!("width:{}ch", fit.counter);
-        refs.put("step-counter", "style", Some(&counter));
+        let width = |px: i32| (px > 0).then(|| format!("width:{px}px"));
+        refs.put("clock", "style", width(fit.clock).as_deref());
+        refs.put("step-counter", "style", width(fit.counter).as_deref());
     }
 
     fn measure_text_boxes(&self) -> Fit {
         let (run, lang) = (&self.run, self.lang);
-        let frames = 0..run.frame_count();
-        let sql: Vec<SqlTexts> = frames.clone().map(|f| sql_texts(run, f, lang)).collect();
-        let said: Vec<String> = frames
-            .clone()
+        let frames = run.frame_count();
+        let sql: Vec<SqlTexts> = (0..frames).map(|f| sql_texts(run, f, lang)).collect();
+        let said: Vec<String> = (0..frames)
             .map(|f| words::narration(run, self.moment.scenario, f, lang, ui(lang)))
             .collect();
-        // The clock and the counter: their widths in `ch`, one more for
-        // letters wider than a digit.
-        let longest = |text: &dyn Fn(usize) -> String| {
-            frames
-                .clone()
-                .map(|f| text(f).chars().count())
-                .max()
-                .unwrap_or(0)
-                + 1
+        let refs = &self.refs;
+        let text = |name: &str, text: &dyn Fn(usize) -> String| {
+            dom::largest(refs.get(name), frames, |probe, i| {
+                probe.set_text_content(Some(&text(i)));
+            })
         };
         Fit {
-            sql: dom::tallest(self.refs.get("sql"), sql.len(), |probe, i| {
+            sql: dom::largest(refs.get("sql"), frames, |probe, i| {
                 let texts = &sql[i];
                 dom::fill_kids(
                     probe,
@@ -689,12 +684,11 @@ impl App {
                         (None, Some(&texts.when)),
                     ],
                 );
-            }),
-            narration: dom::tallest(self.refs.get("narration"), said.len(), |probe, i| {
-                probe.set_text_content(Some(&said[i]));
-            }),
-            clock: longest(&|f| clock_text(run, f, lang)),
-            counter: longest(&|f| counter_text(run, f, lang)),
+            })
+            .1,
+            narration: text("narration", &|i| said[i].clone()).1,
+            clock: text("clock", &|f| clock_text(run, f, lang)).0,
+            counter: text("step-counter", &|f| counter_text(run, f, lang)).0,
         }
     }
 

@@ -236,9 +236,18 @@ impl Live {
         let el = document()
             .create_element_ns(Some(namespace), wanted.tag)
             .unwrap_or_else(|_| panic!("cannot create an element"));
+        // A leaf gets its text node now, even an empty one: a text that
+        // comes later then changes the node, and a seek adds no node.
+        let text_node = if wanted.kids.is_empty() {
+            let _ = el.append_with_str_1(&wanted.text);
+            el.last_child()
+        } else {
+            None
+        };
         let mut made = Live {
             tag: wanted.tag,
-            text: Some(String::new()),
+            text: Some(wanted.text.clone()),
+            text_node,
             ..Live::new(el, self.svg)
         };
         made.update(wanted);
@@ -266,12 +275,17 @@ impl Live {
     }
 }
 
-/// The tallest `el` gets with each of `n` contents, which `fill` writes
-/// into a copy of it laid out at its width: the page, and a screen reader,
-/// see none of them. 0 when `el` is not laid out (hidden).
-pub fn tallest(el: Option<&Element>, n: usize, mut fill: impl FnMut(&Element, usize)) -> i32 {
+/// The largest width and height `el` takes, in whole pixels, with each of
+/// `n` contents, which `fill` writes into a copy of it laid out at its
+/// width: the page, and a screen reader, see none of them. Zeros when `el`
+/// is not laid out (hidden).
+pub fn largest(
+    el: Option<&Element>,
+    n: usize,
+    mut fill: impl FnMut(&Element, usize),
+) -> (i32, i32) {
     let Some(el) = el else {
-        return 0;
+        return (0, 0);
     };
     // Whole pixels: formatting a float would add kilobytes to the page.
     let width = el.get_bounding_client_rect().width().ceil() as i32;
@@ -280,7 +294,7 @@ pub fn tallest(el: Option<&Element>, n: usize, mut fill: impl FnMut(&Element, us
         document().create_element("div"),
         el.clone_node_with_deep(true),
     ) else {
-        return 0;
+        return (0, 0);
     };
     // The copy sits in a hidden box that contains its layout, so each
     // measure lays out the copy alone, not the page.
@@ -289,14 +303,24 @@ pub fn tallest(el: Option<&Element>, n: usize, mut fill: impl FnMut(&Element, us
     );
     let _ = holder.set_attribute("style", &style);
     let _ = holder.set_attribute("aria-hidden", "true");
-    let copy: HtmlElement = copy.unchecked_into();
-    let _ = copy.set_attribute("style", "margin:0;contain:none;height:auto");
+    let copy: Element = copy.unchecked_into();
+    // A line of text (a span) is measured on one line, however narrow the
+    // box it fits in now.
+    let wrap = if el.tag_name() == "SPAN" {
+        "nowrap"
+    } else {
+        "normal"
+    };
+    let style = format!("margin:0;contain:none;height:auto;white-space:{wrap}");
+    let _ = copy.set_attribute("style", &style);
     let _ = holder.append_child(&copy);
     let _ = parent.append_child(&holder);
-    let mut most = 0;
+    let mut most = (0, 0);
     for i in 0..n {
         fill(&copy, i);
-        most = most.max(copy.offset_height());
+        let size = copy.get_bounding_client_rect();
+        most.0 = most.0.max(size.width().ceil() as i32);
+        most.1 = most.1.max(size.height().ceil() as i32);
     }
     holder.remove();
     most
