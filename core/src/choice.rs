@@ -147,8 +147,9 @@ fn to_base36(mut n: u32) -> String {
             break;
         }
     }
-    buf.reverse();
-    String::from_utf8(buf).expect("ascii digits")
+    // ASCII digits, so each byte is its char (an `expect` on `from_utf8`
+    // would pull Debug formatting of the error into the page).
+    buf.iter().rev().map(|&b| char::from(b)).collect()
 }
 
 /// Replays a schedule and records every choice point it met, with its arity,

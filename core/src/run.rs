@@ -212,8 +212,13 @@ fn verdicts(w: &World, intents: &[IntentOutcome], attempts: &[AttemptOutcome]) -
             for a in &answered[1..] {
                 if (a.status, &a.body) != (first.status, &first.body) {
                     replay.push(format!(
-                        "attempt {} answered {:?} {:?}, attempt {} first answered {:?} {:?}",
-                        a.attempt, a.status, a.body, first.attempt, first.status, first.body
+                        "attempt {} answered {} {}, attempt {} first answered {} {}",
+                        a.attempt,
+                        debug_status(a.status),
+                        debug_body(a.body.as_deref()),
+                        first.attempt,
+                        debug_status(first.status),
+                        debug_body(first.body.as_deref())
                     ));
                 }
             }
@@ -224,8 +229,9 @@ fn verdicts(w: &World, intents: &[IntentOutcome], attempts: &[AttemptOutcome]) -
         .filter(|a| matches!(a.status, Some(409 | 422)) && a.reached_acquirer)
         .map(|a| {
             format!(
-                "attempt {} answered {:?} after calling the acquirer",
-                a.attempt, a.status
+                "attempt {} answered {} after calling the acquirer",
+                a.attempt,
+                debug_status(a.status)
             )
         })
         .collect();
@@ -238,6 +244,41 @@ fn verdicts(w: &World, intents: &[IntentOutcome], attempts: &[AttemptOutcome]) -
     if w.scenario.strategy == Strategy::IdempotencyKeyLease {
         out.push(verdict(NO_KEY_STUCK, stuck_keys(w)));
     }
+    out
+}
+
+/// `status` as `{:?}` prints it (`Some(201)`, `None`).
+fn debug_status(status: Option<u16>) -> String {
+    match status {
+        Some(s) => format!("Some({s})"),
+        None => "None".into(),
+    }
+}
+
+/// `body` as `{:?}` prints it (`Some("{\"erro\": \"x\"}")`, `None`), for
+/// the ASCII text every body is (`handler::body` and the `BODY_*`
+/// constants). Debug itself would put char escaping and Unicode tables
+/// (kBs) into the page's wasm, which runs verdicts and never shows them.
+fn debug_body(body: Option<&str>) -> String {
+    let Some(body) = body else {
+        return "None".into();
+    };
+    let mut out = String::from("Some(\"");
+    for c in body.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\n' => out.push_str("\\n"),
+            '\0' => out.push_str("\\0"),
+            c if c.is_ascii_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\")");
     out
 }
 
@@ -267,4 +308,25 @@ fn stuck_keys(w: &World) -> Vec<String> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{debug_body, debug_status};
+
+    #[test]
+    fn verdict_answers_print_as_debug_prints_them() {
+        let ascii: String = (0u8..128).map(char::from).collect();
+        for body in [
+            None,
+            Some(""),
+            Some(r#"{"erro": "x"}"#),
+            Some(ascii.as_str()),
+        ] {
+            assert_eq!(debug_body(body), format!("{body:?}"));
+        }
+        for status in [None, Some(201), Some(409)] {
+            assert_eq!(debug_status(status), format!("{status:?}"));
+        }
+    }
 }

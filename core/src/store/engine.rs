@@ -18,10 +18,76 @@
 
 use super::sql::*;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct SessionId(pub u32);
+
+/// An ordered set kept as a sorted `Vec`: the sets here hold a few
+/// transactions or read targets, and a `BTreeSet` would put several kB of
+/// B-tree code into the page's wasm. Iterates in the same order as a
+/// `BTreeSet`, and equality and `Hash` see the same elements in the same
+/// order (a length, then each element), so fingerprints do not change.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Set<T>(Vec<T>);
+
+impl<T: Ord> Set<T> {
+    const fn new() -> Self {
+        Set(Vec::new())
+    }
+
+    fn insert(&mut self, x: T) {
+        if let Err(at) = self.0.binary_search(&x) {
+            self.0.insert(at, x);
+        }
+    }
+
+    fn remove(&mut self, x: &T) {
+        if let Ok(at) = self.0.binary_search(x) {
+            self.0.remove(at);
+        }
+    }
+
+    fn contains(&self, x: &T) -> bool {
+        self.0.binary_search(x).is_ok()
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+impl<T: Ord> Default for Set<T> {
+    fn default() -> Self {
+        Set::new()
+    }
+}
+
+impl<T: Ord> Extend<T> for Set<T> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        for x in items {
+            self.insert(x);
+        }
+    }
+}
+
+impl<T> IntoIterator for Set<T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+/// Printed as a `BTreeSet` prints: `{a, b}`.
+impl<T: std::fmt::Debug> std::fmt::Debug for Set<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(&self.0).finish()
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct TxId(pub u32);
@@ -63,11 +129,11 @@ struct Tx {
     snapshot: Option<u64>,
     status: TxStatus,
     // SSI state; empty unless `isolation` is serializable.
-    reads: BTreeSet<ReadTarget>,
+    reads: Set<ReadTarget>,
     /// rw-conflicts out: this transaction read what these wrote.
-    conflicts_out: BTreeSet<TxId>,
+    conflicts_out: Set<TxId>,
     /// rw-conflicts in: these read what this transaction wrote.
-    conflicts_in: BTreeSet<TxId>,
+    conflicts_in: Set<TxId>,
     doomed: bool,
 }
 
@@ -82,9 +148,9 @@ impl Tx {
             isolation: Isolation::ReadCommitted,
             snapshot: None,
             status: TxStatus::Committed(0),
-            reads: BTreeSet::new(),
-            conflicts_out: BTreeSet::new(),
-            conflicts_in: BTreeSet::new(),
+            reads: Set::new(),
+            conflicts_out: Set::new(),
+            conflicts_in: Set::new(),
             doomed: false,
         }
     }
@@ -456,9 +522,9 @@ impl Store {
             isolation,
             snapshot: None,
             status: TxStatus::InProgress,
-            reads: BTreeSet::new(),
-            conflicts_out: BTreeSet::new(),
-            conflicts_in: BTreeSet::new(),
+            reads: Set::new(),
+            conflicts_out: Set::new(),
+            conflicts_in: Set::new(),
             doomed: false,
         });
         TxId(self.txs.len() as u32 - 1)
@@ -658,16 +724,22 @@ impl Store {
     /// row's tuple lock, first come first served. (Waiters for one unique
     /// key all wake at once and race; the model lets the first one win.)
     fn wake_waiters(&mut self, ended: TxId) {
-        let mut waiters: Vec<SessionId> = (0..self.sessions.len() as u32)
-            .map(SessionId)
-            .filter(|s| {
-                self.session(*s)
-                    .pending
-                    .as_ref()
-                    .is_some_and(|p| p.waiting_on == ended)
-            })
-            .collect();
-        waiters.sort_by_key(|s| self.waiting_since(*s));
+        // In session order, each placed after the waiters that started no
+        // later: a stable sort by start of wait, without a sort's code (a
+        // whole driftsort in the page's wasm) for a handful of sessions.
+        let mut waiters: Vec<SessionId> = Vec::new();
+        for s in (0..self.sessions.len() as u32).map(SessionId) {
+            let Some(since) = self
+                .session(s)
+                .pending
+                .as_ref()
+                .and_then(|p| (p.waiting_on == ended).then_some(p.since_step))
+            else {
+                continue;
+            };
+            let at = waiters.partition_point(|w| self.waiting_since(*w) <= Some(since));
+            waiters.insert(at, s);
+        }
         for s in waiters {
             let p = self
                 .session_mut(s)
@@ -1132,7 +1204,7 @@ impl Store {
                     TxStatus::Aborted => false,
                 }
         };
-        let mut writers = BTreeSet::new();
+        let mut writers = Set::new();
         for vi in examined {
             let v = &self.tables[t].versions[vi];
             if concurrent(self, v.xmin) {
@@ -1280,4 +1352,30 @@ fn project(def: &TableDef, values: &[Value], cols: &[Name]) -> Option<Vec<Value>
             })
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod set_tests {
+    use super::{Set, TxId};
+    use std::collections::BTreeSet;
+    use std::hash::{BuildHasher, RandomState};
+
+    #[test]
+    fn a_set_orders_hashes_and_prints_as_a_btreeset_does() {
+        let mut set = Set::new();
+        let mut tree = BTreeSet::new();
+        for t in [5, 1, 3, 1, 9, 5, 0] {
+            set.insert(TxId(t));
+            tree.insert(TxId(t));
+        }
+        set.remove(&TxId(3));
+        tree.remove(&TxId(3));
+        set.remove(&TxId(4));
+        assert!(set.contains(&TxId(9)) && !set.contains(&TxId(3)));
+        assert!(set.iter().eq(tree.iter()));
+        let hasher = RandomState::new();
+        assert_eq!(hasher.hash_one(&set), hasher.hash_one(&tree));
+        assert_eq!(format!("{set:?}"), format!("{tree:?}"));
+        assert!(set.into_iter().eq(tree));
+    }
 }

@@ -83,17 +83,18 @@ impl Parser<'_> {
                     }
                 }
                 // Last value of a duplicated key wins; then length, bytes.
+                // Each key goes straight to its place (a binary search in
+                // the kept keys, which finds a duplicate too): objects are
+                // small, and a sort would add a whole driftsort to the page.
                 let mut kept: Vec<(String, Json)> = Vec::new();
                 for (k, v) in pairs.into_iter().rev() {
-                    if !kept.iter().any(|(kk, _)| *kk == k) {
-                        kept.push((k, v));
+                    let place = kept.binary_search_by(|(kk, _)| {
+                        (kk.len(), kk.as_bytes()).cmp(&(k.len(), k.as_bytes()))
+                    });
+                    if let Err(at) = place {
+                        kept.insert(at, (k, v));
                     }
                 }
-                kept.sort_by(|(a, _), (b, _)| {
-                    a.len()
-                        .cmp(&b.len())
-                        .then_with(|| a.as_bytes().cmp(b.as_bytes()))
-                });
                 Some(Json::Object(kept))
             }
             b'[' => {
@@ -198,9 +199,11 @@ impl Parser<'_> {
             while p.i < p.s.len() && p.s[p.i].is_ascii_digit() {
                 p.i += 1;
             }
-            std::str::from_utf8(&p.s[start..p.i])
-                .expect("ascii")
-                .to_string()
+            // ASCII digits, so each byte is its char.
+            p.s[start..p.i]
+                .iter()
+                .map(|&b| char::from(b))
+                .collect::<String>()
         };
         let negative = self.eat(b'-');
         let int = digits(self);
@@ -240,10 +243,12 @@ impl Parser<'_> {
                 String::new(),
             )
         } else {
-            (
-                all[..point as usize].to_string(),
-                all[point as usize..].to_string(),
-            )
+            // `split_off`, not `&all[..point]`: a str slice would bring the
+            // char-boundary panic, with its char Debug and Unicode tables,
+            // into the page's wasm (`all` is ASCII digits, so it never fires).
+            let mut int_part = all;
+            let frac_part = int_part.split_off(point as usize);
+            (int_part, frac_part)
         };
         let int_part = int_part.trim_start_matches('0');
         let int_part = if int_part.is_empty() { "0" } else { int_part };
