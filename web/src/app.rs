@@ -570,7 +570,6 @@ impl App {
         }
         let drawn = board::board(&self.run, frame, width, self.lang, &self.shown.layout);
         let beside = self.board_beside;
-        let state = self.run.state_at(frame);
         let beats: Vec<&str> = story::BEATS
             .iter()
             .zip(&self.beat_frames)
@@ -602,7 +601,6 @@ impl App {
             ("data-scenario", self.moment.scenario.to_string()),
             ("data-strategy", self.moment.strategy.name().to_string()),
             ("data-seed", self.moment.seed.to_string()),
-            ("data-time-ms", state.time_ms.to_string()),
             ("data-beats", beats.join(" ")),
         ];
         for (name, value) in data {
@@ -845,7 +843,6 @@ impl App {
                 Some(&ledger.charged_cents.to_string()),
             );
             box_.set("data-answers", Some(&on_time.join(" ")));
-            box_.set("data-frame", Some(&line_frame.to_string()));
             let class = if ledger.double_charged {
                 "ledger is-double"
             } else {
