@@ -659,19 +659,39 @@ impl App {
 
     fn measure_text_boxes(&self) -> Fit {
         let (run, lang) = (&self.run, self.lang);
-        let frames = run.frame_count();
-        let sql: Vec<SqlTexts> = (0..frames).map(|f| sql_texts(run, f, lang)).collect();
-        let said: Vec<String> = (0..frames)
-            .map(|f| words::narration(run, self.moment.scenario, f, lang, ui(lang)))
-            .collect();
+        let frames = 0..run.frame_count();
+        // Each different content once. The clock and the counter differ
+        // only in digits, which all have one width (tabular figures): one
+        // of each shape is enough.
+        let mut sql: Vec<SqlTexts> = Vec::new();
+        let mut said: Vec<String> = Vec::new();
+        let (mut clocks, mut counters): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+        let shape = |text: &str| -> String {
+            text.chars()
+                .map(|c| if c.is_ascii_digit() { '0' } else { c })
+                .collect()
+        };
+        for f in frames {
+            add_new(&mut sql, sql_texts(run, f, lang));
+            add_new(
+                &mut said,
+                words::narration(run, self.moment.scenario, f, lang, ui(lang)),
+            );
+            add_new(&mut clocks, shape(&clock_text(run, f, lang)));
+            add_new(&mut counters, shape(&counter_text(run, f, lang)));
+        }
         let refs = &self.refs;
-        let text = |name: &str, text: &dyn Fn(usize) -> String| {
-            dom::largest(refs.get(name), frames, |probe, i| {
-                probe.set_text_content(Some(&text(i)));
+        // Every width first, then every probe: one layout of the page, then
+        // one of the probes.
+        let names = ["sql", "narration", "clock", "step-counter"];
+        let widths = names.map(|name| dom::width(refs.get(name)));
+        let text = |at: usize, texts: &[String]| {
+            dom::probe(refs.get(names[at]), widths[at], texts.len(), |probe, i| {
+                probe.set_text_content(Some(&texts[i]));
             })
         };
-        Fit {
-            sql: dom::largest(refs.get("sql"), frames, |probe, i| {
+        let probes = [
+            dom::probe(refs.get(names[0]), widths[0], sql.len(), |probe, i| {
                 let texts = &sql[i];
                 dom::fill_kids(
                     probe,
@@ -682,11 +702,20 @@ impl App {
                         (None, Some(&texts.when)),
                     ],
                 );
-            })
-            .1,
-            narration: text("narration", &|i| said[i].clone()).1,
-            clock: text("clock", &|f| clock_text(run, f, lang)).0,
-            counter: text("step-counter", &|f| counter_text(run, f, lang)).0,
+            }),
+            text(1, &said),
+            text(2, &clocks),
+            text(3, &counters),
+        ];
+        let sizes = probes.each_ref().map(|p| dom::largest(p.as_ref()));
+        for probe in probes.into_iter().flatten() {
+            probe.remove();
+        }
+        Fit {
+            sql: sizes[0].1,
+            narration: sizes[1].1,
+            clock: sizes[2].0,
+            counter: sizes[3].0,
         }
     }
 
@@ -869,7 +898,15 @@ impl App {
     }
 }
 
+/// Adds `item` to `list` unless an equal one is there.
+fn add_new<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
 /// What the SQL panel says at a frame.
+#[derive(PartialEq)]
 struct SqlTexts<'a> {
     sql: &'a str,
     class: &'static str,

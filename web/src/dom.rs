@@ -275,54 +275,66 @@ impl Live {
     }
 }
 
-/// The largest width and height `el` takes, in whole pixels, with each of
-/// `n` contents, which `fill` writes into a copy of it laid out at its
-/// width: the page, and a screen reader, see none of them. Zeros when `el`
-/// is not laid out (hidden).
-pub fn largest(
+/// The width `el` is laid out at, in whole pixels (0 when hidden).
+pub fn width(el: Option<&Element>) -> i32 {
+    // Whole pixels: formatting a float would add kilobytes to the page.
+    el.map_or(0, |el| el.get_bounding_client_rect().width().ceil() as i32)
+}
+
+/// Copies of `el` with each of `n` contents, which `fill` writes, put in
+/// a hidden box next to `el`, `width` pixels wide: the page, and a screen
+/// reader, see none of them. [`largest`] reads their size. `None` when
+/// `el` is not laid out (`width` 0).
+///
+/// The box contains its own layout, and several probes made one after
+/// the other are laid out together by the first read: one layout, not
+/// one for each content.
+pub fn probe(
     el: Option<&Element>,
+    width: i32,
     n: usize,
     mut fill: impl FnMut(&Element, usize),
-) -> (i32, i32) {
-    let Some(el) = el else {
-        return (0, 0);
-    };
-    // Whole pixels: formatting a float would add kilobytes to the page.
-    let width = el.get_bounding_client_rect().width().ceil() as i32;
-    let (Some(parent), Ok(holder), Ok(copy)) = (
-        el.parent_node().filter(|_| width > 0),
-        document().create_element("div"),
-        el.clone_node_with_deep(true),
-    ) else {
-        return (0, 0);
-    };
-    // The copy sits in a hidden box that contains its layout, so each
-    // measure lays out the copy alone, not the page.
+) -> Option<Element> {
+    let el = el.filter(|_| width > 0)?;
+    let parent = el.parent_node()?;
+    let holder = document().create_element("div").ok()?;
     let style = format!(
         "position:absolute;top:0;left:0;width:{width}px;height:0;overflow:hidden;visibility:hidden;contain:strict"
     );
     let _ = holder.set_attribute("style", &style);
     let _ = holder.set_attribute("aria-hidden", "true");
-    let copy: Element = copy.unchecked_into();
     // A line of text (a span) is measured on one line, however narrow the
     // box it fits in now.
-    let wrap = if el.tag_name() == "SPAN" {
-        "nowrap"
+    let style = if el.tag_name() == "SPAN" {
+        "display:block;width:max-content;white-space:nowrap"
     } else {
-        "normal"
+        "margin:0;contain:none;height:auto"
     };
-    let style = format!("margin:0;contain:none;height:auto;white-space:{wrap}");
-    let _ = copy.set_attribute("style", &style);
-    let _ = holder.append_child(&copy);
-    let _ = parent.append_child(&holder);
-    let mut most = (0, 0);
     for i in 0..n {
+        let Ok(copy) = el.clone_node_with_deep(true) else {
+            continue;
+        };
+        let copy: Element = copy.unchecked_into();
+        let _ = copy.set_attribute("style", style);
         fill(&copy, i);
-        let size = copy.get_bounding_client_rect();
+        let _ = holder.append_child(&copy);
+    }
+    let _ = parent.append_child(&holder);
+    Some(holder)
+}
+
+/// The largest width and height, in whole pixels, of the copies in a
+/// [`probe`] (zeros for none). Reading lays them out; removing the probes
+/// only after all are read keeps that to one layout.
+pub fn largest(probe: Option<&Element>) -> (i32, i32) {
+    let mut most = (0, 0);
+    let mut copy = probe.and_then(Element::first_element_child);
+    while let Some(at) = copy {
+        let size = at.get_bounding_client_rect();
         most.0 = most.0.max(size.width().ceil() as i32);
         most.1 = most.1.max(size.height().ceil() as i32);
+        copy = at.next_element_sibling();
     }
-    holder.remove();
     most
 }
 
