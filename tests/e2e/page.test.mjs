@@ -780,6 +780,47 @@ describe('the built page', () => {
     await tab.close();
   });
 
+  test('the boxes whose text changes at every step keep one size through a run and never cut their text', async () => {
+    for (const [width, height] of [[1280, 900], [375, 740]]) {
+      const tab = await openPage('', { width, height });
+      for (const world of ['scenario=timeout-retry&strategy=check-then-act', 'scenario=held-transaction&strategy=idempotency-key', 'scenario=race-3&strategy=check-then-act&lang=en']) {
+        const report = await tab.evaluate((world) => {
+          const boxes = ['sql', 'narration', 'clock', 'step-counter'];
+          const seek = (frame) => {
+            history.replaceState(null, '', `?${world}&frame=${frame}`);
+            dispatchEvent(new PopStateEvent('popstate'));
+          };
+          seek(0);
+          const frames = Number(document.querySelector('[data-testid=twin]').getAttribute('aria-valuemax')) + 1;
+          const sizes = new Map();
+          const cut = [];
+          for (let frame = 0; frame < frames; frame += 1) {
+            seek(frame);
+            for (const name of boxes) {
+              const box = document.querySelector(`[data-testid=${name}]`);
+              const size = `${box.clientWidth}x${box.clientHeight}`;
+              sizes.set(name, (sizes.get(name) ?? new Set()).add(size));
+              // Fixed by the app, and the text inside it all. A part that
+              // scrolls (the statement, past its three lines) must not be
+              // squeezed below its own limit to fit the box.
+              const squeezed = [...box.children].filter((part) => {
+                const limit = parseFloat(getComputedStyle(part).maxHeight) || Infinity;
+                return part.clientHeight + 1 < Math.min(part.scrollHeight, limit);
+              });
+              if (!box.hasAttribute('style') || box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1 || squeezed.length > 0) {
+                cut.push(`${name} at frame ${frame}: ${box.scrollWidth}x${box.scrollHeight} in ${size} (style ${box.getAttribute('style')}), ${squeezed.length} parts squeezed`);
+              }
+            }
+          }
+          return { cut, sizes: [...sizes].map(([name, set]) => [name, set.size]) };
+        }, world);
+        assert.deepEqual(report.cut, [], `${world} at ${width} px: every text fits its box`);
+        for (const [name, count] of report.sizes) assert.equal(count, 1, `${world} at ${width} px: ${name} keeps one size`);
+      }
+      await tab.close();
+    }
+  });
+
   test('page logs no console errors and throws no page errors', () => {
     assert.deepEqual(consoleErrors, [], 'console errors');
     assert.deepEqual(pageErrors, [], 'uncaught page errors');

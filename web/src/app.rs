@@ -65,6 +65,8 @@ struct Shown {
     /// layout. (The language is implied: a new one resets all of `Shown`.)
     board_box: Option<(usize, i32)>,
     layout: board::Layout,
+    /// The world and width the text boxes were fitted for.
+    text_boxes: Option<(usize, i32)>,
 }
 
 /// The sizes `App::fit_text_boxes` measured, kept for each world, width
@@ -488,6 +490,12 @@ impl App {
             self.render_sql();
             self.render_text();
         }
+        // After the texts are written: the SQL panel's copies need its
+        // elements, which a new skeleton (a new language) has not yet made.
+        let boxes = (identity(&self.run), self.board_width);
+        if fresh(&mut self.shown.text_boxes, boxes) {
+            self.fit_text_boxes();
+        }
         self.render_twin(stepped);
         self.sync_timer();
     }
@@ -566,7 +574,6 @@ impl App {
         let (frame, width) = (self.moment.frame, self.board_width);
         if fresh(&mut self.shown.board_box, (identity(&self.run), width)) {
             self.shown.layout = board::layout(&self.run, width, self.lang);
-            self.fit_text_boxes();
         }
         let drawn = board::board(&self.run, frame, width, self.lang, &self.shown.layout);
         let beside = self.board_beside;
