@@ -649,8 +649,13 @@ impl App {
             Some((_, fit)) => *fit,
             None => {
                 let fit = self.measure_text_boxes();
-                // Measures only count when the boxes were laid out.
+                // Measures only count when the boxes were laid out. A
+                // window resized by dragging passes through many widths:
+                // the list starts over rather than grow without end.
                 if fit.sql > 0 && fit.narration > 0 {
+                    if self.fits.len() >= 64 {
+                        self.fits.clear();
+                    }
                     self.fits.push((key, fit));
                 }
                 fit
