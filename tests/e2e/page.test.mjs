@@ -487,6 +487,10 @@ describe('the built page', () => {
     const tab = await openPage('?scenario=timeout-retry&strategy=check-then-act&left=check-then-act&right=idempotency-key&frame=0');
     const twin = tab.locator('[data-testid=twin]');
     await twin.scrollIntoViewIfNeeded();
+    // The scroll moves the lousa to the paragraph at the reading line when
+    // its event arrives, a frame later: let it arrive before the drag, or it
+    // can land after the last move and take the lousa back to that step.
+    await tab.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     assert.equal(await twin.getAttribute('data-divergence-ms'), '25', 'the designs split at the first write, 25 ms in');
     assert.equal(await tab.locator('[data-testid=divergence]').count(), 1);
 
