@@ -316,6 +316,10 @@ pub fn probe(
         };
         let copy: Element = copy.unchecked_into();
         let _ = copy.set_attribute("style", style);
+        // Not a second narration or test target, even for a moment.
+        for name in ["aria-live", "data-testid"] {
+            let _ = copy.remove_attribute(name);
+        }
         fill(&copy, i);
         let _ = holder.append_child(&copy);
     }
