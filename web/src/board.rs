@@ -978,27 +978,17 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang, layout: &Layout) -
         );
     }
 
-    let t_clients = clients
-        .iter()
-        .map(|b| b.label.as_str())
-        .collect::<Vec<_>>()
-        .join("; ");
+    // The groups of clients and instances are named, not described: each
+    // box in them carries its own label, which a screen reader reads in
+    // turn, and a group label repeating them would change (one more write)
+    // at every step.
     let part = svg.add("g");
-    let g = part.group("clients", "clients", &format!("{}: {t_clients}", t.clients));
+    let g = part.group("clients", "clients", t.clients);
     for ((block, rect), lines) in clients.iter().zip(&client_rects).zip(&layout.client_lines) {
         draw_block(g, block, *rect, *lines);
     }
     draw_block(part, &balancer, balancer_rect, 0);
-    let t_instances = instances
-        .iter()
-        .map(|b| b.label.as_str())
-        .collect::<Vec<_>>()
-        .join("; ");
-    let g = svg.add("g").group(
-        "instances",
-        "instances",
-        &format!("{}: {t_instances}", t.instances),
-    );
+    let g = svg.add("g").group("instances", "instances", t.instances);
     let slots = instances.iter().zip(&instance_rects);
     for ((block, rect), lines) in slots.zip(&layout.instance_lines) {
         draw_block(g, block, *rect, *lines);
