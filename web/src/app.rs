@@ -648,16 +648,8 @@ impl App {
         let fit = match self.fits.iter().find(|(k, _)| *k == key) {
             Some((_, fit)) => *fit,
             None => {
-                let fit = self.measure_text_boxes();
-                // Measures only count when the boxes were laid out. A
-                // window resized by dragging passes through many widths:
-                // the list starts over rather than grow without end.
-                if fit.sql > 0 && fit.narration > 0 {
-                    if self.fits.len() >= 64 {
-                        self.fits.clear();
-                    }
-                    self.fits.push((key, fit));
-                }
+                let fit = self.measure_text_boxes(&self.run, self.moment.scenario);
+                self.remember_fit(key, fit);
                 fit
             }
         };
@@ -669,8 +661,53 @@ impl App {
         refs.put("step-counter", "style", width(fit.counter).as_deref());
     }
 
-    fn measure_text_boxes(&self) -> Fit {
-        let (run, lang) = (&self.run, self.lang);
+    /// Keeps a measure, if the boxes were laid out (a hidden box measures
+    /// 0). A window resized by dragging passes through many widths: the
+    /// list starts over rather than grow without end.
+    fn remember_fit(&mut self, key: FitKey, fit: Fit) -> bool {
+        let laid_out = fit.sql > 0 && fit.narration > 0;
+        if laid_out {
+            if self.fits.len() >= 64 {
+                self.fits.clear();
+            }
+            self.fits.push((key, fit));
+        }
+        laid_out
+    }
+
+    /// Measures the text boxes of one world that a paragraph of the article
+    /// shows and that has no measure yet at this width and language, while
+    /// the page is idle: scrolling into that world later then measures
+    /// nothing (a first visit costs several milliseconds more without).
+    /// True while others remain.
+    pub fn prefetch_fit(&mut self) -> bool {
+        let m = &self.moment;
+        let (seed, width, lang) = (m.seed, self.board_width, self.lang);
+        let missing = self.steps.iter().find_map(|paragraph| {
+            let attribute = |name| paragraph.get_attribute(name);
+            let beat = attribute("data-step").unwrap_or_default();
+            let (target, _) = step_target(
+                &beat,
+                attribute("data-scenario").as_deref(),
+                attribute("data-strategy").as_deref(),
+                self.page_scenario,
+                m.left,
+            );
+            let key = (target.scenario, target.strategy, seed, width, lang);
+            (!self.fits.iter().any(|(k, _)| *k == key)).then_some(key)
+        });
+        let Some(key) = missing else {
+            return false;
+        };
+        let Ok(run) = worlds::run(key.0, key.1, seed) else {
+            return false;
+        };
+        let fit = self.measure_text_boxes(&run, key.0);
+        self.remember_fit(key, fit)
+    }
+
+    fn measure_text_boxes(&self, run: &Run, scenario: &'static str) -> Fit {
+        let lang = self.lang;
         let frames = 0..run.frame_count();
         // Each different content once. The clock and the counter differ
         // only in digits, which all have one width (tabular figures): one
@@ -687,7 +724,7 @@ impl App {
             add_new(&mut sql, sql_texts(run, f, lang));
             add_new(
                 &mut said,
-                words::narration(run, self.moment.scenario, f, lang, ui(lang)),
+                words::narration(run, scenario, f, lang, ui(lang)),
             );
             add_new(&mut clocks, shape(&clock_text(run, f, lang)));
             add_new(&mut counters, shape(&counter_text(run, f, lang)));

@@ -12,10 +12,17 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{Element, Event, EventTarget, KeyboardEvent, PointerEvent};
 
-/// The callback handed to the playback timer, kept alive for the page's life.
+/// The callbacks handed to timers, kept alive for the page's life: the
+/// playback timer's, and the one that measures worlds ahead while the page
+/// is idle.
 pub struct Callbacks {
     pub timer: Closure<dyn FnMut()>,
+    pub ahead: Closure<dyn FnMut()>,
 }
+
+/// How long the page waits before measuring the next world ahead: long
+/// enough that a reader's scroll or key is never queued behind it.
+const AHEAD_MS: i32 = 100;
 
 thread_local! {
     static CALLBACKS: RefCell<Option<Callbacks>> = const { RefCell::new(None) };
@@ -74,8 +81,15 @@ pub fn install() {
             timer: Closure::new(|| {
                 with_app(|app| app.advance());
             }),
+            // One world at a time, until none is left (or, busy, later).
+            ahead: Closure::new(|| {
+                if with_app(|app| app.prefetch_fit()).unwrap_or(true) {
+                    dom::set_timeout_ahead(AHEAD_MS);
+                }
+            }),
         })
     });
+    dom::set_timeout_ahead(AHEAD_MS * 5);
     let handler = Closure::<dyn FnMut(Event)>::new(on_event);
     let listen = |target: &EventTarget, names: &[&str]| {
         for name in names {

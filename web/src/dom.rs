@@ -476,6 +476,16 @@ pub fn set_interval(period_ms: u32) -> Option<i32> {
     })
 }
 
+/// Runs the callback that measures worlds ahead in `ms` milliseconds.
+pub fn set_timeout_ahead(ms: i32) {
+    crate::callbacks::with(|c| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(
+            c.ahead.as_ref().unchecked_ref(),
+            ms,
+        );
+    });
+}
+
 pub fn clear_interval(id: i32) {
     window().clear_interval_with_handle(id);
 }
