@@ -19,8 +19,8 @@ use crate::dom::{self, Refs};
 use crate::markup::el;
 use crate::skeleton;
 use crate::state::{
-    self, Moment, Problem, SPEEDS, STEP_MS_AT_1X, check_frame, merge_query, parse_query,
-    step_target, to_query,
+    self, Moment, Problem, SPEEDS, STEP_MS_AT_1X, StepTarget, check_frame, merge_query,
+    parse_query, step_target, to_query,
 };
 use crate::text::{strategy_gloss, ui};
 use crate::twin::{self, Axis};
@@ -338,14 +338,7 @@ impl App {
         let Some(paragraph) = self.steps.get(index) else {
             return;
         };
-        let beat = paragraph.get_attribute("data-step").unwrap_or_default();
-        let (target, warnings) = step_target(
-            &beat,
-            paragraph.get_attribute("data-scenario").as_deref(),
-            paragraph.get_attribute("data-strategy").as_deref(),
-            self.page_scenario,
-            self.moment.left,
-        );
+        let (target, warnings) = self.target_of(paragraph);
         for attribute in warnings {
             dom::log_error(&format!(
                 "lousa: a step paragraph's {attribute} names nothing known; using the default"
@@ -364,6 +357,19 @@ impl App {
         } else {
             self.render();
         }
+    }
+
+    /// The world and beat a step paragraph shows, and the attributes that
+    /// named nothing known.
+    fn target_of(&self, paragraph: &Element) -> (StepTarget, Vec<&'static str>) {
+        let attribute = |name| paragraph.get_attribute(name);
+        step_target(
+            &attribute("data-step").unwrap_or_default(),
+            attribute("data-scenario").as_deref(),
+            attribute("data-strategy").as_deref(),
+            self.page_scenario,
+            self.moment.left,
+        )
     }
 
     /// Shows the paragraph at the reading line when it is not the one shown
@@ -643,12 +649,13 @@ impl App {
     /// the browser lay out the whole page again (issue #6). It also keeps
     /// the controls below them from moving as the texts change.
     fn fit_text_boxes(&mut self) {
-        let m = &self.moment;
-        let key = (m.scenario, m.strategy, m.seed, self.board_width, self.lang);
+        // Keyed by the world `run` was computed for: the one measured.
+        let (scenario, strategy, seed) = self.run_key;
+        let key = (scenario, strategy, seed, self.board_width, self.lang);
         let fit = match self.fits.iter().find(|(k, _)| *k == key) {
             Some((_, fit)) => *fit,
             None => {
-                let fit = self.measure_text_boxes(&self.run, self.moment.scenario);
+                let fit = self.measure_text_boxes(&self.run, scenario);
                 self.remember_fit(key, fit);
                 fit
             }
@@ -681,18 +688,9 @@ impl App {
     /// nothing (a first visit costs several milliseconds more without).
     /// True while others remain.
     pub fn prefetch_fit(&mut self) -> bool {
-        let m = &self.moment;
-        let (seed, width, lang) = (m.seed, self.board_width, self.lang);
+        let (seed, width, lang) = (self.moment.seed, self.board_width, self.lang);
         let missing = self.steps.iter().find_map(|paragraph| {
-            let attribute = |name| paragraph.get_attribute(name);
-            let beat = attribute("data-step").unwrap_or_default();
-            let (target, _) = step_target(
-                &beat,
-                attribute("data-scenario").as_deref(),
-                attribute("data-strategy").as_deref(),
-                self.page_scenario,
-                m.left,
-            );
+            let (target, _) = self.target_of(paragraph);
             let key = (target.scenario, target.strategy, seed, width, lang);
             (!self.fits.iter().any(|(k, _)| *k == key)).then_some(key)
         });

@@ -855,52 +855,41 @@ pub struct Layout {
 
 pub fn layout(run: &Run, width: i32, lang: Lang) -> Layout {
     let width = width.max(280);
-    let grow = |slots: &mut Vec<i32>, blocks: &[Block]| {
-        slots.resize(blocks.len().max(slots.len()), 0);
-        for (slot, block) in slots.iter_mut().zip(blocks) {
-            *slot = (*slot).max(block.height());
-        }
-    };
-    let most = |slots: &mut Vec<usize>, counts: &mut dyn Iterator<Item = usize>| {
-        for (i, count) in counts.enumerate() {
-            if i == slots.len() {
-                slots.push(0);
-            }
-            slots[i] = slots[i].max(count);
-        }
-    };
     let mut l = Layout::default();
     // The balancer's box says the same in every frame.
-    let (mut balancer, mut gap) = (0, 0);
+    let (mut balancer, mut gap, mut tables) = (0, 0, 0);
     for frame in 0..run.frame_count() {
         let a = actors(run, frame, width, lang);
-        grow(&mut l.clients, &a.clients);
-        grow(&mut l.instances, &a.instances);
+        let lines = |b: &Block| b.lines.len();
+        widen(&mut l.clients, a.clients.iter().map(Block::height));
+        widen(&mut l.instances, a.instances.iter().map(Block::height));
+        widen(&mut l.client_lines, a.clients.iter().map(lines));
+        widen(&mut l.instance_lines, a.instances.iter().map(lines));
         l.acquirer = l.acquirer.max(a.acquirer.height());
-        (balancer, gap) = (a.balancer.height(), a.columns.gap);
-        most(
-            &mut l.client_lines,
-            &mut a.clients.iter().map(|b| b.lines.len()),
-        );
-        most(
-            &mut l.instance_lines,
-            &mut a.instances.iter().map(|b| b.lines.len()),
-        );
         l.acquirer_lines = l.acquirer_lines.max(a.acquirer.lines.len());
+        (balancer, gap) = (a.balancer.height(), a.columns.gap);
         let state = run.state_at(frame);
         l.in_flight = l.in_flight.max(state.in_flight.len());
-        most(&mut l.rows, &mut state.tables.iter().map(|t| t.rows.len()));
+        widen(&mut l.rows, state.tables.iter().map(|t| t.rows.len()));
+        tables = tables.max(tables_height(state, width < NARROW_PX));
     }
     l.area = column_height(&l.clients)
         .max(column_height(&l.instances))
         .max(l.acquirer)
         .max(balancer);
-    let top = tables_top(l.area, gap);
-    l.tallest = (0..run.frame_count())
-        .map(|frame| top + tables_height(run.state_at(frame), width < NARROW_PX) + PAD)
-        .max()
-        .unwrap_or_default();
+    l.tallest = tables_top(l.area, gap) + tables + PAD;
     l
+}
+
+/// Raises each slot to the value at its place, adding slots as needed:
+/// the most of each over the frames seen so far.
+fn widen<T: Copy + Ord + Default>(slots: &mut Vec<T>, values: impl Iterator<Item = T>) {
+    for (i, value) in values.enumerate() {
+        if i == slots.len() {
+            slots.push(T::default());
+        }
+        slots[i] = slots[i].max(value);
+    }
 }
 
 /// Where the tables start, below the actors.
