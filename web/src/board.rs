@@ -4,7 +4,7 @@
 //! what makes the scroll-driven lousa trustworthy: however the reader got to
 //! a frame (scrolling, a skipped scroll event, a reload, a link, the
 //! keyboard) the same inputs draw the same picture. It reads only the frame
-//! (and the one before, to flash what just changed); it never looks at how
+//! (and the one before, to mark what just changed); it never looks at how
 //! the view got there.
 //!
 //! The layout is computed in CSS pixels for the width the board really has,
@@ -213,7 +213,7 @@ fn client_block(
     let changed = before.is_some_and(|b| b.knowledge != client.knowledge);
     Block {
         lines,
-        class: format!("actor client{}", flash(changed)),
+        class: format!("actor client{}", changed_mark(changed)),
         testid: format!("client-{index}"),
         label: format!("{title}: {knows}"),
         data: match status {
@@ -310,7 +310,7 @@ fn acquirer_block(state: &Frame, before: &Frame, width: i32, t: &Ui) -> Block {
         class: format!(
             "actor acquirer{}{}",
             if double { " is-double" } else { "" },
-            flash(changed)
+            changed_mark(changed)
         ),
         testid: "acquirer".into(),
         label: format!(
@@ -332,8 +332,8 @@ fn acquirer_block(state: &Frame, before: &Frame, width: i32, t: &Ui) -> Block {
     }
 }
 
-fn flash(changed: bool) -> &'static str {
-    if changed { " flash" } else { "" }
+fn changed_mark(changed: bool) -> &'static str {
+    if changed { " changed" } else { "" }
 }
 
 /// Stacks slots of these heights in a column, centred vertically in `area`
@@ -624,9 +624,10 @@ fn draw_tables(
             if row.uncommitted_by.is_some() {
                 class.push_str(" uncommitted");
             }
-            let drawn = g
-                .add("g")
-                .shift(0, y - origin)
+            let drawn = draw_row(g, y - origin, table_width, height, columns, |column| {
+                cell(column, &facts)
+            });
+            drawn
                 .class(&class)
                 .attr("data-testid", "row")
                 .attr("data-status", facts.status.as_deref().unwrap_or(""))
@@ -642,20 +643,15 @@ fn draw_tables(
                         "true"
                     },
                 );
-            drawn.rect(PAD, 0, table_width, height - 2, "row-box");
-            let mut x = PAD;
-            for &(column, pct) in columns {
-                let class = if matches!(column, Column::Status) {
-                    "cell status"
-                } else {
-                    "cell"
-                };
-                drawn.label(x + 4, ROW - 6, class, &cell(column, &facts));
-                x += table_width * pct / 100;
-            }
-            for i in 0..MAX_NOTES {
-                let note = notes.get(i).map_or("", String::as_str);
-                drawn.label(PAD + 4, ROW - 4 + NOTE * (i as i32 + 1) - 2, "note", note);
+            for (i, kid) in drawn
+                .kids
+                .iter_mut()
+                .rev()
+                .take(MAX_NOTES)
+                .rev()
+                .enumerate()
+            {
+                kid.text = notes.get(i).cloned().unwrap_or_default();
             }
             for session in [row.uncommitted_by, row.locked_by].into_iter().flatten() {
                 if let Some(instance) = view::session_instance(run, session.0) {
@@ -664,17 +660,51 @@ fn draw_tables(
             }
             y += height;
         }
-        // Spare rows, up to the most this table has in the run.
+        // Spare rows, up to the most this table has in the run, drawn where
+        // and as the next rows would be, only hidden and blank: a row that
+        // appears then changes its texts and little else.
+        // (The first row takes the empty table's line.)
+        let mut spare_y = if table.rows.is_empty() { y - ROW } else { y };
         for _ in table.rows.len()..rows.get(table_index).copied().unwrap_or(0) {
-            let drawn = spare(g, "g").class("row");
-            drawn.rect(PAD, 0, table_width, ROW - 2, "row-box");
-            for _ in 0..columns.len() + MAX_NOTES {
-                drawn.label(PAD + 4, ROW - 6, "cell", "");
-            }
+            draw_row(g, spare_y - origin, table_width, ROW, columns, |_| {
+                String::new()
+            })
+            .attr("visibility", "hidden")
+            .class("row");
+            spare_y += ROW;
         }
         y += 8;
     }
     (y, held_rows)
+}
+
+/// A table row `height` pixels tall at `y` in its table: its box, a cell
+/// per column with the text `cell` gives, and `MAX_NOTES` blank note lines
+/// (the last kids) for the caller to fill.
+fn draw_row<'a>(
+    g: &'a mut El,
+    y: i32,
+    table_width: i32,
+    height: i32,
+    columns: &[(Column, i32)],
+    cell: impl Fn(Column) -> String,
+) -> &'a mut El {
+    let drawn = g.add("g").shift(0, y);
+    drawn.rect(PAD, 0, table_width, height - 2, "row-box");
+    let mut x = PAD;
+    for &(column, pct) in columns {
+        let class = if matches!(column, Column::Status) {
+            "cell status"
+        } else {
+            "cell"
+        };
+        drawn.label(x + 4, ROW - 6, class, &cell(column));
+        x += table_width * pct / 100;
+    }
+    for i in 0..MAX_NOTES as i32 {
+        drawn.label(PAD + 4, ROW - 4 + NOTE * (i + 1) - 2, "note", "");
+    }
+    drawn
 }
 
 /// Row indexes in the order of their ids. The store lists a row where its
@@ -1186,7 +1216,7 @@ mod tests {
         let drawn = board(&run, first_row, 640, Lang::Pt, &layout).markup();
         assert_eq!(drawn.matches(r#"data-testid="row""#).count(), 1, "{drawn}");
         assert!(
-            drawn.contains(r#"<g visibility="hidden" class="row">"#),
+            drawn.contains(r#"visibility="hidden" class="row">"#),
             "{drawn}"
         );
     }
