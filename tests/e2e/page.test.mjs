@@ -554,7 +554,8 @@ describe('the built page', () => {
     // follows it. The clock runs from the event to the board laid out again
     // (the URL is written before it starts); `script` stops when the page's
     // own code returns, and the rest is the browser's style and layout.
-    // Switching worlds computes runs, not a seek, and is not timed.
+    // Opening a world computes its runs and draws every frame of it once;
+    // it is not a seek, and is timed apart (`opened`).
     //
     // Pass `start` begins at world number `start` and wraps around: the first
     // few dozen seeks after a pass begins run slower (the page has idled
@@ -578,7 +579,7 @@ describe('the built page', () => {
           const at = (start + k) % worlds.length;
           const [scenario, strategy] = worlds[at];
           const base = `?scenario=${scenario}&strategy=${strategy}&left=check-then-act&right=idempotency-key&seed=1`;
-          seek(`${base}&frame=0`);
+          const [, opened] = seek(`${base}&frame=0`);
           const frames = Number(document.querySelector('[data-testid=twin]').getAttribute('aria-valuemax')) + 1;
           const total = [];
           const script = [];
@@ -587,11 +588,12 @@ describe('the built page', () => {
             script.push(drawn);
             total.push(laidOut);
           }
-          measured[at] = { total, script };
+          measured[at] = { total, script, opened };
         }
         return {
           total: measured.flatMap((m) => m.total),
           script: measured.flatMap((m) => m.script),
+          opened: measured.map((m) => m.opened),
           isolated: crossOriginIsolated,
         };
       }, [scenarios, start]);
@@ -629,6 +631,7 @@ describe('the built page', () => {
         `script ${figures(perFrame(passes.map((p) => p.script), median))}, ` +
         `style and layout ${figures(perFrame(passes.map(layout), median))}\n` +
         `#   each frame's minimum: ${figures(perFrame(totals, (v) => Math.min(...v)))}\n` +
+        `#   reopening one of the 24 worlds (not a seek: its board draws every frame): ${figures(all('opened'))}, max ${ms(Math.max(...all('opened')))}\n` +
         `#   V8 garbage collections during the timed passes: minor ${pauses(minor)}, major ${pauses(major)}`,
     );
 

@@ -65,6 +65,10 @@ struct Shown {
     /// layout. (The language is implied: a new one resets all of `Shown`.)
     board_box: Option<(usize, i32)>,
     layout: board::Layout,
+    /// Every frame of that world drawn for that width, made when the world
+    /// opens: a seek then only compares two drawings and writes what
+    /// differs.
+    frames: Vec<board::Board>,
     /// The world and width the text boxes were fitted for.
     text_boxes: Option<(usize, i32)>,
 }
@@ -571,7 +575,7 @@ impl App {
             ));
         }
         if let Some(panel) = self.refs.live("problems") {
-            panel.patch(lines.kids);
+            panel.patch(&lines.kids);
             panel.set("hidden", self.problems.is_empty().then_some(""));
         }
     }
@@ -579,9 +583,15 @@ impl App {
     fn render_board(&mut self) {
         let (frame, width) = (self.moment.frame, self.board_width);
         if fresh(&mut self.shown.board_box, (identity(&self.run), width)) {
-            self.shown.layout = board::layout(&self.run, width, self.lang);
+            let layout = board::layout(&self.run, width, self.lang);
+            self.shown.frames = (0..self.run.frame_count())
+                .map(|f| board::board(&self.run, f, width, self.lang, &layout))
+                .collect();
+            self.shown.layout = layout;
         }
-        let drawn = board::board(&self.run, frame, width, self.lang, &self.shown.layout);
+        let Some(drawn) = self.shown.frames.get(frame) else {
+            return;
+        };
         let beside = self.board_beside;
         let beats: Vec<&str> = story::BEATS
             .iter()
@@ -608,7 +618,7 @@ impl App {
             return;
         };
         svg.set("viewBox", Some(&format!("0 0 {width} {height}")));
-        svg.patch(drawn.parts);
+        svg.patch(&drawn.parts);
         let data = [
             ("data-frame", frame.to_string()),
             ("data-scenario", self.moment.scenario.to_string()),
@@ -637,7 +647,7 @@ impl App {
             .text(&texts.result);
         panel.add("p").class("sql-when").text(&texts.when);
         if let Some(sql) = self.refs.live("sql") {
-            sql.patch(panel.kids);
+            sql.patch(&panel.kids);
         }
     }
 
@@ -805,7 +815,7 @@ impl App {
             );
             self.refs.put_text("events-summary", &summary);
             if let Some(body) = self.refs.live("event-rows") {
-                body.patch(words::event_rows(&self.run, lang));
+                body.patch(&words::event_rows(&self.run, lang));
             }
         }
         // The rows of this frame are marked, and only those: each row is
@@ -830,7 +840,7 @@ impl App {
         if redrawn {
             let axis = Axis::new(&twin, width);
             if let Some(still) = self.refs.live("twin-still") {
-                still.patch(twin::drawing(&twin, &axis, self.lang));
+                still.patch(&twin::drawing(&twin, &axis, self.lang));
             }
             let view_box = format!("0 0 {width} {}", twin::HEIGHT);
             self.refs.put("twin", "viewBox", Some(&view_box));

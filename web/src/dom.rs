@@ -206,7 +206,7 @@ impl Live {
     /// are kept and updated up to the first one whose tag differs; from
     /// there on they are made anew. A new frame of a picture has the same
     /// elements in the same places, so it rewrites attributes and text only.
-    pub fn patch(&mut self, want: Vec<El>) {
+    pub fn patch(&mut self, want: &[El]) {
         let mut i = 0;
         for wanted in want {
             if self.kids.get(i).is_some_and(|kid| kid.tag == wanted.tag) {
@@ -231,7 +231,7 @@ impl Live {
     /// A new element for `wanted`, in this element's namespace (SVG or
     /// HTML), filled while it is detached: the browser then styles and lays
     /// out the finished element once.
-    fn make(&self, wanted: El) -> Live {
+    fn make(&self, wanted: &El) -> Live {
         let namespace = if self.svg { SVG } else { HTML };
         let el = document()
             .create_element_ns(Some(namespace), wanted.tag)
@@ -254,7 +254,7 @@ impl Live {
         made
     }
 
-    fn update(&mut self, wanted: El) {
+    fn update(&mut self, wanted: &El) {
         // Attributes no longer wanted go. (`set` moves the entry it changes
         // to the end, as absent, so the same index is looked at again.)
         let mut i = 0;
@@ -271,7 +271,7 @@ impl Live {
         if wanted.kids.is_empty() {
             self.set_text(&wanted.text);
         }
-        self.patch(wanted.kids);
+        self.patch(&wanted.kids);
     }
 }
 
