@@ -540,6 +540,7 @@ fn constraint_note(table: &str, t: &Ui) -> String {
 fn draw_tables(
     part: &mut El,
     run: &Run,
+    frame: usize,
     state: &Frame,
     top: i32,
     width: i32,
@@ -617,42 +618,17 @@ fn draw_tables(
         }
         for row_index in by_id(table) {
             let row = &table.rows[row_index];
-            let facts = view::row_facts(table, &row.values);
-            let notes = row_notes(run, row, lang, t);
-            let height = ROW + NOTE * notes.len() as i32;
-            let mut class = format!("row {}", status_class(facts.status.as_deref()));
-            if row.uncommitted_by.is_some() {
-                class.push_str(" uncommitted");
-            }
-            let drawn = draw_row(g, y - origin, table_width, height, columns, |column| {
-                cell(column, &facts)
-            });
-            drawn
-                .class(&class)
-                .attr("data-testid", "row")
-                .attr("data-status", facts.status.as_deref().unwrap_or(""))
-                .attr(
-                    "data-http",
-                    &facts.http_status.map_or(String::new(), |h| h.to_string()),
-                )
-                .attr(
-                    "data-committed",
-                    if row.uncommitted_by.is_some() {
-                        "false"
-                    } else {
-                        "true"
-                    },
-                );
-            for (i, kid) in drawn
-                .kids
-                .iter_mut()
-                .rev()
-                .take(MAX_NOTES)
-                .rev()
-                .enumerate()
-            {
-                kid.text = notes.get(i).cloned().unwrap_or_default();
-            }
+            let (_, height) = draw_table_row(
+                g,
+                run,
+                table,
+                row,
+                y - origin,
+                table_width,
+                columns,
+                lang,
+                t,
+            );
             for session in [row.uncommitted_by, row.locked_by].into_iter().flatten() {
                 if let Some(instance) = view::session_instance(run, session.0) {
                     held_rows.push((instance, y));
@@ -660,22 +636,98 @@ fn draw_tables(
             }
             y += height;
         }
-        // Spare rows, up to the most this table has in the run, drawn where
-        // and as the next rows would be, only hidden and blank: a row that
-        // appears then changes its texts and little else.
+        // Spare rows, up to the most this table has in the run, hidden and
+        // without test ids. Each is drawn as the row its slot holds next
+        // will first look (blank if none comes): when that row appears, only
+        // its visibility and data attributes change, not its texts.
         // (The first row takes the empty table's line.)
         let mut spare_y = if table.rows.is_empty() { y - ROW } else { y };
-        for _ in table.rows.len()..rows.get(table_index).copied().unwrap_or(0) {
-            draw_row(g, spare_y - origin, table_width, ROW, columns, |_| {
-                String::new()
-            })
-            .attr("visibility", "hidden")
-            .class("row");
+        for slot in table.rows.len()..rows.get(table_index).copied().unwrap_or(0) {
+            let next = (frame + 1..run.frame_count()).find_map(|f| {
+                let later = run.state_at(f).tables.get(table_index)?;
+                let at = *by_id(later).get(slot)?;
+                Some((later, &later.rows[at]))
+            });
+            let drawn = match next {
+                Some((later, row)) => {
+                    let (drawn, _) = draw_table_row(
+                        g,
+                        run,
+                        later,
+                        row,
+                        spare_y - origin,
+                        table_width,
+                        columns,
+                        lang,
+                        t,
+                    );
+                    drawn.attrs.retain(|(name, _)| !name.starts_with("data-"));
+                    drawn
+                }
+                None => draw_row(g, spare_y - origin, table_width, ROW, columns, |_| {
+                    String::new()
+                })
+                .class("row"),
+            };
+            drawn.attr("visibility", "hidden");
             spare_y += ROW;
         }
         y += 8;
     }
     (y, held_rows)
+}
+
+/// Draws `row` of `table` at `y` in its table, with what it holds, its
+/// status and its notes; returns it and its height.
+#[allow(clippy::too_many_arguments)]
+fn draw_table_row<'a>(
+    g: &'a mut El,
+    run: &Run,
+    table: &TableView,
+    row: &RowView,
+    y: i32,
+    table_width: i32,
+    columns: &[(Column, i32)],
+    lang: Lang,
+    t: &Ui,
+) -> (&'a mut El, i32) {
+    let facts = view::row_facts(table, &row.values);
+    let notes = row_notes(run, row, lang, t);
+    let height = ROW + NOTE * notes.len() as i32;
+    let mut class = format!("row {}", status_class(facts.status.as_deref()));
+    if row.uncommitted_by.is_some() {
+        class.push_str(" uncommitted");
+    }
+    let drawn = draw_row(g, y, table_width, height, columns, |column| {
+        cell(column, &facts)
+    });
+    drawn
+        .class(&class)
+        .attr("data-testid", "row")
+        .attr("data-status", facts.status.as_deref().unwrap_or(""))
+        .attr(
+            "data-http",
+            &facts.http_status.map_or(String::new(), |h| h.to_string()),
+        )
+        .attr(
+            "data-committed",
+            if row.uncommitted_by.is_some() {
+                "false"
+            } else {
+                "true"
+            },
+        );
+    for (i, kid) in drawn
+        .kids
+        .iter_mut()
+        .rev()
+        .take(MAX_NOTES)
+        .rev()
+        .enumerate()
+    {
+        kid.text = notes.get(i).cloned().unwrap_or_default();
+    }
+    (drawn, height)
 }
 
 /// A table row `height` pixels tall at `y` in its table: its box, a cell
@@ -1020,8 +1072,17 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang, layout: &Layout) -
     );
 
     let tables = svg.add("g");
-    let (bottom, held_rows) =
-        draw_tables(tables, run, state, tables_top, width, &layout.rows, lang, t);
+    let (bottom, held_rows) = draw_tables(
+        tables,
+        run,
+        frame,
+        state,
+        tables_top,
+        width,
+        &layout.rows,
+        lang,
+        t,
+    );
 
     // A waiting instance points at the row whose transaction it waits for.
     // Each instance has its arrow, hidden while it waits for nothing.
@@ -1215,10 +1276,45 @@ mod tests {
             .expect("a frame with one row");
         let drawn = board(&run, first_row, 640, Lang::Pt, &layout).markup();
         assert_eq!(drawn.matches(r#"data-testid="row""#).count(), 1, "{drawn}");
-        assert!(
-            drawn.contains(r#"visibility="hidden" class="row">"#),
-            "{drawn}"
-        );
+        assert!(drawn.contains(r#"visibility="hidden">"#), "{drawn}");
+    }
+
+    /// The texts of each row slot (shown or spare) of the first table.
+    fn row_texts(drawn: &Board) -> Vec<Vec<String>> {
+        let database = drawn.parts[4]
+            .kids
+            .iter()
+            .find(|g| g.attrs.contains(&("data-testid", "database".into())))
+            .expect("the first table");
+        let rows = database.kids.iter().filter(|k| k.tag == "g");
+        rows.map(|row| row.kids.iter().map(|k| k.text.clone()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_row_that_appears_was_drawn_hidden_with_its_texts_so_it_changes_none() {
+        let mut appeared = 0;
+        for name in lousa_core::builtins::NAMES {
+            for strategy in [Strategy::CheckThenAct, Strategy::IdempotencyKey] {
+                let mut scenario = builtin(name).expect("built-in");
+                scenario.strategy = strategy;
+                let run = lousa_core::run(&scenario).expect("valid");
+                let layout = layout(&run, 640, Lang::Pt);
+                let rows = |f: usize| run.state_at(f).tables[0].rows.len();
+                for f in 1..run.frame_count() {
+                    if rows(f) != rows(f - 1) + 1 {
+                        continue;
+                    }
+                    let slot = rows(f - 1);
+                    let before = row_texts(&board(&run, f - 1, 640, Lang::Pt, &layout));
+                    let after = row_texts(&board(&run, f, 640, Lang::Pt, &layout));
+                    assert!(after[slot].iter().any(|t| !t.is_empty()), "{name} {f}");
+                    assert_eq!(before[slot], after[slot], "{name} {strategy:?} frame {f}");
+                    appeared += 1;
+                }
+            }
+        }
+        assert!(appeared >= 24, "rows appeared {appeared} times");
     }
 
     #[test]
