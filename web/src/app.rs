@@ -69,6 +69,8 @@ struct Shown {
     /// opens: a seek then only compares two drawings and writes what
     /// differs.
     frames: Vec<board::Board>,
+    /// The world the heading names.
+    heading: Option<usize>,
     /// The world and width the text boxes were fitted for.
     text_boxes: Option<(usize, i32)>,
 }
@@ -542,16 +544,20 @@ impl App {
     fn render_heading(&mut self) {
         let (frame, lang) = (self.moment.frame, self.lang);
         let refs = &mut self.refs;
-        refs.put_text(
-            "scenario-title",
-            &skeleton::scenario_title(self.moment.scenario, lang),
-        );
-        refs.put_text("board-strategy", self.moment.strategy.name());
-        refs.put(
-            "board-strategy",
-            "title",
-            Some(strategy_gloss(self.moment.strategy, lang)),
-        );
+        // Once per world: a title is read from the built-in, which builds
+        // the whole scenario.
+        if fresh(&mut self.shown.heading, identity(&self.run)) {
+            refs.put_text(
+                "scenario-title",
+                &skeleton::scenario_title(self.moment.scenario, lang),
+            );
+            refs.put_text("board-strategy", self.moment.strategy.name());
+            refs.put(
+                "board-strategy",
+                "title",
+                Some(strategy_gloss(self.moment.strategy, lang)),
+            );
+        }
         refs.put_text("clock", &clock_text(&self.run, frame, lang));
         refs.put_text("step-counter", &counter_text(&self.run, frame, lang));
     }
