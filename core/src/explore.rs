@@ -95,11 +95,12 @@
 //!   steps.
 
 use crate::choice::{ChoiceKind, Chooser, Schedule, ScheduleChooser};
-use crate::part::Fingerprinter;
+use crate::part::{Fingerprinter, Part};
 use crate::run;
 use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, Strategy};
+use crate::store::{Exec, SessionId, Stmt, Store};
 use crate::trace::{EndReason, Summary};
-use crate::world::{Due, World};
+use crate::world::{Due, StoreExec, World};
 use serde::Serialize;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -659,6 +660,49 @@ impl Hasher for PassThrough {
 
 type Index = HashMap<Fingerprint, u32, BuildHasherDefault<PassThrough>>;
 
+/// What each statement did to each store the explorer met: the store it
+/// left (shared, with its fingerprint) and what it returned. Most
+/// transitions run a statement on a store some other transition already
+/// ran it on (a step of one instance leaves the store the others see as it
+/// was), and a hit skips the engine, the copy of the store and its
+/// fingerprint. The key is the fingerprint of (store, session, statement),
+/// which is everything `Store::execute` reads: the store's schema, left
+/// out of its `Hash`, is the same in every world of a scenario. Two keys
+/// collide with the probability two states do (see `FingerprintHasher`).
+#[derive(Default)]
+struct StoreMemo {
+    map: HashMap<Fingerprint, (Part<Store>, Exec), BuildHasherDefault<PassThrough>>,
+    /// Statements answered from the memo, for the tests.
+    hits: u64,
+}
+
+/// Entries the memo holds at most; it starts over when full, so its memory
+/// stays bounded whatever the model (the stores it holds are mostly shared
+/// with the worlds waiting in the frontier).
+const STORE_MEMO_MAX: usize = 1 << 16;
+
+impl StoreExec for StoreMemo {
+    fn execute(&mut self, store: &mut Part<Store>, session: SessionId, stmt: Stmt) -> Exec {
+        let mut h = FingerprintHasher::new();
+        h.write_u128(store.fingerprint(|s| Fingerprints.of(s)));
+        session.hash(&mut h);
+        stmt.hash(&mut h);
+        let key = h.finish128();
+        if let Some((after, exec)) = self.map.get(&key) {
+            self.hits += 1;
+            *store = after.clone();
+            return exec.clone();
+        }
+        let exec = store.execute(session, stmt);
+        store.fingerprint(|s| Fingerprints.of(s));
+        if self.map.len() >= STORE_MEMO_MAX {
+            self.map.clear();
+        }
+        self.map.insert(key, (store.clone(), exec.clone()));
+        exec
+    }
+}
+
 /// Maps with std's fixed-key SipHash: no random keys to ask the platform
 /// for (wasm32-unknown-unknown has none), and the same behaviour every run.
 type FixedMap<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
@@ -890,7 +934,7 @@ pub fn successors(w: &World) -> Vec<(Vec<u32>, World)> {
 fn prefix_successors(w: &World) -> Vec<(Vec<u32>, World)> {
     let mut out = Vec::new();
     let mut stack = Vec::new();
-    for_each_successor(w, &mut stack, |choices, next| {
+    for_each_successor(w, &mut stack, None, |choices, next| {
         out.push((choices.to_vec(), next))
     });
     out
@@ -898,7 +942,12 @@ fn prefix_successors(w: &World) -> Vec<(Vec<u32>, World)> {
 
 /// The prefix walk: replays `w.step` under each choice prefix and branches
 /// on every alternative a run defaulted. `stack` is scratch space.
-fn for_each_successor(w: &World, stack: &mut Vec<Vec<u32>>, mut visit: impl FnMut(&[u32], World)) {
+fn for_each_successor(
+    w: &World,
+    stack: &mut Vec<Vec<u32>>,
+    mut store_exec: Option<&mut dyn StoreExec>,
+    mut visit: impl FnMut(&[u32], World),
+) {
     debug_assert!(!w.is_done());
     stack.clear();
     stack.push(Vec::new());
@@ -906,7 +955,8 @@ fn for_each_successor(w: &World, stack: &mut Vec<Vec<u32>>, mut visit: impl FnMu
         let fixed = prefix.len();
         let mut next = w.clone();
         let mut chooser = ScheduleChooser::new(&Schedule(prefix));
-        next.step(&mut chooser);
+        let reborrowed = store_exec.as_mut().map(|x| &mut **x as &mut dyn StoreExec);
+        next.step_with(&mut chooser, reborrowed);
         let choices: Vec<u32> = chooser.taken.iter().map(|t| t.2).collect();
         debug_assert!(
             fixed <= choices.len(),
@@ -1045,6 +1095,8 @@ pub struct Explorer {
     report: Option<Report>,
     stack: Vec<Vec<u32>>,
     found: Vec<(u16, u16, World)>,
+    /// `None` only in the tests that compare runs with and without it.
+    store_memo: Option<StoreMemo>,
     only_next: bool,
 }
 
@@ -1068,6 +1120,7 @@ impl Explorer {
             report: None,
             stack: Vec::new(),
             found: Vec::new(),
+            store_memo: Some(StoreMemo::default()),
             only_next: only_next_choices(scenario),
         };
         let id = ex.intern(quiet_world(scenario), 0);
@@ -1194,6 +1247,10 @@ impl Explorer {
         node.expanded = true;
     }
 
+    fn store_exec(&mut self) -> Option<&mut dyn StoreExec> {
+        self.store_memo.as_mut().map(|m| m as &mut dyn StoreExec)
+    }
+
     /// Adds the edge to `next`; false when the state bound is hit.
     fn add_edge(&mut self, next: World, depth: u32, choices: u16, last_nonzero: u16) -> bool {
         let to = self.intern(next, depth + 1);
@@ -1225,7 +1282,7 @@ impl Explorer {
                 arity,
                 asked: 0,
             };
-            next.step(&mut chooser);
+            next.step_with(&mut chooser, self.store_exec());
             if chooser.asked == 0 {
                 // The step ended the run (the event limit) without choosing:
                 // its only transition.
@@ -1241,7 +1298,8 @@ impl Explorer {
 
     fn expand_by_prefixes(&mut self, depth: u32, world: &World) -> bool {
         let mut found = std::mem::take(&mut self.found);
-        for_each_successor(world, &mut self.stack, |choices, next| {
+        let memo = self.store_memo.as_mut().map(|m| m as &mut dyn StoreExec);
+        for_each_successor(world, &mut self.stack, memo, |choices, next| {
             let last_nonzero = choices.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
             found.push((choices.len() as u16, last_nonzero as u16, next));
         });
@@ -1727,6 +1785,128 @@ impl Analysis {
 mod tests {
     use super::*;
     use crate::builtins::{builtin, race};
+    use crate::store::{Isolation, Value};
+
+    fn explore_without_memo(s: &Scenario, o: &Options) -> Report {
+        let mut ex = Explorer::new(s, o).expect("valid");
+        ex.store_memo = None;
+        while ex.run_for(u32::MAX).status == Status::Running {}
+        ex.into_report().expect("stopped")
+    }
+
+    /// The store memo is a cache: every figure of every report, with and
+    /// without it, on models where statements wait, fail, crash with the
+    /// instance and take every path (the `Next`-only shortcut and the
+    /// prefix walk).
+    #[test]
+    fn the_store_memo_changes_no_report() {
+        let mut models: Vec<Scenario> = ["crash-after-commit", "held-transaction", "key-reuse"]
+            .iter()
+            .map(|n| builtin(n).expect("built-in"))
+            .collect();
+        for strategy in [
+            Strategy::CheckThenAct,
+            Strategy::IdempotencyKey,
+            Strategy::IdempotencyKeyCatch,
+            Strategy::IdempotencyKeyHeldTx,
+            Strategy::IdempotencyKeyLease,
+        ] {
+            let mut s = race(2);
+            s.strategy = strategy;
+            models.push(s.clone());
+            // Jitter: the prefix walk.
+            s.network.latency_ms = 1;
+            s.network.jitter_ms = 1;
+            models.push(s);
+        }
+        for s in &models {
+            for (symmetry, unordered_ties, max_states) in [
+                (true, true, 20_000),
+                (false, false, 20_000),
+                (false, false, 300),
+            ] {
+                let mut o = Options::for_strategy(s.strategy);
+                o.symmetry = symmetry;
+                o.unordered_ties = unordered_ties;
+                o.max_states = max_states;
+                let mut ex = Explorer::new(s, &o).expect("valid");
+                while ex.run_for(u32::MAX).status == Status::Running {}
+                let hits = ex.store_memo.as_ref().expect("on by default").hits;
+                let with = ex.into_report().expect("stopped");
+                // Races repeat statements on equal stores (the built-ins
+                // with one client may not).
+                if s.clients.len() > 1 {
+                    assert!(hits > 0, "{} {}: the memo was used", s.name, s.strategy);
+                }
+                assert_eq!(
+                    with,
+                    explore_without_memo(s, &o),
+                    "{} {}",
+                    s.name,
+                    s.strategy
+                );
+            }
+        }
+    }
+
+    /// A statement's effect depends on the session as much as on the
+    /// store: the same INSERT inside one session's open transaction and in
+    /// another's autocommit leaves different stores, and a SELECT after
+    /// either differs from the INSERT. No two of them may share an entry.
+    #[test]
+    fn the_store_memo_keys_on_store_session_and_statement() {
+        let mut store = Store::with_all_tables();
+        let a = store.open_session();
+        let b = store.open_session();
+        let begin = Stmt::Begin {
+            isolation: Isolation::ReadCommitted,
+        };
+        assert!(matches!(store.execute(a, begin), Exec::Done(Ok(_))));
+        let insert = Stmt::Insert {
+            table: "cobranca_simples".into(),
+            values: vec![
+                ("pedido_id".into(), Value::Int(7)),
+                ("valor_centavos".into(), Value::Int(100)),
+                ("status".into(), Value::text("PROCESSANDO")),
+            ],
+            on_conflict_do_nothing: None,
+            returning: vec!["id".into()],
+        };
+        let select = Stmt::Select {
+            table: "cobranca_simples".into(),
+            columns: vec!["id".into()],
+            filter: vec![("pedido_id".into(), Value::Int(7))],
+            for_update: false,
+        };
+        let start = Part::new(store);
+        let mut after_insert = (*start).clone();
+        after_insert.execute(b, insert.clone());
+        let mut memo = StoreMemo::default();
+        let runs = [
+            (&start, a, &insert),
+            (&start, b, &insert),
+            (&start, a, &select),
+            (&start, b, &select),
+            // Another store, the same session and statement.
+            (&Part::new(after_insert), a, &select),
+            // A repeat: the one hit.
+            (&start, b, &insert),
+        ];
+        let mut results = Vec::new();
+        for (from, session, stmt) in runs {
+            let mut via_memo = from.clone();
+            let got = memo.execute(&mut via_memo, session, stmt.clone());
+            let mut direct = Store::clone(from);
+            let want = direct.execute(session, stmt.clone());
+            assert_eq!(got, want, "{session:?} {stmt:?}");
+            assert_eq!(*via_memo, direct, "{session:?} {stmt:?}");
+            results.push(direct);
+        }
+        assert_ne!(results[0], results[1], "the sessions' inserts differ");
+        assert_ne!(results[2], results[4], "the stores' selects differ");
+        assert_eq!(memo.hits, 1);
+        assert_eq!(memo.map.len(), 5);
+    }
 
     /// The shortcut `successors` takes where the only choice is `Next` must
     /// give what the prefix walk gives: the same worlds, choice vectors and

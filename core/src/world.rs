@@ -174,6 +174,14 @@ pub struct World {
     quiet: bool,
 }
 
+/// Runs one statement on a world's store. The plain path runs the engine;
+/// the explorer passes one that remembers what each statement did to each
+/// store it met (see `explore::StoreMemo`), as a statement's effect is a
+/// function of the store, the session and the statement alone.
+pub(crate) trait StoreExec {
+    fn execute(&mut self, store: &mut Part<Store>, session: SessionId, stmt: Stmt) -> Exec;
+}
+
 /// One statement as the store saw it: which connection, what, and how it
 /// ended. Enough to replay the run's store traffic on a real PostgreSQL.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -406,6 +414,15 @@ impl World {
     /// Runs one due event (asking `chooser` where there is a choice) and
     /// returns the trace events it produced.
     pub fn step(&mut self, chooser: &mut dyn Chooser) -> Vec<TraceEvent> {
+        self.step_with(chooser, None)
+    }
+
+    /// `step`, with SQL statements run by `store_exec` when given.
+    pub(crate) fn step_with(
+        &mut self,
+        chooser: &mut dyn Chooser,
+        store_exec: Option<&mut dyn StoreExec>,
+    ) -> Vec<TraceEvent> {
         if self.end.is_some() {
             return Vec::new();
         }
@@ -433,7 +450,7 @@ impl World {
         let (time, _, due) = self.agenda.items.remove(pick);
         debug_assert!(time >= self.now_ms, "time went backwards");
         self.now_ms = time;
-        self.handle(due, chooser);
+        self.handle(due, chooser, store_exec);
         if self.agenda.items.is_empty() {
             self.end = Some(EndReason::Quiescent);
         }
@@ -469,12 +486,19 @@ impl World {
         self.scenario.network.latency_ms + u64::from(extra)
     }
 
-    fn handle(&mut self, due: Due, chooser: &mut dyn Chooser) {
+    fn handle(
+        &mut self,
+        due: Due,
+        chooser: &mut dyn Chooser,
+        store_exec: Option<&mut dyn StoreExec>,
+    ) {
         match due {
             Due::ClientSend { client } => self.client_send(client, chooser),
             Due::ClientTimeout { client, attempt } => self.client_timeout(client, attempt),
             Due::ArriveAtInstance { attempt } => self.route(attempt, chooser),
-            Due::Step { instance, attempt } => self.run_step(instance, attempt, chooser),
+            Due::Step { instance, attempt } => {
+                self.run_step(instance, attempt, chooser, store_exec)
+            }
             Due::AcquirerReceive { call } => self.acquirer_receive(call),
             Due::AcquirerReply { call } => self.acquirer_reply(call),
             Due::AcquirerTimeout { call } => self.acquirer_timeout(call),
@@ -719,12 +743,18 @@ impl World {
             .find(|j| j.attempt == attempt)
     }
 
-    fn run_step(&mut self, instance: u32, attempt: u32, chooser: &mut dyn Chooser) {
+    fn run_step(
+        &mut self,
+        instance: u32,
+        attempt: u32,
+        chooser: &mut dyn Chooser,
+        store_exec: Option<&mut dyn StoreExec>,
+    ) {
         let Some(job) = self.job(instance, attempt).cloned() else {
             return; // the instance crashed since this step was scheduled
         };
         match handler::action(self, &job) {
-            Action::Sql(stmt) => self.run_sql(instance, attempt, stmt),
+            Action::Sql(stmt) => self.run_sql(instance, attempt, stmt, store_exec),
             Action::Capture => self.capture(instance, attempt),
             Action::Respond(status, body) => {
                 self.finish_job(instance, attempt);
@@ -733,7 +763,13 @@ impl World {
         }
     }
 
-    fn run_sql(&mut self, instance: u32, attempt: u32, stmt: Stmt) {
+    fn run_sql(
+        &mut self,
+        instance: u32,
+        attempt: u32,
+        stmt: Stmt,
+        store_exec: Option<&mut dyn StoreExec>,
+    ) {
         let inst = &mut self.instances[instance as usize];
         let conn_ix = match inst.connections.iter().position(|c| c.job == Some(attempt)) {
             Some(ix) => ix,
@@ -768,7 +804,10 @@ impl World {
                 waited: false,
             });
         }
-        let exec = self.store.execute(session, stmt);
+        let exec = match store_exec {
+            Some(x) => x.execute(&mut self.store, session, stmt),
+            None => self.store.execute(session, stmt),
+        };
         if self.log_store && matches!(exec, Exec::Waiting { .. }) {
             self.store_log.last_mut().expect("just pushed").waited = true;
         }
