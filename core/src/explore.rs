@@ -1086,8 +1086,9 @@ pub struct Explorer {
     index: Index,
     nodes: Vec<Node>,
     edges: Vec<Edge>,
-    /// States waiting for expansion: (node, depth, world).
-    frontier: VecDeque<(u32, u32, World)>,
+    /// States waiting for expansion: (node, depth, world). Boxed, so that
+    /// the worlds move as pointers through a step and its bookkeeping.
+    frontier: VecDeque<(u32, u32, Box<World>)>,
     classes: Vec<Class>,
     class_index: FixedMap<ClassKey, u32>,
     depth: u32,
@@ -1097,8 +1098,16 @@ pub struct Explorer {
     found: Vec<(u16, u16, World)>,
     /// `None` only in the tests that compare runs with and without it.
     store_memo: Option<StoreMemo>,
+    /// Successors already seen, kept to be copied into (see
+    /// `World::clone_into_reusing`) instead of freed; at most `SPARES_MAX`.
+    /// Boxed as the frontier's are: a spare becomes a successor, then
+    /// perhaps a frontier entry, without moving its world.
+    #[allow(clippy::vec_box)]
+    spares: Vec<Box<World>>,
     only_next: bool,
 }
+
+const SPARES_MAX: usize = 8;
 
 impl Explorer {
     pub fn new(scenario: &Scenario, options: &Options) -> Result<Explorer, ScenarioError> {
@@ -1121,9 +1130,10 @@ impl Explorer {
             stack: Vec::new(),
             found: Vec::new(),
             store_memo: Some(StoreMemo::default()),
+            spares: Vec::new(),
             only_next: only_next_choices(scenario),
         };
-        let id = ex.intern(quiet_world(scenario), 0);
+        let id = ex.intern(Box::new(quiet_world(scenario)), 0);
         debug_assert_eq!(id, 0);
         Ok(ex)
     }
@@ -1176,12 +1186,16 @@ impl Explorer {
 
     /// The node id of `w`, adding it if new; `NONE` when the state bound is
     /// hit. `w` is put in canonical form first.
-    fn intern(&mut self, mut w: World, depth: u32) -> u32 {
+    fn intern(&mut self, mut w: Box<World>, depth: u32) -> u32 {
         self.canon.apply(&mut w);
         let fp = fingerprint_of(&mut w);
         let id = self.nodes.len() as u32;
         match self.index.entry(fp) {
-            Entry::Occupied(e) => return *e.get(),
+            Entry::Occupied(e) => {
+                let id = *e.get();
+                self.recycle(w);
+                return id;
+            }
             Entry::Vacant(_) if id >= self.options.max_states => return NONE,
             Entry::Vacant(e) => e.insert(id),
         };
@@ -1198,8 +1212,27 @@ impl Explorer {
         });
         if class == NONE {
             self.frontier.push_back((id, depth, w));
+        } else {
+            self.recycle(w);
         }
         id
+    }
+
+    fn recycle(&mut self, w: Box<World>) {
+        if self.spares.len() < SPARES_MAX {
+            self.spares.push(w);
+        }
+    }
+
+    /// A copy of `w`, made in a spare world when there is one.
+    fn copy_of(&mut self, w: &World) -> Box<World> {
+        match self.spares.pop() {
+            Some(mut spare) => {
+                w.clone_into_reusing(&mut spare);
+                spare
+            }
+            None => Box::new(w.clone()),
+        }
     }
 
     fn classify(&mut self, s: &Summary) -> u32 {
@@ -1228,7 +1261,7 @@ impl Explorer {
         id
     }
 
-    fn expand(&mut self, id: u32, depth: u32, world: World) {
+    fn expand(&mut self, id: u32, depth: u32, world: Box<World>) {
         let first_edge = self.edges.len() as u32;
         let complete = if self.only_next {
             self.expand_next_only(depth, world)
@@ -1252,7 +1285,7 @@ impl Explorer {
     }
 
     /// Adds the edge to `next`; false when the state bound is hit.
-    fn add_edge(&mut self, next: World, depth: u32, choices: u16, last_nonzero: u16) -> bool {
+    fn add_edge(&mut self, next: Box<World>, depth: u32, choices: u16, last_nonzero: u16) -> bool {
         let to = self.intern(next, depth + 1);
         if to == NONE {
             return false;
@@ -1268,12 +1301,12 @@ impl Explorer {
     /// The same transitions, in the same order, as the prefix walk, for
     /// scenarios whose only choice is `Next`: one per alternative, the last
     /// one stepping `world` itself instead of a clone.
-    fn expand_next_only(&mut self, depth: u32, world: World) -> bool {
+    fn expand_next_only(&mut self, depth: u32, world: Box<World>) -> bool {
         let arity = next_arity(&world);
         let mut world = Some(world);
         for pick in 0..arity {
             let mut next = if pick + 1 < arity {
-                world.as_ref().expect("kept for the last").clone()
+                self.copy_of(world.as_ref().expect("kept for the last"))
             } else {
                 world.take().expect("not yet consumed")
             };
@@ -1305,7 +1338,7 @@ impl Explorer {
         });
         let mut complete = true;
         for (choices, last_nonzero, next) in found.drain(..) {
-            complete = complete && self.add_edge(next, depth, choices, last_nonzero);
+            complete = complete && self.add_edge(Box::new(next), depth, choices, last_nonzero);
         }
         self.found = found;
         complete
@@ -1329,6 +1362,7 @@ impl Explorer {
     fn finish(&mut self, status: Status) {
         self.frontier = VecDeque::new();
         self.found = Vec::new();
+        self.spares = Vec::new();
         let (status, analysis) = match self.topological_order() {
             Some(order) => (status, self.analyse(&order)),
             None => (
@@ -1846,6 +1880,26 @@ mod tests {
                     s.strategy
                 );
             }
+        }
+    }
+
+    /// A copy into a spare world is the world, every field of it (Debug
+    /// prints them all, the trace and the counters `Eq` leaves out too).
+    #[test]
+    fn a_copy_into_a_spare_is_the_world() {
+        let s = builtin("crash-after-commit").expect("built-in");
+        let mut w = World::new(&s);
+        let mut worlds = vec![w.clone()];
+        let mut chooser = crate::RngChooser::new(7);
+        while !w.is_done() {
+            w.step(&mut chooser);
+            worlds.push(w.clone());
+        }
+        assert!(worlds.len() > 5);
+        let mut spare = worlds[worlds.len() - 1].clone();
+        for w in &worlds {
+            w.clone_into_reusing(&mut spare);
+            assert_eq!(format!("{spare:?}"), format!("{w:?}"));
         }
     }
 

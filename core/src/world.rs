@@ -272,6 +272,58 @@ impl World {
 }
 
 impl World {
+    /// Makes `target` a copy of `self`, reusing `target`'s buffers (the
+    /// agenda, the attempts, the instances): an explorer copies a world for
+    /// every transition and drops most copies at once (their state was seen
+    /// before), so it copies into the last one dropped instead of
+    /// allocating. Destructured, so that a field added to `World` must be
+    /// copied here.
+    pub(crate) fn clone_into_reusing(&self, target: &mut World) {
+        let World {
+            scenario,
+            intents,
+            client_intents,
+            now_ms,
+            agenda,
+            store,
+            clients,
+            attempts,
+            instances,
+            acquirer,
+            recovery_session,
+            lb_next,
+            blocked_ms,
+            end,
+            steps,
+            events,
+            store_log,
+            log_store,
+            quiet,
+        } = self;
+        target.scenario.clone_from(scenario);
+        target.intents.clone_from(intents);
+        target.client_intents.clone_from(client_intents);
+        target.now_ms = *now_ms;
+        target.agenda.items.clone_from(&agenda.items);
+        target.agenda.next_seq = agenda.next_seq;
+        target.store.clone_from(store);
+        target.clients.clone_from(clients);
+        target.attempts.clone_from(attempts);
+        target.instances.clone_from(instances);
+        target.acquirer.clone_from(acquirer);
+        target.recovery_session = *recovery_session;
+        target.lb_next = *lb_next;
+        target.blocked_ms = *blocked_ms;
+        target.end = *end;
+        target.steps = *steps;
+        target.events.clone_from(events);
+        target.store_log.clone_from(store_log);
+        target.log_store = *log_store;
+        target.quiet = *quiet;
+    }
+}
+
+impl World {
     /// A world at time zero. The scenario must have passed validation.
     pub fn new(scenario: &Scenario) -> World {
         let scenario = Arc::new(scenario.clone());
