@@ -916,25 +916,38 @@ pub fn quiet_world(scenario: &Scenario) -> World {
 /// Every successor of `w` with the choice vector that produces it, in the
 /// lexicographic order of choice vectors (the all-zero one first).
 pub fn successors(w: &World) -> Vec<(Vec<u32>, World)> {
+    successors_with(w, &mut None)
+}
+
+/// [`successors`], with statements run by `store` when given.
+fn successors_with(w: &World, store: &mut Option<StoreMemo>) -> Vec<(Vec<u32>, World)> {
     // The explorer's shortcut, so that the peer benchmark's stateright wrapper
     // (which enumerates with this function) gets it too: where the only
     // choice is which due event runs, its alternatives are known up front.
     if only_next_choices(w.scenario()) {
-        let first = step_next(w, 0);
+        let first = step_next_with(w, 0, store);
         if first.0.is_empty() {
             return vec![first];
         }
-        let rest = (1..next_arity(w)).map(|pick| step_next(w, pick));
-        return std::iter::once(first).chain(rest).collect();
+        let mut out = vec![first];
+        for pick in 1..next_arity(w) {
+            out.push(step_next_with(w, pick, store));
+        }
+        return out;
     }
-    prefix_successors(w)
+    prefix_successors(w, store)
+}
+
+/// The memo as the hook `World::step_with` takes.
+fn exec_of(store: &mut Option<StoreMemo>) -> Option<&mut dyn StoreExec> {
+    store.as_mut().map(|m| m as &mut dyn StoreExec)
 }
 
 /// [`successors`] by the prefix walk alone, whatever the scenario.
-fn prefix_successors(w: &World) -> Vec<(Vec<u32>, World)> {
+fn prefix_successors(w: &World, store: &mut Option<StoreMemo>) -> Vec<(Vec<u32>, World)> {
     let mut out = Vec::new();
     let mut stack = Vec::new();
-    for_each_successor(w, &mut stack, None, |choices, next| {
+    for_each_successor(w, &mut stack, exec_of(store), |choices, next| {
         out.push((choices.to_vec(), next))
     });
     out
@@ -1022,15 +1035,16 @@ impl Chooser for NextChooser {
 
 /// One step of `w` that runs the `pick`-th event due now, for scenarios
 /// whose only choice is `Next`, with the choices a schedule needs to replay
-/// it (none when the step did not have to choose).
-fn step_next(w: &World, pick: u32) -> (Vec<u32>, World) {
+/// it (none when the step did not have to choose); statements run by
+/// `store` when given.
+fn step_next_with(w: &World, pick: u32, store: &mut Option<StoreMemo>) -> (Vec<u32>, World) {
     let mut next = w.clone();
     let mut chooser = NextChooser {
         pick,
         arity: next_arity(w),
         asked: 0,
     };
-    next.step(&mut chooser);
+    next.step_with(&mut chooser, exec_of(store));
     let choices = if chooser.asked == 0 {
         vec![]
     } else {
@@ -1371,7 +1385,11 @@ impl Explorer {
             ),
         };
         self.status = status;
-        self.report = Some(self.make_report(status, &analysis));
+        // The examples are rebuilt by replays, whose statements the memo
+        // has mostly seen.
+        let mut store = self.store_memo.take();
+        self.report = Some(self.make_report(status, &analysis, &mut store));
+        self.store_memo = store;
     }
 
     /// Kahn's algorithm from the start state; `None` if there is a cycle.
@@ -1515,13 +1533,21 @@ impl Explorer {
     /// Rebuilds a shortest schedule by choices: the path to `u` by edge
     /// index (renaming keeps choice numbers), then edge `edge` cut after its
     /// last non-zero choice.
-    fn rebuild_by_choices(&self, a: &Analysis, memo: &mut Replays, u: u32, edge: u32) -> Schedule {
+    fn rebuild_by_choices(
+        &self,
+        a: &Analysis,
+        memo: &mut Replays,
+        store: &mut Option<StoreMemo>,
+        u: u32,
+        edge: u32,
+    ) -> Schedule {
         if u == NONE {
             return Schedule(Vec::new());
         }
-        let (w, mut schedule) =
-            self.replay_to(a, memo, u, |w, node, e| self.step_by_choices(w, node, e));
-        let (choices, _) = self.step_by_choices(&w, u, edge);
+        let (w, mut schedule) = self.replay_to(a, memo, u, |w, node, e| {
+            self.step_by_choices(w, node, e, store)
+        });
+        let (choices, _) = self.step_by_choices(&w, u, edge, store);
         let keep = self.edges[edge as usize].last_nonzero as usize;
         schedule.extend_from_slice(&choices[..keep]);
         Schedule(schedule)
@@ -1529,12 +1555,18 @@ impl Explorer {
 
     /// Edge `e` out of `node` taken from `w`: renaming keeps choice numbers,
     /// so the edge's rank among its node's edges is the successor's.
-    fn step_by_choices(&self, w: &World, node: u32, e: u32) -> (Vec<u32>, World) {
+    fn step_by_choices(
+        &self,
+        w: &World,
+        node: u32,
+        e: u32,
+        store: &mut Option<StoreMemo>,
+    ) -> (Vec<u32>, World) {
         let k = e - self.nodes[node as usize].first_edge;
         if self.only_next {
-            return step_next(w, k);
+            return step_next_with(w, k, store);
         }
-        successors(w).swap_remove(k as usize)
+        successors_with(w, store).swap_remove(k as usize)
     }
 
     /// Rebuilds the fewest-step path to terminal `t` by replaying from the
@@ -1545,13 +1577,14 @@ impl Explorer {
         &self,
         a: &Analysis,
         memo: &mut Replays,
+        store: &mut Option<StoreMemo>,
         t: u32,
         fps: &FixedMap<u32, Fingerprint>,
     ) -> Schedule {
         let (_, schedule) = self.replay_to(a, memo, t, |w, node, e| {
             if self.only_next {
                 let pick = self.pick_in(w, e - self.nodes[node as usize].first_edge);
-                return step_next(w, pick);
+                return step_next_with(w, pick, store);
             }
             let want = fps[&self.edges[e as usize].to];
             let leads_there = |next: &World| {
@@ -1559,7 +1592,7 @@ impl Explorer {
                 self.canon.apply(&mut c);
                 fingerprint_of(&mut c) == want
             };
-            successors(w)
+            successors_with(w, store)
                 .into_iter()
                 .find(|(_, next)| leads_there(next))
                 .expect("a recorded edge replays")
@@ -1621,7 +1654,9 @@ impl Explorer {
         (w, schedule)
     }
 
-    fn make_report(&self, status: Status, a: &Analysis) -> Report {
+    /// The report, its examples rebuilt by replays that run statements by
+    /// `store` when given.
+    fn make_report(&self, status: Status, a: &Analysis, store: &mut Option<StoreMemo>) -> Report {
         let complete = status == Status::Complete;
         let by_choices = self.shortest() == Shortest::Choices;
         // Only the replay by fingerprints needs them (see `rebuild_by_steps`).
@@ -1648,19 +1683,19 @@ impl Explorer {
             .map(|b| {
                 b.map(|(_, u, e)| {
                     let schedule = if by_choices {
-                        self.rebuild_by_choices(a, &mut memo, u, e)
+                        self.rebuild_by_choices(a, &mut memo, store, u, e)
                     } else {
-                        self.rebuild_by_steps(a, &mut memo, u, &fps)
+                        self.rebuild_by_steps(a, &mut memo, store, u, &fps)
                     };
                     // By steps an example is a path to a terminal state: one
                     // step per edge. By choices it runs on with the default
                     // choices past its last edge, so it is replayed.
                     let steps = if by_choices {
-                        replay_steps(&self.scenario, &schedule)
+                        replay_steps(&self.scenario, &schedule, store)
                     } else {
                         self.path_to(a, u).len() as u32
                     };
-                    debug_assert_eq!(steps, replay_steps(&self.scenario, &schedule));
+                    debug_assert_eq!(steps, replay_steps(&self.scenario, &schedule, &mut None));
                     Example {
                         text: schedule.to_string(),
                         choices: schedule.0.len() as u32,
@@ -1766,12 +1801,12 @@ fn has_replay(s: &Summary) -> bool {
 }
 
 /// Steps a replay of `schedule` takes to the end.
-fn replay_steps(scenario: &Scenario, schedule: &Schedule) -> u32 {
+fn replay_steps(scenario: &Scenario, schedule: &Schedule, store: &mut Option<StoreMemo>) -> u32 {
     let mut w = quiet_world(scenario);
     let mut chooser = ScheduleChooser::new(schedule);
     let mut steps = 0;
     while !w.is_done() {
-        w.step(&mut chooser);
+        w.step_with(&mut chooser, exec_of(store));
         steps += 1;
     }
     steps
@@ -1988,7 +2023,7 @@ mod tests {
                     continue;
                 }
                 let fast = successors(&w);
-                let walked = prefix_successors(&w);
+                let walked = prefix_successors(&w, &mut None);
                 let choices =
                     |v: &[(Vec<u32>, World)]| v.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>();
                 assert_eq!(choices(&fast), choices(&walked), "{}", s.name);
