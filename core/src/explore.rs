@@ -1486,14 +1486,17 @@ impl Explorer {
     /// in the class.
     fn shortest_by_choices(&self, order: &[u32], a: &mut Analysis) {
         let mut default_class = vec![NONE; self.nodes.len()];
+        let default_steps = &mut a.default_steps;
+        default_steps.resize(self.nodes.len(), 0);
         for &u in order.iter().rev() {
             let node = &self.nodes[u as usize];
-            default_class[u as usize] = if node.class != NONE {
-                node.class
+            (default_class[u as usize], default_steps[u as usize]) = if node.class != NONE {
+                (node.class, 0)
             } else if node.expanded && node.edge_count > 0 {
-                default_class[self.edges[node.first_edge as usize].to as usize]
+                let to = self.edges[node.first_edge as usize].to as usize;
+                (default_class[to], default_steps[to] + 1)
             } else {
-                NONE
+                (NONE, 0)
             };
         }
         if default_class[0] != NONE {
@@ -1606,6 +1609,37 @@ impl Explorer {
     /// `k` runs the `k`-th of those, which is the event of `w` that the
     /// canonical renaming turns into it.
     fn pick_in(&self, w: &World, k: u32) -> u32 {
+        // The canonical form's events due now, without building the rest of
+        // it: renaming keeps times, and sorting the ties (stable, by time
+        // first) keeps the events due now first, in the order they get
+        // sorted among themselves.
+        let renaming = self.canon.renaming(w);
+        let at = w.agenda.items[0].0;
+        let now: Vec<Due> = w
+            .agenda
+            .items
+            .iter()
+            .take_while(|(t, _, _)| *t == at)
+            .map(|(_, _, due)| renamed(due, renaming.as_ref()))
+            .collect();
+        let want = if self.canon.unordered_ties {
+            let mut sorted = now.clone();
+            sorted.sort();
+            sorted.swap_remove(k as usize)
+        } else {
+            now[k as usize].clone()
+        };
+        let pick = now
+            .iter()
+            .position(|due| *due == want)
+            .expect("a recorded edge replays") as u32;
+        debug_assert_eq!(pick, self.pick_in_by_copy(w, k));
+        pick
+    }
+
+    /// [`Explorer::pick_in`] the long way, on a canonical copy of `w`: what
+    /// the tests (built with debug assertions) check it against.
+    fn pick_in_by_copy(&self, w: &World, k: u32) -> u32 {
         let mut c = w.clone();
         self.canon.apply(&mut c);
         let (at, _, want) = &c.agenda.items[k as usize];
@@ -1632,7 +1666,11 @@ impl Explorer {
         let hops = self.path_to(a, u);
         // The deepest state of the path already replayed (the start always is).
         let mut from = hops.len();
-        while from > 0 && !memo.contains_key(&self.edges[hops[from - 1] as usize].to) {
+        while from > 0
+            && !memo
+                .at
+                .contains_key(&self.edges[hops[from - 1] as usize].to)
+        {
             from -= 1;
         }
         let mut node = if from == 0 {
@@ -1641,6 +1679,7 @@ impl Explorer {
             self.edges[hops[from - 1] as usize].to
         };
         let (mut w, mut schedule) = memo
+            .at
             .entry(node)
             .or_insert_with(|| (quiet_world(&self.scenario), Vec::new()))
             .clone();
@@ -1649,7 +1688,9 @@ impl Explorer {
             schedule.extend_from_slice(&choices);
             w = next;
             node = self.edges[e as usize].to;
-            memo.insert(node, (w.clone(), schedule.clone()));
+            if memo.shared.contains(&node) {
+                memo.at.insert(node, (w.clone(), schedule.clone()));
+            }
         }
         (w, schedule)
     }
@@ -1676,7 +1717,16 @@ impl Explorer {
                 .map(|(fp, id)| (*id, *fp))
                 .collect()
         };
-        let mut memo = Replays::default();
+        let mut memo = Replays::for_paths(a.best.iter().flatten().map(|&(_, u, _)| {
+            if u == NONE {
+                Vec::new()
+            } else {
+                self.path_to(a, u)
+                    .into_iter()
+                    .map(|e| self.edges[e as usize].to)
+                    .collect()
+            }
+        }));
         let examples: Vec<Option<Example>> = a
             .best
             .iter()
@@ -1689,11 +1739,16 @@ impl Explorer {
                     };
                     // By steps an example is a path to a terminal state: one
                     // step per edge. By choices it runs on with the default
-                    // choices past its last edge, so it is replayed.
-                    let steps = if by_choices {
-                        replay_steps(&self.scenario, &schedule, store)
-                    } else {
+                    // choices past its last edge: edge 0 of every state
+                    // (transition 0 is the all-zero one), which the graph
+                    // knows without a replay.
+                    let steps = if !by_choices {
                         self.path_to(a, u).len() as u32
+                    } else if u == NONE {
+                        a.default_steps[0]
+                    } else {
+                        let to = self.edges[e as usize].to as usize;
+                        self.path_to(a, u).len() as u32 + 1 + a.default_steps[to]
                     };
                     debug_assert_eq!(steps, replay_steps(&self.scenario, &schedule, &mut None));
                     Example {
@@ -1814,7 +1869,31 @@ fn replay_steps(scenario: &Scenario, schedule: &Schedule, store: &mut Option<Sto
 
 /// States on the shortest-path tree already replayed while rebuilding
 /// examples, with the choices that reach them.
-type Replays = FixedMap<u32, (World, Vec<u32>)>;
+struct Replays {
+    at: FixedMap<u32, (World, Vec<u32>)>,
+    /// The states on the paths of two examples or more: only those are
+    /// worth a copy (the others are replayed once), and the start state.
+    shared: FixedSet<u32>,
+}
+
+impl Replays {
+    /// For examples along `paths` (the states each passes, start excluded).
+    fn for_paths(paths: impl Iterator<Item = Vec<u32>>) -> Replays {
+        let mut seen = FixedSet::default();
+        let mut shared = FixedSet::default();
+        for path in paths {
+            for v in path {
+                if !seen.insert(v) {
+                    shared.insert(v);
+                }
+            }
+        }
+        Replays {
+            at: FixedMap::default(),
+            shared,
+        }
+    }
+}
 
 struct Analysis {
     paths: Vec<u128>,
@@ -1828,6 +1907,9 @@ struct Analysis {
     /// Per class: (cost, node, edge) of its shortest schedule; for steps,
     /// the node is the terminal and the edge `NONE`.
     best: Vec<Option<(u32, u32, u32)>>,
+    /// By choices: the steps of the all-zero run from each state to its
+    /// end (following edge 0), when that run stays in the graph.
+    default_steps: Vec<u32>,
     terminal_states: u64,
     max_depth: u32,
     saturated: bool,
@@ -1843,6 +1925,7 @@ impl Analysis {
             longest: vec![0; nodes],
             class_schedules: vec![0; classes],
             best: vec![None; classes],
+            default_steps: Vec::new(),
             terminal_states: 0,
             max_depth: 0,
             saturated: false,
