@@ -1946,6 +1946,42 @@ mod tests {
         ex.into_report().expect("stopped")
     }
 
+    /// Example step counts come from the graph (the edge-0 chain after the
+    /// example's last edge), not from a replay: they must be what a replay
+    /// of the schedule takes, and each schedule must end in its outcome.
+    #[test]
+    fn example_steps_are_the_replayed_steps() {
+        for strategy in [Strategy::CheckThenAct, Strategy::IdempotencyKey] {
+            let mut s = race(2);
+            s.strategy = strategy;
+            for reduced in [false, true] {
+                let mut o = Options::for_strategy(strategy);
+                o.symmetry = reduced;
+                o.unordered_ties = reduced;
+                let r = explore(&s, &o).expect("valid");
+                assert_eq!(r.status, Status::Complete);
+                for outcome in &r.outcomes {
+                    let e = outcome.example.as_ref().expect("every outcome has one");
+                    assert_eq!(
+                        e.steps,
+                        replay_steps(&s, &e.schedule, &mut None),
+                        "{}",
+                        e.text
+                    );
+                    let mut w = quiet_world(&s);
+                    let mut chooser = ScheduleChooser::new(&e.schedule);
+                    while !w.is_done() {
+                        w.step(&mut chooser);
+                    }
+                    let summary = run::summarize(&w);
+                    let captures: Vec<u32> = summary.intents.iter().map(|i| i.captures).collect();
+                    assert_eq!(captures, outcome.captures, "{}", e.text);
+                    assert_eq!(summary.statuses(), outcome.answers, "{}", e.text);
+                }
+            }
+        }
+    }
+
     /// The store memo is a cache: every figure of every report, with and
     /// without it, on models where statements wait, fail, crash with the
     /// instance and take every path (the `Next`-only shortcut and the
