@@ -589,11 +589,7 @@ impl App {
     fn render_board(&mut self) {
         let (frame, width) = (self.moment.frame, self.board_width);
         if fresh(&mut self.shown.board_box, (identity(&self.run), width)) {
-            let layout = board::layout(&self.run, width, self.lang);
-            self.shown.frames = (0..self.run.frame_count())
-                .map(|f| board::board(&self.run, f, width, self.lang, &layout))
-                .collect();
-            self.shown.layout = layout;
+            (self.shown.layout, self.shown.frames) = board::frames(&self.run, width, self.lang);
         }
         let Some(drawn) = self.shown.frames.get(frame) else {
             return;

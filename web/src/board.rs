@@ -664,7 +664,7 @@ fn draw_tables(
                     drawn.attrs.retain(|(name, _)| !name.starts_with("data-"));
                     drawn
                 }
-                None => draw_row(g, spare_y - origin, table_width, ROW, columns, |_| {
+                None => draw_row(g, spare_y - origin, table_width, ROW, columns, &[], |_| {
                     String::new()
                 })
                 .class("row"),
@@ -698,7 +698,7 @@ fn draw_table_row<'a>(
     if row.uncommitted_by.is_some() {
         class.push_str(" uncommitted");
     }
-    let drawn = draw_row(g, y, table_width, height, columns, |column| {
+    let drawn = draw_row(g, y, table_width, height, columns, &notes, |column| {
         cell(column, &facts)
     });
     drawn
@@ -717,28 +717,19 @@ fn draw_table_row<'a>(
                 "true"
             },
         );
-    for (i, kid) in drawn
-        .kids
-        .iter_mut()
-        .rev()
-        .take(MAX_NOTES)
-        .rev()
-        .enumerate()
-    {
-        kid.text = notes.get(i).cloned().unwrap_or_default();
-    }
     (drawn, height)
 }
 
 /// A table row `height` pixels tall at `y` in its table: its box, a cell
-/// per column with the text `cell` gives, and `MAX_NOTES` blank note lines
-/// (the last kids) for the caller to fill.
+/// per column with the text `cell` gives, and `MAX_NOTES` note lines, the
+/// first ones `notes`, the others blank.
 fn draw_row<'a>(
     g: &'a mut El,
     y: i32,
     table_width: i32,
     height: i32,
     columns: &[(Column, i32)],
+    notes: &[String],
     cell: impl Fn(Column) -> String,
 ) -> &'a mut El {
     let drawn = g.add("g").shift(0, y);
@@ -753,8 +744,9 @@ fn draw_row<'a>(
         drawn.label(x + 4, ROW - 6, class, &cell(column));
         x += table_width * pct / 100;
     }
-    for i in 0..MAX_NOTES as i32 {
-        drawn.label(PAD + 4, ROW - 4 + NOTE * (i + 1) - 2, "note", "");
+    for i in 0..MAX_NOTES {
+        let note = notes.get(i).map_or("", String::as_str);
+        drawn.label(PAD + 4, ROW - 4 + NOTE * (i as i32 + 1) - 2, "note", note);
     }
     drawn
 }
@@ -935,13 +927,22 @@ pub struct Layout {
     pub tallest: i32,
 }
 
+/// The layout [`frames`] draws `run` in, alone: for the tests.
+#[cfg(test)]
 pub fn layout(run: &Run, width: i32, lang: Lang) -> Layout {
     let width = width.max(280);
+    let all: Vec<Actors> = (0..run.frame_count())
+        .map(|frame| actors(run, frame, width, lang))
+        .collect();
+    layout_of(run, width, &all)
+}
+
+/// [`layout`], from every frame's boxes (`all`, one per frame).
+fn layout_of(run: &Run, width: i32, all: &[Actors]) -> Layout {
     let mut l = Layout::default();
     // The balancer's box says the same in every frame.
     let (mut balancer, mut gap, mut tables) = (0, 0, 0);
-    for frame in 0..run.frame_count() {
-        let a = actors(run, frame, width, lang);
+    for (frame, a) in all.iter().enumerate() {
         let lines = |b: &Block| b.lines.len();
         widen(&mut l.clients, a.clients.iter().map(Block::height));
         widen(&mut l.instances, a.instances.iter().map(Block::height));
@@ -980,11 +981,48 @@ fn tables_top(area: i32, gap: i32) -> i32 {
 }
 
 /// Draws `frame` of `run` for a board `width` pixels wide, in the run's
-/// `layout` for that width.
+/// `layout` for that width: one of [`frames`], alone, for the tests.
+#[cfg(test)]
 pub fn board(run: &Run, frame: usize, width: i32, lang: Lang, layout: &Layout) -> Board {
-    let t = ui(lang);
     let width = width.max(280);
     let frame = frame.min(run.frame_count() - 1);
+    draw_frame(
+        run,
+        frame,
+        width,
+        lang,
+        layout,
+        actors(run, frame, width, lang),
+    )
+}
+
+/// Every frame of `run` drawn for a board `width` pixels wide, and the
+/// run's layout at that width: [`layout`] and [`board`] for each frame,
+/// with each frame's boxes worded once for both.
+pub fn frames(run: &Run, width: i32, lang: Lang) -> (Layout, Vec<Board>) {
+    let width = width.max(280);
+    let all: Vec<Actors> = (0..run.frame_count())
+        .map(|frame| actors(run, frame, width, lang))
+        .collect();
+    let layout = layout_of(run, width, &all);
+    let drawn = all
+        .into_iter()
+        .enumerate()
+        .map(|(frame, a)| draw_frame(run, frame, width, lang, &layout, a))
+        .collect();
+    (layout, drawn)
+}
+
+/// [`board`], with the frame's boxes already worded.
+fn draw_frame(
+    run: &Run,
+    frame: usize,
+    width: i32,
+    lang: Lang,
+    layout: &Layout,
+    actors: Actors,
+) -> Board {
+    let t = ui(lang);
     let state = run.state_at(frame);
     let Actors {
         clients,
@@ -992,7 +1030,7 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang, layout: &Layout) -
         acquirer,
         balancer,
         columns,
-    } = actors(run, frame, width, lang);
+    } = actors;
     let tables_top = tables_top(layout.area, columns.gap);
     let (top, gap, area) = (PAD, GAP, layout.area);
     let client_rects = stack(
@@ -1315,6 +1353,22 @@ mod tests {
             }
         }
         assert!(appeared >= 24, "rows appeared {appeared} times");
+    }
+
+    #[test]
+    fn frames_are_the_layout_and_each_frame_drawn_alone() {
+        for name in ["timeout-retry", "race-3"] {
+            let run = lousa_core::run(&builtin(name).expect("built-in")).expect("valid");
+            for width in [300, 640] {
+                let (drawn_layout, drawn) = frames(&run, width, Lang::Pt);
+                let alone = layout(&run, width, Lang::Pt);
+                assert_eq!(drawn_layout, alone, "{name} at {width}px");
+                assert_eq!(drawn.len(), run.frame_count());
+                for (frame, board) in drawn.iter().enumerate() {
+                    assert_eq!(board, &super::board(&run, frame, width, Lang::Pt, &alone));
+                }
+            }
+        }
     }
 
     #[test]
