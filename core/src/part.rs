@@ -35,7 +35,7 @@ pub(crate) trait Fingerprinter {
 }
 
 #[cfg(feature = "shared-parts")]
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Part<T> {
     value: std::sync::Arc<T>,
     /// Two words rather than a `u128`, so the part keeps 8-byte alignment.
@@ -80,6 +80,27 @@ impl<T> Part<T> {
     #[cfg(not(feature = "shared-parts"))]
     pub fn fingerprint(&mut self, compute: impl FnOnce(&T) -> u128) -> u128 {
         compute(&self.value)
+    }
+}
+
+#[cfg(feature = "shared-parts")]
+impl<T> Clone for Part<T> {
+    fn clone(&self) -> Self {
+        Self {
+            value: std::sync::Arc::clone(&self.value),
+            cached: self.cached,
+        }
+    }
+
+    /// An explorer copies each world into a spare that mostly holds a
+    /// sibling, whose parts are the very same values: then only the
+    /// fingerprint is copied, and the two atomic reference-count updates
+    /// of a fresh clone are skipped.
+    fn clone_from(&mut self, source: &Self) {
+        if !std::sync::Arc::ptr_eq(&self.value, &source.value) {
+            self.value = std::sync::Arc::clone(&source.value);
+        }
+        self.cached = source.cached;
     }
 }
 
@@ -157,5 +178,29 @@ mod tests {
         assert_eq!(*copy, vec![1, 2, 4]);
         assert_eq!(fp(&mut copy), 7 << 70 | 7);
         assert_eq!(fp(&mut part), 3 << 70 | 7);
+    }
+
+    #[test]
+    fn clone_from_takes_the_source_value_and_fingerprint_whether_shared_or_not() {
+        let hash = |v: &Vec<u32>| u128::from(v.iter().sum::<u32>());
+        let mut source = Part::new(vec![5u32]);
+        source.fingerprint(hash);
+        // Sharing the value already: the cached fingerprint still follows.
+        let mut sibling = source.clone();
+        sibling.cached = None;
+        sibling.clone_from(&source);
+        assert!(std::sync::Arc::ptr_eq(&sibling.value, &source.value));
+        assert_eq!(sibling.cached, source.cached);
+        // A different value: replaced by the source's, shared, fingerprint
+        // included, and the old value is left to its other owner.
+        let mut other = Part::new(vec![9u32]);
+        let keep = other.clone();
+        other.fingerprint(hash);
+        other.clone_from(&source);
+        assert!(std::sync::Arc::ptr_eq(&other.value, &source.value));
+        assert_eq!(other.cached, source.cached);
+        assert_eq!(*keep, vec![9]);
+        assert_eq!(std::sync::Arc::strong_count(&source.value), 3);
+        assert_eq!(std::sync::Arc::strong_count(&keep.value), 1);
     }
 }

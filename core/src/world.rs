@@ -300,9 +300,15 @@ impl World {
             log_store,
             quiet,
         } = self;
-        target.scenario.clone_from(scenario);
-        target.intents.clone_from(intents);
-        target.client_intents.clone_from(client_intents);
+        if !Arc::ptr_eq(&target.scenario, scenario) {
+            target.scenario.clone_from(scenario);
+        }
+        if !Arc::ptr_eq(&target.intents, intents) {
+            target.intents.clone_from(intents);
+        }
+        if !Arc::ptr_eq(&target.client_intents, client_intents) {
+            target.client_intents.clone_from(client_intents);
+        }
         target.now_ms = *now_ms;
         target.agenda.items.clone_from(&agenda.items);
         target.agenda.next_seq = agenda.next_seq;
