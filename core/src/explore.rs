@@ -20,16 +20,18 @@
 //! explorer steps clones for all but the last and the world itself for the
 //! last; the transitions and their order are the same.
 //!
-//! The search is breadth-first by default, depth-first on request, over
+//! The search is depth-first by default, breadth-first on request, over
 //! states merged by fingerprint. A full world is kept only while a state
 //! waits to be expanded; a visited state costs a 16-byte node, its
 //! fingerprint in the index, and 8 bytes per outgoing transition. Both orders
-//! build the same graph and every figure below comes from the graph, so they
-//! report the same things. Breadth-first is the default because a bounded or
-//! cancelled run has then seen every state up to some depth, so what it found
-//! is the shortest there is; depth-first needs far less memory (a path's
-//! worth of worlds instead of the widest level), which matters for full
-//! verdicts on large models and in a browser tab.
+//! build the same graph and every figure below comes from the graph, so a
+//! complete run reports the same things either way. Depth-first is the
+//! default because it needs far less memory (a path's worth of worlds
+//! instead of the widest level) and keeps them warm in the cache, which
+//! matters for full verdicts on large models and in a browser tab;
+//! breadth-first is there for runs cut by a bound or a cancel, which have
+//! then seen every state up to some depth, so what they found is the
+//! shortest there is.
 //!
 //! [`Explorer`] works in slices (`run_for(budget_states)` returns a
 //! [`Progress`]; stop calling it, or call `cancel`, to stop), so a page can
