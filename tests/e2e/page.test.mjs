@@ -586,6 +586,20 @@ describe('the built page', () => {
           board.getBoundingClientRect();
           return [drawn - begin, performance.now() - begin];
         };
+        // A control: the same small pure-JS computation after every seek.
+        // It does the same work every time and touches neither memory nor
+        // the page, so its spread is what the machine adds: other threads
+        // and processes (the browser's own background work included) and
+        // the VM's host taking the core.
+        let sink = 0;
+        const control = () => {
+          const begin = performance.now();
+          let x = 1;
+          for (let i = 0; i < 100000; i += 1) x = (x * 31 + i) | 0;
+          sink ^= x;
+          return performance.now() - begin;
+        };
+        const controls = [];
         const worlds = names.flatMap((scenario) => ['check-then-act', 'idempotency-key'].map((strategy) => [scenario, strategy]));
         const measured = [];
         for (let k = 0; k < worlds.length; k += 1) {
@@ -598,6 +612,7 @@ describe('the built page', () => {
           const script = [];
           for (let frame = 0; frame < frames; frame += 1) {
             const [drawn, laidOut] = seek(`${base}&frame=${frame}`);
+            controls.push(control());
             script.push(drawn);
             total.push(laidOut);
           }
@@ -611,6 +626,8 @@ describe('the built page', () => {
           first: measured.map((m) => m.first),
           jumps: measured.flatMap((m) => m.jumps),
           lengths: measured.map((m) => m.total.length),
+          controls,
+          sink, // read, so that no compiler can drop the control's loop
           isolated: crossOriginIsolated,
         };
       }, [scenarios, start]);
@@ -638,6 +655,7 @@ describe('the built page', () => {
     const medians = perFrame(totals, median);
     // Where each world's frame 1 sits in a pass's list (worlds in order).
     const firsts = new Set(passes[0].lengths.map((_, w) => 1 + passes[0].lengths.slice(0, w).reduce((a, b) => a + b, 0)));
+    const share = (v) => `${((100 * v.filter((t) => t > 2 * median(v)).length) / v.length).toFixed(1)}%`;
     const overOne = all('total').flatMap((t, i) => (t > 1 ? [i] : []));
     const minor = collections.filter((c) => !c.major);
     const major = collections.filter((c) => c.major);
@@ -655,6 +673,8 @@ describe('the built page', () => {
         `the first step after it (frame 1, in the figures above too): ${figures(all('first'))}\n` +
         `#   single seeks over 1 ms: ${overOne.length} of ${seeks * SEEK_PASSES} ` +
         `(${overOne.filter((i) => firsts.has(i % seeks)).length} of them first steps after an opening, which are ${firsts.size} of every ${seeks})\n` +
+        `#   the control (a fixed pure-JS loop timed after every seek; its spread is the machine's): ${figures(all('controls'))}; ` +
+        `over twice its median: ${share(all('controls'))}, against ${share(all('total'))} of the seeks\n` +
         `#   long jumps, the last frame to the first and back (${all('jumps').length}, not in the figures above): ${figures(all('jumps'))}\n` +
         `#   V8 garbage collections during the timed passes: minor ${pauses(minor)}, major ${pauses(major)}`,
     );
