@@ -709,24 +709,33 @@ struct StoreMemo {
 const STORE_MEMO_MAX: usize = 1 << 16;
 
 impl StoreExec for StoreMemo {
-    fn execute(&mut self, store: &mut Part<Store>, session: SessionId, stmt: Stmt) -> Exec {
+    fn execute(
+        &mut self,
+        store: &mut Part<Store>,
+        session: SessionId,
+        stmt: Stmt,
+    ) -> std::borrow::Cow<'_, Exec> {
         let mut h = FingerprintHasher::new();
         h.write_u128(store.fingerprint(|s| Fingerprints.of(s)));
         session.hash(&mut h);
         stmt.hash(&mut h);
         let key = h.finish128();
-        if let Some((after, exec)) = self.map.get(&key) {
-            self.hits += 1;
-            *store = after.clone();
-            return exec.clone();
-        }
-        let exec = store.execute(session, stmt);
-        store.fingerprint(|s| Fingerprints.of(s));
         if self.map.len() >= STORE_MEMO_MAX {
             self.map.clear();
         }
-        self.map.insert(key, (store.clone(), exec.clone()));
-        exec
+        let (after, exec) = match self.map.entry(key) {
+            Entry::Occupied(e) => {
+                self.hits += 1;
+                e.into_mut()
+            }
+            Entry::Vacant(e) => {
+                let exec = store.execute(session, stmt);
+                store.fingerprint(|s| Fingerprints.of(s));
+                e.insert((store.clone(), exec))
+            }
+        };
+        store.clone_from(after);
+        std::borrow::Cow::Borrowed(exec)
     }
 }
 
@@ -2141,7 +2150,9 @@ mod tests {
         let mut results = Vec::new();
         for (from, session, stmt) in runs {
             let mut via_memo = from.clone();
-            let got = memo.execute(&mut via_memo, session, stmt.clone());
+            let got = memo
+                .execute(&mut via_memo, session, stmt.clone())
+                .into_owned();
             let mut direct = Store::clone(from);
             let want = direct.execute(session, stmt.clone());
             assert_eq!(got, want, "{session:?} {stmt:?}");

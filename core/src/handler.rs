@@ -416,9 +416,9 @@ fn first_row(result: &StmtResult) -> Option<&Vec<Value>> {
 }
 
 /// Advances the job after its statement finished.
-pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
+pub fn on_sql_result(w: &World, job: &mut Job, result: &StmtResult) {
     let in_tx_strategy = uses_transaction(w.scenario.strategy, w.scenario.isolation);
-    if let Err(e) = &result {
+    if let Err(e) = result {
         let caught = job.pc == Pc::ClaimPlain && e.state == SqlState::UniqueViolation;
         if caught {
             job.pc = Pc::RollbackThenRead;
@@ -433,7 +433,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
         };
         return;
     }
-    let returned_id = first_row(&result)
+    let returned_id = first_row(result)
         .and_then(|r| r.first())
         .and_then(Value::as_int);
     let affected = result.as_ref().map(|r| r.affected).unwrap_or(0);
@@ -445,7 +445,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
             Strategy::LocalEffect => Pc::LeaseClaim,
             _ => Pc::Claim,
         },
-        Pc::SelectOrder => match first_row(&result) {
+        Pc::SelectOrder => match first_row(result) {
             Some(row) => {
                 let id = row[0].as_int().unwrap_or(0);
                 let (status, body) = if row[1].as_text() == Some("CAPTURADA") {
@@ -484,7 +484,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
         },
         Pc::ReadExisting => {
             let (it, _) = intent_of(w, job.attempt);
-            match first_row(&result) {
+            match first_row(result) {
                 None => {
                     respond(job, 409, BODY_PROCESSING);
                     return;
@@ -534,7 +534,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: StmtResult) {
             None if strategy == Strategy::LocalEffect => Pc::RollbackThenRead,
             None => Pc::LeaseRead,
         },
-        Pc::LeaseRead => return lease_decide(w, job, &result),
+        Pc::LeaseRead => return lease_decide(w, job, result),
         Pc::LeaseDelete => {
             job.reclaims += 1;
             Pc::LeaseClaim

@@ -179,7 +179,14 @@ pub struct World {
 /// store it met (see `explore::StoreMemo`), as a statement's effect is a
 /// function of the store, the session and the statement alone.
 pub(crate) trait StoreExec {
-    fn execute(&mut self, store: &mut Part<Store>, session: SessionId, stmt: Stmt) -> Exec;
+    /// Borrowed when the answer is one already known: a memo hit then
+    /// copies no rows.
+    fn execute(
+        &mut self,
+        store: &mut Part<Store>,
+        session: SessionId,
+        stmt: Stmt,
+    ) -> std::borrow::Cow<'_, Exec>;
 }
 
 /// One statement as the store saw it: which connection, what, and how it
@@ -864,13 +871,13 @@ impl World {
         }
         let exec = match store_exec {
             Some(x) => x.execute(&mut self.store, session, stmt),
-            None => self.store.execute(session, stmt),
+            None => std::borrow::Cow::Owned(self.store.execute(session, stmt)),
         };
-        if self.log_store && matches!(exec, Exec::Waiting { .. }) {
+        if self.log_store && matches!(*exec, Exec::Waiting { .. }) {
             self.store_log.last_mut().expect("just pushed").waited = true;
         }
-        match exec {
-            Exec::Waiting { on } => {
+        match exec.as_ref() {
+            &Exec::Waiting { on } => {
                 let on_instance = self.instance_of_session(on);
                 let (now, quiet) = (self.now_ms, self.quiet);
                 let job = self.job_mut(instance, attempt).expect("job exists");
@@ -888,15 +895,13 @@ impl World {
                 );
             }
             Exec::Done(result) => {
-                let outcome = handler::outcome_of(rows, &result);
-                self.emit(
-                    Actor::Instance(instance),
-                    EventKind::Sql {
-                        attempt: Some(attempt),
-                        sql,
-                        outcome,
-                    },
-                );
+                // Lazily: the outcome copies the rows, and quiet worlds
+                // (every explorer transition) keep no events.
+                self.emit_with(Actor::Instance(instance), || EventKind::Sql {
+                    attempt: Some(attempt),
+                    sql,
+                    outcome: handler::outcome_of(rows, result),
+                });
                 self.after_sql(instance, attempt, result);
             }
         }
@@ -937,22 +942,18 @@ impl World {
                     .unwrap_or_default();
                 let rows = job.waiting_returns_rows;
                 self.blocked_ms += waited_ms;
-                let outcome = handler::outcome_of(rows, &result);
-                self.emit(
-                    Actor::Instance(instance),
-                    EventKind::SqlResumed {
-                        attempt: Some(attempt),
-                        sql,
-                        outcome,
-                        waited_ms,
-                    },
-                );
-                self.after_sql(instance, attempt, result);
+                self.emit_with(Actor::Instance(instance), || EventKind::SqlResumed {
+                    attempt: Some(attempt),
+                    sql,
+                    outcome: handler::outcome_of(rows, &result),
+                    waited_ms,
+                });
+                self.after_sql(instance, attempt, &result);
             }
         }
     }
 
-    fn after_sql(&mut self, instance: u32, attempt: u32, result: crate::store::StmtResult) {
+    fn after_sql(&mut self, instance: u32, attempt: u32, result: &crate::store::StmtResult) {
         let session = self.instances[instance as usize]
             .connections
             .iter()
