@@ -1154,10 +1154,22 @@ pub struct Explorer {
     /// perhaps a frontier entry, without moving its world.
     #[allow(clippy::vec_box)]
     spares: Vec<Box<World>>,
+    /// One expansion's successors, between their step and their lookup.
+    batch: Vec<Successor>,
     only_next: bool,
 }
 
 const SPARES_MAX: usize = 8;
+
+/// A successor stepped and keyed, waiting to be added to the graph.
+struct Successor {
+    world: Box<World>,
+    key: IndexKey,
+    choices: u16,
+    last_nonzero: u16,
+    /// Its node, when the index already had it.
+    seen: Option<u32>,
+}
 
 impl Explorer {
     pub fn new(scenario: &Scenario, options: &Options) -> Result<Explorer, ScenarioError> {
@@ -1181,6 +1193,7 @@ impl Explorer {
             found: Vec::new(),
             store_memo: Some(StoreMemo::default()),
             spares: Vec::new(),
+            batch: Vec::new(),
             only_next: only_next_choices(scenario),
         };
         let id = ex.intern(Box::new(quiet_world(scenario)), 0);
@@ -1237,10 +1250,20 @@ impl Explorer {
     /// The node id of `w`, adding it if new; `NONE` when the state bound is
     /// hit. `w` is put in canonical form first.
     fn intern(&mut self, mut w: Box<World>, depth: u32) -> u32 {
-        self.canon.apply(&mut w);
-        let fp = fingerprint_of(&mut w);
+        let key = self.key_of(&mut w);
+        self.intern_keyed(w, key, depth)
+    }
+
+    /// `w` in canonical form, and its key in the index.
+    fn key_of(&mut self, w: &mut World) -> IndexKey {
+        self.canon.apply(w);
+        IndexKey::new(fingerprint_of(w))
+    }
+
+    /// [`Explorer::intern`] for a world `key_of` has seen.
+    fn intern_keyed(&mut self, w: Box<World>, key: IndexKey, depth: u32) -> u32 {
         let id = self.nodes.len() as u32;
-        match self.index.entry(IndexKey::new(fp)) {
+        match self.index.entry(key) {
             Entry::Occupied(e) => {
                 let id = *e.get();
                 self.recycle(w);
@@ -1354,6 +1377,7 @@ impl Explorer {
     fn expand_next_only(&mut self, depth: u32, world: Box<World>) -> bool {
         let arity = next_arity(&world);
         let mut world = Some(world);
+        let mut batch = std::mem::take(&mut self.batch);
         for pick in 0..arity {
             let mut next = if pick + 1 < arity {
                 self.copy_of(world.as_ref().expect("kept for the last"))
@@ -1366,17 +1390,69 @@ impl Explorer {
                 asked: 0,
             };
             next.step_with(&mut chooser, self.store_exec());
+            let key = self.key_of(&mut next);
             if chooser.asked == 0 {
                 // The step ended the run (the event limit) without choosing:
                 // its only transition.
                 assert_eq!(pick, 0, "a step chose for one alternative and not another");
-                return self.add_edge(next, depth, 0, 0);
+                batch.push(Successor {
+                    world: next,
+                    key,
+                    choices: 0,
+                    last_nonzero: 0,
+                    seen: None,
+                });
+                break;
             }
-            if !self.add_edge(next, depth, 1, u16::from(pick > 0)) {
-                return false;
-            }
+            batch.push(Successor {
+                world: next,
+                key,
+                choices: 1,
+                last_nonzero: u16::from(pick > 0),
+                seen: None,
+            });
         }
-        true
+        // Every successor is looked up before any is added: the lookups do
+        // not depend on each other, so the processor overlaps their cache
+        // misses (the index is far larger than the cache, and a lookup was
+        // a tenth of the run). A state found here stays found; one not
+        // found is looked up again as it is added, as a sibling may have
+        // added it since.
+        for s in &mut batch {
+            s.seen = self.index.get(&s.key).copied();
+        }
+        let mut complete = true;
+        for Successor {
+            world: next,
+            key,
+            choices,
+            last_nonzero,
+            seen,
+        } in batch.drain(..)
+        {
+            if !complete {
+                self.recycle(next);
+                continue;
+            }
+            let to = match seen {
+                Some(id) => {
+                    self.recycle(next);
+                    id
+                }
+                None => self.intern_keyed(next, key, depth + 1),
+            };
+            if to == NONE {
+                complete = false;
+                continue;
+            }
+            self.edges.push(Edge {
+                to,
+                choices,
+                last_nonzero,
+            });
+        }
+        self.batch = batch;
+        complete
     }
 
     fn expand_by_prefixes(&mut self, depth: u32, world: &World) -> bool {
