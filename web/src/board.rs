@@ -434,6 +434,19 @@ fn along(points: &[(i32, i32)], permille: i64) -> (i32, i32) {
     points.last().copied().unwrap_or_default()
 }
 
+/// Which side of its dot a message's label goes: away from the box at the
+/// nearer end of its route. A message that has just left a box, or is about
+/// to reach one, sits on that box's border, and a label on the box's side
+/// would be drawn across it.
+fn label_goes_right(points: &[(i32, i32)], permille: i64) -> bool {
+    let (end, next) = match points {
+        [first, second, ..] if permille < 500 => (*first, *second),
+        [.., before, last] => (*last, *before),
+        _ => return true,
+    };
+    next.0 >= end.0
+}
+
 fn draw_messages(
     part: &mut El,
     state: &Frame,
@@ -473,7 +486,13 @@ fn draw_messages(
         };
         let dot = g.add("g").shift(x, y).class(class);
         dot.add("circle").attr("r", "6");
-        dot.label(-8, -9, "msg-label", &format!("#{}", message.attempt + 1));
+        let text = format!("#{}", message.attempt + 1);
+        if label_goes_right(&points, permille) {
+            dot.label(8, -9, "msg-label", &text);
+        } else {
+            dot.label(-8, -9, "msg-label", &text)
+                .attr("text-anchor", "end");
+        }
     }
     while g.kids.len() < slots {
         let dot = spare(g, "g").class("msg");
@@ -1369,6 +1388,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_message_label_stays_off_the_box_at_the_nearer_end_of_its_route() {
+        // A capture: the instance's right edge at x 200, the acquirer's
+        // left edge at x 400.
+        let capture = [(200, 60), (400, 60)];
+        assert!(label_goes_right(&capture, 0), "just left the instance");
+        assert!(
+            !label_goes_right(&capture, 900),
+            "about to reach the acquirer"
+        );
+        // Its reply runs the other way.
+        let reply = [(400, 60), (200, 60)];
+        assert!(!label_goes_right(&reply, 0), "just left the acquirer");
+        assert!(label_goes_right(&reply, 999), "about to reach the instance");
+        // A response through the balancer: ends on the client's right edge.
+        let response = [(300, 40), (180, 40), (120, 40), (60, 40)];
+        assert!(!label_goes_right(&response, 100));
+        assert!(label_goes_right(&response, 950));
     }
 
     #[test]
