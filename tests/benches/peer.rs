@@ -11,8 +11,11 @@
 //!   stateright depth-first with `symmetry_fn(explore::representative)`,
 //!   the same canonical form (stateright's symmetry is depth-first only).
 //!
-//! Models larger than the bound are cut there by both checkers and marked
-//! "bounded"; throughput is unique states per second either way, and the
+//! Models larger than the bound are cut by both checkers and marked
+//! "bounded": stateright stops after about three generated states per
+//! unique state of the bound, and Lousa is then bounded to the unique
+//! states stateright reached, so each pair is timed over the same number of
+//! states. Throughput is unique states per second either way, and the
 //! time to a full verdict is compared only where both finished. Bounds:
 //! `LOUSA_PEER_STATES` (default 300,000) for the fingerprint setting and
 //! `LOUSA_PEER_REDUCED_STATES` (default 2,000,000, enough for race-3 under
@@ -152,7 +155,7 @@ fn main() {
     let reduced_bound = env_u64("LOUSA_PEER_REDUCED_STATES", 2_000_000) as u32;
     let max_race = env_u64("LOUSA_PEER_MAX_RACE", 5) as u32;
     println!(
-        "bounds: {bound} states (fingerprint), {reduced_bound} states (reduced); single-threaded"
+        "bounds: {bound} states (fingerprint), {reduced_bound} states (reduced), Lousa cut where stateright stopped; single-threaded"
     );
     println!(
         "{:<24} {:<12} {:<19} {:>10} {:>11} {:>13} {:<8}",
@@ -165,25 +168,42 @@ fn main() {
             s.strategy = strategy;
             let model = format!("race-{n} {strategy}");
             // Fingerprint only.
-            let rows = vec![
+            let (bfs, dfs) = (
                 peer(&s, PeerSearch::Bfs, bound),
                 peer(&s, PeerSearch::Dfs, bound),
-                lousa(&s, Search::BreadthFirst, false, bound),
-                lousa(&s, Search::DepthFirst, false, bound),
-            ];
+            );
+            let (lousa_bfs, lousa_dfs) = (
+                lousa(&s, Search::BreadthFirst, false, same_count(&bfs, bound)),
+                lousa(&s, Search::DepthFirst, false, same_count(&dfs, bound)),
+            );
+            let rows = vec![bfs, dfs, lousa_bfs, lousa_dfs];
             print_group(&model, "fingerprint", &rows, &[(2, 0), (3, 1)]);
             mismatches += count_mismatches(&rows, &[(2, 0), (3, 1)]);
             // Reductions on.
+            let sym = peer(&s, PeerSearch::DfsSymmetry, reduced_bound);
+            let lousa_bound = same_count(&sym, reduced_bound);
             let rows = vec![
-                peer(&s, PeerSearch::DfsSymmetry, reduced_bound),
-                lousa(&s, Search::BreadthFirst, true, reduced_bound),
-                lousa(&s, Search::DepthFirst, true, reduced_bound),
+                sym,
+                lousa(&s, Search::BreadthFirst, true, lousa_bound),
+                lousa(&s, Search::DepthFirst, true, lousa_bound),
             ];
             print_group(&model, "reduced", &rows, &[(1, 0), (2, 0)]);
             mismatches += count_mismatches(&rows, &[(1, 0), (2, 0)]);
         }
     }
     assert_eq!(mismatches, 0, "complete runs disagreed on state counts");
+}
+
+/// Lousa's state bound against a stateright run: where stateright stopped
+/// at its bound, the unique states it had reached, so both checkers are
+/// timed over the same number of states (per-state cost grows with the
+/// number of states seen, as the index and the graph outgrow the caches).
+fn same_count(peer: &Row, bound: u32) -> u32 {
+    if peer.complete {
+        bound
+    } else {
+        peer.states as u32
+    }
 }
 
 fn count_mismatches(rows: &[Row], pairs: &[(usize, usize)]) -> usize {
