@@ -1531,105 +1531,86 @@ impl Explorer {
     fn analyse(&self, order: &[u32]) -> Analysis {
         let mut a = Analysis::empty(self.nodes.len(), self.classes.len());
         let by_choices = self.shortest() == Shortest::Choices;
-        // Forward: paths into each state; the cheapest way to reach it.
-        a.paths[0] = 1;
-        a.cost[0] = 0;
+        if by_choices {
+            self.default_runs(order, &mut a);
+        }
+        // One forward pass for every figure that flows from the start: the
+        // graph outgrows the cache on large models, and each pass over it
+        // pays a miss per edge. In topological order a state's figures are
+        // final before its edges are followed.
+        a.reach[0].paths = [0, 1];
+        a.reach[0].cost = 0;
+        let mut best = std::mem::take(&mut a.best);
+        if by_choices && a.reach[0].default_class != NONE {
+            // The all-zero run from the start: the empty schedule.
+            best[a.reach[0].default_class as usize] = Some((0, NONE, NONE));
+        }
         for &u in order {
-            let (paths_u, cost_u) = (a.paths[u as usize], a.cost[u as usize]);
+            let from = a.reach[u as usize];
             let first = self.nodes[u as usize].first_edge;
+            let from_paths = paths_of(&from);
             for (k, e) in self.out_edges(u).iter().enumerate() {
-                let v = e.to as usize;
-                let (sum, over) = a.paths[v].overflowing_add(paths_u);
-                a.paths[v] = if over { u128::MAX } else { sum };
+                let to = &mut a.reach[e.to as usize];
+                let (sum, over) = paths_of(to).overflowing_add(from_paths);
+                to.paths = split(if over { u128::MAX } else { sum });
                 a.saturated |= over;
+                to.longest = to.longest.max(from.longest + 1);
                 let step_cost = if by_choices { u32::from(e.choices) } else { 1 };
-                let via = cost_u.saturating_add(step_cost);
-                if via < a.cost[v] {
-                    a.cost[v] = via;
-                    a.via[v] = first + k as u32;
-                    a.pred[v] = u;
+                let via = from.cost.saturating_add(step_cost);
+                if via < to.cost {
+                    to.cost = via;
+                    to.via = first + k as u32;
+                    to.pred = u;
+                }
+                // By choices, a schedule may stop after this edge's last
+                // non-zero choice and let zeros lead to the class the
+                // all-zero run from its target ends in.
+                let c = to.default_class;
+                if by_choices && from.cost != NONE && e.last_nonzero != 0 && c != NONE {
+                    let len = from.cost + u32::from(e.last_nonzero);
+                    if best[c as usize].is_none_or(|(l, _, _)| len < l) {
+                        best[c as usize] = Some((len, u, first + k as u32));
+                    }
                 }
             }
         }
         for (v, node) in self.nodes.iter().enumerate() {
-            if node.class != NONE {
-                let c = &mut a.class_schedules[node.class as usize];
-                let (sum, over) = c.overflowing_add(a.paths[v]);
-                *c = if over { u128::MAX } else { sum };
-                a.saturated |= over;
-                a.terminal_states += 1;
+            let c = node.class;
+            if c == NONE {
+                continue;
+            }
+            let reach = a.reach[v];
+            let schedules = &mut a.class_schedules[c as usize];
+            let (sum, over) = schedules.overflowing_add(paths_of(&reach));
+            *schedules = if over { u128::MAX } else { sum };
+            a.saturated |= over;
+            a.terminal_states += 1;
+            a.max_depth = a.max_depth.max(reach.longest);
+            let reachable = reach.cost != NONE;
+            if !by_choices && reachable && best[c as usize].is_none_or(|(l, _, _)| reach.cost < l) {
+                best[c as usize] = Some((reach.cost, v as u32, NONE));
             }
         }
-        // Longest run, for the report.
-        for &u in order {
-            let l = a.longest[u as usize] + 1;
-            for e in self.out_edges(u) {
-                let d = &mut a.longest[e.to as usize];
-                *d = (*d).max(l);
-            }
-        }
-        a.max_depth = self
-            .nodes
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n.class != NONE)
-            .map(|(v, _)| a.longest[v])
-            .max()
-            .unwrap_or(0);
-        if by_choices {
-            self.shortest_by_choices(order, &mut a);
-        } else {
-            for (v, node) in self.nodes.iter().enumerate() {
-                let c = node.class;
-                let reachable = a.cost[v] != NONE;
-                if c != NONE
-                    && reachable
-                    && a.best[c as usize].is_none_or(|(l, _, _)| a.cost[v] < l)
-                {
-                    a.best[c as usize] = Some((a.cost[v], v as u32, NONE));
-                }
-            }
-        }
+        a.best = best;
         a
     }
 
-    /// The shortest schedule per class: the all-zero run, or a prefix whose
-    /// last non-zero choice lies on an edge whose all-zero continuation ends
-    /// in the class.
-    fn shortest_by_choices(&self, order: &[u32], a: &mut Analysis) {
-        let mut default_class = vec![NONE; self.nodes.len()];
-        let default_steps = &mut a.default_steps;
-        default_steps.resize(self.nodes.len(), 0);
+    /// Where the all-zero run from each state ends (its class) and in how
+    /// many steps: the continuation a schedule by choices leaves implicit.
+    fn default_runs(&self, order: &[u32], a: &mut Analysis) {
+        a.default_steps.resize(self.nodes.len(), 0);
         for &u in order.iter().rev() {
             let node = &self.nodes[u as usize];
-            (default_class[u as usize], default_steps[u as usize]) = if node.class != NONE {
+            let (class, steps) = if node.class != NONE {
                 (node.class, 0)
             } else if node.expanded && node.edge_count > 0 {
                 let to = self.edges[node.first_edge as usize].to as usize;
-                (default_class[to], default_steps[to] + 1)
+                (a.reach[to].default_class, a.default_steps[to] + 1)
             } else {
                 (NONE, 0)
             };
-        }
-        if default_class[0] != NONE {
-            a.best[default_class[0] as usize] = Some((0, NONE, NONE));
-        }
-        for &u in order {
-            let cost_u = a.cost[u as usize];
-            if cost_u == NONE {
-                continue; // not reachable from the start (a cut-off expansion)
-            }
-            let first = self.nodes[u as usize].first_edge;
-            for (k, e) in self.out_edges(u).iter().enumerate() {
-                let c = default_class[e.to as usize];
-                if e.last_nonzero == 0 || c == NONE {
-                    continue;
-                }
-                let len = cost_u + u32::from(e.last_nonzero);
-                if a.best[c as usize].is_none_or(|(l, _, _)| len < l) {
-                    a.best[c as usize] = Some((len, u, first + k as u32));
-                }
-            }
+            a.reach[u as usize].default_class = class;
+            a.default_steps[u as usize] = steps;
         }
     }
 
@@ -1638,8 +1619,8 @@ impl Explorer {
         let mut hops = Vec::new();
         let mut v = u;
         while v != 0 {
-            hops.push(a.via[v as usize]);
-            v = a.pred[v as usize];
+            hops.push(a.reach[v as usize].via);
+            v = a.reach[v as usize].pred;
         }
         hops.reverse();
         hops
@@ -2007,14 +1988,35 @@ impl Replays {
     }
 }
 
+/// What the analysis knows of one state, in one record rather than one
+/// array per figure: following an edge then touches one cache line, not
+/// five.
+#[derive(Clone, Copy)]
+struct Reach {
+    /// Schedules from the start to this state (saturating), as two words
+    /// (high, low) so that the record keeps 8-byte alignment: 40 bytes.
+    paths: [u64; 2],
+    /// Fewest choices (or steps) to reach it, with the edge (index into
+    /// `edges`) and predecessor that achieve it.
+    cost: u32,
+    via: u32,
+    pred: u32,
+    /// The most steps to reach it.
+    longest: u32,
+    /// The class the all-zero run from it ends in (by choices only).
+    default_class: u32,
+}
+
+fn paths_of(r: &Reach) -> u128 {
+    (u128::from(r.paths[0]) << 64) | u128::from(r.paths[1])
+}
+
+fn split(paths: u128) -> [u64; 2] {
+    [(paths >> 64) as u64, paths as u64]
+}
+
 struct Analysis {
-    paths: Vec<u128>,
-    /// Fewest choices (or steps) to reach each state, with the edge (index
-    /// into `edges`) and predecessor that achieve it.
-    cost: Vec<u32>,
-    via: Vec<u32>,
-    pred: Vec<u32>,
-    longest: Vec<u32>,
+    reach: Vec<Reach>,
     class_schedules: Vec<u128>,
     /// Per class: (cost, node, edge) of its shortest schedule; for steps,
     /// the node is the terminal and the edge `NONE`.
@@ -2030,11 +2032,17 @@ struct Analysis {
 impl Analysis {
     fn empty(nodes: usize, classes: usize) -> Analysis {
         Analysis {
-            paths: vec![0; nodes],
-            cost: vec![NONE; nodes],
-            via: vec![NONE; nodes],
-            pred: vec![NONE; nodes],
-            longest: vec![0; nodes],
+            reach: vec![
+                Reach {
+                    paths: [0, 0],
+                    cost: NONE,
+                    via: NONE,
+                    pred: NONE,
+                    longest: 0,
+                    default_class: NONE,
+                };
+                nodes
+            ],
             class_schedules: vec![0; classes],
             best: vec![None; classes],
             default_steps: Vec::new(),
