@@ -815,10 +815,10 @@ impl World {
         chooser: &mut dyn Chooser,
         store_exec: Option<&mut dyn StoreExec>,
     ) {
-        let Some(job) = self.job(instance, attempt).cloned() else {
+        let Some(job) = self.job(instance, attempt) else {
             return; // the instance crashed since this step was scheduled
         };
-        match handler::action(self, &job) {
+        match handler::action(self, job) {
             Action::Sql(stmt) => self.run_sql(instance, attempt, stmt, store_exec),
             Action::Capture => self.capture(instance, attempt),
             Action::Respond(status, body) => {
