@@ -1353,20 +1353,44 @@ impl Explorer {
         node.expanded = true;
     }
 
-    fn store_exec(&mut self) -> Option<&mut dyn StoreExec> {
-        self.store_memo.as_mut().map(|m| m as &mut dyn StoreExec)
+    /// Adds the edge to `next`; false when the state bound is hit.
+    fn add_edge(
+        &mut self,
+        mut next: Box<World>,
+        depth: u32,
+        choices: u16,
+        last_nonzero: u16,
+    ) -> bool {
+        let key = self.key_of(&mut next);
+        self.add_successor(
+            Successor {
+                world: next,
+                key,
+                choices,
+                last_nonzero,
+                seen: None,
+            },
+            depth,
+        )
     }
 
-    /// Adds the edge to `next`; false when the state bound is hit.
-    fn add_edge(&mut self, next: Box<World>, depth: u32, choices: u16, last_nonzero: u16) -> bool {
-        let to = self.intern(next, depth + 1);
+    /// Adds the edge to a keyed successor (looked up already when `seen`);
+    /// false when the state bound is hit.
+    fn add_successor(&mut self, s: Successor, depth: u32) -> bool {
+        let to = match s.seen {
+            Some(id) => {
+                self.recycle(s.world);
+                id
+            }
+            None => self.intern_keyed(s.world, s.key, depth + 1),
+        };
         if to == NONE {
             return false;
         }
         self.edges.push(Edge {
             to,
-            choices,
-            last_nonzero,
+            choices: s.choices,
+            last_nonzero: s.last_nonzero,
         });
         true
     }
@@ -1389,28 +1413,25 @@ impl Explorer {
                 arity,
                 asked: 0,
             };
-            next.step_with(&mut chooser, self.store_exec());
+            next.step_with(&mut chooser, exec_of(&mut self.store_memo));
             let key = self.key_of(&mut next);
-            if chooser.asked == 0 {
-                // The step ended the run (the event limit) without choosing:
-                // its only transition.
-                assert_eq!(pick, 0, "a step chose for one alternative and not another");
-                batch.push(Successor {
-                    world: next,
-                    key,
-                    choices: 0,
-                    last_nonzero: 0,
-                    seen: None,
-                });
-                break;
-            }
+            // A step that ended the run (the event limit) without choosing
+            // is its state's only transition.
+            let ended = chooser.asked == 0;
+            assert!(
+                !ended || pick == 0,
+                "a step chose for one alternative and not another"
+            );
             batch.push(Successor {
                 world: next,
                 key,
-                choices: 1,
+                choices: u16::from(!ended),
                 last_nonzero: u16::from(pick > 0),
                 seen: None,
             });
+            if ended {
+                break;
+            }
         }
         // Every successor is looked up before any is added: the lookups do
         // not depend on each other, so the processor overlaps their cache
@@ -1422,34 +1443,12 @@ impl Explorer {
             s.seen = self.index.get(&s.key).copied();
         }
         let mut complete = true;
-        for Successor {
-            world: next,
-            key,
-            choices,
-            last_nonzero,
-            seen,
-        } in batch.drain(..)
-        {
-            if !complete {
-                self.recycle(next);
-                continue;
+        for s in batch.drain(..) {
+            if complete {
+                complete = self.add_successor(s, depth);
+            } else {
+                self.recycle(s.world);
             }
-            let to = match seen {
-                Some(id) => {
-                    self.recycle(next);
-                    id
-                }
-                None => self.intern_keyed(next, key, depth + 1),
-            };
-            if to == NONE {
-                complete = false;
-                continue;
-            }
-            self.edges.push(Edge {
-                to,
-                choices,
-                last_nonzero,
-            });
         }
         self.batch = batch;
         complete
@@ -1457,7 +1456,7 @@ impl Explorer {
 
     fn expand_by_prefixes(&mut self, depth: u32, world: &World) -> bool {
         let mut found = std::mem::take(&mut self.found);
-        let memo = self.store_memo.as_mut().map(|m| m as &mut dyn StoreExec);
+        let memo = exec_of(&mut self.store_memo);
         for_each_successor(world, &mut self.stack, memo, |choices, next| {
             let last_nonzero = choices.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
             found.push((choices.len() as u16, last_nonzero as u16, next));

@@ -307,15 +307,9 @@ impl World {
             log_store,
             quiet,
         } = self;
-        if !Arc::ptr_eq(&target.scenario, scenario) {
-            target.scenario.clone_from(scenario);
-        }
-        if !Arc::ptr_eq(&target.intents, intents) {
-            target.intents.clone_from(intents);
-        }
-        if !Arc::ptr_eq(&target.client_intents, client_intents) {
-            target.client_intents.clone_from(client_intents);
-        }
+        share(&mut target.scenario, scenario);
+        share(&mut target.intents, intents);
+        share(&mut target.client_intents, client_intents);
         target.now_ms = *now_ms;
         target.agenda.items.clone_from(&agenda.items);
         target.agenda.next_seq = agenda.next_seq;
@@ -333,6 +327,14 @@ impl World {
         target.store_log.clone_from(store_log);
         target.log_store = *log_store;
         target.quiet = *quiet;
+    }
+}
+
+/// Makes `to` share `from`'s value, skipping the two atomic reference-count
+/// updates when it already does (the explorer's copies almost always do).
+fn share<T>(to: &mut Arc<T>, from: &Arc<T>) {
+    if !Arc::ptr_eq(to, from) {
+        *to = Arc::clone(from);
     }
 }
 

@@ -637,7 +637,7 @@ fn draw_tables(
         }
         for row_index in by_id(table) {
             let row = &table.rows[row_index];
-            let (_, height) = draw_table_row(
+            let (drawn, height, facts) = draw_table_row(
                 g,
                 run,
                 table,
@@ -648,6 +648,7 @@ fn draw_tables(
                 lang,
                 t,
             );
+            mark_row(drawn, &facts, row);
             for session in [row.uncommitted_by, row.locked_by].into_iter().flatten() {
                 if let Some(instance) = view::session_instance(run, session.0) {
                     held_rows.push((instance, y));
@@ -669,7 +670,7 @@ fn draw_tables(
             });
             let drawn = match next {
                 Some((later, row)) => {
-                    let (drawn, _) = draw_table_row(
+                    let (drawn, _, _) = draw_table_row(
                         g,
                         run,
                         later,
@@ -680,7 +681,6 @@ fn draw_tables(
                         lang,
                         t,
                     );
-                    drawn.attrs.retain(|(name, _)| !name.starts_with("data-"));
                     drawn
                 }
                 None => draw_row(g, spare_y - origin, table_width, ROW, columns, &[], |_| {
@@ -697,7 +697,9 @@ fn draw_tables(
 }
 
 /// Draws `row` of `table` at `y` in its table, with what it holds, its
-/// status and its notes; returns it and its height.
+/// status and its notes; returns it, its height and what it holds. What
+/// it looks like only: a shown row also gets [`mark_row`], a spare one
+/// does not.
 #[allow(clippy::too_many_arguments)]
 fn draw_table_row<'a>(
     g: &'a mut El,
@@ -709,7 +711,7 @@ fn draw_table_row<'a>(
     columns: &[(Column, i32)],
     lang: Lang,
     t: &Ui,
-) -> (&'a mut El, i32) {
+) -> (&'a mut El, i32, RowFacts) {
     let facts = view::row_facts(table, &row.values);
     let notes = row_notes(run, row, lang, t);
     let height = ROW + NOTE * notes.len() as i32;
@@ -720,8 +722,14 @@ fn draw_table_row<'a>(
     let drawn = draw_row(g, y, table_width, height, columns, &notes, |column| {
         cell(column, &facts)
     });
+    drawn.class(&class);
+    (drawn, height, facts)
+}
+
+/// The test id and data attributes of a shown row: what it holds, as the
+/// tests and assistive readers of the markup see it.
+fn mark_row(drawn: &mut El, facts: &RowFacts, row: &RowView) {
     drawn
-        .class(&class)
         .attr("data-testid", "row")
         .attr("data-status", facts.status.as_deref().unwrap_or(""))
         .attr(
@@ -736,7 +744,6 @@ fn draw_table_row<'a>(
                 "true"
             },
         );
-    (drawn, height)
 }
 
 /// A table row `height` pixels tall at `y` in its table: its box, a cell
