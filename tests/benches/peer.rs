@@ -20,8 +20,10 @@
 //! `LOUSA_PEER_STATES` (default 300,000) for the fingerprint setting and
 //! `LOUSA_PEER_REDUCED_STATES` (default 2,000,000, enough for race-3 under
 //! check-then-act to finish) for the reduced one. `LOUSA_PEER_MAX_RACE`
-//! (default 5) caps N. Prints figures; asserts only that complete runs
-//! agree.
+//! (default 5) caps N. Each model's checkers are timed by turns, three to
+//! twenty times each, keeping each one's fastest run (see `by_turns`). Prints
+//! figures, then the lowest ratio of each kind; asserts only that complete
+//! runs agree.
 
 #[path = "../tests/peer_model/mod.rs"]
 mod peer_model;
@@ -52,33 +54,65 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// Runs `f` until a second has gone by, at least 3 and at most 20 times,
-/// and keeps the fastest time: small models finish in milliseconds, where
-/// one timing is noise, and every checker gets at least three tries, so a
-/// slow model (stateright takes 1-13 s on the bounded ones) is not timed
-/// once against Lousa's best of several.
-fn fastest<T>(mut f: impl FnMut() -> T) -> (T, f64) {
+/// Times each run at least this many times and keeps the fastest...
+const RUNS_MIN: u32 = 5;
+/// ...or this many, on the models where a round takes over 5 s (the
+/// bounded reduced ones: stateright takes 12-15 s there).
+const RUNS_MIN_SLOW: u32 = 3;
+
+/// Times a group of checkers on one model by turns: a round runs each
+/// stateright search once, then each Lousa search once, bounded by the
+/// unique states its stateright counterpart reached (see `same_count`).
+/// Rounds repeat until there have been `RUNS_MIN` of them and a second has
+/// gone by, or `RUNS_MIN_SLOW` and 20 seconds (20 rounds at most), and each
+/// checker keeps its fastest run. Taking
+/// turns exposes every checker to the same drift in the VM's speed, which
+/// moves over minutes: timed one checker after another, a slow minute fell
+/// on one side of a ratio only, and ratios moved by 0.2x between runs.
+fn by_turns(
+    scenario: &lousa_core::Scenario,
+    peers: &[(PeerSearch, u32)],
+    lousas: &[(Search, bool, usize)],
+) -> Vec<Row> {
     let start = Instant::now();
-    let mut best = f64::MAX;
-    let mut runs = 0;
-    loop {
-        let t = Instant::now();
-        let out = f();
-        best = best.min(t.elapsed().as_secs_f64());
-        runs += 1;
-        if runs >= 20 || (runs >= 3 && start.elapsed().as_secs_f64() > 1.0) {
-            return (out, best);
+    let mut best: Vec<Option<Row>> = (0..peers.len() + lousas.len()).map(|_| None).collect();
+    let keep = |slot: &mut Option<Row>, row: Row| {
+        if slot.as_ref().is_none_or(|b| row.seconds < b.seconds) {
+            *slot = Some(row);
+        }
+    };
+    for round in 1..=20 {
+        for (i, &(search, bound)) in peers.iter().enumerate() {
+            keep(&mut best[i], peer(scenario, search, bound));
+        }
+        for (j, &(search, reduced, of)) in lousas.iter().enumerate() {
+            let (_, bound) = peers[of];
+            let cut = same_count(best[of].as_ref().expect("peers run first"), bound);
+            keep(
+                &mut best[peers.len() + j],
+                lousa(scenario, search, reduced, cut),
+            );
+        }
+        let elapsed = start.elapsed().as_secs_f64();
+        if (round >= RUNS_MIN && elapsed > 1.0) || (round >= RUNS_MIN_SLOW && elapsed > 20.0) {
+            break;
         }
     }
+    best.into_iter()
+        .map(|r| r.expect("every checker ran"))
+        .collect()
 }
 
+/// One timed exploration by Lousa.
 fn lousa(scenario: &lousa_core::Scenario, search: Search, reduced: bool, bound: u32) -> Row {
     let mut options = Options::for_strategy(scenario.strategy);
     options.search = search;
     options.symmetry = reduced;
     options.unordered_ties = reduced;
     options.max_states = bound;
-    let (report, seconds) = fastest(|| explore::explore(scenario, &options).expect("valid"));
+    let t = Instant::now();
+    let report = explore::explore(scenario, &options).expect("valid");
+    let seconds = t.elapsed().as_secs_f64();
     let checker = match search {
         Search::BreadthFirst => "lousa bfs",
         Search::DepthFirst => "lousa dfs",
@@ -91,12 +125,15 @@ fn lousa(scenario: &lousa_core::Scenario, search: Search, reduced: bool, bound: 
     }
 }
 
+/// One timed run of stateright.
 fn peer(scenario: &lousa_core::Scenario, search: PeerSearch, bound: u32) -> Row {
     // Stateright bounds generated states (transitions), not unique ones:
     // give it room for about three transitions per state, then see whether
     // it stopped before exhausting the space.
     let target = bound as usize * 3;
-    let (run, seconds) = fastest(|| run_stateright(scenario, search, Some(target)));
+    let t = Instant::now();
+    let run = run_stateright(scenario, search, Some(target));
+    let seconds = t.elapsed().as_secs_f64();
     let checker = match search {
         PeerSearch::Bfs => "stateright bfs",
         PeerSearch::Dfs => "stateright dfs",
@@ -164,36 +201,87 @@ fn main() {
         "model", "setting", "checker", "states", "time", "throughput", "run"
     );
     let mut mismatches = 0;
+    let mut ratios: Vec<(String, &'static str, f64)> = Vec::new();
     for n in 2..=max_race {
         for strategy in [Strategy::CheckThenAct, Strategy::IdempotencyKey] {
             let mut s = race(n);
             s.strategy = strategy;
             let model = format!("race-{n} {strategy}");
             // Fingerprint only.
-            let (bfs, dfs) = (
-                peer(&s, PeerSearch::Bfs, bound),
-                peer(&s, PeerSearch::Dfs, bound),
+            let rows = by_turns(
+                &s,
+                &[(PeerSearch::Bfs, bound), (PeerSearch::Dfs, bound)],
+                &[
+                    (Search::BreadthFirst, false, 0),
+                    (Search::DepthFirst, false, 1),
+                ],
             );
-            let (lousa_bfs, lousa_dfs) = (
-                lousa(&s, Search::BreadthFirst, false, same_count(&bfs, bound)),
-                lousa(&s, Search::DepthFirst, false, same_count(&dfs, bound)),
-            );
-            let rows = vec![bfs, dfs, lousa_bfs, lousa_dfs];
             print_group(&model, "fingerprint", &rows, &[(2, 0), (3, 1)]);
+            collect_ratios(&mut ratios, &model, "fingerprint", &rows, &[(2, 0), (3, 1)]);
             mismatches += count_mismatches(&rows, &[(2, 0), (3, 1)]);
             // Reductions on.
-            let sym = peer(&s, PeerSearch::DfsSymmetry, reduced_bound);
-            let lousa_bound = same_count(&sym, reduced_bound);
-            let rows = vec![
-                sym,
-                lousa(&s, Search::BreadthFirst, true, lousa_bound),
-                lousa(&s, Search::DepthFirst, true, lousa_bound),
-            ];
+            let rows = by_turns(
+                &s,
+                &[(PeerSearch::DfsSymmetry, reduced_bound)],
+                &[
+                    (Search::BreadthFirst, true, 0),
+                    (Search::DepthFirst, true, 0),
+                ],
+            );
             print_group(&model, "reduced", &rows, &[(1, 0), (2, 0)]);
+            collect_ratios(&mut ratios, &model, "reduced", &rows, &[(1, 0), (2, 0)]);
             mismatches += count_mismatches(&rows, &[(1, 0), (2, 0)]);
         }
     }
+    print_lowest(&ratios);
     assert_eq!(mismatches, 0, "complete runs disagreed on state counts");
+}
+
+/// Each pair's throughput ratio, labelled by model, setting and pairing.
+fn collect_ratios(
+    out: &mut Vec<(String, &'static str, f64)>,
+    model: &str,
+    setting: &str,
+    rows: &[Row],
+    pairs: &[(usize, usize)],
+) {
+    for &(l, p) in pairs {
+        let (lousa, peer) = (&rows[l], &rows[p]);
+        let kind = match (lousa.checker, peer.checker) {
+            ("lousa dfs", "stateright dfs") => "lousa dfs / stateright dfs",
+            ("lousa bfs", "stateright bfs") => "lousa bfs / stateright bfs",
+            ("lousa dfs", _) => "lousa dfs / stateright dfs+sym",
+            _ => "lousa bfs / stateright dfs+sym (no stateright bfs+sym)",
+        };
+        out.push((
+            format!("{model} {setting}"),
+            kind,
+            lousa.rate() / peer.rate(),
+        ));
+    }
+}
+
+/// The lowest ratio of each pairing, with the row it came from and how many
+/// rows reach 3x.
+fn print_lowest(ratios: &[(String, &'static str, f64)]) {
+    let mut kinds: Vec<&str> = ratios.iter().map(|r| r.1).collect();
+    kinds.sort();
+    kinds.dedup();
+    println!();
+    for kind in kinds {
+        let of_kind: Vec<_> = ratios.iter().filter(|r| r.1 == kind).collect();
+        let lowest = of_kind
+            .iter()
+            .min_by(|a, b| a.2.total_cmp(&b.2))
+            .expect("a kind has rows");
+        let at_3x = of_kind.iter().filter(|r| r.2 >= 3.0).count();
+        println!(
+            "{kind}: lowest {:.2}x ({}), {at_3x} of {} rows at 3x or more",
+            lowest.2,
+            lowest.0,
+            of_kind.len()
+        );
+    }
 }
 
 /// Lousa's state bound against a stateright run: where stateright stopped
