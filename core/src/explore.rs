@@ -97,6 +97,7 @@
 //!   steps.
 
 use crate::choice::{ChoiceKind, Chooser, Schedule, ScheduleChooser};
+use crate::handler::StmtInputs;
 use crate::part::{Fingerprinter, Part};
 use crate::run;
 use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, Strategy};
@@ -692,10 +693,14 @@ impl Hash for IndexKey {
 /// transitions run a statement on a store some other transition already
 /// ran it on (a step of one instance leaves the store the others see as it
 /// was), and a hit skips the engine, the copy of the store and its
-/// fingerprint. The key is the fingerprint of (store, session, statement),
-/// which is everything `Store::execute` reads: the store's schema, left
-/// out of its `Hash`, is the same in every world of a scenario. Two keys
-/// collide with the probability two states do (see `FingerprintHasher`).
+/// fingerprint. The key is the fingerprint of (store, session, what the
+/// statement is built from), which determines everything `Store::execute`
+/// reads: the statement is a function of its `StmtInputs` and the
+/// scenario, and the scenario, like the store's schema (left out of its
+/// `Hash`), is the same in every world an explorer meets. Keying on the
+/// inputs rather than the statement hashes a dozen words instead of some
+/// fifty, and a hit builds no statement. Two keys collide with the
+/// probability two states do (see `FingerprintHasher`).
 #[derive(Default)]
 struct StoreMemo {
     map: HashMap<Fingerprint, (Part<Store>, Exec), BuildHasherDefault<PassThrough>>,
@@ -713,12 +718,13 @@ impl StoreExec for StoreMemo {
         &mut self,
         store: &mut Part<Store>,
         session: SessionId,
-        stmt: Stmt,
+        inputs: &StmtInputs,
+        stmt: &dyn Fn() -> Stmt,
     ) -> std::borrow::Cow<'_, Exec> {
         let mut h = FingerprintHasher::new();
         h.write_u128(store.fingerprint(|s| Fingerprints.of(s)));
         session.hash(&mut h);
-        stmt.hash(&mut h);
+        inputs.hash(&mut h);
         let key = h.finish128();
         if self.map.len() >= STORE_MEMO_MAX {
             self.map.clear();
@@ -729,7 +735,7 @@ impl StoreExec for StoreMemo {
                 e.into_mut()
             }
             Entry::Vacant(e) => {
-                let exec = store.execute(session, stmt);
+                let exec = store.execute(session, stmt());
                 store.fingerprint(|s| Fingerprints.of(s));
                 e.insert((store.clone(), exec))
             }
@@ -2067,6 +2073,7 @@ mod tests {
         assert_ne!(IndexKey::new(fp ^ (1 << 100)), key, "the high word counts");
     }
     use crate::builtins::{builtin, race};
+    use crate::handler::Pc;
     use crate::store::{Isolation, Value};
 
     fn explore_without_memo(s: &Scenario, o: &Options) -> Report {
@@ -2220,21 +2227,32 @@ mod tests {
         let mut after_insert = (*start).clone();
         after_insert.execute(b, insert.clone());
         let mut memo = StoreMemo::default();
+        // The memo keys on what a statement is built from: each statement
+        // here gets inputs of its own.
+        let inputs_of = |pc| StmtInputs {
+            pc,
+            intent: 0,
+            key: "k".into(),
+            row_id: None,
+            capture_result: None,
+            now_ms: 0,
+        };
+        let (insert, select) = ((Pc::InsertSimple, &insert), (Pc::SelectOrder, &select));
         let runs = [
-            (&start, a, &insert),
-            (&start, b, &insert),
-            (&start, a, &select),
-            (&start, b, &select),
+            (&start, a, insert),
+            (&start, b, insert),
+            (&start, a, select),
+            (&start, b, select),
             // Another store, the same session and statement.
-            (&Part::new(after_insert), a, &select),
+            (&Part::new(after_insert), a, select),
             // A repeat: the one hit.
-            (&start, b, &insert),
+            (&start, b, insert),
         ];
         let mut results = Vec::new();
-        for (from, session, stmt) in runs {
+        for (from, session, (pc, stmt)) in runs {
             let mut via_memo = from.clone();
             let got = memo
-                .execute(&mut via_memo, session, stmt.clone())
+                .execute(&mut via_memo, session, &inputs_of(pc), &|| stmt.clone())
                 .into_owned();
             let mut direct = Store::clone(from);
             let want = direct.execute(session, stmt.clone());

@@ -1,7 +1,7 @@
 //! The strategies as handlers: small state machines whose every step is one
 //! atomic action (a SQL statement, a capture call, a response).
 
-use crate::scenario::{Intent, Strategy};
+use crate::scenario::{Intent, Scenario, Strategy};
 use crate::store::{Exec, Isolation, Name, SqlState, Stmt, StmtResult, Value};
 use crate::trace::SqlOutcome;
 use crate::world::World;
@@ -134,9 +134,27 @@ pub fn uses_transaction(strategy: Strategy, isolation: Isolation) -> bool {
 }
 
 pub enum Action {
-    Sql(Stmt),
+    Sql(StmtInputs),
     Capture,
     Respond(u16, crate::world::Text),
+}
+
+/// What a job's statement is built from: [`statement`] reads these and the
+/// run's scenario (the same for every world of a run), nothing else. An
+/// explorer keys its store memo on these dozen words instead of on the
+/// statement, whose table and column names alone take some forty to hash,
+/// and builds the statement only when the memo has not seen it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StmtInputs {
+    pub pc: Pc,
+    /// The attempt's intent, an index into the run's intents.
+    pub intent: u32,
+    pub key: crate::world::Text,
+    pub row_id: Option<i64>,
+    pub capture_result: Option<bool>,
+    /// The time, for the statements that write a lease; 0 for the others,
+    /// so that they key the same at every instant.
+    pub now_ms: u64,
 }
 
 pub fn body(status: &str, id: i64) -> String {
@@ -182,10 +200,6 @@ fn scope(it: &Intent) -> String {
     format!("{}:cobranca", it.tenant)
 }
 
-fn isolation(w: &World) -> Isolation {
-    w.scenario.isolation
-}
-
 fn intent_of(w: &World, attempt: u32) -> (&Intent, &str) {
     let a = &w.attempts[attempt as usize];
     (&w.intents[a.intent as usize].1, &*a.key)
@@ -197,20 +211,49 @@ fn text(s: &str) -> Value {
 
 /// What the job does at its current step.
 pub fn action(w: &World, job: &Job) -> Action {
-    let (it, key) = intent_of(w, job.attempt);
-    let id = job.row_id.unwrap_or(0);
-    let sql = |s: Stmt| Action::Sql(s);
     match job.pc {
-        Pc::Begin => sql(Stmt::Begin {
-            isolation: isolation(w),
-        }),
-        Pc::SelectOrder => sql(Stmt::Select {
+        Pc::Capture => Action::Capture,
+        Pc::AwaitCapture => unreachable!("a job awaiting the acquirer has no step scheduled"),
+        Pc::AfterCapture => unreachable!("resolved in on_capture"),
+        Pc::Respond => {
+            let (status, body) = job.response.clone().expect("a response was prepared");
+            Action::Respond(status, body)
+        }
+        pc => {
+            let a = &w.attempts[job.attempt as usize];
+            Action::Sql(StmtInputs {
+                pc,
+                intent: a.intent,
+                key: a.key.clone(),
+                row_id: job.row_id,
+                capture_result: job.capture_result,
+                now_ms: if matches!(pc, Pc::LeaseClaim | Pc::LeaseRetake) {
+                    w.now_ms
+                } else {
+                    0
+                },
+            })
+        }
+    }
+}
+
+/// The statement a job runs at `inputs.pc`.
+pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtInputs) -> Stmt {
+    let it = &intents[inputs.intent as usize].1;
+    let key = &*inputs.key;
+    let id = inputs.row_id.unwrap_or(0);
+    let now_ms = inputs.now_ms;
+    match inputs.pc {
+        Pc::Begin => Stmt::Begin {
+            isolation: scenario.isolation,
+        },
+        Pc::SelectOrder => Stmt::Select {
             table: "cobranca_simples".into(),
             columns: vec!["id".into(), "status".into()],
             filter: vec![("pedido_id".into(), Value::Int(it.order_id))],
             for_update: false,
-        }),
-        Pc::InsertSimple => sql(Stmt::Insert {
+        },
+        Pc::InsertSimple => Stmt::Insert {
             table: "cobranca_simples".into(),
             values: vec![
                 ("pedido_id".into(), Value::Int(it.order_id)),
@@ -219,12 +262,12 @@ pub fn action(w: &World, job: &Job) -> Action {
             ],
             on_conflict_do_nothing: None,
             returning: vec!["id".into()],
-        }),
+        },
         Pc::CommitThenCapture | Pc::CommitThenRespond | Pc::CommitThenRead | Pc::CommitHeld => {
-            sql(Stmt::Commit)
+            Stmt::Commit
         }
-        Pc::RollbackThenRead | Pc::RollbackHeld | Pc::RollbackAfterError => sql(Stmt::Rollback),
-        Pc::Claim | Pc::ClaimPlain => sql(Stmt::Insert {
+        Pc::RollbackThenRead | Pc::RollbackHeld | Pc::RollbackAfterError => Stmt::Rollback,
+        Pc::Claim | Pc::ClaimPlain => Stmt::Insert {
             table: "cobranca".into(),
             values: vec![
                 ("idempotency_key".into(), text(key)),
@@ -232,10 +275,11 @@ pub fn action(w: &World, job: &Job) -> Action {
                 ("valor_centavos".into(), Value::Int(it.amount_cents)),
                 ("status".into(), text("PROCESSANDO")),
             ],
-            on_conflict_do_nothing: (job.pc == Pc::Claim).then(|| vec!["idempotency_key".into()]),
+            on_conflict_do_nothing: (inputs.pc == Pc::Claim)
+                .then(|| vec!["idempotency_key".into()]),
             returning: vec!["id".into()],
-        }),
-        Pc::ReadExisting => sql(Stmt::Select {
+        },
+        Pc::ReadExisting => Stmt::Select {
             table: "cobranca".into(),
             columns: [
                 "pedido_id",
@@ -248,22 +292,19 @@ pub fn action(w: &World, job: &Job) -> Action {
             .to_vec(),
             filter: vec![("idempotency_key".into(), text(key))],
             for_update: false,
-        }),
-        Pc::Capture => Action::Capture,
-        Pc::AwaitCapture => unreachable!("a job awaiting the acquirer has no step scheduled"),
-        Pc::AfterCapture => unreachable!("resolved in on_capture"),
+        },
         Pc::UpdateSimple => {
-            let (status, _, _) = capture_answer(job, id);
-            sql(Stmt::Update {
+            let (status, _, _) = capture_answer(inputs.capture_result, id);
+            Stmt::Update {
                 table: "cobranca_simples".into(),
                 set: vec![("status".into(), text(status))],
                 filter: vec![("id".into(), Value::Int(id))],
                 returning: vec![],
-            })
+            }
         }
         Pc::StoreResponse => {
-            let (status, http, body) = capture_answer(job, id);
-            sql(Stmt::Update {
+            let (status, http, body) = capture_answer(inputs.capture_result, id);
+            Stmt::Update {
                 table: "cobranca".into(),
                 set: vec![
                     ("status".into(), text(status)),
@@ -272,11 +313,11 @@ pub fn action(w: &World, job: &Job) -> Action {
                 ],
                 filter: vec![("id".into(), Value::Int(id))],
                 returning: vec![],
-            })
+            }
         }
         Pc::LeaseClaim => {
             let fp = intent_fp(it);
-            sql(Stmt::Insert {
+            Stmt::Insert {
                 table: "chave_idempotencia".into(),
                 values: vec![
                     ("escopo".into(), text(&scope(it))),
@@ -285,18 +326,18 @@ pub fn action(w: &World, job: &Job) -> Action {
                     ("estado".into(), text("processing")),
                     (
                         "lease_ate_ms".into(),
-                        Value::Int((w.now_ms + w.scenario.lease_ms) as i64),
+                        Value::Int((now_ms + scenario.lease_ms) as i64),
                     ),
                     (
                         "expira_em_ms".into(),
-                        Value::Int((w.now_ms + w.scenario.key_ttl_ms) as i64),
+                        Value::Int((now_ms + scenario.key_ttl_ms) as i64),
                     ),
                 ],
                 on_conflict_do_nothing: Some(vec!["escopo".into(), "chave".into()]),
                 returning: vec!["id".into()],
-            })
+            }
         }
-        Pc::LeaseRead => sql(Stmt::Select {
+        Pc::LeaseRead => Stmt::Select {
             table: "chave_idempotencia".into(),
             columns: [
                 "id",
@@ -313,18 +354,18 @@ pub fn action(w: &World, job: &Job) -> Action {
                 ("chave".into(), text(key)),
             ],
             for_update: false,
-        }),
-        Pc::LeaseDelete => sql(Stmt::Delete {
+        },
+        Pc::LeaseDelete => Stmt::Delete {
             table: "chave_idempotencia".into(),
             filter: vec![("id".into(), Value::Int(id))],
-        }),
-        Pc::LeaseRetake => sql(Stmt::Update {
+        },
+        Pc::LeaseRetake => Stmt::Update {
             table: "chave_idempotencia".into(),
             set: vec![
                 ("estado".into(), text("processing")),
                 (
                     "lease_ate_ms".into(),
-                    Value::Int((w.now_ms + w.scenario.lease_ms) as i64),
+                    Value::Int((now_ms + scenario.lease_ms) as i64),
                 ),
             ],
             filter: vec![
@@ -332,22 +373,22 @@ pub fn action(w: &World, job: &Job) -> Action {
                 ("estado".into(), text("failed_safe")),
             ],
             returning: vec![],
-        }),
+        },
         Pc::LeaseFinish => {
-            let (state, http, body) = lease_answer(w.scenario.strategy, job.capture_result, id);
+            let (state, http, body) = lease_answer(scenario.strategy, inputs.capture_result, id);
             let mut set = vec![("estado".into(), text(state))];
             if state == "completed" {
                 set.push(("resposta_http".into(), Value::Int(i64::from(http))));
                 set.push(("resposta_corpo".into(), text(&body)));
             }
-            sql(Stmt::Update {
+            Stmt::Update {
                 table: "chave_idempotencia".into(),
                 set,
                 filter: vec![("id".into(), Value::Int(id))],
                 returning: vec![],
-            })
+            }
         }
-        Pc::InsertPedido => sql(Stmt::Insert {
+        Pc::InsertPedido => Stmt::Insert {
             table: "pedido_pago".into(),
             values: vec![
                 ("pedido_id".into(), Value::Int(it.order_id)),
@@ -355,10 +396,9 @@ pub fn action(w: &World, job: &Job) -> Action {
             ],
             on_conflict_do_nothing: None,
             returning: vec![],
-        }),
-        Pc::Respond => {
-            let (status, body) = job.response.clone().expect("a response was prepared");
-            Action::Respond(status, body)
+        },
+        Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Respond => {
+            unreachable!("{:?} runs no statement", inputs.pc)
         }
     }
 }
@@ -375,8 +415,8 @@ fn lease_answer(strategy: Strategy, capture: Option<bool>, id: i64) -> (&'static
 }
 
 /// (status column, HTTP status, body) for what the acquirer said.
-fn capture_answer(job: &Job, id: i64) -> (&'static str, u16, String) {
-    match job.capture_result {
+fn capture_answer(capture_result: Option<bool>, id: i64) -> (&'static str, u16, String) {
+    match capture_result {
         Some(true) => ("CAPTURADA", 201, body("CAPTURADA", id)),
         Some(false) => ("RECUSADA", 402, body("RECUSADA", id)),
         None => ("PROCESSANDO", 504, BODY_ACQUIRER_SILENT.into()),
@@ -504,7 +544,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: &StmtResult) {
             }
         }
         Pc::UpdateSimple => {
-            let (_, http, b) = capture_answer(job, job.row_id.unwrap_or(0));
+            let (_, http, b) = capture_answer(job.capture_result, job.row_id.unwrap_or(0));
             job.response = Some((http, b.into()));
             if strategy == Strategy::CheckThenAct {
                 Pc::CommitHeld
@@ -513,7 +553,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: &StmtResult) {
             }
         }
         Pc::StoreResponse => {
-            let (_, http, b) = capture_answer(job, job.row_id.unwrap_or(0));
+            let (_, http, b) = capture_answer(job.capture_result, job.row_id.unwrap_or(0));
             job.response = Some((http, b.into()));
             if strategy == Strategy::IdempotencyKeyHeldTx {
                 Pc::CommitHeld

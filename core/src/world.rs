@@ -179,13 +179,17 @@ pub struct World {
 /// store it met (see `explore::StoreMemo`), as a statement's effect is a
 /// function of the store, the session and the statement alone.
 pub(crate) trait StoreExec {
+    /// Runs the statement `stmt` builds from `inputs` (see
+    /// `handler::StmtInputs`: equal inputs build equal statements, so a
+    /// memo can key on them and build the statement only on a miss).
     /// Borrowed when the answer is one already known: a memo hit then
     /// copies no rows.
     fn execute(
         &mut self,
         store: &mut Part<Store>,
         session: SessionId,
-        stmt: Stmt,
+        inputs: &handler::StmtInputs,
+        stmt: &dyn Fn() -> Stmt,
     ) -> std::borrow::Cow<'_, Exec>;
 }
 
@@ -821,7 +825,7 @@ impl World {
             return; // the instance crashed since this step was scheduled
         };
         match handler::action(self, job) {
-            Action::Sql(stmt) => self.run_sql(instance, attempt, stmt, store_exec),
+            Action::Sql(inputs) => self.run_sql(instance, attempt, inputs, store_exec),
             Action::Capture => self.capture(instance, attempt),
             Action::Respond(status, body) => {
                 self.finish_job(instance, attempt);
@@ -834,7 +838,7 @@ impl World {
         &mut self,
         instance: u32,
         attempt: u32,
-        stmt: Stmt,
+        inputs: handler::StmtInputs,
         store_exec: Option<&mut dyn StoreExec>,
     ) {
         let inst = &mut self.instances[instance as usize];
@@ -856,25 +860,33 @@ impl World {
             },
         };
         let session = self.instances[instance as usize].connections[conn_ix].session;
-        let sql = if self.quiet {
-            String::new()
-        } else {
-            stmt.to_sql()
+        let (scenario, intents) = (Arc::clone(&self.scenario), Arc::clone(&self.intents));
+        let build = || handler::statement(&scenario, &intents, &inputs);
+        // Quiet worlds with a memo (every explorer transition) build the
+        // statement only when the memo has not seen it.
+        let mut stmt = (!self.quiet || self.log_store || store_exec.is_none()).then(build);
+        let sql = match (&stmt, self.quiet) {
+            (Some(stmt), false) => stmt.to_sql(),
+            _ => String::new(),
         };
-        let rows = handler::returns_rows(&stmt);
+        let rows = stmt.as_ref().map(handler::returns_rows);
         if self.log_store {
             self.store_log.push(StoreStatement {
                 session: session.0,
                 instance: Some(instance),
                 time_ms: self.now_ms,
-                stmt: stmt.clone(),
+                stmt: stmt.clone().expect("built when logging"),
                 waited: false,
             });
         }
         let exec = match store_exec {
-            Some(x) => x.execute(&mut self.store, session, stmt),
-            None => std::borrow::Cow::Owned(self.store.execute(session, stmt)),
+            Some(x) => x.execute(&mut self.store, session, &inputs, &build),
+            None => std::borrow::Cow::Owned(
+                self.store
+                    .execute(session, stmt.take().expect("built without a memo")),
+            ),
         };
+        let returns_rows = || rows.unwrap_or_else(|| handler::returns_rows(&build()));
         if self.log_store && matches!(*exec, Exec::Waiting { .. }) {
             self.store_log.last_mut().expect("just pushed").waited = true;
         }
@@ -886,7 +898,7 @@ impl World {
                 job.waiting_since_ms = Some(now);
                 // Quiet worlds keep no SQL text, so none is shared here either.
                 job.waiting_sql = (!quiet).then(|| sql.as_str().into());
-                job.waiting_returns_rows = rows;
+                job.waiting_returns_rows = returns_rows();
                 self.emit(
                     Actor::Instance(instance),
                     EventKind::Sql {
@@ -902,7 +914,7 @@ impl World {
                 self.emit_with(Actor::Instance(instance), || EventKind::Sql {
                     attempt: Some(attempt),
                     sql,
-                    outcome: handler::outcome_of(rows, result),
+                    outcome: handler::outcome_of(returns_rows(), result),
                 });
                 self.after_sql(instance, attempt, result);
             }

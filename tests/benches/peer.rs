@@ -55,13 +55,13 @@ fn env_u64(name: &str, default: u64) -> u64 {
 }
 
 /// Times each run at least this many times and keeps the fastest...
-const RUNS_MIN: u32 = 5;
+const RUNS_MIN: usize = 5;
 /// ...or this many, on the models where a round takes over 5 s (the
 /// bounded reduced ones: stateright takes 12-15 s there).
-const RUNS_MIN_SLOW: u32 = 3;
+const RUNS_MIN_SLOW: usize = 3;
 
 /// Times a group of checkers on one model by turns: a round runs each
-/// stateright search once, then each Lousa search once, bounded by the
+/// stateright search once and each Lousa search once, bounded by the
 /// unique states its stateright counterpart reached (see `same_count`).
 /// Rounds repeat until there have been `RUNS_MIN` of them and a second has
 /// gone by, or `RUNS_MIN_SLOW` and 20 seconds (20 rounds at most), and each
@@ -81,17 +81,23 @@ fn by_turns(
             *slot = Some(row);
         }
     };
+    let slots = peers.len() + lousas.len();
     for round in 1..=20 {
-        for (i, &(search, bound)) in peers.iter().enumerate() {
-            keep(&mut best[i], peer(scenario, search, bound));
-        }
-        for (j, &(search, reduced, of)) in lousas.iter().enumerate() {
-            let (_, bound) = peers[of];
-            let cut = same_count(best[of].as_ref().expect("peers run first"), bound);
-            keep(
-                &mut best[peers.len() + j],
-                lousa(scenario, search, reduced, cut),
-            );
+        // The first round runs the peers first, as Lousa's bounds come from
+        // them; later rounds start one checker further on, so that no
+        // checker always follows the same one (a run can leave work behind
+        // for the next, such as freed blocks for glibc to merge).
+        for k in 0..slots {
+            let i = (k + round - 1) % slots;
+            let row = if i < peers.len() {
+                let (search, bound) = peers[i];
+                peer(scenario, search, bound)
+            } else {
+                let (search, reduced, of) = lousas[i - peers.len()];
+                let cut = same_count(best[of].as_ref().expect("peers ran first"), peers[of].1);
+                lousa(scenario, search, reduced, cut)
+            };
+            keep(&mut best[i], row);
         }
         let elapsed = start.elapsed().as_secs_f64();
         if (round >= RUNS_MIN && elapsed > 1.0) || (round >= RUNS_MIN_SLOW && elapsed > 20.0) {
