@@ -139,8 +139,9 @@ pub enum Action {
     Respond(u16, crate::world::Text),
 }
 
-/// What a job's statement is built from: [`statement`] reads these and the
-/// run's scenario (the same for every world of a run), nothing else. An
+/// What a job's statement is built from: [`statement`] reads these, the
+/// run's scenario and the intents drawn from it (the same for every world
+/// of a run), nothing else. An
 /// explorer keys its store memo on these dozen words instead of on the
 /// statement, whose table and column names alone take some forty to hash,
 /// and builds the statement only when the memo has not seen it.
