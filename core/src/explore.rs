@@ -1494,8 +1494,8 @@ impl Explorer {
         self.frontier = VecDeque::new();
         self.found = Vec::new();
         self.spares = Vec::new();
-        let (status, analysis) = match self.topological_order() {
-            Some(order) => (status, self.analyse(&order)),
+        let (status, analysis) = match self.analyse() {
+            Some(analysis) => (status, analysis),
             None => (
                 Status::Cyclic,
                 Analysis::empty(self.nodes.len(), self.classes.len()),
@@ -1509,40 +1509,29 @@ impl Explorer {
         self.store_memo = store;
     }
 
-    /// Kahn's algorithm from the start state; `None` if there is a cycle.
-    fn topological_order(&self) -> Option<Vec<u32>> {
+    /// Every figure over the explored graph; `None` if it has a cycle.
+    fn analyse(&self) -> Option<Analysis> {
         let n = self.nodes.len();
+        let mut a = Analysis::empty(n, self.classes.len());
+        let by_choices = self.shortest() == Shortest::Choices;
+        if by_choices && !self.default_runs(&mut a) {
+            return None;
+        }
+        // One pass for every figure that flows from the start, in the order
+        // Kahn's algorithm takes the states (its queue a stack): a state is
+        // taken once all its predecessors were, so its figures are final
+        // then, and the pass that orders the states carries them along the
+        // edges too. The graph outgrows the cache on large models, and each
+        // pass over it pays a miss per edge: ordering first and carrying
+        // after took two.
         let mut indegree = vec![0u32; n];
         for e in &self.edges {
             indegree[e.to as usize] += 1;
         }
-        let mut order = Vec::with_capacity(n);
         let mut ready: Vec<u32> = (0..n as u32)
             .filter(|&v| indegree[v as usize] == 0)
             .collect();
-        while let Some(u) = ready.pop() {
-            order.push(u);
-            for e in self.out_edges(u) {
-                let d = &mut indegree[e.to as usize];
-                *d -= 1;
-                if *d == 0 {
-                    ready.push(e.to);
-                }
-            }
-        }
-        (order.len() == n).then_some(order)
-    }
-
-    fn analyse(&self, order: &[u32]) -> Analysis {
-        let mut a = Analysis::empty(self.nodes.len(), self.classes.len());
-        let by_choices = self.shortest() == Shortest::Choices;
-        if by_choices {
-            self.default_runs(order, &mut a);
-        }
-        // One forward pass for every figure that flows from the start: the
-        // graph outgrows the cache on large models, and each pass over it
-        // pays a miss per edge. In topological order a state's figures are
-        // final before its edges are followed.
+        let mut taken = 0;
         a.reach[0].paths = [0, 1];
         a.reach[0].cost = 0;
         let mut best = std::mem::take(&mut a.best);
@@ -1550,7 +1539,8 @@ impl Explorer {
             // The all-zero run from the start: the empty schedule.
             best[a.reach[0].default_class as usize] = Some((0, NONE, NONE));
         }
-        for &u in order {
+        while let Some(u) = ready.pop() {
+            taken += 1;
             let from = a.reach[u as usize];
             let first = self.nodes[u as usize].first_edge;
             let from_paths = paths_of(&from);
@@ -1577,7 +1567,15 @@ impl Explorer {
                         best[c as usize] = Some((len, u, first + k as u32));
                     }
                 }
+                let d = &mut indegree[e.to as usize];
+                *d -= 1;
+                if *d == 0 {
+                    ready.push(e.to);
+                }
             }
+        }
+        if taken < n {
+            return None;
         }
         for (v, node) in self.nodes.iter().enumerate() {
             let c = node.class;
@@ -1597,26 +1595,46 @@ impl Explorer {
             }
         }
         a.best = best;
-        a
+        Some(a)
     }
 
     /// Where the all-zero run from each state ends (its class) and in how
     /// many steps: the continuation a schedule by choices leaves implicit.
-    fn default_runs(&self, order: &[u32], a: &mut Analysis) {
-        a.default_steps.resize(self.nodes.len(), 0);
-        for &u in order.iter().rev() {
-            let node = &self.nodes[u as usize];
-            let (class, steps) = if node.class != NONE {
-                (node.class, 0)
-            } else if node.expanded && node.edge_count > 0 {
-                let to = self.edges[node.first_edge as usize].to as usize;
-                (a.reach[to].default_class, a.default_steps[to] + 1)
-            } else {
-                (NONE, 0)
-            };
-            a.reach[u as usize].default_class = class;
-            a.default_steps[u as usize] = steps;
+    /// From each state not yet known it follows first edges (the all-zero
+    /// choice) to a state that is, then fills in the states it passed, so
+    /// each state is filled once and no order is needed. False if first
+    /// edges make a cycle.
+    fn default_runs(&self, a: &mut Analysis) -> bool {
+        const UNKNOWN: u32 = u32::MAX;
+        let n = self.nodes.len();
+        a.default_steps = vec![UNKNOWN; n];
+        let mut passed = Vec::new();
+        for start in 0..n {
+            let mut v = start;
+            while a.default_steps[v] == UNKNOWN {
+                let node = &self.nodes[v];
+                if node.class != NONE {
+                    a.reach[v].default_class = node.class;
+                    a.default_steps[v] = 0;
+                } else if node.expanded && node.edge_count > 0 {
+                    if passed.len() == n {
+                        return false;
+                    }
+                    passed.push(v);
+                    v = self.edges[node.first_edge as usize].to as usize;
+                } else {
+                    a.reach[v].default_class = NONE;
+                    a.default_steps[v] = 0;
+                }
+            }
+            let (class, mut steps) = (a.reach[v].default_class, a.default_steps[v]);
+            while let Some(u) = passed.pop() {
+                steps += 1;
+                a.reach[u].default_class = class;
+                a.default_steps[u] = steps;
+            }
         }
+        true
     }
 
     /// The fewest-cost path of edges from the start to `u`.
@@ -2172,6 +2190,55 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The analysis orders the graph as it goes, so it must still see a
+    /// cycle, whether first edges (the all-zero runs) close it or later
+    /// ones. The graphs are written by hand: no model has a cycle.
+    #[test]
+    fn the_analysis_refuses_a_cycle() {
+        let s = race(2);
+        let mut ex = Explorer::new(&s, &Options::for_strategy(s.strategy)).expect("valid");
+        let node = |first_edge, edge_count| Node {
+            first_edge,
+            edge_count,
+            class: NONE,
+            expanded: true,
+        };
+        let edge = |to| Edge {
+            to,
+            choices: 1,
+            last_nonzero: 0,
+        };
+        // 0 -> 1 -> 2 -> 1 along first edges.
+        ex.nodes = vec![node(0, 1), node(1, 1), node(2, 1)];
+        ex.edges = vec![edge(1), edge(2), edge(1)];
+        assert!(ex.analyse().is_none(), "a cycle of first edges");
+        // 0 -> 1 -> 2 (terminal), and 2's sibling edge 1 -> 0 back.
+        ex.classes = vec![Class {
+            key: ClassKey {
+                captures: vec![],
+                answers: vec![],
+                end: crate::trace::EndReason::Quiescent,
+                broken: vec![],
+                replay: false,
+            },
+            states: 1,
+        }];
+        let terminal = Node {
+            class: 0,
+            expanded: false,
+            ..node(0, 0)
+        };
+        ex.nodes = vec![node(0, 1), node(1, 2), terminal];
+        ex.edges = vec![edge(1), edge(2), edge(0)];
+        assert!(ex.analyse().is_none(), "a cycle through a later edge");
+        // Without the edge back: 1 path to the terminal state, in 2 steps.
+        ex.nodes[1].edge_count = 1;
+        ex.edges.pop();
+        let a = ex.analyse().expect("acyclic");
+        assert_eq!(a.class_schedules, vec![1]);
+        assert_eq!(a.default_steps, vec![2, 1, 0]);
     }
 
     /// A copy into a spare world is the world, every field of it (Debug
