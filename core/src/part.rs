@@ -94,13 +94,18 @@ impl<T> Clone for Part<T> {
 
     /// An explorer copies each world into a spare that mostly holds a
     /// sibling, whose parts are the very same values: then only the
-    /// fingerprint is copied, and the two atomic reference-count updates
-    /// of a fresh clone are skipped.
+    /// fingerprint is copied (see `share`).
     fn clone_from(&mut self, source: &Self) {
-        if !std::sync::Arc::ptr_eq(&self.value, &source.value) {
-            self.value = std::sync::Arc::clone(&source.value);
-        }
+        share(&mut self.value, &source.value);
         self.cached = source.cached;
+    }
+}
+
+/// Makes `to` share `from`'s value, skipping the two atomic reference-count
+/// updates when it already does (the explorer's copies almost always do).
+pub(crate) fn share<T>(to: &mut std::sync::Arc<T>, from: &std::sync::Arc<T>) {
+    if !std::sync::Arc::ptr_eq(to, from) {
+        *to = std::sync::Arc::clone(from);
     }
 }
 

@@ -8,7 +8,7 @@
 
 use crate::choice::{ChoiceKind, Chooser};
 use crate::handler::{self, Action, Job, Pc};
-use crate::part::{Fingerprinter, Part};
+use crate::part::{Fingerprinter, Part, share};
 use crate::scenario::*;
 use crate::store::{Completion, Exec, SessionId, Stmt, Store};
 use crate::trace::*;
@@ -331,14 +331,6 @@ impl World {
         target.store_log.clone_from(store_log);
         target.log_store = *log_store;
         target.quiet = *quiet;
-    }
-}
-
-/// Makes `to` share `from`'s value, skipping the two atomic reference-count
-/// updates when it already does (the explorer's copies almost always do).
-fn share<T>(to: &mut Arc<T>, from: &Arc<T>) {
-    if !Arc::ptr_eq(to, from) {
-        *to = Arc::clone(from);
     }
 }
 
@@ -860,8 +852,7 @@ impl World {
             },
         };
         let session = self.instances[instance as usize].connections[conn_ix].session;
-        let (scenario, intents) = (Arc::clone(&self.scenario), Arc::clone(&self.intents));
-        let build = || handler::statement(&scenario, &intents, &inputs);
+        let build = || handler::statement(&self.scenario, &self.intents, &inputs);
         // Quiet worlds with a memo (every explorer transition) build the
         // statement only when the memo has not seen it.
         let mut stmt = (!self.quiet || self.log_store || store_exec.is_none()).then(build);
@@ -886,19 +877,21 @@ impl World {
                     .execute(session, stmt.take().expect("built without a memo")),
             ),
         };
-        let returns_rows = || rows.unwrap_or_else(|| handler::returns_rows(&build()));
         if self.log_store && matches!(*exec, Exec::Waiting { .. }) {
             self.store_log.last_mut().expect("just pushed").waited = true;
         }
         match exec.as_ref() {
             &Exec::Waiting { on } => {
                 let on_instance = self.instance_of_session(on);
+                // A quiet world with a memo built no statement; one that
+                // waits is rare, so build it now to ask.
+                let returns_rows = rows.unwrap_or_else(|| handler::returns_rows(&build()));
                 let (now, quiet) = (self.now_ms, self.quiet);
                 let job = self.job_mut(instance, attempt).expect("job exists");
                 job.waiting_since_ms = Some(now);
                 // Quiet worlds keep no SQL text, so none is shared here either.
                 job.waiting_sql = (!quiet).then(|| sql.as_str().into());
-                job.waiting_returns_rows = returns_rows();
+                job.waiting_returns_rows = returns_rows;
                 self.emit(
                     Actor::Instance(instance),
                     EventKind::Sql {
@@ -914,7 +907,7 @@ impl World {
                 self.emit_with(Actor::Instance(instance), || EventKind::Sql {
                     attempt: Some(attempt),
                     sql,
-                    outcome: handler::outcome_of(returns_rows(), result),
+                    outcome: handler::outcome_of(rows.expect("built when not quiet"), result),
                 });
                 self.after_sql(instance, attempt, result);
             }

@@ -65,23 +65,23 @@ const RUNS_MIN_SLOW: usize = 3;
 /// unique states its stateright counterpart reached (see `same_count`).
 /// Rounds repeat until there have been `RUNS_MIN` of them and a second has
 /// gone by, or `RUNS_MIN_SLOW` and 20 seconds (20 rounds at most), and each
-/// checker keeps its fastest run. Taking
-/// turns exposes every checker to the same drift in the VM's speed, which
-/// moves over minutes: timed one checker after another, a slow minute fell
-/// on one side of a ratio only, and ratios moved by 0.2x between runs.
+/// checker keeps its fastest run. Taking turns exposes every checker to the
+/// same drift in the VM's speed, which moves over minutes: timed one
+/// checker after another, a slow minute fell on one side of a ratio only,
+/// and ratios moved by 0.2x between runs.
 fn by_turns(
     scenario: &lousa_core::Scenario,
     peers: &[(PeerSearch, u32)],
     lousas: &[(Search, bool, usize)],
 ) -> Vec<Row> {
     let start = Instant::now();
-    let mut best: Vec<Option<Row>> = (0..peers.len() + lousas.len()).map(|_| None).collect();
+    let slots = peers.len() + lousas.len();
+    let mut best: Vec<Option<Row>> = (0..slots).map(|_| None).collect();
     let keep = |slot: &mut Option<Row>, row: Row| {
         if slot.as_ref().is_none_or(|b| row.seconds < b.seconds) {
             *slot = Some(row);
         }
     };
-    let slots = peers.len() + lousas.len();
     for round in 1..=20 {
         // The first round runs the peers first, as Lousa's bounds come from
         // them; later rounds start one checker further on, so that no
