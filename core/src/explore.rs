@@ -97,8 +97,9 @@
 //!   steps.
 
 use crate::choice::{ChoiceKind, Chooser, Schedule, ScheduleChooser};
+use crate::fingerprint::{self, Fingerprint, FingerprintHasher};
 use crate::handler::StmtInputs;
-use crate::part::{Fingerprinter, Part};
+use crate::part::Part;
 use crate::run;
 use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, Strategy};
 use crate::store::{Exec, SessionId, Stmt, Store};
@@ -245,7 +246,7 @@ pub struct Options {
 }
 
 impl Options {
-    /// Breadth-first, client symmetry on, ties ordered (so the shortest
+    /// Depth-first, client symmetry on, ties ordered (so the shortest
     /// counterexample is the shortest schedule text), the strategy's
     /// properties. Turn `unordered_ties` on for about half the states when
     /// the shortest schedule matters less than the time.
@@ -539,112 +540,6 @@ fn count_json<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
 
 // ---- fingerprints ----
 
-type Fingerprint = u128;
-
-/// A 128-bit fingerprint hasher built for hashing many small words fast.
-/// Words go round-robin into four multiply-rotate lanes, so four multiply
-/// chains run side by side instead of one after another (about twice as
-/// fast as ahash on a `World`), and every mixed word is also summed into a
-/// fifth accumulator. Each lane step is a bijection of the lane for a given
-/// word, so inputs that differ in one word always differ; otherwise two
-/// states share a fingerprint only if a lane and the sum both collide, about
-/// 2⁻¹²⁸ per pair. Stable across builds and platforms.
-struct FingerprintHasher {
-    lanes: [u64; 4],
-    sum: u64,
-}
-
-impl FingerprintHasher {
-    fn new() -> Self {
-        Self {
-            lanes: [
-                0x243f_6a88_85a3_08d3,
-                0x1319_8a2e_0370_7344,
-                0xa409_3822_299f_31d0,
-                0x082e_fa98_ec4e_6c89,
-            ],
-            sum: 0x4528_21e6_38d0_1377,
-        }
-    }
-    #[inline(always)]
-    fn word(&mut self, x: u64) {
-        let m = (self.lanes[0] ^ x)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_left(29);
-        self.sum = self.sum.wrapping_add(m);
-        self.lanes = [self.lanes[1], self.lanes[2], self.lanes[3], m];
-    }
-    fn finish128(&self) -> u128 {
-        let [a, b, c, d] = self.lanes;
-        let hi = fmix64(a ^ b.rotate_left(17) ^ c.rotate_left(31) ^ d.rotate_left(47));
-        let lo = fmix64(self.sum ^ fmix64(a.rotate_left(7) ^ c ^ d.rotate_left(53)) ^ b);
-        (u128::from(hi) << 64) | u128::from(lo)
-    }
-}
-
-/// MurmurHash3's finaliser: every input bit affects every output bit.
-fn fmix64(mut k: u64) -> u64 {
-    k ^= k >> 33;
-    k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    k ^= k >> 33;
-    k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    k ^ (k >> 33)
-}
-
-impl Hasher for FingerprintHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.word(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut buf = [0u8; 8];
-            buf[..rest.len()].copy_from_slice(rest);
-            self.word(u64::from_le_bytes(buf) ^ ((rest.len() as u64) << 59));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.word(u64::from(i));
-    }
-    fn write_u16(&mut self, i: u16) {
-        self.word(u64::from(i));
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.word(u64::from(i));
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.word(i);
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.word(i as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.finish128() as u64
-    }
-}
-
-/// The fingerprint of everything `World`'s `Hash` covers. Each part keeps
-/// its own fingerprint until it changes, so a step hashes only what it
-/// touched (one instance, a client) and the few words around the parts.
-fn fingerprint_of(w: &mut World) -> Fingerprint {
-    let mut h = FingerprintHasher::new();
-    w.hash_by_parts(&mut h, &Fingerprints);
-    h.finish128()
-}
-
-struct Fingerprints;
-
-impl Fingerprinter for Fingerprints {
-    type Hasher = FingerprintHasher;
-    fn hasher(&self) -> FingerprintHasher {
-        FingerprintHasher::new()
-    }
-    fn finish(&self, h: FingerprintHasher) -> u128 {
-        h.finish128()
-    }
-}
-
 /// The index's keys are fingerprints already: use their low bits as is.
 #[derive(Default)]
 struct PassThrough(u64);
@@ -722,7 +617,7 @@ impl StoreExec for StoreMemo {
         stmt: &dyn Fn() -> Stmt,
     ) -> std::borrow::Cow<'_, Exec> {
         let mut h = FingerprintHasher::new();
-        h.write_u128(store.fingerprint(|s| Fingerprints.of(s)));
+        h.write_u128(store.fingerprint(fingerprint::of));
         session.hash(&mut h);
         inputs.hash(&mut h);
         let key = h.finish128();
@@ -736,7 +631,7 @@ impl StoreExec for StoreMemo {
             }
             Entry::Vacant(e) => {
                 let exec = store.execute(session, stmt());
-                store.fingerprint(|s| Fingerprints.of(s));
+                store.fingerprint(fingerprint::of);
                 e.insert((store.clone(), exec))
             }
         };
@@ -1263,7 +1158,7 @@ impl Explorer {
     /// `w` in canonical form, and its key in the index.
     fn key_of(&mut self, w: &mut World) -> IndexKey {
         self.canon.apply(w);
-        IndexKey::new(fingerprint_of(w))
+        IndexKey::new(w.fingerprint())
     }
 
     /// [`Explorer::intern`] for a world `key_of` has seen.
@@ -1709,7 +1604,7 @@ impl Explorer {
             let leads_there = |next: &World| {
                 let mut c = next.clone();
                 self.canon.apply(&mut c);
-                fingerprint_of(&mut c) == want
+                c.fingerprint() == want
             };
             successors_with(w, store)
                 .into_iter()

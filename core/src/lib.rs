@@ -10,6 +10,7 @@ pub mod builtins;
 pub mod choice;
 pub mod explore;
 pub mod export;
+mod fingerprint;
 pub mod handler;
 pub mod narrate;
 mod part;

@@ -19,21 +19,6 @@
 use std::hash::{Hash, Hasher};
 use std::ops::{Deref, DerefMut};
 
-/// How an explorer fingerprints a part: a fresh hasher, and its 128-bit
-/// result.
-pub(crate) trait Fingerprinter {
-    type Hasher: Hasher;
-    fn hasher(&self) -> Self::Hasher;
-    fn finish(&self, h: Self::Hasher) -> u128;
-
-    /// The fingerprint of `value` by its `Hash`.
-    fn of<T: Hash + ?Sized>(&self, value: &T) -> u128 {
-        let mut h = self.hasher();
-        value.hash(&mut h);
-        self.finish(h)
-    }
-}
-
 #[cfg(feature = "shared-parts")]
 #[derive(Debug, Default)]
 pub struct Part<T> {
