@@ -748,8 +748,8 @@ impl Canonicalizer {
         }
         let mut first_due = [u32::MAX; CLIENTS_MAX];
         if !self.unordered_ties {
-            for (pos, (_, _, due)) in w.agenda.items.iter().enumerate().rev() {
-                if let Due::ClientSend { client } | Due::ClientTimeout { client, .. } = due {
+            for (pos, e) in w.agenda.items.iter().enumerate().rev() {
+                if let Due::ClientSend { client } | Due::ClientTimeout { client, .. } = &e.due {
                     first_due[*client as usize] = pos as u32;
                 }
             }
@@ -811,10 +811,8 @@ fn rename_clients(w: &mut World, r: &Renaming) {
             a.client = client;
         }
     }
-    for (_, _, due) in &mut w.agenda.items {
-        if let Due::ClientSend { client } | Due::ClientTimeout { client, .. } = due {
-            *client = map[*client as usize];
-        }
+    for e in &mut w.agenda.items {
+        e.rename_client(|c| map[c as usize]);
     }
 }
 
@@ -824,12 +822,12 @@ fn sort_ties(w: &mut World) {
     let items = &mut w.agenda.items;
     let sorted = items
         .windows(2)
-        .all(|p| (p[0].0, &p[0].2) <= (p[1].0, &p[1].2));
+        .all(|p| (p[0].at, &p[0].due) <= (p[1].at, &p[1].due));
     if !sorted {
-        items.sort_by(|a, b| (a.0, &a.2).cmp(&(b.0, &b.2)));
+        items.sort_by(|a, b| (a.at, &a.due).cmp(&(b.at, &b.due)));
     }
-    for (i, item) in items.iter_mut().enumerate() {
-        item.1 = i as u64;
+    for (i, e) in items.iter_mut().enumerate() {
+        e.seq = i as u64;
     }
 }
 
@@ -947,8 +945,8 @@ fn only_next_choices(s: &Scenario) -> bool {
 fn next_arity(w: &World) -> u32 {
     let items = &w.agenda.items;
     match items.first() {
-        Some(&(t, _, _)) if t <= w.scenario().horizon_ms => {
-            items.iter().take_while(|i| i.0 == t).count() as u32
+        Some(e) if e.at <= w.scenario().horizon_ms => {
+            items.iter().take_while(|i| i.at == e.at).count() as u32
         }
         _ => 1,
     }
@@ -1629,13 +1627,13 @@ impl Explorer {
         // first) keeps the events due now first, in the order they get
         // sorted among themselves.
         let renaming = self.canon.renaming(w);
-        let at = w.agenda.items[0].0;
+        let at = w.agenda.items[0].at;
         let now: Vec<Due> = w
             .agenda
             .items
             .iter()
-            .take_while(|(t, _, _)| *t == at)
-            .map(|(_, _, due)| renamed(due, renaming.as_ref()))
+            .take_while(|e| e.at == at)
+            .map(|e| renamed(&e.due, renaming.as_ref()))
             .collect();
         let want = if self.canon.unordered_ties {
             let mut sorted = now.clone();
@@ -1657,13 +1655,13 @@ impl Explorer {
     fn pick_in_by_copy(&self, w: &World, k: u32) -> u32 {
         let mut c = w.clone();
         self.canon.apply(&mut c);
-        let (at, _, want) = &c.agenda.items[k as usize];
+        let want = &c.agenda.items[k as usize];
         let renaming = self.canon.renaming(w);
         w.agenda
             .items
             .iter()
-            .take_while(|(t, _, _)| t == at)
-            .position(|(_, _, due)| renamed(due, renaming.as_ref()) == *want)
+            .take_while(|e| e.at == want.at)
+            .position(|e| renamed(&e.due, renaming.as_ref()) == want.due)
             .expect("a recorded edge replays") as u32
     }
 

@@ -259,7 +259,6 @@ pub(crate) fn part(h: &mut FingerprintHasher, fp: Fingerprint) {
 }
 
 /// An event as (tag, first field, second field).
-#[inline(always)]
 fn due_fields(d: &Due) -> (u64, u32, u32) {
     match *d {
         Due::ClientSend { client } => (0, client, 0),
@@ -276,27 +275,45 @@ fn due_fields(d: &Due) -> (u64, u32, u32) {
     }
 }
 
+/// Marks an event whose numbers are too large for its short code.
+const NO_CODE: u32 = u32::MAX;
+
+/// An event in 23 bits (its kind, then its two numbers in 4 and 15 bits),
+/// or `NO_CODE` when a number does not fit (never, within the limits).
+/// Kept on the agenda with each event (see `world::Event`).
+pub(crate) fn due_code(d: &Due) -> u32 {
+    let (tag, a, b) = due_fields(d);
+    if a < 1 << 4 && b < 1 << 15 {
+        Pack::new()
+            .put(tag, 4)
+            .put(u64::from(a), 4)
+            .put(u64::from(b), 15)
+            .word() as u32
+    } else {
+        NO_CODE
+    }
+}
+
 /// The agenda's length, then each event in one word when its time is below
-/// 2⁴⁰ ms and its numbers are small (always, in practice), else in two;
-/// the top bit of an event's first word says which.
+/// 2⁴⁰ ms and it has a short code (always, in practice), else in two; the
+/// top bit of an event's first word says which.
 impl Words for Agenda {
     #[inline(always)]
     fn words(&self, h: &mut FingerprintHasher) {
         h.word(self.items.len() as u64);
-        for (t, _, d) in &self.items {
-            let (tag, a, b) = due_fields(d);
-            if *t < 1 << 40 && a < 1 << 4 && b < 1 << 15 {
+        for e in &self.items {
+            debug_assert_eq!(e.code, due_code(&e.due), "stale code for {:?}", e.due);
+            if e.at < 1 << 40 && e.code != NO_CODE {
                 h.word(
                     Pack::new()
-                        .put(*t, 40)
-                        .put(tag, 4)
-                        .put(u64::from(a), 4)
-                        .put(u64::from(b), 15)
+                        .put(e.at, 40)
+                        .put(u64::from(e.code), 23)
                         .flag(true)
                         .word(),
                 );
             } else {
-                h.word(Pack::new().put(*t, 63).flag(false).word());
+                let (tag, a, b) = due_fields(&e.due);
+                h.word(Pack::new().put(e.at, 63).flag(false).word());
                 h.word(
                     Pack::new()
                         .put(tag, 4)
@@ -535,7 +552,7 @@ mod tests {
     use crate::handler::Pc;
     use crate::store::Isolation;
     use crate::store::SessionId;
-    use crate::world::{Short, Text, World};
+    use crate::world::{Event, Short, Text, World};
     use std::fmt::Debug;
 
     /// Every value differs from every other, and so must its fingerprint.
@@ -765,7 +782,7 @@ mod tests {
         let agenda = |items: &[(u64, Due)]| {
             let mut a = Agenda::default();
             for (seq, (t, d)) in items.iter().enumerate() {
-                a.items.push((*t, seq as u64, d.clone()));
+                a.items.push(Event::new(*t, seq as u64, d.clone()));
             }
             a
         };
@@ -804,10 +821,34 @@ mod tests {
         all_differ(&agendas);
         let mut renumbered = agenda(&[(5, all[0].clone()), (late, all[1].clone())]);
         let before = of(&renumbered);
-        for (i, item) in renumbered.items.iter_mut().enumerate() {
-            item.1 = 10 + i as u64;
+        for (i, e) in renumbered.items.iter_mut().enumerate() {
+            e.seq = 10 + i as u64;
         }
         assert_eq!(of(&renumbered), before);
+    }
+
+    #[test]
+    fn an_event_keeps_its_code_through_a_renaming() {
+        let mut e = Event::new(
+            5,
+            0,
+            Due::ClientTimeout {
+                client: 1,
+                attempt: 2,
+            },
+        );
+        let before = e.code;
+        e.rename_client(|c| c + 2);
+        assert_eq!(
+            e.due,
+            Due::ClientTimeout {
+                client: 3,
+                attempt: 2
+            }
+        );
+        assert_eq!(e.code, due_code(&e.due));
+        assert_ne!(e.code, before);
+        assert_eq!(due_code(&Due::AcquirerReply { call: 1 << 15 }), NO_CODE);
     }
 
     /// Along runs of every built-in, two worlds share a fingerprint exactly

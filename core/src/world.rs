@@ -36,11 +36,41 @@ pub(crate) enum Due {
     RecoverySweep,
 }
 
+/// An event on the agenda.
+#[derive(Clone, Debug)]
+pub(crate) struct Event {
+    pub at: u64,
+    /// Insertion order, which breaks ties in `at`. Equality and `Hash`
+    /// ignore it.
+    pub seq: u64,
+    pub due: Due,
+    /// `due` as explorers fingerprint it (see `fingerprint::due_code`),
+    /// worked out once when the event is scheduled. Worked out at every
+    /// fingerprint it was a `match` on the kind of each of some eight
+    /// events, a jump the processor mostly guessed wrong.
+    pub(crate) code: u32,
+}
+
+impl Event {
+    pub(crate) fn new(at: u64, seq: u64, due: Due) -> Event {
+        let code = fingerprint::due_code(&due);
+        Event { at, seq, due, code }
+    }
+
+    /// Gives the event another client number (send and timeout events).
+    pub(crate) fn rename_client(&mut self, to: impl Fn(u32) -> u32) {
+        if let Due::ClientSend { client } | Due::ClientTimeout { client, .. } = &mut self.due {
+            *client = to(*client);
+            self.code = fingerprint::due_code(&self.due);
+        }
+    }
+}
+
 /// Events ordered by (time, insertion). Hashing and equality ignore the
 /// insertion counter, so worlds reached by different paths can be merged.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Agenda {
-    pub(crate) items: Vec<(u64, u64, Due)>,
+    pub(crate) items: Vec<Event>,
     next_seq: u64,
 }
 
@@ -50,17 +80,17 @@ impl Agenda {
         self.next_seq += 1;
         let pos = self
             .items
-            .partition_point(|(t, s, _)| (*t, *s) <= (at_ms, seq));
-        self.items.insert(pos, (at_ms, seq, due));
+            .partition_point(|e| (e.at, e.seq) <= (at_ms, seq));
+        self.items.insert(pos, Event::new(at_ms, seq, due));
     }
     fn remove(&mut self, due: &Due) {
-        self.items.retain(|(_, _, d)| d != due);
+        self.items.retain(|e| e.due != *due);
     }
     fn earliest(&self) -> Option<u64> {
-        self.items.first().map(|i| i.0)
+        self.items.first().map(|e| e.at)
     }
     fn due_count(&self, at_ms: u64) -> usize {
-        self.items.iter().take_while(|i| i.0 == at_ms).count()
+        self.items.iter().take_while(|e| e.at == at_ms).count()
     }
 }
 
@@ -71,15 +101,15 @@ impl PartialEq for Agenda {
                 .items
                 .iter()
                 .zip(&other.items)
-                .all(|(a, b)| a.0 == b.0 && a.2 == b.2)
+                .all(|(a, b)| a.at == b.at && a.due == b.due)
     }
 }
 impl Eq for Agenda {}
 impl Hash for Agenda {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        for (t, _, d) in &self.items {
-            t.hash(h);
-            d.hash(h);
+        for e in &self.items {
+            e.at.hash(h);
+            e.due.hash(h);
         }
     }
 }
@@ -530,7 +560,7 @@ impl World {
         } else {
             0
         };
-        let (time, _, due) = self.agenda.items.remove(pick);
+        let Event { at: time, due, .. } = self.agenda.items.remove(pick);
         debug_assert!(time >= self.now_ms, "time went backwards");
         self.now_ms = time;
         self.handle(due, chooser, store_exec);
@@ -1229,7 +1259,7 @@ impl World {
         }
         self.agenda
             .items
-            .retain(|(_, _, d)| !matches!(d, Due::Step { instance: i, .. } if *i == instance));
+            .retain(|e| !matches!(e.due, Due::Step { instance: i, .. } if i == instance));
         self.emit(
             Actor::Instance(instance),
             EventKind::Crashed {
@@ -1343,7 +1373,7 @@ impl World {
             })
             .collect();
         let mut in_flight = Vec::new();
-        for (t, _, d) in &self.agenda.items {
+        for Event { at: t, due: d, .. } in &self.agenda.items {
             let msg = match d {
                 Due::ArriveAtInstance { attempt } => Some((
                     MessageKind::Request,
