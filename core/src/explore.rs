@@ -2150,13 +2150,7 @@ mod tests {
     #[test]
     fn a_copy_into_a_spare_is_the_world() {
         let s = builtin("crash-after-commit").expect("built-in");
-        let mut w = World::new(&s);
-        let mut worlds = vec![w.clone()];
-        let mut chooser = crate::RngChooser::new(7);
-        while !w.is_done() {
-            w.step(&mut chooser);
-            worlds.push(w.clone());
-        }
+        let worlds = crate::world::worlds_along(&s, 7);
         assert!(worlds.len() > 5);
         let mut spare = worlds[worlds.len() - 1].clone();
         for w in &worlds {

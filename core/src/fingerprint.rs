@@ -552,7 +552,7 @@ mod tests {
     use crate::handler::Pc;
     use crate::store::Isolation;
     use crate::store::SessionId;
-    use crate::world::{Event, Short, Text, World};
+    use crate::world::{Event, Short, Text, worlds_along};
     use std::fmt::Debug;
 
     /// Every value differs from every other, and so must its fingerprint.
@@ -857,24 +857,12 @@ mod tests {
     fn worlds_share_a_fingerprint_exactly_when_equal() {
         for name in crate::builtins::NAMES {
             let s = crate::builtins::builtin(name).expect("built-in");
-            let mut w = World::new(&s);
-            let mut worlds = vec![w.clone()];
-            let mut chooser = crate::RngChooser::new(3);
-            while !w.is_done() {
-                w.step(&mut chooser);
-                worlds.push(w.clone());
-            }
-            // A world met twice (a run that waits in place) and one at the
-            // end of a different run, so that equal pairs are tested too.
+            let mut worlds = worlds_along(&s, 3);
+            // A world met twice (a run that waits in place) and the end of
+            // another run, so that equal pairs are tested too.
             worlds.push(worlds[worlds.len() / 2].clone());
-            let mut fps: Vec<Fingerprint> = worlds.iter_mut().map(|w| w.fingerprint()).collect();
-            let mut other = World::new(&s);
-            let mut chooser = crate::RngChooser::new(4);
-            while !other.is_done() {
-                other.step(&mut chooser);
-            }
-            fps.push(other.fingerprint());
-            worlds.push(other);
+            worlds.extend(worlds_along(&s, 4).pop());
+            let fps: Vec<Fingerprint> = worlds.iter_mut().map(|w| w.fingerprint()).collect();
             let mut equal_pairs = 0;
             for i in 0..worlds.len() {
                 for j in i + 1..worlds.len() {

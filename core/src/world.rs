@@ -1465,3 +1465,17 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     }
     h
 }
+
+/// Every world a seeded run of `s` passes through, the first and the last
+/// included: what tests compare copies and fingerprints along.
+#[cfg(test)]
+pub(crate) fn worlds_along(s: &Scenario, seed: u64) -> Vec<World> {
+    let mut w = World::new(s);
+    let mut worlds = vec![w.clone()];
+    let mut chooser = crate::RngChooser::new(seed);
+    while !w.is_done() {
+        w.step(&mut chooser);
+        worlds.push(w.clone());
+    }
+    worlds
+}
