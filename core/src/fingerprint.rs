@@ -1,21 +1,23 @@
 //! How explorers fingerprint a world: a fast 128-bit hasher, and the words
 //! each part of a world is fed to it as.
 //!
-//! An explorer fingerprints every world a transition reaches, and each
-//! 64-bit word it hashes costs about a nanosecond: fed the way `Hash` feeds
-//! them (a word per field, per flag, per enum tag and per string's end),
-//! race-4 under check-then-act hashed some 97 words per transition, a fifth
-//! of the explorer's time. Here the small fields of a value share a word
-//! ([`Pack`]): the same information in about half the words.
+//! An explorer fingerprints every world a transition reaches. Fed the way
+//! `Hash` feeds them (a word per field, per flag, per enum tag and per
+//! string's end), race-4 under check-then-act hashed some 97 words per
+//! transition, a fifth of the explorer's time. Here the small fields of a
+//! value share a word ([`Pack`]), about half the words; every encoding is
+//! inlined, so the hasher's lanes stay in registers; a string's last bytes
+//! are read as one word rather than copied through a buffer; and an agenda
+//! event's code is worked out when it is scheduled (`world::Event`).
 //!
 //! Sound as long as equal words mean equal values: each encoding writes
 //! every field `Eq` compares, a length or a presence flag before whatever
 //! it describes (so the words can be read back in only one way), and each
 //! destructures its type, so a field added to it must be encoded here or
 //! left out on purpose. Stateright and the tests still hash worlds by
-//! `Hash`; the test `fingerprints_tell_apart_values_that_differ_in_any_field`
-//! changes each field in turn, and the explorer's state counts are checked
-//! against stateright's.
+//! `Hash`. The tests below change each field of each part in turn, and
+//! compare fingerprint equality with `Eq` along runs of every built-in; the
+//! explorer's state counts are checked against stateright's.
 
 use crate::handler::Job;
 use crate::scenario::CrashPoint;

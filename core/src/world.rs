@@ -45,9 +45,9 @@ pub(crate) struct Event {
     pub seq: u64,
     pub due: Due,
     /// `due` as explorers fingerprint it (see `fingerprint::due_code`),
-    /// worked out once when the event is scheduled. Worked out at every
-    /// fingerprint it was a `match` on the kind of each of some eight
-    /// events, a jump the processor mostly guessed wrong.
+    /// worked out once when the event is scheduled rather than at every
+    /// fingerprint, where it was a `match` on the kind of each of some
+    /// eight events per transition: race-4 explored 4% faster without it.
     pub(crate) code: u32,
 }
 
@@ -147,11 +147,11 @@ pub(crate) struct Connection {
 /// A list that is short in every scenario (an instance's connections, jobs
 /// and queue), kept inline where worlds are explored: a step that edits an
 /// instance copies it, and a copy of an instance with inline lists is one
-/// allocation instead of three. In the peer bench (race-4, check-then-act)
-/// that made the explorer 10% faster depth-first and 27% faster
-/// breadth-first: there the allocator also serves stateright's runs, and
-/// fewer, larger blocks suffer less from what those leave behind. A `Vec`
-/// on the page, which never explores: smallvec's code costs 3 kB of gzip.
+/// allocation instead of three. In the peer bench (race-4, check-then-act,
+/// one run each way) that made the explorer 10% faster depth-first and 27%
+/// faster breadth-first; explored alone in a process, 2% depth-first. A
+/// `Vec` on the page, which never explores: smallvec's code costs 3 kB of
+/// gzip there.
 #[cfg(feature = "shared-parts")]
 pub(crate) type Short<T, const N: usize> = smallvec::SmallVec<[T; N]>;
 #[cfg(not(feature = "shared-parts"))]
