@@ -622,7 +622,7 @@ impl StoreExec for StoreMemo {
         stmt: &dyn Fn() -> Stmt,
     ) -> std::borrow::Cow<'_, Exec> {
         let mut h = FingerprintHasher::new();
-        h.write_u128(store.fingerprint(fingerprint::of));
+        h.part(store.fingerprint(fingerprint::of));
         session.hash(&mut h);
         inputs.hash(&mut h);
         let key = h.finish128();

@@ -70,9 +70,10 @@ impl FingerprintHasher {
         (u128::from(hi) << 64) | u128::from(lo)
     }
 
-    /// A part's fingerprint, as two words.
+    /// A part's fingerprint (or any other one folded into this), as two
+    /// words.
     #[inline(always)]
-    fn fingerprint(&mut self, fp: Fingerprint) {
+    pub(crate) fn part(&mut self, fp: Fingerprint) {
         self.word((fp >> 64) as u64);
         self.word(fp as u64);
     }
@@ -252,12 +253,6 @@ pub(crate) fn header(
             .put(end_tag(end), 2)
             .word(),
     );
-}
-
-/// A part's fingerprint, in the world's words.
-#[inline(always)]
-pub(crate) fn part(h: &mut FingerprintHasher, fp: Fingerprint) {
-    h.fingerprint(fp);
 }
 
 /// An event as (tag, first field, second field).

@@ -141,10 +141,10 @@ pub enum Action {
 
 /// What a job's statement is built from: [`statement`] reads these, the
 /// run's scenario and the intents drawn from it (the same for every world
-/// of a run), nothing else. An
-/// explorer keys its store memo on these dozen words instead of on the
-/// statement, whose table and column names alone take some forty to hash,
-/// and builds the statement only when the memo has not seen it.
+/// of a run), nothing else. An explorer keys its store memo on these dozen
+/// words instead of on the statement, whose table and column names alone
+/// take some forty to hash, and builds the statement only when the memo has
+/// not seen it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct StmtInputs {
     pub pc: Pc,
@@ -201,9 +201,8 @@ fn scope(it: &Intent) -> String {
     format!("{}:cobranca", it.tenant)
 }
 
-fn intent_of(w: &World, attempt: u32) -> (&Intent, &str) {
-    let a = &w.attempts[attempt as usize];
-    (&w.intents[a.intent as usize].1, &*a.key)
+fn intent_of(w: &World, attempt: u32) -> &Intent {
+    &w.intents[w.attempts[attempt as usize].intent as usize].1
 }
 
 fn text(s: &str) -> Value {
@@ -524,7 +523,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: &StmtResult) {
             _ => Pc::ReadExisting,
         },
         Pc::ReadExisting => {
-            let (it, _) = intent_of(w, job.attempt);
+            let it = intent_of(w, job.attempt);
             match first_row(result) {
                 None => {
                     respond(job, 409, BODY_PROCESSING);
@@ -616,7 +615,7 @@ fn is_tx_end(pc: Pc) -> bool {
 }
 
 fn lease_decide(w: &World, job: &mut Job, result: &StmtResult) {
-    let (it, _) = intent_of(w, job.attempt);
+    let it = intent_of(w, job.attempt);
     let Some(row) = first_row(result) else {
         // The key vanished between the claim and the read: claim again, once.
         if job.reclaims < 2 {

@@ -319,15 +319,15 @@ impl World {
             instances.len(),
         );
         fingerprint::Words::words(agenda, &mut h);
-        fingerprint::part(&mut h, clients.fingerprint(fingerprint::of));
+        h.part(clients.fingerprint(fingerprint::of));
         for attempt in attempts {
-            fingerprint::part(&mut h, attempt.fingerprint(fingerprint::of));
+            h.part(attempt.fingerprint(fingerprint::of));
         }
         for instance in instances {
-            fingerprint::part(&mut h, instance.fingerprint(fingerprint::of));
+            h.part(instance.fingerprint(fingerprint::of));
         }
-        fingerprint::part(&mut h, acquirer.fingerprint(fingerprint::of));
-        fingerprint::part(&mut h, store.fingerprint(fingerprint::of));
+        h.part(acquirer.fingerprint(fingerprint::of));
+        h.part(store.fingerprint(fingerprint::of));
         h.finish128()
     }
 }
