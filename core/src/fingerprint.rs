@@ -397,8 +397,7 @@ impl Words for Attempt {
         );
         h.word(Pack::new().put(*sent_ms, 48).len(key.len(), 16).word());
         if answer.is_some() || in_flight.is_some() {
-            let len =
-                |r: &Option<(u16, crate::world::Text)>| r.as_ref().map_or(0, |(_, b)| b.len());
+            let len = |r: &Option<(u16, crate::text::Text)>| r.as_ref().map_or(0, |(_, b)| b.len());
             h.word(
                 Pack::new()
                     .len(len(answer), 32)

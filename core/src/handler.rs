@@ -91,9 +91,9 @@ pub struct Job {
     /// `Some(accepted)`, or `None` when the acquirer never answered.
     pub capture_result: Option<bool>,
     pub waiting_since_ms: Option<u64>,
-    pub waiting_sql: Option<crate::world::Text>,
+    pub waiting_sql: Option<crate::text::Text>,
     pub waiting_returns_rows: bool,
-    pub response: Option<(u16, crate::world::Text)>,
+    pub response: Option<(u16, crate::text::Text)>,
     /// Times a lease handler re-claimed an expired or vanished key.
     pub reclaims: u8,
 }
@@ -136,7 +136,7 @@ pub fn uses_transaction(strategy: Strategy, isolation: Isolation) -> bool {
 pub enum Action {
     Sql(StmtInputs),
     Capture,
-    Respond(u16, crate::world::Text),
+    Respond(u16, crate::text::Text),
 }
 
 /// What a job's statement is built from: [`statement`] reads these, the
@@ -150,7 +150,7 @@ pub struct StmtInputs {
     pub pc: Pc,
     /// The attempt's intent, an index into the run's intents.
     pub intent: u32,
-    pub key: crate::world::Text,
+    pub key: crate::text::Text,
     pub row_id: Option<i64>,
     pub capture_result: Option<bool>,
     /// The time, for the statements that write a lease; 0 for the others,
@@ -190,7 +190,7 @@ pub fn payload_fingerprint(raw_json: &str) -> Result<String, String> {
 /// simulation links no JSON parser into the page.
 pub fn intent_fingerprint(order_id: i64, amount_cents: i64) -> String {
     let canonical = format!(r#"{{"amount_cents":{amount_cents},"order_id":{order_id}}}"#);
-    format!("{:016x}", crate::world::fnv1a(canonical.as_bytes()))
+    format!("{:016x}", crate::text::fnv1a(canonical.as_bytes()))
 }
 
 fn intent_fp(it: &Intent) -> String {
@@ -446,7 +446,7 @@ pub fn outcome_of(returns_rows: bool, result: &StmtResult) -> SqlOutcome {
     }
 }
 
-fn respond(job: &mut Job, status: u16, body: impl Into<crate::world::Text>) {
+fn respond(job: &mut Job, status: u16, body: impl Into<crate::text::Text>) {
     job.response = Some((status, body.into()));
     job.pc = Pc::Respond;
 }

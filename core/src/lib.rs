@@ -6,6 +6,8 @@
 //! unseeded randomness. Time is a value the world advances; every
 //! nondeterministic decision goes through [`choice::Chooser`].
 
+#![forbid(unsafe_code)]
+
 pub mod builtins;
 pub mod choice;
 pub mod explore;
@@ -19,6 +21,7 @@ pub mod scenario;
 pub mod store;
 pub mod story;
 pub mod swarm;
+mod text;
 pub mod trace;
 pub mod view;
 pub mod world;

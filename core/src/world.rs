@@ -16,10 +16,9 @@ use crate::trace::*;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-/// Text a world keeps but never edits (keys, response bodies): shared, so
-/// cloning a world, which explorers do millions of times, copies no string.
-/// It hashes as `str` does, like `String`.
-pub(crate) type Text = Arc<str>;
+pub(crate) use crate::text::Text;
+/// Kept at its old path for callers outside the crate.
+pub use crate::text::fnv1a;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) enum Due {
@@ -1453,17 +1452,6 @@ impl Attempt {
     fn pending_answer(&self) -> Option<(u16, Text)> {
         self.in_flight.clone()
     }
-}
-
-/// FNV-1a: a stable hash for sticky routing and fingerprints (std's hasher
-/// is not guaranteed stable across releases).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }
 
 /// Every world a seeded run of `s` passes through, the first and the last

@@ -1358,7 +1358,7 @@ fn project(def: &TableDef, values: &[Value], cols: &[Name]) -> Option<Vec<Value>
 mod set_tests {
     use super::{Set, TxId};
     use std::collections::BTreeSet;
-    use std::hash::{BuildHasher, RandomState};
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
     #[test]
     fn a_set_orders_hashes_and_prints_as_a_btreeset_does() {
@@ -1373,7 +1373,7 @@ mod set_tests {
         set.remove(&TxId(4));
         assert!(set.contains(&TxId(9)) && !set.contains(&TxId(3)));
         assert!(set.iter().eq(tree.iter()));
-        let hasher = RandomState::new();
+        let hasher = BuildHasherDefault::<DefaultHasher>::default();
         assert_eq!(hasher.hash_one(&set), hasher.hash_one(&tree));
         assert_eq!(format!("{set:?}"), format!("{tree:?}"));
         assert!(set.into_iter().eq(tree));
