@@ -1,10 +1,11 @@
 //! The strategies as handlers: small state machines whose every step is one
 //! atomic action (a SQL statement, a capture call, a response).
 
+use crate::fingerprint::{self, FingerprintHasher, Pack, Words};
 use crate::scenario::{Intent, Scenario, Strategy};
-use crate::store::{Exec, Isolation, Name, SqlState, Stmt, StmtResult, Value};
+use crate::store::{Isolation, Name, SqlState, Stmt, StmtResult, Value};
+use crate::text::Text;
 use crate::trace::SqlOutcome;
-use crate::world::World;
 
 /// Where a handler is. The names are what the lousa prints on an instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -201,8 +202,19 @@ fn scope(it: &Intent) -> String {
     format!("{}:cobranca", it.tenant)
 }
 
-fn intent_of(w: &World, attempt: u32) -> &Intent {
-    &w.intents[w.attempts[attempt as usize].intent as usize].1
+/// What a step of a job reads of the world around it: the run's strategy
+/// and isolation, the time, and its attempt's intent and key. A plain value,
+/// so the handler depends on no world (the world builds it, see
+/// `World::situation`).
+#[derive(Clone, Copy, Debug)]
+pub struct Situation<'a> {
+    pub strategy: Strategy,
+    pub isolation: Isolation,
+    pub now_ms: u64,
+    /// The attempt's intent, an index into the run's intents.
+    pub intent_index: u32,
+    pub intent: &'a Intent,
+    pub key: &'a Text,
 }
 
 fn text(s: &str) -> Value {
@@ -210,7 +222,7 @@ fn text(s: &str) -> Value {
 }
 
 /// What the job does at its current step.
-pub fn action(w: &World, job: &Job) -> Action {
+pub fn action(w: &Situation, job: &Job) -> Action {
     match job.pc {
         Pc::Capture => Action::Capture,
         Pc::AwaitCapture => unreachable!("a job awaiting the acquirer has no step scheduled"),
@@ -219,21 +231,18 @@ pub fn action(w: &World, job: &Job) -> Action {
             let (status, body) = job.response.clone().expect("a response was prepared");
             Action::Respond(status, body)
         }
-        pc => {
-            let a = &w.attempts[job.attempt as usize];
-            Action::Sql(StmtInputs {
-                pc,
-                intent: a.intent,
-                key: a.key.clone(),
-                row_id: job.row_id,
-                capture_result: job.capture_result,
-                now_ms: if matches!(pc, Pc::LeaseClaim | Pc::LeaseRetake) {
-                    w.now_ms
-                } else {
-                    0
-                },
-            })
-        }
+        pc => Action::Sql(StmtInputs {
+            pc,
+            intent: w.intent_index,
+            key: w.key.clone(),
+            row_id: job.row_id,
+            capture_result: job.capture_result,
+            now_ms: if matches!(pc, Pc::LeaseClaim | Pc::LeaseRetake) {
+                w.now_ms
+            } else {
+                0
+            },
+        }),
     }
 }
 
@@ -456,8 +465,8 @@ fn first_row(result: &StmtResult) -> Option<&Vec<Value>> {
 }
 
 /// Advances the job after its statement finished.
-pub fn on_sql_result(w: &World, job: &mut Job, result: &StmtResult) {
-    let in_tx_strategy = uses_transaction(w.scenario.strategy, w.scenario.isolation);
+pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
+    let in_tx_strategy = uses_transaction(w.strategy, w.isolation);
     if let Err(e) = result {
         let caught = job.pc == Pc::ClaimPlain && e.state == SqlState::UniqueViolation;
         if caught {
@@ -477,7 +486,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: &StmtResult) {
         .and_then(|r| r.first())
         .and_then(Value::as_int);
     let affected = result.as_ref().map(|r| r.affected).unwrap_or(0);
-    let strategy = w.scenario.strategy;
+    let strategy = w.strategy;
     job.pc = match job.pc {
         Pc::Begin => match strategy {
             Strategy::CheckThenAct => Pc::SelectOrder,
@@ -523,7 +532,7 @@ pub fn on_sql_result(w: &World, job: &mut Job, result: &StmtResult) {
             _ => Pc::ReadExisting,
         },
         Pc::ReadExisting => {
-            let it = intent_of(w, job.attempt);
+            let it = w.intent;
             match first_row(result) {
                 None => {
                     respond(job, 409, BODY_PROCESSING);
@@ -614,8 +623,8 @@ fn is_tx_end(pc: Pc) -> bool {
     )
 }
 
-fn lease_decide(w: &World, job: &mut Job, result: &StmtResult) {
-    let it = intent_of(w, job.attempt);
+fn lease_decide(w: &Situation, job: &mut Job, result: &StmtResult) {
+    let it = w.intent;
     let Some(row) = first_row(result) else {
         // The key vanished between the claim and the read: claim again, once.
         if job.reclaims < 2 {
@@ -644,8 +653,8 @@ fn lease_decide(w: &World, job: &mut Job, result: &StmtResult) {
 }
 
 /// Moves the job on once the acquirer answered or timed out.
-pub fn on_capture(w: &World, job: &mut Job) {
-    let strategy = w.scenario.strategy;
+pub fn on_capture(w: &Situation, job: &mut Job) {
+    let strategy = w.strategy;
     job.pc = match (strategy, job.capture_result) {
         (Strategy::Naive, None) => {
             respond(job, 504, BODY_ACQUIRER_SILENT);
@@ -671,85 +680,6 @@ pub fn on_capture(w: &World, job: &mut Job) {
     };
 }
 
-/// The recovery step of `idempotency-key-lease`: for each key stuck in
-/// processing past its lease, or unknown, ask the acquirer what happened,
-/// complete the record on evidence of the effect, and free the key only when
-/// the acquirer has provably not seen the charge.
-pub fn recover(w: &mut World) -> Vec<(String, bool)> {
-    let session = w.recovery_session();
-    if w.store.waiting_on(session).is_some() {
-        return Vec::new();
-    }
-    let def = w
-        .store
-        .table_defs()
-        .find(|d| d.name == "chave_idempotencia")
-        .cloned()
-        .expect("table exists");
-    let col = |n: &str| def.column_index(n).expect("column exists");
-    let now = w.now_ms as i64;
-    let mut done = Vec::new();
-    for row in w.store.committed_rows("chave_idempotencia") {
-        let state = row[col("estado")].as_text().unwrap_or_default().to_string();
-        let lease_over = row[col("lease_ate_ms")].as_int().is_some_and(|t| now >= t);
-        if !(state == "unknown" || (state == "processing" && lease_over)) {
-            continue;
-        }
-        let key = row[col("chave")].as_text().unwrap_or_default().to_string();
-        let id = row[col("id")].as_int().unwrap_or(0);
-        let calls: Vec<_> = w.acquirer.calls.iter().filter(|c| *c.key == *key).collect();
-        // A call still on its way may yet capture: no proof either way.
-        if calls.iter().any(|c| c.accepted.is_none()) {
-            continue;
-        }
-        let captured = calls.iter().any(|c| c.accepted == Some(true));
-        let set = if captured {
-            vec![
-                ("estado".into(), Value::text("completed")),
-                ("resposta_http".into(), Value::Int(201)),
-                ("resposta_corpo".into(), Value::text(body("CAPTURADA", id))),
-            ]
-        } else if calls.iter().any(|c| c.accepted == Some(false)) {
-            vec![
-                ("estado".into(), Value::text("completed")),
-                ("resposta_http".into(), Value::Int(402)),
-                ("resposta_corpo".into(), Value::text(body("RECUSADA", id))),
-            ]
-        } else {
-            vec![("estado".into(), Value::text("failed_safe"))]
-        };
-        let stmt = Stmt::Update {
-            table: "chave_idempotencia".into(),
-            set,
-            filter: vec![
-                ("id".into(), Value::Int(id)),
-                ("estado".into(), Value::text(state)),
-            ],
-            returning: vec![],
-        };
-        if let Exec::Waiting { .. } = w.store.execute(session, stmt) {
-            break;
-        }
-        done.push((key, captured));
-    }
-    done
-}
-
-pub fn keys_need_recovery(w: &World) -> bool {
-    let Some(def) = w
-        .store
-        .table_defs()
-        .find(|d| d.name == "chave_idempotencia")
-    else {
-        return false;
-    };
-    let estado = def.column_index("estado").expect("column exists");
-    w.store
-        .committed_rows("chave_idempotencia")
-        .iter()
-        .any(|r| matches!(r[estado].as_text(), Some("processing" | "unknown")))
-}
-
 /// The tables a strategy writes, as the lousa shows them.
 pub fn tables_of(strategy: Strategy) -> &'static [&'static str] {
     match strategy {
@@ -760,35 +690,65 @@ pub fn tables_of(strategy: Strategy) -> &'static [&'static str] {
     }
 }
 
-/// Committed local effects (`local-effect`'s business rows) per intent.
-fn local_effects(w: &World) -> Vec<u32> {
-    let rows = w.store.committed_rows("pedido_pago");
-    w.intents
-        .iter()
-        .map(|(_, it)| {
-            rows.iter()
-                .filter(|r| r[1] == Value::Int(it.order_id) && r[2] == Value::Int(it.amount_cents))
-                .count() as u32
-        })
-        .collect()
-}
-
-pub fn local_effect_cents(w: &World) -> i64 {
-    w.store
-        .committed_rows("pedido_pago")
-        .iter()
-        .filter_map(|r| r[2].as_int())
-        .sum()
-}
-
-/// Effects per intent: acquirer captures plus committed local effects.
-pub fn effects_per_intent(w: &World) -> Vec<u32> {
-    w.acquirer
-        .captures
-        .iter()
-        .zip(local_effects(w))
-        .map(|(a, b)| a + b)
-        .collect()
+/// A word of numbers and presence flags, then what is present: the row,
+/// the time it started waiting, a word of the texts' lengths and the
+/// response's status, and the texts.
+impl Words for Job {
+    #[inline(always)]
+    fn words(&self, h: &mut FingerprintHasher) {
+        let Job {
+            attempt,
+            pc,
+            row_id,
+            call,
+            capture_result,
+            waiting_since_ms,
+            waiting_sql,
+            waiting_returns_rows,
+            response,
+            reclaims,
+        } = self;
+        let captured = match capture_result {
+            None => 0,
+            Some(false) => 1,
+            Some(true) => 2,
+        };
+        h.word(
+            Pack::new()
+                .put(u64::from(*attempt), 16)
+                .put(*pc as u64, 8)
+                .opt(*call, 24)
+                .put(captured, 2)
+                .flag(*waiting_returns_rows)
+                .put(u64::from(*reclaims), 8)
+                .flag(row_id.is_some())
+                .flag(waiting_since_ms.is_some())
+                .flag(waiting_sql.is_some())
+                .flag(response.is_some())
+                .word(),
+        );
+        if let Some(row) = row_id {
+            h.word(*row as u64);
+        }
+        if let Some(since) = waiting_since_ms {
+            h.word(*since);
+        }
+        if waiting_sql.is_some() || response.is_some() {
+            h.word(
+                Pack::new()
+                    .len(waiting_sql.as_ref().map_or(0, |s| s.len()), 24)
+                    .len(response.as_ref().map_or(0, |(_, b)| b.len()), 24)
+                    .put(response.as_ref().map_or(0, |(s, _)| u64::from(*s)), 16)
+                    .word(),
+            );
+        }
+        if let Some(sql) = waiting_sql {
+            fingerprint::text(h, sql);
+        }
+        if let Some((_, body)) = response {
+            fingerprint::text(h, body);
+        }
+    }
 }
 
 #[cfg(test)]

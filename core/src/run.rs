@@ -2,7 +2,6 @@
 //! and the outcome with its invariant verdicts.
 
 use crate::choice::{Chooser, Recording, RngChooser, Schedule, ScheduleChooser};
-use crate::handler;
 use crate::scenario::{Scenario, ScenarioError, Strategy};
 use crate::trace::*;
 use crate::world::World;
@@ -104,7 +103,7 @@ pub fn outcome_with(scenario: &Scenario, chooser: &mut dyn Chooser) -> Summary {
 }
 
 pub fn summarize(w: &World) -> Summary {
-    let effects = handler::effects_per_intent(w);
+    let effects = crate::world::effects_per_intent(w);
     let intents: Vec<IntentOutcome> = w
         .intents
         .iter()

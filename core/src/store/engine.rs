@@ -17,7 +17,9 @@
 //! the product shows.
 
 use super::sql::*;
+use crate::fingerprint::{FingerprintHasher, Words};
 use serde::{Deserialize, Serialize};
+use std::hash::Hash as _;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct SessionId(pub u32);
@@ -1352,6 +1354,15 @@ fn project(def: &TableDef, values: &[Value], cols: &[Name]) -> Option<Vec<Value>
             })
             .collect(),
     )
+}
+
+/// Parts an explorer rarely rehashes (the store changes on few steps, the
+/// acquirer on fewer) are fed as `Hash` feeds them.
+impl Words for Store {
+    #[inline(always)]
+    fn words(&self, h: &mut FingerprintHasher) {
+        self.hash(h);
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,246 @@
+//! Clients: sending attempts, timing out, retrying, hearing answers.
+
+use super::*;
+
+impl World {
+    pub(super) fn intent_index(&self, client: u32, local: u32) -> u32 {
+        self.client_intents[client as usize][local as usize]
+    }
+
+    pub(super) fn client_send(&mut self, client: u32, chooser: &mut dyn Chooser) {
+        let spec = self.scenario.clients[client as usize].clone();
+        let c = &self.clients[client as usize];
+        let local = c.intent;
+        let n = c.attempts_for_intent;
+        let intent_ix = self.intent_index(client, local);
+        let base = &spec.intents[local as usize].key;
+        let key = if spec.new_key_per_retry && n > 0 {
+            format!("{base}-r{n}")
+        } else {
+            base.clone()
+        };
+        let attempt = self.attempts.len() as u32;
+        self.attempts.push(Part::new(Attempt {
+            client,
+            intent: intent_ix,
+            key: key.as_str().into(),
+            sent_ms: self.now_ms,
+            instance: None,
+            answer: None,
+            timed_out: false,
+            reached_acquirer: false,
+            in_flight: None,
+        }));
+        let c = &mut self.clients[client as usize];
+        c.attempts_for_intent += 1;
+        c.current = Some(attempt);
+        c.knowledge = Knowledge::Waiting { attempt };
+        self.emit(
+            Actor::Client(client),
+            EventKind::AttemptSent {
+                client,
+                attempt,
+                intent: intent_ix,
+                key,
+                retry: n > 0,
+            },
+        );
+        self.agenda.push(
+            self.now_ms + spec.timeout_ms,
+            Due::ClientTimeout { client, attempt },
+        );
+        if self.dropped(attempt, true) {
+            self.emit(Actor::Network, EventKind::RequestDropped { attempt });
+            return;
+        }
+        let hop = self.hop_ms(chooser);
+        if hop == 0 {
+            self.route(attempt, chooser);
+        } else {
+            self.agenda
+                .push(self.now_ms + hop, Due::ArriveAtInstance { attempt });
+        }
+    }
+
+    pub(super) fn dropped(&self, attempt: u32, request: bool) -> bool {
+        self.scenario.faults.iter().any(|f| match f {
+            Fault::DropRequest { attempt: a } => request && *a == attempt + 1,
+            Fault::DropResponse { attempt: a } => !request && *a == attempt + 1,
+            _ => false,
+        })
+    }
+
+    pub(super) fn client_timeout(&mut self, client: u32, attempt: u32) {
+        self.attempts[attempt as usize].timed_out = true;
+        self.clients[client as usize].knowledge = Knowledge::Unknown { attempt };
+        self.emit(
+            Actor::Client(client),
+            EventKind::TimedOut { client, attempt },
+        );
+        self.retry_or_give_up(client);
+    }
+
+    pub(super) fn retry_or_give_up(&mut self, client: u32) {
+        let spec = &self.scenario.clients[client as usize];
+        let c = &self.clients[client as usize];
+        if c.attempts_for_intent <= spec.retries_max {
+            let at = self.now_ms + spec.backoff_ms;
+            if !matches!(c.knowledge, Knowledge::Unknown { .. }) {
+                self.clients[client as usize].knowledge = Knowledge::Backoff;
+            }
+            self.agenda.push(at, Due::ClientSend { client });
+        } else {
+            let intent = self.intent_index(client, c.intent);
+            if !matches!(c.knowledge, Knowledge::Answered { .. }) {
+                self.clients[client as usize].knowledge = Knowledge::GaveUp;
+            }
+            self.emit(Actor::Client(client), EventKind::GaveUp { client, intent });
+            self.next_intent(client);
+        }
+    }
+
+    pub(super) fn next_intent(&mut self, client: u32) {
+        let spec = &self.scenario.clients[client as usize];
+        let c = &mut self.clients[client as usize];
+        c.current = None;
+        if (c.intent as usize) + 1 < spec.intents.len() {
+            c.intent += 1;
+            c.attempts_for_intent = 0;
+            let at = self.now_ms + spec.gap_between_intents_ms;
+            self.agenda.push(at, Due::ClientSend { client });
+        } else {
+            c.done = true;
+        }
+    }
+
+    pub(super) fn response_arrive(&mut self, attempt: u32) {
+        let a = &self.attempts[attempt as usize];
+        let client = a.client;
+        let (status, body) = a.pending_answer().expect("a response carries an answer");
+        if a.timed_out || self.clients[client as usize].current != Some(attempt) {
+            self.emit(
+                Actor::Client(client),
+                EventKind::LateResponseIgnored {
+                    client,
+                    attempt,
+                    status,
+                },
+            );
+            return;
+        }
+        self.agenda.remove(&Due::ClientTimeout { client, attempt });
+        self.attempts[attempt as usize].answer = Some((status, body.clone()));
+        self.clients[client as usize].knowledge = Knowledge::Answered { attempt, status };
+        self.emit_with(Actor::Client(client), || EventKind::ResponseReceived {
+            client,
+            attempt,
+            status,
+            body: body.to_string(),
+        });
+        // 409: someone is still working on it; 5xx: try again. Both retry.
+        if status == 409 || status >= 500 {
+            self.retry_or_give_up(client);
+        } else {
+            self.next_intent(client);
+        }
+    }
+}
+
+impl Attempt {
+    pub(super) fn answer_in_flight(&mut self, status: u16, body: Text) {
+        self.answer = None;
+        self.in_flight = Some((status, body));
+    }
+    pub(super) fn pending_answer(&self) -> Option<(u16, Text)> {
+        self.in_flight.clone()
+    }
+}
+
+#[inline(always)]
+fn knowledge(k: &Knowledge) -> Pack {
+    let (tag, attempt, status) = match *k {
+        Knowledge::Idle => (0, 0, 0),
+        Knowledge::Waiting { attempt } => (1, attempt, 0),
+        Knowledge::Unknown { attempt } => (2, attempt, 0),
+        Knowledge::Backoff => (3, 0, 0),
+        Knowledge::Answered { attempt, status } => (4, attempt, status),
+        Knowledge::GaveUp => (5, 0, 0),
+    };
+    Pack::new()
+        .put(tag, 3)
+        .put(u64::from(attempt), 32)
+        .put(u64::from(status), 16)
+}
+
+/// The client count, then two words per client.
+impl Words for Vec<ClientState> {
+    #[inline(always)]
+    fn words(&self, h: &mut FingerprintHasher) {
+        h.word(self.len() as u64);
+        for c in self {
+            let ClientState {
+                intent,
+                attempts_for_intent,
+                knowledge: k,
+                current,
+                done,
+            } = c;
+            h.word(
+                Pack::new()
+                    .put(u64::from(*intent), 16)
+                    .put(u64::from(*attempts_for_intent), 16)
+                    .opt(*current, 24)
+                    .flag(*done)
+                    .word(),
+            );
+            h.word(knowledge(k).word());
+        }
+    }
+}
+
+/// Two words of numbers, flags and lengths, a third for the bodies'
+/// lengths when there is a body, then the key and the bodies.
+impl Words for Attempt {
+    #[inline(always)]
+    fn words(&self, h: &mut FingerprintHasher) {
+        let Attempt {
+            client,
+            intent,
+            key,
+            sent_ms,
+            instance,
+            answer,
+            timed_out,
+            reached_acquirer,
+            in_flight,
+        } = self;
+        let status = |r: &Option<(u16, _)>| r.as_ref().map_or(0, |(s, _)| u64::from(*s));
+        h.word(
+            Pack::new()
+                .put(u64::from(*client), 8)
+                .put(u64::from(*intent), 8)
+                .opt(*instance, 8)
+                .flag(*timed_out)
+                .flag(*reached_acquirer)
+                .flag(answer.is_some())
+                .flag(in_flight.is_some())
+                .put(status(answer), 16)
+                .put(status(in_flight), 16)
+                .word(),
+        );
+        h.word(Pack::new().put(*sent_ms, 48).len(key.len(), 16).word());
+        if answer.is_some() || in_flight.is_some() {
+            let len = |r: &Option<(u16, crate::text::Text)>| r.as_ref().map_or(0, |(_, b)| b.len());
+            h.word(
+                Pack::new()
+                    .len(len(answer), 32)
+                    .len(len(in_flight), 32)
+                    .word(),
+            );
+        }
+        fingerprint::text(h, key);
+        for (_, body) in answer.iter().chain(in_flight) {
+            fingerprint::text(h, body);
+        }
+    }
+}

@@ -1,0 +1,391 @@
+//! Instances: a job per attempt stepping through its strategy, the
+//! connection pool, crashes and restarts.
+
+use super::*;
+
+impl World {
+    /// What the handler reads for a step of `attempt`'s job.
+    pub(super) fn situation(&self, attempt: u32) -> handler::Situation<'_> {
+        let a = &self.attempts[attempt as usize];
+        handler::Situation {
+            strategy: self.scenario.strategy,
+            isolation: self.scenario.isolation,
+            now_ms: self.now_ms,
+            intent_index: a.intent,
+            intent: &self.intents[a.intent as usize].1,
+            key: &a.key,
+        }
+    }
+
+    pub(super) fn schedule_step(&mut self, instance: u32, attempt: u32) {
+        let job = self.job(instance, attempt).expect("job exists");
+        let cost = if job.pc.is_sql() {
+            self.scenario.db_latency_ms
+        } else {
+            0
+        };
+        self.agenda
+            .push(self.now_ms + cost, Due::Step { instance, attempt });
+    }
+
+    pub(crate) fn job(&self, instance: u32, attempt: u32) -> Option<&Job> {
+        self.instances[instance as usize]
+            .jobs
+            .iter()
+            .find(|j| j.attempt == attempt)
+    }
+
+    pub(super) fn job_mut(&mut self, instance: u32, attempt: u32) -> Option<&mut Job> {
+        self.instances[instance as usize]
+            .jobs
+            .iter_mut()
+            .find(|j| j.attempt == attempt)
+    }
+
+    pub(super) fn run_step(
+        &mut self,
+        instance: u32,
+        attempt: u32,
+        chooser: &mut dyn Chooser,
+        store_exec: Option<&mut dyn StoreExec>,
+    ) {
+        let Some(job) = self.job(instance, attempt) else {
+            return; // the instance crashed since this step was scheduled
+        };
+        match handler::action(&self.situation(job.attempt), job) {
+            Action::Sql(inputs) => self.run_sql(instance, attempt, inputs, store_exec),
+            Action::Capture => self.capture(instance, attempt),
+            Action::Respond(status, body) => {
+                self.finish_job(instance, attempt);
+                self.send_response(attempt, Some(instance), status, body, chooser);
+            }
+        }
+    }
+
+    pub(super) fn run_sql(
+        &mut self,
+        instance: u32,
+        attempt: u32,
+        inputs: handler::StmtInputs,
+        store_exec: Option<&mut dyn StoreExec>,
+    ) {
+        let inst = &mut self.instances[instance as usize];
+        let conn_ix = match inst.connections.iter().position(|c| c.job == Some(attempt)) {
+            Some(ix) => ix,
+            None => match inst.connections.iter().position(|c| c.job.is_none()) {
+                Some(ix) => {
+                    inst.connections[ix].job = Some(attempt);
+                    ix
+                }
+                None => {
+                    inst.connection_queue.push(attempt);
+                    self.emit(
+                        Actor::Instance(instance),
+                        EventKind::ConnectionWait { attempt },
+                    );
+                    return;
+                }
+            },
+        };
+        let session = self.instances[instance as usize].connections[conn_ix].session;
+        let build = || handler::statement(&self.scenario, &self.intents, &inputs);
+        // Quiet worlds with a memo (every explorer transition) build the
+        // statement only when the memo has not seen it.
+        let mut stmt = (!self.quiet || self.log_store || store_exec.is_none()).then(build);
+        let sql = match (&stmt, self.quiet) {
+            (Some(stmt), false) => stmt.to_sql(),
+            _ => String::new(),
+        };
+        let rows = stmt.as_ref().map(handler::returns_rows);
+        if self.log_store {
+            self.store_log.push(StoreStatement {
+                session: session.0,
+                instance: Some(instance),
+                time_ms: self.now_ms,
+                stmt: stmt.clone().expect("built when logging"),
+                waited: false,
+            });
+        }
+        let exec = match store_exec {
+            Some(x) => x.execute(&mut self.store, session, &inputs, &build),
+            None => std::borrow::Cow::Owned(
+                self.store
+                    .execute(session, stmt.take().expect("built without a memo")),
+            ),
+        };
+        if self.log_store && matches!(*exec, Exec::Waiting { .. }) {
+            self.store_log.last_mut().expect("just pushed").waited = true;
+        }
+        match exec.as_ref() {
+            &Exec::Waiting { on } => {
+                let on_instance = self.instance_of_session(on);
+                // A quiet world with a memo built no statement; one that
+                // waits is rare, so build it now to ask.
+                let returns_rows = rows.unwrap_or_else(|| handler::returns_rows(&build()));
+                let (now, quiet) = (self.now_ms, self.quiet);
+                let job = self.job_mut(instance, attempt).expect("job exists");
+                job.waiting_since_ms = Some(now);
+                // Quiet worlds keep no SQL text, so none is shared here either.
+                job.waiting_sql = (!quiet).then(|| sql.as_str().into());
+                job.waiting_returns_rows = returns_rows;
+                self.emit(
+                    Actor::Instance(instance),
+                    EventKind::Sql {
+                        attempt: Some(attempt),
+                        sql,
+                        outcome: SqlOutcome::Waiting { on_instance },
+                    },
+                );
+            }
+            Exec::Done(result) => {
+                // Lazily: the outcome copies the rows, and quiet worlds
+                // (every explorer transition) keep no events.
+                self.emit_with(Actor::Instance(instance), || EventKind::Sql {
+                    attempt: Some(attempt),
+                    sql,
+                    outcome: handler::outcome_of(rows.expect("built when not quiet"), result),
+                });
+                self.after_sql(instance, attempt, result);
+            }
+        }
+        self.drain_completions();
+    }
+
+    pub(super) fn instance_of_session(&self, s: SessionId) -> Option<u32> {
+        self.instances
+            .iter()
+            .position(|i| i.connections.iter().any(|c| c.session == s))
+            .map(|i| i as u32)
+    }
+
+    pub(super) fn drain_completions(&mut self) {
+        while self.store.has_completions() {
+            let done = self.store.take_completions();
+            for Completion { session, result } in done {
+                let Some(instance) = self.instance_of_session(session) else {
+                    continue; // recovery's own statements never wait long
+                };
+                let Some(attempt) = self.instances[instance as usize]
+                    .connections
+                    .iter()
+                    .find(|c| c.session == session)
+                    .and_then(|c| c.job)
+                else {
+                    continue;
+                };
+                let now = self.now_ms;
+                let job = self
+                    .job_mut(instance, attempt)
+                    .expect("connection's job exists");
+                let waited_ms = job.waiting_since_ms.take().map_or(0, |t| now - t);
+                let sql = job
+                    .waiting_sql
+                    .take()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default();
+                let rows = job.waiting_returns_rows;
+                self.blocked_ms += waited_ms;
+                self.emit_with(Actor::Instance(instance), || EventKind::SqlResumed {
+                    attempt: Some(attempt),
+                    sql,
+                    outcome: handler::outcome_of(rows, &result),
+                    waited_ms,
+                });
+                self.after_sql(instance, attempt, &result);
+            }
+        }
+    }
+
+    pub(super) fn after_sql(
+        &mut self,
+        instance: u32,
+        attempt: u32,
+        result: &crate::store::StmtResult,
+    ) {
+        let session = self.instances[instance as usize]
+            .connections
+            .iter()
+            .find(|c| c.job == Some(attempt))
+            .map(|c| c.session)
+            .expect("a statement ran on a held connection");
+        let committed = result.is_ok() && !self.store.in_transaction(session);
+        let pc_before = self.job(instance, attempt).expect("job").pc;
+        let mut job = self.job(instance, attempt).cloned().expect("job");
+        handler::on_sql_result(&self.situation(job.attempt), &mut job, result);
+        *self.job_mut(instance, attempt).expect("job") = job;
+        if !self.store.in_transaction(session) {
+            self.release_connection(instance, attempt);
+        }
+        if committed
+            && pc_before.commits_claim()
+            && self.crash_point_hit(instance, CrashPoint::AfterCommit)
+        {
+            return;
+        }
+        self.schedule_step(instance, attempt);
+    }
+
+    pub(super) fn release_connection(&mut self, instance: u32, attempt: u32) {
+        let inst = &mut self.instances[instance as usize];
+        if let Some(c) = inst.connections.iter_mut().find(|c| c.job == Some(attempt)) {
+            c.job = None;
+            if !inst.connection_queue.is_empty() {
+                let next = inst.connection_queue.remove(0);
+                self.schedule_step(instance, next);
+            }
+        }
+    }
+
+    pub(super) fn finish_job(&mut self, instance: u32, attempt: u32) {
+        self.release_connection(instance, attempt);
+        self.instances[instance as usize]
+            .jobs
+            .retain(|j| j.attempt != attempt);
+    }
+
+    pub(super) fn send_response(
+        &mut self,
+        attempt: u32,
+        instance: Option<u32>,
+        status: u16,
+        body: Text,
+        chooser: &mut dyn Chooser,
+    ) {
+        let actor = instance.map_or(Actor::LoadBalancer, Actor::Instance);
+        self.attempts[attempt as usize].answer_in_flight(status, body.clone());
+        self.emit_with(actor, || EventKind::Responded {
+            attempt,
+            status,
+            body: body.to_string(),
+        });
+        if self.dropped(attempt, false) {
+            self.emit(Actor::Network, EventKind::ResponseDropped { attempt });
+            return;
+        }
+        let hop = self.hop_ms(chooser);
+        self.agenda
+            .push(self.now_ms + hop, Due::ResponseArrive { attempt });
+    }
+
+    /// Fires an armed crash at this point; true if the instance died.
+    pub(super) fn crash_point_hit(&mut self, instance: u32, point: CrashPoint) -> bool {
+        match self.instances[instance as usize].crash_at {
+            Some((p, _)) if p == point => {
+                self.crash(instance);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub(super) fn crash(&mut self, instance: u32) {
+        let inst = &mut self.instances[instance as usize];
+        if !inst.alive {
+            return;
+        }
+        let restart_after = inst.crash_at.take().map(|c| c.1).or_else(|| {
+            self.scenario.faults.iter().find_map(|f| match f {
+                Fault::Crash {
+                    instance: i,
+                    at_ms: Some(_),
+                    restart_after_ms,
+                    ..
+                } if *i == instance => Some(*restart_after_ms),
+                _ => None,
+            })
+        });
+        let inst = &mut self.instances[instance as usize];
+        inst.alive = false;
+        let lost: Vec<u32> = inst.jobs.drain(..).map(|j| j.attempt).collect();
+        inst.connection_queue.clear();
+        let sessions: Vec<SessionId> = inst.connections.iter().map(|c| c.session).collect();
+        for c in &mut inst.connections {
+            c.job = None;
+        }
+        self.agenda
+            .items
+            .retain(|e| !matches!(e.due, Due::Step { instance: i, .. } if i == instance));
+        self.emit(
+            Actor::Instance(instance),
+            EventKind::Crashed {
+                instance,
+                lost_attempts: lost,
+            },
+        );
+        // A dead process's connections close, so its open transactions roll back.
+        for s in sessions {
+            self.store.terminate(s);
+        }
+        self.drain_completions();
+        if let Some(after) = restart_after {
+            self.agenda
+                .push(self.now_ms + after, Due::Restart { instance });
+        }
+    }
+
+    pub(super) fn restart(&mut self, instance: u32) {
+        let sessions: Vec<SessionId> = (0..self.scenario.pool_size)
+            .map(|_| self.store.open_session())
+            .collect();
+        let inst = &mut self.instances[instance as usize];
+        inst.alive = true;
+        inst.connections = sessions
+            .into_iter()
+            .map(|session| Connection { session, job: None })
+            .collect();
+        self.emit(Actor::Instance(instance), EventKind::Restarted { instance });
+    }
+}
+
+fn crash_tag(c: &Option<(CrashPoint, u64)>) -> u64 {
+    match c {
+        None => 0,
+        Some((CrashPoint::AfterCommit, _)) => 1,
+        Some((CrashPoint::AfterCaptureSent, _)) => 2,
+    }
+}
+
+/// A word of flags and lengths, the crash's time if one is armed, a word
+/// per connection, the queue three to a word, then each job.
+impl Words for Instance {
+    #[inline(always)]
+    fn words(&self, h: &mut FingerprintHasher) {
+        let Instance {
+            alive,
+            connections,
+            jobs,
+            connection_queue,
+            crash_at,
+        } = self;
+        h.word(
+            Pack::new()
+                .flag(*alive)
+                .len(connections.len(), 16)
+                .len(jobs.len(), 16)
+                .len(connection_queue.len(), 16)
+                .put(crash_tag(crash_at), 2)
+                .word(),
+        );
+        if let Some((_, at)) = crash_at {
+            h.word(*at);
+        }
+        for Connection { session, job } in connections {
+            h.word(
+                Pack::new()
+                    .put(u64::from(session.0), 32)
+                    .opt(*job, 24)
+                    .word(),
+            );
+        }
+        for three in connection_queue.chunks(3) {
+            let mut p = Pack::new();
+            for &q in three {
+                p = p.put(u64::from(q), 21);
+            }
+            h.word(p.word());
+        }
+        for job in jobs {
+            job.words(h);
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! The recovery sweep of `idempotency-key-lease`, and the effects
+//! (captures and local rows) a world counts per intent.
+
+use super::*;
+use crate::store::Value;
+
+impl World {
+    pub(super) fn recovery_sweep(&mut self) {
+        let reconciled = recover(self);
+        for (key, captured) in reconciled {
+            self.emit(Actor::Recovery, EventKind::Reconciled { key, captured });
+        }
+        let work_left = self.clients.iter().any(|c| !c.done)
+            || self.instances.iter().any(|i| !i.jobs.is_empty())
+            || keys_need_recovery(self);
+        if work_left {
+            self.agenda.push(
+                self.now_ms + self.scenario.recovery_every_ms,
+                Due::RecoverySweep,
+            );
+        }
+    }
+
+    pub(crate) fn recovery_session(&self) -> SessionId {
+        self.recovery_session
+    }
+}
+
+/// The recovery step of `idempotency-key-lease`: for each key stuck in
+/// processing past its lease, or unknown, ask the acquirer what happened,
+/// complete the record on evidence of the effect, and free the key only when
+/// the acquirer has provably not seen the charge.
+pub(crate) fn recover(w: &mut World) -> Vec<(String, bool)> {
+    let session = w.recovery_session();
+    if w.store.waiting_on(session).is_some() {
+        return Vec::new();
+    }
+    let def = w
+        .store
+        .table_defs()
+        .find(|d| d.name == "chave_idempotencia")
+        .cloned()
+        .expect("table exists");
+    let col = |n: &str| def.column_index(n).expect("column exists");
+    let now = w.now_ms as i64;
+    let mut done = Vec::new();
+    for row in w.store.committed_rows("chave_idempotencia") {
+        let state = row[col("estado")].as_text().unwrap_or_default().to_string();
+        let lease_over = row[col("lease_ate_ms")].as_int().is_some_and(|t| now >= t);
+        if !(state == "unknown" || (state == "processing" && lease_over)) {
+            continue;
+        }
+        let key = row[col("chave")].as_text().unwrap_or_default().to_string();
+        let id = row[col("id")].as_int().unwrap_or(0);
+        let calls: Vec<_> = w.acquirer.calls.iter().filter(|c| *c.key == *key).collect();
+        // A call still on its way may yet capture: no proof either way.
+        if calls.iter().any(|c| c.accepted.is_none()) {
+            continue;
+        }
+        let captured = calls.iter().any(|c| c.accepted == Some(true));
+        let set = if captured {
+            vec![
+                ("estado".into(), Value::text("completed")),
+                ("resposta_http".into(), Value::Int(201)),
+                (
+                    "resposta_corpo".into(),
+                    Value::text(handler::body("CAPTURADA", id)),
+                ),
+            ]
+        } else if calls.iter().any(|c| c.accepted == Some(false)) {
+            vec![
+                ("estado".into(), Value::text("completed")),
+                ("resposta_http".into(), Value::Int(402)),
+                (
+                    "resposta_corpo".into(),
+                    Value::text(handler::body("RECUSADA", id)),
+                ),
+            ]
+        } else {
+            vec![("estado".into(), Value::text("failed_safe"))]
+        };
+        let stmt = Stmt::Update {
+            table: "chave_idempotencia".into(),
+            set,
+            filter: vec![
+                ("id".into(), Value::Int(id)),
+                ("estado".into(), Value::text(state)),
+            ],
+            returning: vec![],
+        };
+        if let Exec::Waiting { .. } = w.store.execute(session, stmt) {
+            break;
+        }
+        done.push((key, captured));
+    }
+    done
+}
+
+pub(crate) fn keys_need_recovery(w: &World) -> bool {
+    let Some(def) = w
+        .store
+        .table_defs()
+        .find(|d| d.name == "chave_idempotencia")
+    else {
+        return false;
+    };
+    let estado = def.column_index("estado").expect("column exists");
+    w.store
+        .committed_rows("chave_idempotencia")
+        .iter()
+        .any(|r| matches!(r[estado].as_text(), Some("processing" | "unknown")))
+}
+
+/// Committed local effects (`local-effect`'s business rows) per intent.
+fn local_effects(w: &World) -> Vec<u32> {
+    let rows = w.store.committed_rows("pedido_pago");
+    w.intents
+        .iter()
+        .map(|(_, it)| {
+            rows.iter()
+                .filter(|r| r[1] == Value::Int(it.order_id) && r[2] == Value::Int(it.amount_cents))
+                .count() as u32
+        })
+        .collect()
+}
+
+pub(crate) fn local_effect_cents(w: &World) -> i64 {
+    w.store
+        .committed_rows("pedido_pago")
+        .iter()
+        .filter_map(|r| r[2].as_int())
+        .sum()
+}
+
+/// Effects per intent: acquirer captures plus committed local effects.
+pub(crate) fn effects_per_intent(w: &World) -> Vec<u32> {
+    w.acquirer
+        .captures
+        .iter()
+        .zip(local_effects(w))
+        .map(|(a, b)| a + b)
+        .collect()
+}
