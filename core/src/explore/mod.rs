@@ -1,0 +1,215 @@
+//! Exhaustive exploration: every schedule of a scenario, checked against
+//! *always* and *sometimes* properties, in the spirit of stateright. A map:
+//!
+//! * `property`: the properties, their names and modalities.
+//! * `successors`: a state's successors, one per choice vector of a step.
+//! * `reduce`: client symmetry and unordered ties, as canonical renamings.
+//! * `index`: the fixed-hasher state index and the store memo.
+//! * `search`: the [`Explorer`], expanding states depth- or breadth-first
+//!   in slices a page can interleave with rendering (no threads, no clock).
+//! * `analysis`: schedule counts, shortest paths and example schedules,
+//!   all from the explored graph, so both search orders report the same.
+//! * `report`: what an exploration reports.
+//!
+//! Measurements of the explorer's speed and memory are kept in
+//! `docs/performance.md`, not here, so they can be kept current.
+
+mod analysis;
+mod index;
+mod property;
+mod reduce;
+mod report;
+mod search;
+mod successors;
+#[cfg(test)]
+mod tests;
+
+use analysis::*;
+use index::*;
+pub use property::*;
+pub use reduce::*;
+pub use report::*;
+pub use search::*;
+pub use successors::*;
+
+use crate::choice::{ChoiceKind, Chooser, Schedule, ScheduleChooser};
+use crate::fingerprint::{self, Fingerprint, FingerprintHasher};
+use crate::handler::StmtInputs;
+use crate::part::Part;
+use crate::run;
+use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, Strategy};
+use crate::store::{Exec, SessionId, Stmt, Store};
+use crate::trace::{EndReason, Summary};
+use crate::world::{Due, StoreExec, World};
+use serde::Serialize;
+use std::collections::hash_map::Entry;
+use std::collections::VecDeque;
+use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
+use std::ops::ControlFlow;
+
+/// Bounds on an exploration, so that none can exhaust a browser tab.
+pub mod limits {
+    /// The largest `max_states` accepted: about 5 GB of graph (roughly
+    /// 100 bytes per state) before any frontier.
+    pub const STATES_MAX: u32 = 50_000_000;
+    /// The default: race-2 and race-3 fit under every strategy with the
+    /// default reductions (the largest, race-3 under check-then-act, has
+    /// 3.1 million states). Breadth-first also holds the widest level's
+    /// worlds, about 1.5 kB each: 4.5 GB at the peak for that model, against
+    /// 0.4 GB depth-first.
+    pub const STATES_DEFAULT: u32 = 5_000_000;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Search {
+    /// Level by level: memory grows with the widest level. Under a state
+    /// limit it has seen every state near the start, so a cut run still
+    /// holds the shallowest counterexamples.
+    BreadthFirst,
+    /// Path by path, the default: memory grows with depth times branching
+    /// (a tenth of breadth-first's on race-3) and the frontier stays warm in
+    /// cache. A complete run has the same graph and every figure the same,
+    /// shortest schedules included: they come from the graph, not from the
+    /// order of the search.
+    DepthFirst,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Distinct states explored at most; reaching it ends the run with
+    /// [`Status::StateLimit`].
+    pub max_states: u32,
+    pub search: Search,
+    /// Merge states that differ only by a renaming of interchangeable
+    /// clients.
+    pub symmetry: bool,
+    /// Merge states that differ only in the order of events due at the same
+    /// instant. Shortest schedules are then measured in steps, not choices.
+    pub unordered_ties: bool,
+    pub properties: Vec<Property>,
+}
+
+impl Options {
+    /// Depth-first, client symmetry on, ties ordered (so the shortest
+    /// counterexample is the shortest schedule text), the strategy's
+    /// properties. Turn `unordered_ties` on for about half the states when
+    /// the shortest schedule matters less than the time.
+    pub fn for_strategy(strategy: Strategy) -> Options {
+        Options {
+            max_states: limits::STATES_DEFAULT,
+            search: Search::DepthFirst,
+            symmetry: true,
+            unordered_ties: false,
+            properties: properties_for(strategy),
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        let fail = |field: &str, message: String| {
+            Err(ScenarioError {
+                field: field.into(),
+                message,
+            })
+        };
+        if self.max_states == 0 || self.max_states > limits::STATES_MAX {
+            return fail(
+                "max_states",
+                format!("{} is outside 1..={}", self.max_states, limits::STATES_MAX),
+            );
+        }
+        let always = invariant_names(Strategy::IdempotencyKeyLease);
+        for p in &self.properties {
+            let known = match p.modality {
+                Modality::Always => always.contains(&p.name.as_str()),
+                Modality::Sometimes => SOMETIMES_NAMES.contains(&p.name.as_str()),
+            };
+            if !known {
+                return fail(
+                    "properties",
+                    format!("unknown {:?} property {:?}", p.modality, p.name),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The names of the reductions these options turn on.
+    pub fn reductions(&self) -> Vec<String> {
+        let mut r = vec!["state-fingerprint".to_string()];
+        if self.symmetry {
+            r.push("client-symmetry".into());
+        }
+        if self.unordered_ties {
+            r.push("unordered-ties".into());
+        }
+        r
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Work is left; call [`Explorer::run_for`] again.
+    Running,
+    /// Every reachable state was explored: the verdicts are final.
+    Complete,
+    /// `max_states` was reached. Counterexamples and examples found are
+    /// real; nothing can be said to hold.
+    StateLimit,
+    /// [`Explorer::cancel`] was called.
+    Cancelled,
+    /// The state graph has a cycle, so schedules are unbounded. The world's
+    /// clock and event consumption should make this impossible: it is a bug.
+    Cyclic,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Running => "running",
+            Status::Complete => "complete",
+            Status::StateLimit => "state-limit",
+            Status::Cancelled => "cancelled",
+            Status::Cyclic => "cyclic",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    pub status: Status,
+    pub states: u64,
+    pub transitions: u64,
+    /// States found but not yet expanded.
+    pub frontier: u64,
+    /// Depth (steps from the start) of the state expanded last.
+    pub depth: u32,
+}
+
+/// Explores a scenario to the end (or to `max_states`).
+pub fn explore(scenario: &Scenario, options: &Options) -> Result<Report, ScenarioError> {
+    explore_with(scenario, options, &mut |_| ControlFlow::Continue(()))
+}
+
+/// Explores, calling `progress` between slices of a few thousand states;
+/// returning `ControlFlow::Break` from it cancels the run.
+pub fn explore_with(
+    scenario: &Scenario,
+    options: &Options,
+    progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+) -> Result<Report, ScenarioError> {
+    const SLICE_STATES: u32 = 4_096;
+    let mut ex = Explorer::new(scenario, options)?;
+    loop {
+        let p = ex.run_for(SLICE_STATES);
+        if p.status != Status::Running {
+            break;
+        }
+        if progress(&p).is_break() {
+            ex.cancel();
+            break;
+        }
+    }
+    Ok(ex.into_report().expect("a stopped explorer has a report"))
+}

@@ -1,0 +1,226 @@
+//! Reductions: client symmetry and unordered ties, as canonical renamings
+//! of a world.
+//!
+//! Every reduction merges states whose futures are the same up to renaming,
+//! so the verdicts, outcomes and schedule counts are exactly those of the
+//! unreduced graph; the tests check this on race-2 and race-3.
+//!
+//! * **Fingerprinting** (always on): states equal under `World`'s `Eq`
+//!   (which ignores pure history) are merged: their futures are identical.
+//!   Fingerprints are 128 bits (see `crate::fingerprint`), and the index
+//!   keeps 96 of them per state (see `IndexKey`), not worlds, so two
+//!   distinct states would be merged only if they shared those, with
+//!   probability about n²/2⁹⁷ for n states.
+//! * **Client symmetry** (`symmetry`): clients whose specs are equal but for
+//!   the name (same intents, timings and retry policy) are interchangeable;
+//!   in race-N that is every client. States are renamed canonically (see
+//!   [`Canonicalizer`]): client numbers appear in the client table, in each
+//!   attempt and in the agenda's send and timeout events, and all three are
+//!   renamed together. A step reads a client's spec, which is the same for
+//!   all of them, and nothing else about its number, and renaming moves no
+//!   agenda entry, so a renamed state has the same choice points in the same
+//!   order and its successors are the renamed successors. Properties and
+//!   outcomes read attempts and intents, never client numbers.
+//!   Instances are not renamed: their connections' sessions are numbered
+//!   inside the store, which would have to be renamed with them.
+//! * **Unordered ties** (`unordered_ties`): events due at the same instant
+//!   are a set, not a sequence. The agenda orders them by insertion, which
+//!   only numbers the alternatives of the `Next` choice: removing one event
+//!   never depends on its position, and a new event goes after every event
+//!   due at the same instant or earlier. So two worlds that differ only in
+//!   that order have the same successors with the `Next` choices renumbered,
+//!   hence the same schedule counts, outcomes and verdicts. Choice numbers
+//!   are what changes, which is why the shortest schedule is then measured in
+//!   steps.
+
+use super::*;
+
+/// Whether two clients differ only by name. The destructuring is exhaustive
+/// on purpose: a field added to `ClientSpec` must be considered here, or the
+/// symmetry would merge clients that behave differently.
+pub(super) fn same_but_name(a: &ClientSpec, b: &ClientSpec) -> bool {
+    let ClientSpec {
+        name: _,
+        kind,
+        intents,
+        start_ms,
+        timeout_ms,
+        retries_max,
+        backoff_ms,
+        new_key_per_retry,
+        gap_between_intents_ms,
+    } = a;
+    *kind == b.kind
+        && *intents == b.intents
+        && *start_ms == b.start_ms
+        && *timeout_ms == b.timeout_ms
+        && *retries_max == b.retries_max
+        && *backoff_ms == b.backoff_ms
+        && *new_key_per_retry == b.new_key_per_retry
+        && *gap_between_intents_ms == b.gap_between_intents_ms
+}
+
+/// Groups of interchangeable clients (equal specs but for the name), in
+/// increasing client order. Only groups of two or more matter.
+pub(super) fn client_classes(s: &Scenario) -> Vec<Vec<u32>> {
+    let mut classes: Vec<Vec<u32>> = Vec::new();
+    for (i, c) in s.clients.iter().enumerate() {
+        match classes
+            .iter_mut()
+            .find(|cl| same_but_name(&s.clients[cl[0] as usize], c))
+        {
+            Some(cl) => cl.push(i as u32),
+            None => classes.push(vec![i as u32]),
+        }
+    }
+    classes.retain(|c| c.len() > 1);
+    classes
+}
+
+/// Puts worlds into the canonical form of their equivalence class, in place.
+/// See the module docs for why each reduction keeps the verdicts exact.
+#[derive(Clone, Debug)]
+pub struct Canonicalizer {
+    pub(super) classes: Vec<Vec<u32>>,
+    pub(super) unordered_ties: bool,
+}
+
+impl Canonicalizer {
+    pub fn new(scenario: &Scenario, symmetry: bool, unordered_ties: bool) -> Canonicalizer {
+        Canonicalizer {
+            classes: if symmetry {
+                client_classes(scenario)
+            } else {
+                Vec::new()
+            },
+            unordered_ties,
+        }
+    }
+
+    /// Whether it changes anything at all.
+    pub fn is_identity(&self) -> bool {
+        self.classes.is_empty() && !self.unordered_ties
+    }
+
+    pub fn apply(&self, w: &mut World) {
+        if let Some(map) = self.renaming(w) {
+            rename_clients(w, &map);
+        }
+        if self.unordered_ties {
+            sort_ties(w);
+        }
+    }
+
+    /// The canonical renaming of a world's clients: within each class of
+    /// interchangeable clients, the client that sent the earliest attempt
+    /// gets the class's lowest number, and so on. Clients that have sent
+    /// nothing are ordered by where they first appear in the agenda (when
+    /// ties are ordered) or by number: such clients of one class are in
+    /// identical states, so any order gives the same canonical world once
+    /// the agenda is sorted. The order reads attempt numbers and agenda
+    /// positions, which a renaming does not change, so renamed copies of one
+    /// world get the same canonical form.
+    pub(super) fn renaming(&self, w: &World) -> Option<Renaming> {
+        if self.classes.is_empty() {
+            return None;
+        }
+        let n = w.clients.len();
+        assert!(n <= CLIENTS_MAX, "scenarios are validated");
+        let mut first_attempt = [u32::MAX; CLIENTS_MAX];
+        for (a, at) in w.attempts.iter().enumerate().rev() {
+            first_attempt[at.client as usize] = a as u32;
+        }
+        let mut first_due = [u32::MAX; CLIENTS_MAX];
+        if !self.unordered_ties {
+            for (pos, e) in w.agenda.items.iter().enumerate().rev() {
+                if let Due::ClientSend { client } | Due::ClientTimeout { client, .. } = &e.due {
+                    first_due[*client as usize] = pos as u32;
+                }
+            }
+        }
+        let mut map = [0u32; CLIENTS_MAX];
+        for (c, m) in map.iter_mut().enumerate() {
+            *m = c as u32;
+        }
+        let mut changed = false;
+        let mut order = [0u32; CLIENTS_MAX];
+        for class in &self.classes {
+            let order = &mut order[..class.len()];
+            order.copy_from_slice(class);
+            order.sort_unstable_by_key(|&c| (first_attempt[c as usize], first_due[c as usize], c));
+            for (slot, &c) in class.iter().zip(order.iter()) {
+                map[c as usize] = *slot;
+                changed |= *slot != c;
+            }
+        }
+        changed.then_some(Renaming { map, len: n })
+    }
+}
+
+pub(super) const CLIENTS_MAX: usize = crate::scenario::limits::CLIENTS_MAX;
+
+/// Client `c` becomes client `map[c]`.
+pub(super) struct Renaming {
+    pub(super) map: [u32; CLIENTS_MAX],
+    pub(super) len: usize,
+}
+
+/// An agenda event as it reads after renaming clients by `r`.
+pub(super) fn renamed(due: &Due, r: Option<&Renaming>) -> Due {
+    let mut due = due.clone();
+    if let (Some(r), Due::ClientSend { client } | Due::ClientTimeout { client, .. }) = (r, &mut due)
+    {
+        *client = r.map[*client as usize];
+    }
+    due
+}
+
+pub(super) fn rename_clients(w: &mut World, r: &Renaming) {
+    let map = &r.map[..r.len];
+    // Put each client state at its new number, by swaps: the state at `i`
+    // belongs at `to[i]`.
+    let mut to = r.map;
+    for i in 0..r.len {
+        while to[i] as usize != i {
+            let j = to[i] as usize;
+            w.clients.swap(i, j);
+            to.swap(i, j);
+        }
+    }
+    for a in w.attempts.iter_mut() {
+        // Only attempts whose client changes number are written: a write
+        // unshares the attempt and drops its cached fingerprint.
+        let client = map[a.client as usize];
+        if a.client != client {
+            a.client = client;
+        }
+    }
+    for e in &mut w.agenda.items {
+        e.rename_client(|c| map[c as usize]);
+    }
+}
+
+/// Orders the events due at one instant by their content instead of their
+/// insertion, renumbering insertion so that later pushes still go last.
+pub(super) fn sort_ties(w: &mut World) {
+    let items = &mut w.agenda.items;
+    let sorted = items
+        .windows(2)
+        .all(|p| (p[0].at, &p[0].due) <= (p[1].at, &p[1].due));
+    if !sorted {
+        items.sort_by(|a, b| (a.at, &a.due).cmp(&(b.at, &b.due)));
+    }
+    for (i, e) in items.iter_mut().enumerate() {
+        e.seq = i as u64;
+    }
+}
+
+/// The canonical member of a world's class under both reductions (client
+/// symmetry and unordered ties). A plain function, so the stateright peer
+/// benchmark can pass it to `symmetry_fn` and apply exactly the same
+/// reduction.
+pub fn representative(w: &World) -> World {
+    let mut r = w.clone();
+    Canonicalizer::new(w.scenario(), true, true).apply(&mut r);
+    r
+}

@@ -1,0 +1,435 @@
+//! The search: the explored graph (nodes, edges, outcome classes), the
+//! index of states, and expanding them depth- or breadth-first in slices.
+//!
+//! The search is depth-first by default, breadth-first on request, over
+//! states merged by fingerprint. A full world is kept only while a state
+//! waits to be expanded; a visited state costs a 16-byte node, its
+//! fingerprint in the index, and 8 bytes per outgoing transition. Both orders
+//! build the same graph and every figure below comes from the graph, so a
+//! complete run reports the same things either way. Depth-first is the
+//! default because it needs far less memory (a path's worth of worlds
+//! instead of the widest level) and keeps them warm in the cache, which
+//! matters for full verdicts on large models and in a browser tab;
+//! breadth-first is there for runs cut by a bound or a cancel, which have
+//! then seen every state up to some depth, so what they found is the
+//! shortest there is.
+//!
+//! [`Explorer`] works in slices (`run_for(budget_states)` returns a
+//! [`Progress`]; stop calling it, or call `cancel`, to stop), so a page can
+//! interleave it with rendering; [`explore_with`] does the same with a
+//! progress callback that can cancel. No threads, no clock.
+
+use super::*;
+
+pub(super) const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    pub(super) first_edge: u32,
+    pub(super) edge_count: u32,
+    /// Outcome class for terminal states, `NONE` otherwise.
+    pub(super) class: u32,
+    pub(super) expanded: bool,
+}
+
+#[derive(Clone, Copy)]
+pub(super) struct Edge {
+    pub(super) to: u32,
+    /// Choice points the step met.
+    pub(super) choices: u16,
+    /// Index of the last non-zero choice plus one; 0 for the all-zero vector.
+    pub(super) last_nonzero: u16,
+}
+
+/// The key that groups terminal states into outcomes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct ClassKey {
+    pub(super) captures: Vec<u32>,
+    pub(super) answers: Vec<Option<u16>>,
+    pub(super) end: EndReason,
+    pub(super) broken: Vec<String>,
+    pub(super) replay: bool,
+}
+
+pub(super) struct Class {
+    pub(super) key: ClassKey,
+    pub(super) states: u64,
+}
+
+/// A step-wise explorer: `run_for` does a bounded slice of work, so a page
+/// can interleave it with rendering, report progress, and cancel between
+/// slices. Single-threaded, no clock.
+pub struct Explorer {
+    pub(super) scenario: Scenario,
+    pub(super) options: Options,
+    pub(super) canon: Canonicalizer,
+    pub(super) index: Index,
+    pub(super) nodes: Vec<Node>,
+    pub(super) edges: Vec<Edge>,
+    /// States waiting for expansion: (node, depth, world). Boxed, so that
+    /// the worlds move as pointers through a step and its bookkeeping.
+    pub(super) frontier: VecDeque<(u32, u32, Box<World>)>,
+    pub(super) classes: Vec<Class>,
+    pub(super) class_index: FixedMap<ClassKey, u32>,
+    pub(super) depth: u32,
+    pub(super) status: Status,
+    pub(super) report: Option<Report>,
+    pub(super) stack: Vec<Vec<u32>>,
+    pub(super) found: Vec<(u16, u16, World)>,
+    /// `None` only in the tests that compare runs with and without it.
+    pub(super) store_memo: Option<StoreMemo>,
+    /// Successors already seen, kept to be copied into (see
+    /// `World::clone_into_reusing`) instead of freed; at most `SPARES_MAX`.
+    /// Boxed as the frontier's are: a spare becomes a successor, then
+    /// perhaps a frontier entry, without moving its world.
+    #[allow(clippy::vec_box)]
+    pub(super) spares: Vec<Box<World>>,
+    /// One expansion's successors, between their step and their lookup.
+    pub(super) batch: Vec<Successor>,
+    pub(super) only_next: bool,
+}
+
+pub(super) const SPARES_MAX: usize = 8;
+
+/// A successor stepped and keyed, waiting to be added to the graph.
+pub(super) struct Successor {
+    pub(super) world: Box<World>,
+    pub(super) key: IndexKey,
+    pub(super) choices: u16,
+    pub(super) last_nonzero: u16,
+    /// Its node, when the index already had it.
+    pub(super) seen: Option<u32>,
+}
+
+impl Explorer {
+    pub fn new(scenario: &Scenario, options: &Options) -> Result<Explorer, ScenarioError> {
+        scenario.validate()?;
+        options.validate()?;
+        let canon = Canonicalizer::new(scenario, options.symmetry, options.unordered_ties);
+        let mut ex = Explorer {
+            scenario: scenario.clone(),
+            options: options.clone(),
+            canon,
+            index: Index::default(),
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            frontier: VecDeque::new(),
+            classes: Vec::new(),
+            class_index: FixedMap::default(),
+            depth: 0,
+            status: Status::Running,
+            report: None,
+            stack: Vec::new(),
+            found: Vec::new(),
+            store_memo: Some(StoreMemo::default()),
+            spares: Vec::new(),
+            batch: Vec::new(),
+            only_next: only_next_choices(scenario),
+        };
+        let id = ex.intern(Box::new(quiet_world(scenario)), 0);
+        debug_assert_eq!(id, 0);
+        Ok(ex)
+    }
+
+    pub fn progress(&self) -> Progress {
+        Progress {
+            status: self.status,
+            states: self.nodes.len() as u64,
+            transitions: self.edges.len() as u64,
+            frontier: self.frontier.len() as u64,
+            depth: self.depth,
+        }
+    }
+
+    /// Expands up to `budget_states` states, then returns. When the work is
+    /// done (or a bound is hit) the status leaves `Running` and the report
+    /// is ready.
+    pub fn run_for(&mut self, budget_states: u32) -> Progress {
+        let mut budget = budget_states;
+        while budget > 0 && self.status == Status::Running {
+            let next = match self.options.search {
+                Search::BreadthFirst => self.frontier.pop_front(),
+                Search::DepthFirst => self.frontier.pop_back(),
+            };
+            let Some((id, depth, world)) = next else {
+                self.finish(Status::Complete);
+                break;
+            };
+            self.depth = depth;
+            self.expand(id, depth, world);
+            budget -= 1;
+        }
+        self.progress()
+    }
+
+    /// Stops between slices; the report covers what was explored.
+    pub fn cancel(&mut self) {
+        if self.status == Status::Running {
+            self.finish(Status::Cancelled);
+        }
+    }
+
+    pub fn report(&self) -> Option<&Report> {
+        self.report.as_ref()
+    }
+
+    pub fn into_report(self) -> Option<Report> {
+        self.report
+    }
+
+    /// The node id of `w`, adding it if new; `NONE` when the state bound is
+    /// hit. `w` is put in canonical form first.
+    pub(super) fn intern(&mut self, mut w: Box<World>, depth: u32) -> u32 {
+        let key = self.key_of(&mut w);
+        self.intern_keyed(w, key, depth)
+    }
+
+    /// `w` in canonical form, and its key in the index.
+    pub(super) fn key_of(&mut self, w: &mut World) -> IndexKey {
+        self.canon.apply(w);
+        IndexKey::new(w.fingerprint())
+    }
+
+    /// [`Explorer::intern`] for a world `key_of` has seen.
+    pub(super) fn intern_keyed(&mut self, w: Box<World>, key: IndexKey, depth: u32) -> u32 {
+        let id = self.nodes.len() as u32;
+        match self.index.entry(key) {
+            Entry::Occupied(e) => {
+                let id = *e.get();
+                self.recycle(w);
+                return id;
+            }
+            Entry::Vacant(_) if id >= self.options.max_states => return NONE,
+            Entry::Vacant(e) => e.insert(id),
+        };
+        let class = if w.is_done() {
+            self.classify(&run::summarize(&w))
+        } else {
+            NONE
+        };
+        self.nodes.push(Node {
+            first_edge: 0,
+            edge_count: 0,
+            class,
+            expanded: false,
+        });
+        if class == NONE {
+            self.frontier.push_back((id, depth, w));
+        } else {
+            self.recycle(w);
+        }
+        id
+    }
+
+    pub(super) fn recycle(&mut self, w: Box<World>) {
+        if self.spares.len() < SPARES_MAX {
+            self.spares.push(w);
+        }
+    }
+
+    /// A copy of `w`, made in a spare world when there is one.
+    pub(super) fn copy_of(&mut self, w: &World) -> Box<World> {
+        match self.spares.pop() {
+            Some(mut spare) => {
+                w.clone_into_reusing(&mut spare);
+                spare
+            }
+            None => Box::new(w.clone()),
+        }
+    }
+
+    pub(super) fn classify(&mut self, s: &Summary) -> u32 {
+        let key = ClassKey {
+            captures: s.intents.iter().map(|i| i.captures).collect(),
+            answers: s.statuses(),
+            end: s.end,
+            broken: s
+                .invariants
+                .iter()
+                .filter(|v| !v.holds)
+                .map(|v| v.name.clone())
+                .collect(),
+            replay: has_replay(s),
+        };
+        let id = match self.class_index.get(&key) {
+            Some(&id) => id,
+            None => {
+                let id = self.classes.len() as u32;
+                self.class_index.insert(key.clone(), id);
+                self.classes.push(Class { key, states: 0 });
+                id
+            }
+        };
+        self.classes[id as usize].states += 1;
+        id
+    }
+
+    pub(super) fn expand(&mut self, id: u32, depth: u32, world: Box<World>) {
+        let first_edge = self.edges.len() as u32;
+        let complete = if self.only_next {
+            self.expand_next_only(depth, world)
+        } else {
+            self.expand_by_prefixes(depth, &world)
+        };
+        if !complete {
+            // The state stays unexpanded: drop its partial edges.
+            self.edges.truncate(first_edge as usize);
+            self.finish(Status::StateLimit);
+            return;
+        }
+        let node = &mut self.nodes[id as usize];
+        node.first_edge = first_edge;
+        node.edge_count = self.edges.len() as u32 - first_edge;
+        node.expanded = true;
+    }
+
+    /// Adds the edge to `next`; false when the state bound is hit.
+    pub(super) fn add_edge(
+        &mut self,
+        mut next: Box<World>,
+        depth: u32,
+        choices: u16,
+        last_nonzero: u16,
+    ) -> bool {
+        let key = self.key_of(&mut next);
+        self.add_successor(
+            Successor {
+                world: next,
+                key,
+                choices,
+                last_nonzero,
+                seen: None,
+            },
+            depth,
+        )
+    }
+
+    /// Adds the edge to a keyed successor (looked up already when `seen`);
+    /// false when the state bound is hit.
+    pub(super) fn add_successor(&mut self, s: Successor, depth: u32) -> bool {
+        let to = match s.seen {
+            Some(id) => {
+                self.recycle(s.world);
+                id
+            }
+            None => self.intern_keyed(s.world, s.key, depth + 1),
+        };
+        if to == NONE {
+            return false;
+        }
+        self.edges.push(Edge {
+            to,
+            choices: s.choices,
+            last_nonzero: s.last_nonzero,
+        });
+        true
+    }
+
+    /// The same transitions, in the same order, as the prefix walk, for
+    /// scenarios whose only choice is `Next`: one per alternative, the last
+    /// one stepping `world` itself instead of a clone.
+    pub(super) fn expand_next_only(&mut self, depth: u32, world: Box<World>) -> bool {
+        let arity = next_arity(&world);
+        let mut world = Some(world);
+        let mut batch = std::mem::take(&mut self.batch);
+        for pick in 0..arity {
+            let mut next = if pick + 1 < arity {
+                self.copy_of(world.as_ref().expect("kept for the last"))
+            } else {
+                world.take().expect("not yet consumed")
+            };
+            let mut chooser = NextChooser {
+                pick,
+                arity,
+                asked: 0,
+            };
+            next.step_with(&mut chooser, exec_of(&mut self.store_memo));
+            let key = self.key_of(&mut next);
+            // A step that ended the run (the event limit) without choosing
+            // is its state's only transition.
+            let ended = chooser.asked == 0;
+            assert!(
+                !ended || pick == 0,
+                "a step chose for one alternative and not another"
+            );
+            batch.push(Successor {
+                world: next,
+                key,
+                choices: u16::from(!ended),
+                last_nonzero: u16::from(pick > 0),
+                seen: None,
+            });
+            if ended {
+                break;
+            }
+        }
+        // Every successor is looked up before any is added: the lookups do
+        // not depend on each other, so the processor overlaps their cache
+        // misses (the index is far larger than the cache, and a lookup was
+        // a tenth of the run). A state found here stays found; one not
+        // found is looked up again as it is added, as a sibling may have
+        // added it since.
+        for s in &mut batch {
+            s.seen = self.index.get(&s.key).copied();
+        }
+        let mut complete = true;
+        for s in batch.drain(..) {
+            if complete {
+                complete = self.add_successor(s, depth);
+            } else {
+                self.recycle(s.world);
+            }
+        }
+        self.batch = batch;
+        complete
+    }
+
+    pub(super) fn expand_by_prefixes(&mut self, depth: u32, world: &World) -> bool {
+        let mut found = std::mem::take(&mut self.found);
+        let memo = exec_of(&mut self.store_memo);
+        for_each_successor(world, &mut self.stack, memo, |choices, next| {
+            let last_nonzero = choices.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
+            found.push((choices.len() as u16, last_nonzero as u16, next));
+        });
+        let mut complete = true;
+        for (choices, last_nonzero, next) in found.drain(..) {
+            complete = complete && self.add_edge(Box::new(next), depth, choices, last_nonzero);
+        }
+        self.found = found;
+        complete
+    }
+
+    pub(super) fn out_edges(&self, id: u32) -> &[Edge] {
+        let n = &self.nodes[id as usize];
+        &self.edges[n.first_edge as usize..(n.first_edge + n.edge_count) as usize]
+    }
+
+    pub(super) fn shortest(&self) -> Shortest {
+        if self.options.unordered_ties {
+            Shortest::Steps
+        } else {
+            Shortest::Choices
+        }
+    }
+
+    /// Counts, outcomes, shortest schedules and verdicts over the explored
+    /// graph.
+    pub(super) fn finish(&mut self, status: Status) {
+        self.frontier = VecDeque::new();
+        self.found = Vec::new();
+        self.spares = Vec::new();
+        let (status, analysis) = match self.analyse() {
+            Some(analysis) => (status, analysis),
+            None => (
+                Status::Cyclic,
+                Analysis::empty(self.nodes.len(), self.classes.len()),
+            ),
+        };
+        self.status = status;
+        // The examples are rebuilt by replays, whose statements the memo
+        // has mostly seen.
+        let mut store = self.store_memo.take();
+        self.report = Some(self.make_report(status, &analysis, &mut store));
+        self.store_memo = store;
+    }
+}
