@@ -42,8 +42,8 @@ use crate::store::{Exec, SessionId, Stmt, Store};
 use crate::trace::{EndReason, Summary};
 use crate::world::{Due, StoreExec, World};
 use serde::Serialize;
-use std::collections::hash_map::Entry;
 use std::collections::VecDeque;
+use std::collections::hash_map::Entry;
 use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 use std::ops::ControlFlow;
 
