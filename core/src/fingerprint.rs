@@ -3,9 +3,9 @@
 //!
 //! An explorer fingerprints every world a transition reaches. Fed the way
 //! `Hash` feeds them (a word per field, per flag, per enum tag and per
-//! string's end), race-4 under check-then-act hashed some 97 words per
-//! transition, a fifth of the explorer's time. Here the small fields of a
-//! value share a word ([`Pack`]), about half the words; every encoding is
+//! string's end), hashing took a large share of the explorer's time (see
+//! docs/performance.md). Here the small fields of a value share a word
+//! ([`Pack`]), about half the words; every encoding is
 //! inlined, so the hasher's lanes stay in registers; a string's last bytes
 //! are read as one word rather than copied through a buffer; and an agenda
 //! event's code is worked out when it is scheduled (`world::Event`).

@@ -35,8 +35,8 @@ pub(super) type Index = HashMap<IndexKey, u32, BuildHasherDefault<PassThrough>>;
 /// slot of the index (key and state number) takes 16 bytes instead of the
 /// 24 two 8-byte words took (or the 32 of a `u128`), so the index, the one
 /// structure every transition looks up at random, spans a third fewer
-/// memory pages and cache lines: 8 MB at race-4's 259,583 states, where
-/// it was 12 MB, and the run 3% faster. Two states then share a key with
+/// memory pages and cache lines (measured in docs/performance.md). Two
+/// states then share a key with
 /// probability about n²/2⁹⁷ for n states (10⁻¹⁴ at the 50-million-state
 /// limit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

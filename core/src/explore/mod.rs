@@ -53,10 +53,8 @@ pub mod limits {
     /// 100 bytes per state) before any frontier.
     pub const STATES_MAX: u32 = 50_000_000;
     /// The default: race-2 and race-3 fit under every strategy with the
-    /// default reductions (the largest, race-3 under check-then-act, has
-    /// 3.1 million states). Breadth-first also holds the widest level's
-    /// worlds, about 1.5 kB each: 4.5 GB at the peak for that model, against
-    /// 0.4 GB depth-first.
+    /// default reductions, breadth-first too, though it holds the widest
+    /// level's worlds (the sizes are in docs/performance.md).
     pub const STATES_DEFAULT: u32 = 5_000_000;
 }
 

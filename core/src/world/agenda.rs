@@ -26,10 +26,9 @@ pub(crate) struct Event {
     /// ignore it.
     pub seq: u64,
     pub due: Due,
-    /// `due` as explorers fingerprint it (see `due_code`),
-    /// worked out once when the event is scheduled rather than at every
-    /// fingerprint, where it was a `match` on the kind of each of some
-    /// eight events per transition: race-4 explored 4% faster without it.
+    /// `due` as explorers fingerprint it (see `due_code`), worked out once
+    /// when the event is scheduled rather than by a `match` on its kind at
+    /// every fingerprint (measured in docs/performance.md).
     pub(crate) code: u32,
 }
 

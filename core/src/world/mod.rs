@@ -66,11 +66,9 @@ pub(crate) struct Connection {
 /// A list that is short in every scenario (an instance's connections, jobs
 /// and queue), kept inline where worlds are explored: a step that edits an
 /// instance copies it, and a copy of an instance with inline lists is one
-/// allocation instead of three. In the peer bench (race-4, check-then-act,
-/// one run each way) that made the explorer 10% faster depth-first and 27%
-/// faster breadth-first; explored alone in a process, 2% depth-first. A
-/// `Vec` on the page, which never explores: smallvec's code costs 3 kB of
-/// gzip there.
+/// allocation instead of three (measured in docs/performance.md). A `Vec`
+/// on the page, which never explores and would pay for smallvec's code in
+/// wasm bytes.
 #[cfg(feature = "shared-parts")]
 pub(crate) type Short<T, const N: usize> = smallvec::SmallVec<[T; N]>;
 #[cfg(not(feature = "shared-parts"))]
