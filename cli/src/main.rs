@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use lousa_core::explore::{self, Modality, Verdict};
 use lousa_core::narrate::{self, Lang};
+use lousa_core::property;
 use lousa_core::{Scenario, Schedule, Strategy, builtins, run, swarm};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
@@ -431,7 +432,7 @@ fn failure_reason(r: &explore::Report) -> String {
         .properties
         .iter()
         .filter(|p| !p.ok)
-        .map(|p| format!("{} {}", p.property.name, p.verdict.name()))
+        .map(|p| format!("{} {}", p.claim.property.name, p.verdict.name()))
         .collect();
     format!("properties failed: {}", failed.join("; "))
 }
@@ -475,15 +476,17 @@ fn explore_cmd(args: &ExploreArgs) -> Result<(Scenario, explore::Report), String
     if !sometimes.is_empty() {
         options
             .properties
-            .retain(|p| p.modality == Modality::Always);
+            .retain(|c| c.property.modality == Modality::Always);
         for name in sometimes {
-            if !explore::SOMETIMES_NAMES.contains(&name.as_str()) {
+            let Some(p) = property::named(name).filter(|p| p.modality == Modality::Sometimes)
+            else {
+                let names: Vec<&str> = property::sometimes().map(|p| p.name).collect();
                 return Err(format!(
                     "--sometimes: unknown property {name:?}; choose from {}",
-                    explore::SOMETIMES_NAMES.join(", ")
+                    names.join(", ")
                 ));
-            }
-            options.properties.push(explore::Property::sometimes(name));
+            };
+            options.properties.push(explore::Claim::sometimes(p));
         }
     }
     let mut last_report = 0u64;
@@ -497,7 +500,15 @@ fn explore_cmd(args: &ExploreArgs) -> Result<(Scenario, explore::Report), String
         }
         ControlFlow::Continue(())
     })
-    .map_err(|e| format!("--{}: {}", e.field.replace('_', "-"), e.message))?;
+    .map_err(|e| match e {
+        explore::ExploreError::Scenario(e) => {
+            format!("--{}: {}", e.field.replace('_', "-"), e.message)
+        }
+        explore::ExploreError::Options(explore::OptionsError::MaxStates(n)) => format!(
+            "--max-states: {n} is outside 1..={}",
+            explore::limits::STATES_MAX
+        ),
+    })?;
     Ok((s, report))
 }
 
@@ -600,11 +611,11 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
     outln!();
     outln!("properties:");
     for p in &r.properties {
-        let modality = match p.property.modality {
+        let modality = match p.claim.property.modality {
             Modality::Always => "always",
             Modality::Sometimes => "sometimes",
         };
-        let note = match (p.property.required, p.verdict) {
+        let note = match (p.claim.required, p.verdict) {
             (false, Verdict::Violated) => format!(" (not claimed by {})", r.strategy),
             _ => String::new(),
         };
@@ -615,7 +626,7 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
         outln!(
             "  [{}] {modality:<9} {}: {}{note}{example}",
             if p.ok { "ok" } else { "FAIL" },
-            p.property.name,
+            p.claim.property.name,
             p.verdict.name(),
         );
     }

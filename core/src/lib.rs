@@ -16,6 +16,7 @@ mod fingerprint;
 pub mod handler;
 pub mod narrate;
 mod part;
+pub mod property;
 pub mod run;
 pub mod scenario;
 pub mod store;

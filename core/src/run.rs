@@ -2,6 +2,7 @@
 //! and the outcome with its invariant verdicts.
 
 use crate::choice::{Chooser, Recording, RngChooser, Schedule, ScheduleChooser};
+use crate::property::{self, Ending};
 use crate::scenario::{Scenario, ScenarioError, Strategy};
 use crate::trace::*;
 use crate::world::World;
@@ -150,7 +151,11 @@ pub fn summarize(w: &World) -> Summary {
         .filter(|(_, o)| o.captures > 1)
         .map(|(i, _)| i as u32)
         .collect();
-    let invariants = verdicts(w, &intents, &attempts);
+    let invariants = property::verdicts(&Ending {
+        world: w,
+        intents: &intents,
+        attempts: &attempts,
+    });
     Summary {
         end: w.end().unwrap_or(EndReason::Quiescent),
         end_ms: w.now_ms(),
@@ -164,168 +169,10 @@ pub fn summarize(w: &World) -> Summary {
     }
 }
 
-pub const AT_MOST_ONE_CAPTURE: &str = "at-most-one-capture-per-intent";
-pub const EVERY_2XX_ONE_CAPTURE: &str = "every-2xx-has-exactly-one-capture";
-pub const REPLAY_EQUALS_FIRST: &str = "replay-equals-first-response";
-pub const CONFLICTS_NEVER_CHARGE: &str = "409-and-422-never-reach-the-acquirer";
-pub const NO_KEY_STUCK: &str = "no-key-stuck-processing-past-lease-and-recovery";
-
-fn verdict(name: &str, failures: Vec<String>) -> Verdict {
-    Verdict {
-        name: name.into(),
-        holds: failures.is_empty(),
-        detail: if failures.is_empty() {
-            "holds".into()
-        } else {
-            failures.join("; ")
-        },
-    }
-}
-
-fn verdicts(w: &World, intents: &[IntentOutcome], attempts: &[AttemptOutcome]) -> Vec<Verdict> {
-    let at_most_one = intents
-        .iter()
-        .enumerate()
-        .filter(|(_, o)| o.captures > 1)
-        .map(|(i, o)| {
-            format!(
-                "intent {i} (order {}) captured {} times",
-                o.order_id, o.captures
-            )
-        })
-        .collect();
-    let mut two_xx = Vec::new();
-    let mut replay = Vec::new();
-    for (i, o) in intents.iter().enumerate() {
-        let answered: Vec<&AttemptOutcome> = attempts
-            .iter()
-            .filter(|a| a.intent == i as u32 && a.status.is_some_and(|s| (200..300).contains(&s)))
-            .collect();
-        if !answered.is_empty() && o.captures != 1 {
-            two_xx.push(format!(
-                "intent {i} answered 2xx but captured {} times",
-                o.captures
-            ));
-        }
-        if let Some(first) = answered.first() {
-            for a in &answered[1..] {
-                if (a.status, &a.body) != (first.status, &first.body) {
-                    replay.push(format!(
-                        "attempt {} answered {} {}, attempt {} first answered {} {}",
-                        a.attempt,
-                        debug_status(a.status),
-                        debug_body(a.body.as_deref()),
-                        first.attempt,
-                        debug_status(first.status),
-                        debug_body(first.body.as_deref())
-                    ));
-                }
-            }
-        }
-    }
-    let conflicts = attempts
-        .iter()
-        .filter(|a| matches!(a.status, Some(409 | 422)) && a.reached_acquirer)
-        .map(|a| {
-            format!(
-                "attempt {} answered {} after calling the acquirer",
-                a.attempt,
-                debug_status(a.status)
-            )
-        })
-        .collect();
-    let mut out = vec![
-        verdict(AT_MOST_ONE_CAPTURE, at_most_one),
-        verdict(EVERY_2XX_ONE_CAPTURE, two_xx),
-        verdict(REPLAY_EQUALS_FIRST, replay),
-        verdict(CONFLICTS_NEVER_CHARGE, conflicts),
-    ];
-    if w.scenario.strategy == Strategy::IdempotencyKeyLease {
-        out.push(verdict(NO_KEY_STUCK, stuck_keys(w)));
-    }
-    out
-}
-
-/// `status` as `{:?}` prints it (`Some(201)`, `None`).
-fn debug_status(status: Option<u16>) -> String {
-    match status {
-        Some(s) => format!("Some({s})"),
-        None => "None".into(),
-    }
-}
-
-/// `body` as `{:?}` prints it (`Some("{\"erro\": \"x\"}")`, `None`), for
-/// the ASCII text every body is (`handler::body` and the `BODY_*`
-/// constants). Debug itself would put char escaping and Unicode tables
-/// (kBs) into the page's wasm, which runs verdicts and never shows them.
-fn debug_body(body: Option<&str>) -> String {
-    let Some(body) = body else {
-        return "None".into();
-    };
-    let mut out = String::from("Some(\"");
-    for c in body.chars() {
-        match c {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\n' => out.push_str("\\n"),
-            '\0' => out.push_str("\\0"),
-            c if c.is_ascii_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push_str("\")");
-    out
-}
-
-fn stuck_keys(w: &World) -> Vec<String> {
-    let def = w
-        .store
-        .table_defs()
-        .find(|d| d.name == "chave_idempotencia")
-        .cloned()
-        .expect("table exists");
-    let col = |n: &str| def.column_index(n).expect("column exists");
-    let limit = |lease: i64| lease + w.scenario.recovery_every_ms as i64;
-    w.store
-        .committed_rows("chave_idempotencia")
-        .into_iter()
-        .filter(|r| matches!(r[col("estado")].as_text(), Some("processing" | "unknown")))
-        .filter(|r| {
-            r[col("lease_ate_ms")]
-                .as_int()
-                .is_some_and(|l| w.now_ms() as i64 > limit(l))
-        })
-        .map(|r| {
-            format!(
-                "key {} still {}",
-                r[col("chave")].as_text().unwrap_or_default(),
-                r[col("estado")]
-            )
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{debug_body, debug_status};
-
-    #[test]
-    fn verdict_answers_print_as_debug_prints_them() {
-        let ascii: String = (0u8..128).map(char::from).collect();
-        for body in [
-            None,
-            Some(""),
-            Some(r#"{"erro": "x"}"#),
-            Some(ascii.as_str()),
-        ] {
-            assert_eq!(debug_body(body), format!("{body:?}"));
-        }
-        for status in [None, Some(201), Some(409)] {
-            assert_eq!(debug_status(status), format!("{status:?}"));
-        }
-    }
-}
+// The names stay at their old paths; the properties themselves are values
+// in `crate::property`.
+pub const AT_MOST_ONE_CAPTURE: &str = property::AT_MOST_ONE_CAPTURE.name;
+pub const EVERY_2XX_ONE_CAPTURE: &str = property::EVERY_2XX_ONE_CAPTURE.name;
+pub const REPLAY_EQUALS_FIRST: &str = property::REPLAY_EQUALS_FIRST.name;
+pub const CONFLICTS_NEVER_CHARGE: &str = property::CONFLICTS_NEVER_CHARGE.name;
+pub const NO_KEY_STUCK: &str = property::NO_KEY_STUCK.name;

@@ -20,6 +20,7 @@ const ORDER: &[&str] = &[
     "trace",
     "handler",
     "world",
+    "property",
     "run",
     "narrate",
     "story",

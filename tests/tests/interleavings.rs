@@ -292,7 +292,7 @@ fn shortest_double_charge(s: &Scenario) -> Option<u32> {
     o.max_states = 400_000;
     let r = explore::explore(s, &o).unwrap();
     assert_eq!(r.status, Status::Complete, "{s:?}");
-    r.property(DOUBLE_CHARGE_REACHABLE)
+    r.property(&DOUBLE_CHARGE_REACHABLE)
         .and_then(|p| p.example.as_ref())
         .map(|e| e.choices)
 }

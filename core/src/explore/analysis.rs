@@ -332,16 +332,6 @@ impl Explorer {
     }
 }
 
-/// Two attempts of one intent answered the same 2xx.
-pub(super) fn has_replay(s: &Summary) -> bool {
-    s.attempts.iter().enumerate().any(|(i, a)| {
-        a.status.is_some_and(|st| (200..300).contains(&st))
-            && s.attempts[..i]
-                .iter()
-                .any(|b| b.intent == a.intent && b.status == a.status && b.body == a.body)
-    })
-}
-
 /// Steps a replay of `schedule` takes to the end.
 pub(super) fn replay_steps(
     scenario: &Scenario,

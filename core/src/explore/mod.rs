@@ -36,6 +36,7 @@ use crate::choice::{ChoiceKind, Chooser, Schedule, ScheduleChooser};
 use crate::fingerprint::{self, Fingerprint, FingerprintHasher};
 use crate::handler::StmtInputs;
 use crate::part::Part;
+use crate::property::Ending;
 use crate::run;
 use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, Strategy};
 use crate::store::{Exec, SessionId, Stmt, Store};
@@ -73,6 +74,56 @@ pub enum Search {
     DepthFirst,
 }
 
+/// An explorer option outside what it accepts. Its own type rather than a
+/// `ScenarioError`, which names a field of the scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionsError {
+    /// `max_states` outside `1..=limits::STATES_MAX`.
+    MaxStates(u32),
+}
+
+impl std::fmt::Display for OptionsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionsError::MaxStates(n) => {
+                write!(f, "max_states: {n} is outside 1..={}", limits::STATES_MAX)
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionsError {}
+
+/// Why an exploration could not start: the scenario or the options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExploreError {
+    Scenario(ScenarioError),
+    Options(OptionsError),
+}
+
+impl std::fmt::Display for ExploreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExploreError::Scenario(e) => e.fmt(f),
+            ExploreError::Options(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ExploreError {}
+
+impl From<ScenarioError> for ExploreError {
+    fn from(e: ScenarioError) -> Self {
+        ExploreError::Scenario(e)
+    }
+}
+
+impl From<OptionsError> for ExploreError {
+    fn from(e: OptionsError) -> Self {
+        ExploreError::Options(e)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Distinct states explored at most; reaching it ends the run with
@@ -85,7 +136,7 @@ pub struct Options {
     /// Merge states that differ only in the order of events due at the same
     /// instant. Shortest schedules are then measured in steps, not choices.
     pub unordered_ties: bool,
-    pub properties: Vec<Property>,
+    pub properties: Vec<Claim>,
 }
 
 impl Options {
@@ -103,31 +154,9 @@ impl Options {
         }
     }
 
-    pub fn validate(&self) -> Result<(), ScenarioError> {
-        let fail = |field: &str, message: String| {
-            Err(ScenarioError {
-                field: field.into(),
-                message,
-            })
-        };
+    pub fn validate(&self) -> Result<(), OptionsError> {
         if self.max_states == 0 || self.max_states > limits::STATES_MAX {
-            return fail(
-                "max_states",
-                format!("{} is outside 1..={}", self.max_states, limits::STATES_MAX),
-            );
-        }
-        let always = invariant_names(Strategy::IdempotencyKeyLease);
-        for p in &self.properties {
-            let known = match p.modality {
-                Modality::Always => always.contains(&p.name.as_str()),
-                Modality::Sometimes => SOMETIMES_NAMES.contains(&p.name.as_str()),
-            };
-            if !known {
-                return fail(
-                    "properties",
-                    format!("unknown {:?} property {:?}", p.modality, p.name),
-                );
-            }
+            return Err(OptionsError::MaxStates(self.max_states));
         }
         Ok(())
     }
@@ -186,7 +215,7 @@ pub struct Progress {
 }
 
 /// Explores a scenario to the end (or to `max_states`).
-pub fn explore(scenario: &Scenario, options: &Options) -> Result<Report, ScenarioError> {
+pub fn explore(scenario: &Scenario, options: &Options) -> Result<Report, ExploreError> {
     explore_with(scenario, options, &mut |_| ControlFlow::Continue(()))
 }
 
@@ -196,7 +225,7 @@ pub fn explore_with(
     scenario: &Scenario,
     options: &Options,
     progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
-) -> Result<Report, ScenarioError> {
+) -> Result<Report, ExploreError> {
     const SLICE_STATES: u32 = 4_096;
     let mut ex = Explorer::new(scenario, options)?;
     loop {

@@ -1,77 +1,51 @@
-//! The properties an explorer checks: their names, modalities and which
-//! hold by design under each strategy.
+//! Which properties an exploration checks under each strategy, and their
+//! verdicts over the outcomes; the properties themselves are the values in
+//! `crate::property`.
 
 use super::*;
 
-/// A *sometimes* property: some complete schedule ends with an intent
-/// captured more than once.
-pub const DOUBLE_CHARGE_REACHABLE: &str = "double-charge-reachable";
+pub use crate::property::{
+    CONFLICT_REACHABLE, DOUBLE_CHARGE_REACHABLE, Modality, Property, REPLAY_REACHABLE,
+};
 
-/// A *sometimes* property: some attempt is answered 409 (someone else is
-/// processing the key).
-pub const CONFLICT_REACHABLE: &str = "409-reachable";
-
-/// A *sometimes* property: two attempts of one intent receive the same 2xx,
-/// the second a replay of the first.
-pub const REPLAY_REACHABLE: &str = "replay-reachable";
-
-/// The *sometimes* property names the explorer knows.
-pub const SOMETIMES_NAMES: [&str; 3] = [
-    DOUBLE_CHARGE_REACHABLE,
-    CONFLICT_REACHABLE,
-    REPLAY_REACHABLE,
-];
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Modality {
-    /// Must hold at the end of every complete schedule.
-    Always,
-    /// Must hold at the end of at least one, or the check fails: a green run
-    /// cannot be vacuous.
-    Sometimes,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Property {
-    pub name: String,
-    pub modality: Modality,
-    /// Whether the design under test must meet it. An *always* property a
-    /// design does not claim (check-then-act's at-most-one-capture) is still
-    /// checked and reported with its counterexample, but does not fail the
-    /// run.
+/// A property an exploration checks, and whether the design under test must
+/// meet it. An *always* property a design does not claim (check-then-act's
+/// at-most-one-capture) is still checked and reported with its
+/// counterexample, but does not fail the run. Reports show it as the
+/// property's name and modality beside `required`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Claim {
+    pub property: Property,
     pub required: bool,
 }
 
-impl Property {
-    pub fn always(name: &str, required: bool) -> Property {
-        Property {
-            name: name.into(),
-            modality: Modality::Always,
-            required,
-        }
+impl Claim {
+    pub fn always(property: Property, required: bool) -> Claim {
+        Claim { property, required }
     }
-    pub fn sometimes(name: &str) -> Property {
-        Property {
-            name: name.into(),
-            modality: Modality::Sometimes,
+    pub fn sometimes(property: Property) -> Claim {
+        Claim {
+            property,
             required: true,
         }
     }
 }
 
-/// The *always* properties: the invariants `run::summarize` judges.
-pub fn invariant_names(strategy: Strategy) -> Vec<&'static str> {
-    let mut names = vec![
-        run::AT_MOST_ONE_CAPTURE,
-        run::EVERY_2XX_ONE_CAPTURE,
-        run::REPLAY_EQUALS_FIRST,
-        run::CONFLICTS_NEVER_CHARGE,
-    ];
-    if strategy == Strategy::IdempotencyKeyLease {
-        names.push(run::NO_KEY_STUCK);
+impl Serialize for Claim {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Shown {
+            name: &'static str,
+            modality: Modality,
+            required: bool,
+        }
+        Shown {
+            name: self.property.name,
+            modality: self.property.modality,
+            required: self.required,
+        }
+        .serialize(s)
     }
-    names
 }
 
 /// What each design is expected to show: the unprotected ones must be able
@@ -79,11 +53,10 @@ pub fn invariant_names(strategy: Strategy) -> Vec<&'static str> {
 /// to answer 409; the ones that make a repeat wait for the first (held
 /// transaction, local effect) must be able to replay. Key designs claim
 /// every invariant; the unprotected ones claim none.
-pub fn properties_for(strategy: Strategy) -> Vec<Property> {
+pub fn properties_for(strategy: Strategy) -> Vec<Claim> {
     let claimed = strategy.uses_key();
-    let mut out: Vec<Property> = invariant_names(strategy)
-        .into_iter()
-        .map(|n| Property::always(n, claimed))
+    let mut out: Vec<Claim> = crate::property::of(Modality::Always, strategy)
+        .map(|p| Claim::always(p, claimed))
         .collect();
     let sometimes = match strategy {
         Strategy::Naive | Strategy::CheckThenAct => DOUBLE_CHARGE_REACHABLE,
@@ -92,24 +65,20 @@ pub fn properties_for(strategy: Strategy) -> Vec<Property> {
         | Strategy::IdempotencyKeyLease => CONFLICT_REACHABLE,
         Strategy::IdempotencyKeyHeldTx | Strategy::LocalEffect => REPLAY_REACHABLE,
     };
-    out.push(Property::sometimes(sometimes));
+    out.push(Claim::sometimes(sometimes));
     out
 }
 
 pub(super) fn property_report(
-    p: &Property,
+    claim: &Claim,
     outcomes: &[Outcome],
     complete: bool,
     shortest: Shortest,
 ) -> PropertyReport {
+    let p = claim.property;
     let shows = |o: &&Outcome| match p.modality {
-        Modality::Always => o.broken.contains(&p.name),
-        Modality::Sometimes => match p.name.as_str() {
-            DOUBLE_CHARGE_REACHABLE => o.double_charge,
-            CONFLICT_REACHABLE => o.answers.contains(&Some(409)),
-            REPLAY_REACHABLE => o.replay,
-            _ => false,
-        },
+        Modality::Always => o.broken.iter().any(|b| b == p.name),
+        Modality::Sometimes => o.shown.contains(&p.name),
     };
     let found = outcomes.iter().any(|o| shows(&o));
     let example = outcomes
@@ -128,9 +97,9 @@ pub(super) fn property_report(
         (_, false, false) => Verdict::Unknown,
     };
     PropertyReport {
-        property: p.clone(),
+        claim: *claim,
         verdict,
         example,
-        ok: !p.required || matches!(verdict, Verdict::Holds | Verdict::Reached),
+        ok: !claim.required || matches!(verdict, Verdict::Holds | Verdict::Reached),
     }
 }

@@ -36,6 +36,10 @@ pub struct Outcome {
     pub double_charge: bool,
     /// Two attempts of one intent got the same 2xx: a replay.
     pub replay: bool,
+    /// The *sometimes* properties this outcome shows, by name (reports show
+    /// them as the two flags above).
+    #[serde(skip)]
+    pub shown: Vec<&'static str>,
     /// Distinct terminal states with this outcome.
     pub states: u64,
     /// Complete schedules that end in it (saturating).
@@ -75,7 +79,9 @@ impl Verdict {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PropertyReport {
-    pub property: Property,
+    /// The property and whether it is required, shown as `property`.
+    #[serde(rename = "property")]
+    pub claim: Claim,
     pub verdict: Verdict,
     /// The shortest counterexample (*always*) or witness (*sometimes*).
     pub example: Option<Example>,
@@ -156,11 +162,14 @@ impl Report {
         self.properties
             .iter()
             .filter(|p| p.verdict == Verdict::Violated)
-            .find_map(|p| p.example.as_ref().map(|e| (&p.property, e)))
+            .find_map(|p| p.example.as_ref().map(|e| (&p.claim.property, e)))
     }
 
-    pub fn property(&self, name: &str) -> Option<&PropertyReport> {
-        self.properties.iter().find(|p| p.property.name == name)
+    /// The report on `property`, if the exploration checked it.
+    pub fn property(&self, property: &Property) -> Option<&PropertyReport> {
+        self.properties
+            .iter()
+            .find(|p| p.claim.property == *property)
     }
 }
 
@@ -255,8 +264,9 @@ impl Explorer {
                 answers: c.key.answers.clone(),
                 end: c.key.end,
                 broken: c.key.broken.clone(),
-                double_charge: c.key.captures.iter().any(|&n| n > 1),
-                replay: c.key.replay,
+                double_charge: c.key.shown.contains(&DOUBLE_CHARGE_REACHABLE.name),
+                replay: c.key.shown.contains(&REPLAY_REACHABLE.name),
+                shown: c.key.shown.clone(),
                 states: c.states,
                 schedules: a.class_schedules[i],
                 example: examples[i].clone(),

@@ -48,7 +48,8 @@ pub(super) struct ClassKey {
     pub(super) answers: Vec<Option<u16>>,
     pub(super) end: EndReason,
     pub(super) broken: Vec<String>,
-    pub(super) replay: bool,
+    /// The *sometimes* properties the ending shows, in table order.
+    pub(super) shown: Vec<&'static str>,
 }
 
 pub(super) struct Class {
@@ -102,7 +103,7 @@ pub(super) struct Successor {
 }
 
 impl Explorer {
-    pub fn new(scenario: &Scenario, options: &Options) -> Result<Explorer, ScenarioError> {
+    pub fn new(scenario: &Scenario, options: &Options) -> Result<Explorer, ExploreError> {
         scenario.validate()?;
         options.validate()?;
         let canon = Canonicalizer::new(scenario, options.symmetry, options.unordered_ties);
@@ -203,7 +204,7 @@ impl Explorer {
             Entry::Vacant(e) => e.insert(id),
         };
         let class = if w.is_done() {
-            self.classify(&run::summarize(&w))
+            self.classify(&w, &run::summarize(&w))
         } else {
             NONE
         };
@@ -238,7 +239,12 @@ impl Explorer {
         }
     }
 
-    pub(super) fn classify(&mut self, s: &Summary) -> u32 {
+    pub(super) fn classify(&mut self, w: &World, s: &Summary) -> u32 {
+        let ending = Ending {
+            world: w,
+            intents: &s.intents,
+            attempts: &s.attempts,
+        };
         let key = ClassKey {
             captures: s.intents.iter().map(|i| i.captures).collect(),
             answers: s.statuses(),
@@ -249,7 +255,10 @@ impl Explorer {
                 .filter(|v| !v.holds)
                 .map(|v| v.name.clone())
                 .collect(),
-            replay: has_replay(s),
+            shown: crate::property::sometimes()
+                .filter(|p| p.shown_by(&ending))
+                .map(|p| p.name)
+                .collect(),
         };
         let id = match self.class_index.get(&key) {
             Some(&id) => id,

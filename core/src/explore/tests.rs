@@ -151,7 +151,7 @@ fn the_analysis_refuses_a_cycle() {
             answers: vec![],
             end: crate::trace::EndReason::Quiescent,
             broken: vec![],
-            replay: false,
+            shown: vec![],
         },
         states: 1,
     }];

@@ -1,0 +1,373 @@
+//! The properties a run is judged by and an explorer checks, as values: one
+//! table ([`ALL`]) of [`Property`] read by the run's verdicts
+//! (`run::summarize`), the explorer, the CLI and the stateright peer model
+//! in tests/. A new property is one entry here; a misspelt one does not
+//! compile, where a name matched against strings would silently never hold.
+
+use crate::scenario::Strategy;
+use crate::trace::{AttemptOutcome, IntentOutcome, Verdict};
+use crate::world::World;
+use serde::Serialize;
+use std::hash::{Hash, Hasher};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Modality {
+    /// Must hold at the end of every complete schedule.
+    Always,
+    /// Must hold at the end of at least one, or the check fails: a green run
+    /// cannot be vacuous.
+    Sometimes,
+}
+
+/// What a property is judged on: a finished world and what its run came to.
+pub struct Ending<'a> {
+    pub world: &'a World,
+    pub intents: &'a [IntentOutcome],
+    pub attempts: &'a [AttemptOutcome],
+}
+
+/// A property as a value. Equal when named alike: names are unique in
+/// [`ALL`] (a test checks).
+#[derive(Clone, Copy, Debug)]
+pub struct Property {
+    pub name: &'static str,
+    pub modality: Modality,
+    /// What an ending shows of the property, one line each: for an *always*
+    /// property the ways it is broken (none: it holds), for a *sometimes*
+    /// property the ways it is reached (none: not here).
+    pub check: fn(&Ending) -> Vec<String>,
+    /// The one strategy the property is about, when it is specific to one;
+    /// under the others it is not judged.
+    pub only_under: Option<Strategy>,
+}
+
+impl PartialEq for Property {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+impl Eq for Property {}
+impl Hash for Property {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.name.hash(h);
+    }
+}
+
+impl Property {
+    /// Whether the property is judged under `strategy`.
+    pub fn applies_to(&self, strategy: Strategy) -> bool {
+        self.only_under.is_none_or(|s| s == strategy)
+    }
+
+    /// Whether `ending` shows the property (reached, or broken).
+    pub fn shown_by(&self, ending: &Ending) -> bool {
+        !(self.check)(ending).is_empty()
+    }
+}
+
+pub const AT_MOST_ONE_CAPTURE: Property = Property {
+    name: "at-most-one-capture-per-intent",
+    modality: Modality::Always,
+    check: at_most_one_capture,
+    only_under: None,
+};
+
+pub const EVERY_2XX_ONE_CAPTURE: Property = Property {
+    name: "every-2xx-has-exactly-one-capture",
+    modality: Modality::Always,
+    check: every_2xx_one_capture,
+    only_under: None,
+};
+
+pub const REPLAY_EQUALS_FIRST: Property = Property {
+    name: "replay-equals-first-response",
+    modality: Modality::Always,
+    check: replay_equals_first,
+    only_under: None,
+};
+
+pub const CONFLICTS_NEVER_CHARGE: Property = Property {
+    name: "409-and-422-never-reach-the-acquirer",
+    modality: Modality::Always,
+    check: conflicts_never_charge,
+    only_under: None,
+};
+
+pub const NO_KEY_STUCK: Property = Property {
+    name: "no-key-stuck-processing-past-lease-and-recovery",
+    modality: Modality::Always,
+    check: |e| stuck_keys(e.world),
+    only_under: Some(Strategy::IdempotencyKeyLease),
+};
+
+/// Some complete schedule ends with an intent captured more than once.
+pub const DOUBLE_CHARGE_REACHABLE: Property = Property {
+    name: "double-charge-reachable",
+    modality: Modality::Sometimes,
+    check: double_charge,
+    only_under: None,
+};
+
+/// Some attempt is answered 409 (someone else is processing the key).
+pub const CONFLICT_REACHABLE: Property = Property {
+    name: "409-reachable",
+    modality: Modality::Sometimes,
+    check: conflict,
+    only_under: None,
+};
+
+/// Two attempts of one intent receive the same 2xx, the second a replay of
+/// the first.
+pub const REPLAY_REACHABLE: Property = Property {
+    name: "replay-reachable",
+    modality: Modality::Sometimes,
+    check: replay,
+    only_under: None,
+};
+
+/// Every property, *always* ones first, each in the order reports list it.
+pub const ALL: [Property; 8] = [
+    AT_MOST_ONE_CAPTURE,
+    EVERY_2XX_ONE_CAPTURE,
+    REPLAY_EQUALS_FIRST,
+    CONFLICTS_NEVER_CHARGE,
+    NO_KEY_STUCK,
+    DOUBLE_CHARGE_REACHABLE,
+    CONFLICT_REACHABLE,
+    REPLAY_REACHABLE,
+];
+
+/// The property called `name`, if any.
+pub fn named(name: &str) -> Option<Property> {
+    ALL.into_iter().find(|p| p.name == name)
+}
+
+/// The properties of one modality judged under `strategy`, in table order.
+pub fn of(modality: Modality, strategy: Strategy) -> impl Iterator<Item = Property> {
+    ALL.into_iter()
+        .filter(move |p| p.modality == modality && p.applies_to(strategy))
+}
+
+/// The *sometimes* properties, whatever the strategy.
+pub fn sometimes() -> impl Iterator<Item = Property> {
+    ALL.into_iter()
+        .filter(|p| p.modality == Modality::Sometimes)
+}
+
+/// The run's verdicts: each *always* property judged under its strategy.
+pub(crate) fn verdicts(e: &Ending) -> Vec<Verdict> {
+    of(Modality::Always, e.world.scenario.strategy)
+        .map(|p| {
+            let failures = (p.check)(e);
+            Verdict {
+                name: p.name.into(),
+                holds: failures.is_empty(),
+                detail: if failures.is_empty() {
+                    "holds".into()
+                } else {
+                    failures.join("; ")
+                },
+            }
+        })
+        .collect()
+}
+
+fn at_most_one_capture(e: &Ending) -> Vec<String> {
+    e.intents
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.captures > 1)
+        .map(|(i, o)| {
+            format!(
+                "intent {i} (order {}) captured {} times",
+                o.order_id, o.captures
+            )
+        })
+        .collect()
+}
+
+/// The attempts of intent `i` answered 2xx, in order.
+fn answered_2xx<'a>(e: &'a Ending, i: usize) -> Vec<&'a AttemptOutcome> {
+    e.attempts
+        .iter()
+        .filter(|a| a.intent == i as u32 && a.status.is_some_and(|s| (200..300).contains(&s)))
+        .collect()
+}
+
+fn every_2xx_one_capture(e: &Ending) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, o) in e.intents.iter().enumerate() {
+        if !answered_2xx(e, i).is_empty() && o.captures != 1 {
+            out.push(format!(
+                "intent {i} answered 2xx but captured {} times",
+                o.captures
+            ));
+        }
+    }
+    out
+}
+
+fn replay_equals_first(e: &Ending) -> Vec<String> {
+    let mut out = Vec::new();
+    for i in 0..e.intents.len() {
+        let answered = answered_2xx(e, i);
+        if let Some(first) = answered.first() {
+            for a in &answered[1..] {
+                if (a.status, &a.body) != (first.status, &first.body) {
+                    out.push(format!(
+                        "attempt {} answered {} {}, attempt {} first answered {} {}",
+                        a.attempt,
+                        debug_status(a.status),
+                        debug_body(a.body.as_deref()),
+                        first.attempt,
+                        debug_status(first.status),
+                        debug_body(first.body.as_deref())
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn conflicts_never_charge(e: &Ending) -> Vec<String> {
+    e.attempts
+        .iter()
+        .filter(|a| matches!(a.status, Some(409 | 422)) && a.reached_acquirer)
+        .map(|a| {
+            format!(
+                "attempt {} answered {} after calling the acquirer",
+                a.attempt,
+                debug_status(a.status)
+            )
+        })
+        .collect()
+}
+
+fn double_charge(e: &Ending) -> Vec<String> {
+    e.intents
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.captures > 1)
+        .map(|(i, o)| format!("intent {i} captured {} times", o.captures))
+        .collect()
+}
+
+fn conflict(e: &Ending) -> Vec<String> {
+    e.attempts
+        .iter()
+        .filter(|a| a.status == Some(409))
+        .map(|a| format!("attempt {} answered 409", a.attempt))
+        .collect()
+}
+
+fn replay(e: &Ending) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, a) in e.attempts.iter().enumerate() {
+        if !a.status.is_some_and(|st| (200..300).contains(&st)) {
+            continue;
+        }
+        let first = e.attempts[..i]
+            .iter()
+            .find(|b| b.intent == a.intent && b.status == a.status && b.body == a.body);
+        if let Some(b) = first {
+            out.push(format!(
+                "attempt {} replays attempt {}",
+                a.attempt, b.attempt
+            ));
+        }
+    }
+    out
+}
+
+/// `status` as `{:?}` prints it (`Some(201)`, `None`).
+fn debug_status(status: Option<u16>) -> String {
+    match status {
+        Some(s) => format!("Some({s})"),
+        None => "None".into(),
+    }
+}
+
+/// `body` as `{:?}` prints it (`Some("{\"erro\": \"x\"}")`, `None`), for
+/// the ASCII text every body is (`handler::body` and the `BODY_*`
+/// constants). Debug itself would put char escaping and Unicode tables
+/// (kBs) into the page's wasm, which runs verdicts and never shows them.
+fn debug_body(body: Option<&str>) -> String {
+    let Some(body) = body else {
+        return "None".into();
+    };
+    let mut out = String::from("Some(\"");
+    for c in body.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\n' => out.push_str("\\n"),
+            '\0' => out.push_str("\\0"),
+            c if c.is_ascii_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\")");
+    out
+}
+
+fn stuck_keys(w: &World) -> Vec<String> {
+    let def = w
+        .store
+        .table_defs()
+        .find(|d| d.name == "chave_idempotencia")
+        .cloned()
+        .expect("table exists");
+    let col = |n: &str| def.column_index(n).expect("column exists");
+    let limit = |lease: i64| lease + w.scenario.recovery_every_ms as i64;
+    w.store
+        .committed_rows("chave_idempotencia")
+        .into_iter()
+        .filter(|r| matches!(r[col("estado")].as_text(), Some("processing" | "unknown")))
+        .filter(|r| {
+            r[col("lease_ate_ms")]
+                .as_int()
+                .is_some_and(|l| w.now_ms() as i64 > limit(l))
+        })
+        .map(|r| {
+            format!(
+                "key {} still {}",
+                r[col("chave")].as_text().unwrap_or_default(),
+                r[col("estado")]
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ALL, debug_body, debug_status};
+
+    #[test]
+    fn names_are_unique() {
+        for (i, a) in ALL.iter().enumerate() {
+            assert!(ALL[i + 1..].iter().all(|b| b.name != a.name), "{}", a.name);
+        }
+    }
+
+    #[test]
+    fn verdict_answers_print_as_debug_prints_them() {
+        let ascii: String = (0u8..128).map(char::from).collect();
+        for body in [
+            None,
+            Some(""),
+            Some(r#"{"erro": "x"}"#),
+            Some(ascii.as_str()),
+        ] {
+            assert_eq!(debug_body(body), format!("{body:?}"));
+        }
+        for status in [None, Some(201), Some(409)] {
+            assert_eq!(debug_status(status), format!("{status:?}"));
+        }
+    }
+}
