@@ -91,12 +91,43 @@ impl fmt::Display for Schedule {
 /// unbounded memory.
 pub const SCHEDULE_LEN_MAX: usize = 100_000;
 
+/// Why a schedule's text does not parse: where, and what was expected
+/// there.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScheduleParseError(pub String);
+pub struct ScheduleParseError {
+    /// Byte offset of the offending part in the text as given (0-based).
+    pub position: usize,
+    /// The offending part (the text between two `-`), as written.
+    pub found: String,
+    pub expected: Expected,
+}
+
+/// What a schedule's text needed where it went wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// A choice in base 36 (`0`-`9`, `a`-`z`), before any `x`.
+    Choice,
+    /// A decimal run length after the `x` of `cxN`.
+    RunLength,
+    /// No more than [`SCHEDULE_LEN_MAX`] choices in all.
+    WithinLimit,
+}
 
 impl fmt::Display for ScheduleParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "schedule: {}", self.0)
+        let what = match self.expected {
+            Expected::Choice => "a base-36 choice (0-9, a-z)".to_string(),
+            Expected::RunLength => "a decimal run length after 'x', as in 0x6".to_string(),
+            Expected::WithinLimit => {
+                format!("at most {SCHEDULE_LEN_MAX} choices in all, but this run expands past it")
+            }
+        };
+        write!(
+            f,
+            "schedule: at character {} ({:?}): expected {what}",
+            self.position + 1,
+            self.found
+        )
     }
 }
 
@@ -104,34 +135,34 @@ impl std::error::Error for ScheduleParseError {}
 
 impl FromStr for Schedule {
     type Err = ScheduleParseError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let s = s.trim();
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let s = text.trim();
         if s.is_empty() || s == "0" {
             return Ok(Schedule::default());
         }
         let mut out = Vec::new();
-        for (i, part) in s.split('-').enumerate() {
+        // Where the current part starts in `text`: after leading blanks, then
+        // each part's length and its `-`.
+        let mut position = text.len() - text.trim_start().len();
+        for part in s.split('-') {
+            let fail = |expected| ScheduleParseError {
+                position,
+                found: part.to_string(),
+                expected,
+            };
             let (digit, run) = match part.split_once('x') {
                 Some((d, r)) => (
                     d,
-                    r.parse::<usize>().map_err(|_| {
-                        ScheduleParseError(format!(
-                            "part {} ({part:?}): run length is not a number",
-                            i + 1
-                        ))
-                    })?,
+                    r.parse::<usize>().map_err(|_| fail(Expected::RunLength))?,
                 ),
                 None => (part, 1),
             };
-            let c = u32::from_str_radix(digit, 36).map_err(|_| {
-                ScheduleParseError(format!("part {} ({part:?}): not a base-36 number", i + 1))
-            })?;
+            let c = u32::from_str_radix(digit, 36).map_err(|_| fail(Expected::Choice))?;
             if out.len() + run > SCHEDULE_LEN_MAX {
-                return Err(ScheduleParseError(format!(
-                    "expands past the limit of {SCHEDULE_LEN_MAX} choices"
-                )));
+                return Err(fail(Expected::WithinLimit));
             }
             out.extend(std::iter::repeat_n(c, run));
+            position += part.len() + 1;
         }
         Ok(Schedule(out))
     }
@@ -229,9 +260,17 @@ mod tests {
     #[test]
     fn schedule_text_refuses_garbage_and_huge_runs() {
         let e = "1-zz!".parse::<Schedule>().unwrap_err();
-        assert!(e.0.contains("part 2"), "{e}");
+        assert_eq!((e.position, e.found.as_str()), (2, "zz!"));
+        assert_eq!(e.expected, Expected::Choice);
+        assert_eq!(
+            e.to_string(),
+            r#"schedule: at character 3 ("zz!"): expected a base-36 choice (0-9, a-z)"#
+        );
+        let e = "  0-1x".parse::<Schedule>().unwrap_err();
+        assert_eq!((e.position, e.expected), (4, Expected::RunLength));
         let e = "1x999999999".parse::<Schedule>().unwrap_err();
-        assert!(e.0.contains("limit"), "{e}");
+        assert_eq!((e.position, e.expected), (0, Expected::WithinLimit));
+        assert!(e.to_string().contains("at most 100000 choices"), "{e}");
     }
 
     #[test]
