@@ -342,7 +342,7 @@ pub(super) fn replay_steps(
     let mut chooser = ScheduleChooser::new(schedule);
     let mut steps = 0;
     while !w.is_done() {
-        w.step_with(&mut chooser, exec_of(store));
+        w.step_with(&mut chooser, store);
         steps += 1;
     }
     steps

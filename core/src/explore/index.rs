@@ -86,6 +86,26 @@ pub(super) struct StoreMemo {
 /// with the worlds waiting in the frontier).
 pub(super) const STORE_MEMO_MAX: usize = 1 << 16;
 
+/// The explorer's executor: the memo when it is on, else the plain engine
+/// (the stateright peer and the memo's own tests run without one).
+impl StoreExec for Option<StoreMemo> {
+    #[inline]
+    fn execute(
+        &mut self,
+        store: &mut Part<Store>,
+        session: SessionId,
+        inputs: &StmtInputs,
+        stmt: &dyn Fn() -> Stmt,
+    ) -> std::borrow::Cow<'_, Exec> {
+        match self {
+            Some(memo) => memo.execute(store, session, inputs, stmt),
+            None => {
+                std::borrow::Cow::Owned(Engine.execute(store, session, inputs, stmt).into_owned())
+            }
+        }
+    }
+}
+
 impl StoreExec for StoreMemo {
     fn execute(
         &mut self,

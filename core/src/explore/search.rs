@@ -352,7 +352,7 @@ impl Explorer {
                 arity,
                 asked: 0,
             };
-            next.step_with(&mut chooser, exec_of(&mut self.store_memo));
+            next.step_with(&mut chooser, &mut self.store_memo);
             let key = self.key_of(&mut next);
             // A step that ended the run (the event limit) without choosing
             // is its state's only transition.
@@ -395,7 +395,7 @@ impl Explorer {
 
     pub(super) fn expand_by_prefixes(&mut self, depth: u32, world: &World) -> bool {
         let mut found = std::mem::take(&mut self.found);
-        let memo = exec_of(&mut self.store_memo);
+        let memo = &mut self.store_memo;
         for_each_successor(world, &mut self.stack, memo, |choices, next| {
             let last_nonzero = choices.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
             found.push((choices.len() as u16, last_nonzero as u16, next));

@@ -54,11 +54,6 @@ pub(super) fn successors_with(w: &World, store: &mut Option<StoreMemo>) -> Vec<(
     prefix_successors(w, store)
 }
 
-/// The memo as the hook `World::step_with` takes.
-pub(super) fn exec_of(store: &mut Option<StoreMemo>) -> Option<&mut dyn StoreExec> {
-    store.as_mut().map(|m| m as &mut dyn StoreExec)
-}
-
 /// [`successors`] by the prefix walk alone, whatever the scenario.
 pub(super) fn prefix_successors(
     w: &World,
@@ -66,7 +61,7 @@ pub(super) fn prefix_successors(
 ) -> Vec<(Vec<u32>, World)> {
     let mut out = Vec::new();
     let mut stack = Vec::new();
-    for_each_successor(w, &mut stack, exec_of(store), |choices, next| {
+    for_each_successor(w, &mut stack, store, |choices, next| {
         out.push((choices.to_vec(), next))
     });
     out
@@ -77,7 +72,7 @@ pub(super) fn prefix_successors(
 pub(super) fn for_each_successor(
     w: &World,
     stack: &mut Vec<Vec<u32>>,
-    mut store_exec: Option<&mut dyn StoreExec>,
+    store_exec: &mut dyn StoreExec,
     mut visit: impl FnMut(&[u32], World),
 ) {
     debug_assert!(!w.is_done());
@@ -87,8 +82,7 @@ pub(super) fn for_each_successor(
         let fixed = prefix.len();
         let mut next = w.clone();
         let mut chooser = ScheduleChooser::new(&Schedule(prefix));
-        let reborrowed = store_exec.as_mut().map(|x| &mut **x as &mut dyn StoreExec);
-        next.step_with(&mut chooser, reborrowed);
+        next.step_with(&mut chooser, &mut *store_exec);
         let choices: Vec<u32> = chooser.taken.iter().map(|t| t.2).collect();
         debug_assert!(
             fixed <= choices.len(),
@@ -167,7 +161,7 @@ pub(super) fn step_next_with(
         arity: next_arity(w),
         asked: 0,
     };
-    next.step_with(&mut chooser, exec_of(store));
+    next.step_with(&mut chooser, store);
     let choices = if chooser.asked == 0 {
         vec![]
     } else {

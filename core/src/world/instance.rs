@@ -47,7 +47,7 @@ impl World {
         instance: u32,
         attempt: u32,
         chooser: &mut dyn Chooser,
-        store_exec: Option<&mut dyn StoreExec>,
+        store_exec: &mut dyn StoreExec,
     ) {
         let Some(job) = self.job(instance, attempt) else {
             return; // the instance crashed since this step was scheduled
@@ -67,7 +67,7 @@ impl World {
         instance: u32,
         attempt: u32,
         inputs: handler::StmtInputs,
-        store_exec: Option<&mut dyn StoreExec>,
+        store_exec: &mut dyn StoreExec,
     ) {
         let inst = &mut self.instances[instance as usize];
         let conn_ix = match inst.connections.iter().position(|c| c.job == Some(attempt)) {
@@ -89,9 +89,9 @@ impl World {
         };
         let session = self.instances[instance as usize].connections[conn_ix].session;
         let build = || handler::statement(&self.scenario, &self.intents, &inputs);
-        // Quiet worlds with a memo (every explorer transition) build the
-        // statement only when the memo has not seen it.
-        let mut stmt = (!self.quiet || self.log_store || store_exec.is_none()).then(build);
+        // Built here only for its text or the log; otherwise the executor
+        // builds it when it needs it (a memo, only when it has not seen it).
+        let stmt = (!self.quiet || self.log_store).then(build);
         let sql = match (&stmt, self.quiet) {
             (Some(stmt), false) => stmt.to_sql(),
             _ => String::new(),
@@ -106,20 +106,18 @@ impl World {
                 waited: false,
             });
         }
-        let exec = match store_exec {
-            Some(x) => x.execute(&mut self.store, session, &inputs, &build),
-            None => std::borrow::Cow::Owned(
-                self.store
-                    .execute(session, stmt.take().expect("built without a memo")),
-            ),
-        };
+        // The statement built above is handed over rather than built again.
+        let built = std::cell::Cell::new(stmt);
+        let exec = store_exec.execute(&mut self.store, session, &inputs, &|| {
+            built.take().unwrap_or_else(build)
+        });
         if self.log_store && matches!(*exec, Exec::Waiting { .. }) {
             self.store_log.last_mut().expect("just pushed").waited = true;
         }
         match exec.as_ref() {
             &Exec::Waiting { on } => {
                 let on_instance = self.instance_of_session(on);
-                // A quiet world with a memo built no statement; one that
+                // A quiet world without a log built no statement; one that
                 // waits is rare, so build it now to ask.
                 let returns_rows = rows.unwrap_or_else(|| handler::returns_rows(&build()));
                 let (now, quiet) = (self.now_ms, self.quiet);

@@ -135,10 +135,11 @@ pub struct World {
     quiet: bool,
 }
 
-/// Runs one statement on a world's store. The plain path runs the engine;
-/// the explorer passes one that remembers what each statement did to each
-/// store it met (see `explore::StoreMemo`), as a statement's effect is a
-/// function of the store, the session and the statement alone.
+/// Runs one statement on a world's store. Every step goes through one: the
+/// plain [`Engine`] for ordinary runs, and for the explorer one that
+/// remembers what each statement did to each store it met (see
+/// `explore::StoreMemo`), as a statement's effect is a function of the
+/// store, the session and the statement alone.
 pub(crate) trait StoreExec {
     /// Runs the statement `stmt` builds from `inputs` (see
     /// `handler::StmtInputs`: equal inputs build equal statements, so a
@@ -152,6 +153,21 @@ pub(crate) trait StoreExec {
         inputs: &handler::StmtInputs,
         stmt: &dyn Fn() -> Stmt,
     ) -> std::borrow::Cow<'_, Exec>;
+}
+
+/// The plain executor: builds the statement and runs it on the store.
+pub(crate) struct Engine;
+
+impl StoreExec for Engine {
+    fn execute(
+        &mut self,
+        store: &mut Part<Store>,
+        session: SessionId,
+        _: &handler::StmtInputs,
+        stmt: &dyn Fn() -> Stmt,
+    ) -> std::borrow::Cow<'_, Exec> {
+        std::borrow::Cow::Owned(store.execute(session, stmt()))
+    }
 }
 
 /// One statement as the store saw it: which connection, what, and how it
@@ -444,14 +460,14 @@ impl World {
     /// Runs one due event (asking `chooser` where there is a choice) and
     /// returns the trace events it produced.
     pub fn step(&mut self, chooser: &mut dyn Chooser) -> Vec<TraceEvent> {
-        self.step_with(chooser, None)
+        self.step_with(chooser, &mut Engine)
     }
 
-    /// `step`, with SQL statements run by `store_exec` when given.
+    /// `step`, with SQL statements run by `store_exec`.
     pub(crate) fn step_with(
         &mut self,
         chooser: &mut dyn Chooser,
-        store_exec: Option<&mut dyn StoreExec>,
+        store_exec: &mut dyn StoreExec,
     ) -> Vec<TraceEvent> {
         if self.end.is_some() {
             return Vec::new();
@@ -516,12 +532,7 @@ impl World {
         self.scenario.network.latency_ms + u64::from(extra)
     }
 
-    fn handle(
-        &mut self,
-        due: Due,
-        chooser: &mut dyn Chooser,
-        store_exec: Option<&mut dyn StoreExec>,
-    ) {
+    fn handle(&mut self, due: Due, chooser: &mut dyn Chooser, store_exec: &mut dyn StoreExec) {
         match due {
             Due::ClientSend { client } => self.client_send(client, chooser),
             Due::ClientTimeout { client, attempt } => self.client_timeout(client, attempt),
