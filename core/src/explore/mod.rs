@@ -41,7 +41,7 @@ use crate::run;
 use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, Strategy};
 use crate::store::{Exec, SessionId, Stmt, Store};
 use crate::trace::{EndReason, Summary};
-use crate::world::{Due, Engine, StoreExec, World};
+use crate::world::{ClientId, Due, Engine, StoreExec, World};
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::collections::hash_map::Entry;

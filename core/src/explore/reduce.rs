@@ -134,7 +134,7 @@ impl Canonicalizer {
         if !self.unordered_ties {
             for (pos, e) in w.agenda.items.iter().enumerate().rev() {
                 if let Due::ClientSend { client } | Due::ClientTimeout { client, .. } = &e.due {
-                    first_due[*client as usize] = pos as u32;
+                    first_due[client.ix()] = pos as u32;
                 }
             }
         }
@@ -170,7 +170,7 @@ pub(super) fn renamed(due: &Due, r: Option<&Renaming>) -> Due {
     let mut due = due.clone();
     if let (Some(r), Due::ClientSend { client } | Due::ClientTimeout { client, .. }) = (r, &mut due)
     {
-        *client = r.map[*client as usize];
+        *client = ClientId(r.map[client.ix()]);
     }
     due
 }

@@ -3,15 +3,15 @@
 use super::*;
 
 impl World {
-    pub(super) fn capture(&mut self, instance: u32, attempt: u32) {
-        let a = &self.attempts[attempt as usize];
+    pub(super) fn capture(&mut self, instance: InstanceId, attempt: AttemptId) {
+        let a = &self.attempts[attempt.ix()];
         let call = self.acquirer.calls.len() as u32;
         let intent = a.intent;
         let key = a.key.clone();
-        self.attempts[attempt as usize].reached_acquirer = true;
+        self.attempts[attempt.ix()].reached_acquirer = true;
         self.acquirer.calls.push(Call {
-            instance,
-            attempt,
+            instance: instance.0,
+            attempt: attempt.0,
             intent,
             key,
             sent_ms: self.now_ms,
@@ -23,25 +23,27 @@ impl World {
         job.call = Some(call);
         job.pc = Pc::AwaitCapture;
         self.emit(
-            Actor::Instance(instance),
+            Actor::Instance(instance.0),
             EventKind::CaptureRequested {
-                attempt,
+                attempt: attempt.0,
                 call,
                 intent,
             },
         );
         let half = self.scenario.acquirer.latency_ms / 2;
-        self.agenda
-            .push(self.now_ms + half, Due::AcquirerReceive { call });
+        self.agenda.push(
+            self.now_ms + half,
+            Due::AcquirerReceive { call: CallId(call) },
+        );
         self.agenda.push(
             self.now_ms + self.scenario.acquirer.timeout_ms,
-            Due::AcquirerTimeout { call },
+            Due::AcquirerTimeout { call: CallId(call) },
         );
         self.crash_point_hit(instance, CrashPoint::AfterCaptureSent);
     }
 
-    pub(super) fn acquirer_receive(&mut self, call: u32) {
-        let c = self.acquirer.calls[call as usize].clone();
+    pub(super) fn acquirer_receive(&mut self, call: CallId) {
+        let c = self.acquirer.calls[call.ix()].clone();
         let accept = !self.scenario.acquirer.decline;
         let repeat = self.scenario.acquirer.provider_keys
             && self.acquirer.seen_keys.iter().any(|(k, _)| *k == c.key);
@@ -49,7 +51,7 @@ impl World {
             self.emit(
                 Actor::Acquirer,
                 EventKind::ProviderReplayed {
-                    call,
+                    call: call.0,
                     intent: c.intent,
                 },
             );
@@ -59,7 +61,7 @@ impl World {
             self.emit(
                 Actor::Acquirer,
                 EventKind::Captured {
-                    call,
+                    call: call.0,
                     intent: c.intent,
                     captures_for_intent: n,
                 },
@@ -68,7 +70,7 @@ impl World {
             self.emit(
                 Actor::Acquirer,
                 EventKind::Declined {
-                    call,
+                    call: call.0,
                     intent: c.intent,
                 },
             );
@@ -86,15 +88,17 @@ impl World {
         if !repeat {
             self.acquirer.seen_keys.push((c.key.clone(), accept));
         }
-        let lost =
-            self.scenario.faults.iter().any(
-                |f| matches!(f, Fault::AcquirerTimeoutAfterAccept { call: n } if *n == call + 1),
-            );
-        let entry = &mut self.acquirer.calls[call as usize];
+        let lost = self.scenario.faults.iter().any(
+            |f| matches!(f, Fault::AcquirerTimeoutAfterAccept { call: n } if *n == call.0 + 1),
+        );
+        let entry = &mut self.acquirer.calls[call.ix()];
         entry.accepted = Some(accepted);
         entry.reply_lost = lost;
         if lost {
-            self.emit(Actor::Acquirer, EventKind::AcquirerReplyLost { call });
+            self.emit(
+                Actor::Acquirer,
+                EventKind::AcquirerReplyLost { call: call.0 },
+            );
             return;
         }
         let rest = self.scenario.acquirer.latency_ms - self.scenario.acquirer.latency_ms / 2;
@@ -102,47 +106,55 @@ impl World {
             .push(self.now_ms + rest, Due::AcquirerReply { call });
     }
 
-    pub(super) fn acquirer_reply(&mut self, call: u32) {
-        let accepted = self.acquirer.calls[call as usize]
+    pub(super) fn acquirer_reply(&mut self, call: CallId) {
+        let accepted = self.acquirer.calls[call.ix()]
             .accepted
             .expect("received before replying");
         self.settle_capture(call, Some(accepted));
     }
 
-    pub(super) fn acquirer_timeout(&mut self, call: u32) {
+    pub(super) fn acquirer_timeout(&mut self, call: CallId) {
         self.settle_capture(call, None);
     }
 
     /// The first of the acquirer's reply (`Some(accepted)`) and the
     /// instance's timeout (`None`) settles the call; the other is cancelled.
-    pub(super) fn settle_capture(&mut self, call: u32, result: Option<bool>) {
-        let c = self.acquirer.calls[call as usize].clone();
+    pub(super) fn settle_capture(&mut self, call: CallId, result: Option<bool>) {
+        let c = self.acquirer.calls[call.ix()].clone();
         if c.settled {
             return;
         }
-        self.acquirer.calls[call as usize].settled = true;
+        self.acquirer.calls[call.ix()].settled = true;
         let other = match result {
             Some(_) => Due::AcquirerTimeout { call },
             None => Due::AcquirerReply { call },
         };
         self.agenda.remove(&other);
-        let Some(mut job) = self.job(c.instance, c.attempt).cloned() else {
+        let Some(mut job) = self
+            .job(InstanceId(c.instance), AttemptId(c.attempt))
+            .cloned()
+        else {
             return; // the instance died while the acquirer worked
         };
         job.capture_result = result;
-        handler::on_capture(&self.situation(job.attempt), &mut job);
-        *self.job_mut(c.instance, c.attempt).expect("job exists") = job;
+        handler::on_capture(&self.situation(AttemptId(job.attempt)), &mut job);
+        *self
+            .job_mut(InstanceId(c.instance), AttemptId(c.attempt))
+            .expect("job exists") = job;
         let (attempt, actor) = (c.attempt, Actor::Instance(c.instance));
         let kind = match result {
             Some(accepted) => EventKind::AcquirerReplied {
                 attempt,
-                call,
+                call: call.0,
                 accepted,
             },
-            None => EventKind::AcquirerTimedOut { attempt, call },
+            None => EventKind::AcquirerTimedOut {
+                attempt,
+                call: call.0,
+            },
         };
         self.emit(actor, kind);
-        self.schedule_step(c.instance, c.attempt);
+        self.schedule_step(InstanceId(c.instance), AttemptId(c.attempt));
     }
 }
 

@@ -5,16 +5,38 @@ use super::*;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) enum Due {
-    ClientSend { client: u32 },
-    ClientTimeout { client: u32, attempt: u32 },
-    ArriveAtInstance { attempt: u32 },
-    Step { instance: u32, attempt: u32 },
-    AcquirerReceive { call: u32 },
-    AcquirerReply { call: u32 },
-    AcquirerTimeout { call: u32 },
-    ResponseArrive { attempt: u32 },
-    Crash { instance: u32 },
-    Restart { instance: u32 },
+    ClientSend {
+        client: ClientId,
+    },
+    ClientTimeout {
+        client: ClientId,
+        attempt: AttemptId,
+    },
+    ArriveAtInstance {
+        attempt: AttemptId,
+    },
+    Step {
+        instance: InstanceId,
+        attempt: AttemptId,
+    },
+    AcquirerReceive {
+        call: CallId,
+    },
+    AcquirerReply {
+        call: CallId,
+    },
+    AcquirerTimeout {
+        call: CallId,
+    },
+    ResponseArrive {
+        attempt: AttemptId,
+    },
+    Crash {
+        instance: InstanceId,
+    },
+    Restart {
+        instance: InstanceId,
+    },
     RecoverySweep,
 }
 
@@ -41,7 +63,7 @@ impl Event {
     /// Gives the event another client number (send and timeout events).
     pub(crate) fn rename_client(&mut self, to: impl Fn(u32) -> u32) {
         if let Due::ClientSend { client } | Due::ClientTimeout { client, .. } = &mut self.due {
-            *client = to(*client);
+            *client = ClientId(to(client.0));
             self.code = due_code(&self.due);
         }
     }
@@ -100,16 +122,16 @@ impl Hash for Agenda {
 /// An event as (tag, first field, second field).
 fn due_fields(d: &Due) -> (u64, u32, u32) {
     match *d {
-        Due::ClientSend { client } => (0, client, 0),
-        Due::ClientTimeout { client, attempt } => (1, client, attempt),
-        Due::ArriveAtInstance { attempt } => (2, 0, attempt),
-        Due::Step { instance, attempt } => (3, instance, attempt),
-        Due::AcquirerReceive { call } => (4, 0, call),
-        Due::AcquirerReply { call } => (5, 0, call),
-        Due::AcquirerTimeout { call } => (6, 0, call),
-        Due::ResponseArrive { attempt } => (7, 0, attempt),
-        Due::Crash { instance } => (8, instance, 0),
-        Due::Restart { instance } => (9, instance, 0),
+        Due::ClientSend { client } => (0, client.0, 0),
+        Due::ClientTimeout { client, attempt } => (1, client.0, attempt.0),
+        Due::ArriveAtInstance { attempt } => (2, 0, attempt.0),
+        Due::Step { instance, attempt } => (3, instance.0, attempt.0),
+        Due::AcquirerReceive { call } => (4, 0, call.0),
+        Due::AcquirerReply { call } => (5, 0, call.0),
+        Due::AcquirerTimeout { call } => (6, 0, call.0),
+        Due::ResponseArrive { attempt } => (7, 0, attempt.0),
+        Due::Crash { instance } => (8, instance.0, 0),
+        Due::Restart { instance } => (9, instance.0, 0),
         Due::RecoverySweep => (10, 0, 0),
     }
 }

@@ -3,13 +3,13 @@
 use super::*;
 
 impl World {
-    pub(super) fn intent_index(&self, client: u32, local: u32) -> u32 {
-        self.client_intents[client as usize][local as usize]
+    pub(super) fn intent_index(&self, client: ClientId, local: u32) -> u32 {
+        self.client_intents[client.ix()][local as usize]
     }
 
-    pub(super) fn client_send(&mut self, client: u32, chooser: &mut dyn Chooser) {
-        let spec = self.scenario.clients[client as usize].clone();
-        let c = &self.clients[client as usize];
+    pub(super) fn client_send(&mut self, client: ClientId, chooser: &mut dyn Chooser) {
+        let spec = self.scenario.clients[client.ix()].clone();
+        let c = &self.clients[client.ix()];
         let local = c.intent;
         let n = c.attempts_for_intent;
         let intent_ix = self.intent_index(client, local);
@@ -21,7 +21,7 @@ impl World {
         };
         let attempt = self.attempts.len() as u32;
         self.attempts.push(Part::new(Attempt {
-            client,
+            client: client.0,
             intent: intent_ix,
             key: key.as_str().into(),
             sent_ms: self.now_ms,
@@ -31,14 +31,14 @@ impl World {
             reached_acquirer: false,
             in_flight: None,
         }));
-        let c = &mut self.clients[client as usize];
+        let c = &mut self.clients[client.ix()];
         c.attempts_for_intent += 1;
         c.current = Some(attempt);
         c.knowledge = Knowledge::Waiting { attempt };
         self.emit(
-            Actor::Client(client),
+            Actor::Client(client.0),
             EventKind::AttemptSent {
-                client,
+                client: client.0,
                 attempt,
                 intent: intent_ix,
                 key,
@@ -47,61 +47,77 @@ impl World {
         );
         self.agenda.push(
             self.now_ms + spec.timeout_ms,
-            Due::ClientTimeout { client, attempt },
+            Due::ClientTimeout {
+                client,
+                attempt: AttemptId(attempt),
+            },
         );
-        if self.dropped(attempt, true) {
+        if self.dropped(AttemptId(attempt), true) {
             self.emit(Actor::Network, EventKind::RequestDropped { attempt });
             return;
         }
         let hop = self.hop_ms(chooser);
         if hop == 0 {
-            self.route(attempt, chooser);
+            self.route(AttemptId(attempt), chooser);
         } else {
-            self.agenda
-                .push(self.now_ms + hop, Due::ArriveAtInstance { attempt });
+            self.agenda.push(
+                self.now_ms + hop,
+                Due::ArriveAtInstance {
+                    attempt: AttemptId(attempt),
+                },
+            );
         }
     }
 
-    pub(super) fn dropped(&self, attempt: u32, request: bool) -> bool {
+    pub(super) fn dropped(&self, attempt: AttemptId, request: bool) -> bool {
         self.scenario.faults.iter().any(|f| match f {
-            Fault::DropRequest { attempt: a } => request && *a == attempt + 1,
-            Fault::DropResponse { attempt: a } => !request && *a == attempt + 1,
+            Fault::DropRequest { attempt: a } => request && *a == attempt.0 + 1,
+            Fault::DropResponse { attempt: a } => !request && *a == attempt.0 + 1,
             _ => false,
         })
     }
 
-    pub(super) fn client_timeout(&mut self, client: u32, attempt: u32) {
-        self.attempts[attempt as usize].timed_out = true;
-        self.clients[client as usize].knowledge = Knowledge::Unknown { attempt };
+    pub(super) fn client_timeout(&mut self, client: ClientId, attempt: AttemptId) {
+        self.attempts[attempt.ix()].timed_out = true;
+        self.clients[client.ix()].knowledge = Knowledge::Unknown { attempt: attempt.0 };
         self.emit(
-            Actor::Client(client),
-            EventKind::TimedOut { client, attempt },
+            Actor::Client(client.0),
+            EventKind::TimedOut {
+                client: client.0,
+                attempt: attempt.0,
+            },
         );
         self.retry_or_give_up(client);
     }
 
-    pub(super) fn retry_or_give_up(&mut self, client: u32) {
-        let spec = &self.scenario.clients[client as usize];
-        let c = &self.clients[client as usize];
+    pub(super) fn retry_or_give_up(&mut self, client: ClientId) {
+        let spec = &self.scenario.clients[client.ix()];
+        let c = &self.clients[client.ix()];
         if c.attempts_for_intent <= spec.retries_max {
             let at = self.now_ms + spec.backoff_ms;
             if !matches!(c.knowledge, Knowledge::Unknown { .. }) {
-                self.clients[client as usize].knowledge = Knowledge::Backoff;
+                self.clients[client.ix()].knowledge = Knowledge::Backoff;
             }
             self.agenda.push(at, Due::ClientSend { client });
         } else {
             let intent = self.intent_index(client, c.intent);
             if !matches!(c.knowledge, Knowledge::Answered { .. }) {
-                self.clients[client as usize].knowledge = Knowledge::GaveUp;
+                self.clients[client.ix()].knowledge = Knowledge::GaveUp;
             }
-            self.emit(Actor::Client(client), EventKind::GaveUp { client, intent });
+            self.emit(
+                Actor::Client(client.0),
+                EventKind::GaveUp {
+                    client: client.0,
+                    intent,
+                },
+            );
             self.next_intent(client);
         }
     }
 
-    pub(super) fn next_intent(&mut self, client: u32) {
-        let spec = &self.scenario.clients[client as usize];
-        let c = &mut self.clients[client as usize];
+    pub(super) fn next_intent(&mut self, client: ClientId) {
+        let spec = &self.scenario.clients[client.ix()];
+        let c = &mut self.clients[client.ix()];
         c.current = None;
         if (c.intent as usize) + 1 < spec.intents.len() {
             c.intent += 1;
@@ -113,35 +129,41 @@ impl World {
         }
     }
 
-    pub(super) fn response_arrive(&mut self, attempt: u32) {
-        let a = &self.attempts[attempt as usize];
+    pub(super) fn response_arrive(&mut self, attempt: AttemptId) {
+        let a = &self.attempts[attempt.ix()];
         let client = a.client;
         let (status, body) = a.pending_answer().expect("a response carries an answer");
-        if a.timed_out || self.clients[client as usize].current != Some(attempt) {
+        if a.timed_out || self.clients[client as usize].current != Some(attempt.0) {
             self.emit(
                 Actor::Client(client),
                 EventKind::LateResponseIgnored {
                     client,
-                    attempt,
+                    attempt: attempt.0,
                     status,
                 },
             );
             return;
         }
-        self.agenda.remove(&Due::ClientTimeout { client, attempt });
-        self.attempts[attempt as usize].answer = Some((status, body.clone()));
-        self.clients[client as usize].knowledge = Knowledge::Answered { attempt, status };
+        self.agenda.remove(&Due::ClientTimeout {
+            client: ClientId(client),
+            attempt,
+        });
+        self.attempts[attempt.ix()].answer = Some((status, body.clone()));
+        self.clients[client as usize].knowledge = Knowledge::Answered {
+            attempt: attempt.0,
+            status,
+        };
         self.emit_with(Actor::Client(client), || EventKind::ResponseReceived {
             client,
-            attempt,
+            attempt: attempt.0,
             status,
             body: body.to_string(),
         });
         // 409: someone is still working on it; 5xx: try again. Both retry.
         if status == 409 || status >= 500 {
-            self.retry_or_give_up(client);
+            self.retry_or_give_up(ClientId(client));
         } else {
-            self.next_intent(client);
+            self.next_intent(ClientId(client));
         }
     }
 }

@@ -195,22 +195,32 @@ fn agendas_differ_as_their_events_do_and_only_so() {
         a
     };
     let all = [
-        Due::ClientSend { client: 1 },
+        Due::ClientSend {
+            client: ClientId(1),
+        },
         Due::ClientTimeout {
-            client: 1,
-            attempt: 2,
+            client: ClientId(1),
+            attempt: AttemptId(2),
         },
-        Due::ArriveAtInstance { attempt: 2 },
+        Due::ArriveAtInstance {
+            attempt: AttemptId(2),
+        },
         Due::Step {
-            instance: 1,
-            attempt: 2,
+            instance: InstanceId(1),
+            attempt: AttemptId(2),
         },
-        Due::AcquirerReceive { call: 2 },
-        Due::AcquirerReply { call: 2 },
-        Due::AcquirerTimeout { call: 2 },
-        Due::ResponseArrive { attempt: 2 },
-        Due::Crash { instance: 1 },
-        Due::Restart { instance: 1 },
+        Due::AcquirerReceive { call: CallId(2) },
+        Due::AcquirerReply { call: CallId(2) },
+        Due::AcquirerTimeout { call: CallId(2) },
+        Due::ResponseArrive {
+            attempt: AttemptId(2),
+        },
+        Due::Crash {
+            instance: InstanceId(1),
+        },
+        Due::Restart {
+            instance: InstanceId(1),
+        },
         Due::RecoverySweep,
     ];
     let late = 1u64 << 41;
@@ -220,9 +230,24 @@ fn agendas_differ_as_their_events_do_and_only_so() {
         agendas.push(agenda(&[(late, d.clone())]));
     }
     agendas.extend([
-        agenda(&[(6, Due::ClientSend { client: 1 })]),
-        agenda(&[(5, Due::AcquirerReply { call: 1 << 15 })]),
-        agenda(&[(5, Due::Crash { instance: 16 })]),
+        agenda(&[(
+            6,
+            Due::ClientSend {
+                client: ClientId(1),
+            },
+        )]),
+        agenda(&[(
+            5,
+            Due::AcquirerReply {
+                call: CallId(1 << 15),
+            },
+        )]),
+        agenda(&[(
+            5,
+            Due::Crash {
+                instance: InstanceId(16),
+            },
+        )]),
         agenda(&[(5, all[0].clone()), (5, all[1].clone())]),
         agenda(&[(5, all[1].clone()), (5, all[0].clone())]),
     ]);
@@ -241,8 +266,8 @@ fn an_event_keeps_its_code_through_a_renaming() {
         5,
         0,
         Due::ClientTimeout {
-            client: 1,
-            attempt: 2,
+            client: ClientId(1),
+            attempt: AttemptId(2),
         },
     );
     let before = e.code;
@@ -250,13 +275,18 @@ fn an_event_keeps_its_code_through_a_renaming() {
     assert_eq!(
         e.due,
         Due::ClientTimeout {
-            client: 3,
-            attempt: 2
+            client: ClientId(3),
+            attempt: AttemptId(2)
         }
     );
     assert_eq!(e.code, due_code(&e.due));
     assert_ne!(e.code, before);
-    assert_eq!(due_code(&Due::AcquirerReply { call: 1 << 15 }), NO_CODE);
+    assert_eq!(
+        due_code(&Due::AcquirerReply {
+            call: CallId(1 << 15)
+        }),
+        NO_CODE
+    );
 }
 
 /// Along runs of every built-in, two worlds share a fingerprint exactly

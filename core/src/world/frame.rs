@@ -12,7 +12,7 @@ impl World {
             .map(|(i, c)| ClientView {
                 name: self.scenario.clients[i].name.clone(),
                 knowledge: c.knowledge.clone(),
-                intent: self.intent_index(i as u32, c.intent),
+                intent: self.intent_index(ClientId(i as u32), c.intent),
                 attempts_sent: self
                     .attempts
                     .iter()
@@ -40,7 +40,8 @@ impl World {
                                 .is_some_and(|c| self.store.in_transaction(c.session)),
                             waiting_on_instance: conn
                                 .and_then(|c| self.store.waiting_on(c.session))
-                                .and_then(|s| self.instance_of_session(s)),
+                                .and_then(|s| self.instance_of_session(s))
+                                .map(|i| i.0),
                             waiting_since_ms: j.waiting_since_ms,
                         }
                     })
@@ -67,21 +68,21 @@ impl World {
             let msg = match d {
                 Due::ArriveAtInstance { attempt } => Some((
                     MessageKind::Request,
-                    *attempt,
-                    Actor::Client(self.attempts[*attempt as usize].client),
+                    attempt.0,
+                    Actor::Client(self.attempts[attempt.ix()].client),
                     Actor::LoadBalancer,
                 )),
                 Due::ResponseArrive { attempt } => {
-                    let a = &self.attempts[*attempt as usize];
+                    let a = &self.attempts[attempt.ix()];
                     Some((
                         MessageKind::Response,
-                        *attempt,
+                        attempt.0,
                         a.instance.map_or(Actor::LoadBalancer, Actor::Instance),
                         Actor::Client(a.client),
                     ))
                 }
                 Due::AcquirerReceive { call } => {
-                    let c = &self.acquirer.calls[*call as usize];
+                    let c = &self.acquirer.calls[call.ix()];
                     Some((
                         MessageKind::Capture,
                         c.attempt,
@@ -90,7 +91,7 @@ impl World {
                     ))
                 }
                 Due::AcquirerReply { call } => {
-                    let c = &self.acquirer.calls[*call as usize];
+                    let c = &self.acquirer.calls[call.ix()];
                     Some((
                         MessageKind::CaptureReply,
                         c.attempt,

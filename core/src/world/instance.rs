@@ -5,8 +5,8 @@ use super::*;
 
 impl World {
     /// What the handler reads for a step of `attempt`'s job.
-    pub(super) fn situation(&self, attempt: u32) -> handler::Situation<'_> {
-        let a = &self.attempts[attempt as usize];
+    pub(super) fn situation(&self, attempt: AttemptId) -> handler::Situation<'_> {
+        let a = &self.attempts[attempt.ix()];
         handler::Situation {
             strategy: self.scenario.strategy,
             isolation: self.scenario.isolation,
@@ -17,7 +17,7 @@ impl World {
         }
     }
 
-    pub(super) fn schedule_step(&mut self, instance: u32, attempt: u32) {
+    pub(super) fn schedule_step(&mut self, instance: InstanceId, attempt: AttemptId) {
         let job = self.job(instance, attempt).expect("job exists");
         let cost = if job.pc.is_sql() {
             self.scenario.db_latency_ms
@@ -28,66 +28,70 @@ impl World {
             .push(self.now_ms + cost, Due::Step { instance, attempt });
     }
 
-    pub(crate) fn job(&self, instance: u32, attempt: u32) -> Option<&Job> {
-        self.instances[instance as usize]
+    pub(crate) fn job(&self, instance: InstanceId, attempt: AttemptId) -> Option<&Job> {
+        self.instances[instance.ix()]
             .jobs
             .iter()
-            .find(|j| j.attempt == attempt)
+            .find(|j| j.attempt == attempt.0)
     }
 
-    pub(super) fn job_mut(&mut self, instance: u32, attempt: u32) -> Option<&mut Job> {
-        self.instances[instance as usize]
+    pub(super) fn job_mut(&mut self, instance: InstanceId, attempt: AttemptId) -> Option<&mut Job> {
+        self.instances[instance.ix()]
             .jobs
             .iter_mut()
-            .find(|j| j.attempt == attempt)
+            .find(|j| j.attempt == attempt.0)
     }
 
     pub(super) fn run_step(
         &mut self,
-        instance: u32,
-        attempt: u32,
+        instance: InstanceId,
+        attempt: AttemptId,
         chooser: &mut dyn Chooser,
         store_exec: &mut dyn StoreExec,
     ) {
         let Some(job) = self.job(instance, attempt) else {
             return; // the instance crashed since this step was scheduled
         };
-        match handler::action(&self.situation(job.attempt), job) {
+        match handler::action(&self.situation(AttemptId(job.attempt)), job) {
             Action::Sql(inputs) => self.run_sql(instance, attempt, inputs, store_exec),
             Action::Capture => self.capture(instance, attempt),
             Action::Respond(status, body) => {
                 self.finish_job(instance, attempt);
-                self.send_response(attempt, Some(instance), status, body, chooser);
+                self.send_response(attempt, Some(instance.0), status, body, chooser);
             }
         }
     }
 
     pub(super) fn run_sql(
         &mut self,
-        instance: u32,
-        attempt: u32,
+        instance: InstanceId,
+        attempt: AttemptId,
         inputs: handler::StmtInputs,
         store_exec: &mut dyn StoreExec,
     ) {
-        let inst = &mut self.instances[instance as usize];
-        let conn_ix = match inst.connections.iter().position(|c| c.job == Some(attempt)) {
+        let inst = &mut self.instances[instance.ix()];
+        let conn_ix = match inst
+            .connections
+            .iter()
+            .position(|c| c.job == Some(attempt.0))
+        {
             Some(ix) => ix,
             None => match inst.connections.iter().position(|c| c.job.is_none()) {
                 Some(ix) => {
-                    inst.connections[ix].job = Some(attempt);
+                    inst.connections[ix].job = Some(attempt.0);
                     ix
                 }
                 None => {
-                    inst.connection_queue.push(attempt);
+                    inst.connection_queue.push(attempt.0);
                     self.emit(
-                        Actor::Instance(instance),
-                        EventKind::ConnectionWait { attempt },
+                        Actor::Instance(instance.0),
+                        EventKind::ConnectionWait { attempt: attempt.0 },
                     );
                     return;
                 }
             },
         };
-        let session = self.instances[instance as usize].connections[conn_ix].session;
+        let session = self.instances[instance.ix()].connections[conn_ix].session;
         let build = || handler::statement(&self.scenario, &self.intents, &inputs);
         // Built here only for its text or the log; otherwise the executor
         // builds it when it needs it (a memo, only when it has not seen it).
@@ -100,7 +104,7 @@ impl World {
         if self.log_store {
             self.store_log.push(StoreStatement {
                 session: session.0,
-                instance: Some(instance),
+                instance: Some(instance.0),
                 time_ms: self.now_ms,
                 stmt: stmt.clone().expect("built when logging"),
                 waited: false,
@@ -116,7 +120,7 @@ impl World {
         }
         match exec.as_ref() {
             &Exec::Waiting { on } => {
-                let on_instance = self.instance_of_session(on);
+                let on_instance = self.instance_of_session(on).map(|i| i.0);
                 // A quiet world without a log built no statement; one that
                 // waits is rare, so build it now to ask.
                 let returns_rows = rows.unwrap_or_else(|| handler::returns_rows(&build()));
@@ -127,9 +131,9 @@ impl World {
                 job.waiting_sql = (!quiet).then(|| sql.as_str().into());
                 job.waiting_returns_rows = returns_rows;
                 self.emit(
-                    Actor::Instance(instance),
+                    Actor::Instance(instance.0),
                     EventKind::Sql {
-                        attempt: Some(attempt),
+                        attempt: Some(attempt.0),
                         sql,
                         outcome: SqlOutcome::Waiting { on_instance },
                     },
@@ -138,8 +142,8 @@ impl World {
             Exec::Done(result) => {
                 // Lazily: the outcome copies the rows, and quiet worlds
                 // (every explorer transition) keep no events.
-                self.emit_with(Actor::Instance(instance), || EventKind::Sql {
-                    attempt: Some(attempt),
+                self.emit_with(Actor::Instance(instance.0), || EventKind::Sql {
+                    attempt: Some(attempt.0),
                     sql,
                     outcome: handler::outcome_of(rows.expect("built when not quiet"), result),
                 });
@@ -149,11 +153,11 @@ impl World {
         self.drain_completions();
     }
 
-    pub(super) fn instance_of_session(&self, s: SessionId) -> Option<u32> {
+    pub(super) fn instance_of_session(&self, s: SessionId) -> Option<InstanceId> {
         self.instances
             .iter()
             .position(|i| i.connections.iter().any(|c| c.session == s))
-            .map(|i| i as u32)
+            .map(|i| InstanceId(i as u32))
     }
 
     pub(super) fn drain_completions(&mut self) {
@@ -163,7 +167,7 @@ impl World {
                 let Some(instance) = self.instance_of_session(session) else {
                     continue; // recovery's own statements never wait long
                 };
-                let Some(attempt) = self.instances[instance as usize]
+                let Some(attempt) = self.instances[instance.ix()]
                     .connections
                     .iter()
                     .find(|c| c.session == session)
@@ -173,7 +177,7 @@ impl World {
                 };
                 let now = self.now_ms;
                 let job = self
-                    .job_mut(instance, attempt)
+                    .job_mut(instance, AttemptId(attempt))
                     .expect("connection's job exists");
                 let waited_ms = job.waiting_since_ms.take().map_or(0, |t| now - t);
                 let sql = job
@@ -183,33 +187,33 @@ impl World {
                     .unwrap_or_default();
                 let rows = job.waiting_returns_rows;
                 self.blocked_ms += waited_ms;
-                self.emit_with(Actor::Instance(instance), || EventKind::SqlResumed {
+                self.emit_with(Actor::Instance(instance.0), || EventKind::SqlResumed {
                     attempt: Some(attempt),
                     sql,
                     outcome: handler::outcome_of(rows, &result),
                     waited_ms,
                 });
-                self.after_sql(instance, attempt, &result);
+                self.after_sql(instance, AttemptId(attempt), &result);
             }
         }
     }
 
     pub(super) fn after_sql(
         &mut self,
-        instance: u32,
-        attempt: u32,
+        instance: InstanceId,
+        attempt: AttemptId,
         result: &crate::store::StmtResult,
     ) {
-        let session = self.instances[instance as usize]
+        let session = self.instances[instance.ix()]
             .connections
             .iter()
-            .find(|c| c.job == Some(attempt))
+            .find(|c| c.job == Some(attempt.0))
             .map(|c| c.session)
             .expect("a statement ran on a held connection");
         let committed = result.is_ok() && !self.store.in_transaction(session);
         let pc_before = self.job(instance, attempt).expect("job").pc;
         let mut job = self.job(instance, attempt).cloned().expect("job");
-        handler::on_sql_result(&self.situation(job.attempt), &mut job, result);
+        handler::on_sql_result(&self.situation(AttemptId(job.attempt)), &mut job, result);
         *self.job_mut(instance, attempt).expect("job") = job;
         if !self.store.in_transaction(session) {
             self.release_connection(instance, attempt);
@@ -223,41 +227,48 @@ impl World {
         self.schedule_step(instance, attempt);
     }
 
-    pub(super) fn release_connection(&mut self, instance: u32, attempt: u32) {
-        let inst = &mut self.instances[instance as usize];
-        if let Some(c) = inst.connections.iter_mut().find(|c| c.job == Some(attempt)) {
+    pub(super) fn release_connection(&mut self, instance: InstanceId, attempt: AttemptId) {
+        let inst = &mut self.instances[instance.ix()];
+        if let Some(c) = inst
+            .connections
+            .iter_mut()
+            .find(|c| c.job == Some(attempt.0))
+        {
             c.job = None;
             if !inst.connection_queue.is_empty() {
                 let next = inst.connection_queue.remove(0);
-                self.schedule_step(instance, next);
+                self.schedule_step(instance, AttemptId(next));
             }
         }
     }
 
-    pub(super) fn finish_job(&mut self, instance: u32, attempt: u32) {
+    pub(super) fn finish_job(&mut self, instance: InstanceId, attempt: AttemptId) {
         self.release_connection(instance, attempt);
-        self.instances[instance as usize]
+        self.instances[instance.ix()]
             .jobs
-            .retain(|j| j.attempt != attempt);
+            .retain(|j| j.attempt != attempt.0);
     }
 
     pub(super) fn send_response(
         &mut self,
-        attempt: u32,
+        attempt: AttemptId,
         instance: Option<u32>,
         status: u16,
         body: Text,
         chooser: &mut dyn Chooser,
     ) {
         let actor = instance.map_or(Actor::LoadBalancer, Actor::Instance);
-        self.attempts[attempt as usize].answer_in_flight(status, body.clone());
+        self.attempts[attempt.ix()].answer_in_flight(status, body.clone());
         self.emit_with(actor, || EventKind::Responded {
-            attempt,
+            attempt: attempt.0,
             status,
             body: body.to_string(),
         });
         if self.dropped(attempt, false) {
-            self.emit(Actor::Network, EventKind::ResponseDropped { attempt });
+            self.emit(
+                Actor::Network,
+                EventKind::ResponseDropped { attempt: attempt.0 },
+            );
             return;
         }
         let hop = self.hop_ms(chooser);
@@ -266,8 +277,8 @@ impl World {
     }
 
     /// Fires an armed crash at this point; true if the instance died.
-    pub(super) fn crash_point_hit(&mut self, instance: u32, point: CrashPoint) -> bool {
-        match self.instances[instance as usize].crash_at {
+    pub(super) fn crash_point_hit(&mut self, instance: InstanceId, point: CrashPoint) -> bool {
+        match self.instances[instance.ix()].crash_at {
             Some((p, _)) if p == point => {
                 self.crash(instance);
                 true
@@ -276,8 +287,8 @@ impl World {
         }
     }
 
-    pub(super) fn crash(&mut self, instance: u32) {
-        let inst = &mut self.instances[instance as usize];
+    pub(super) fn crash(&mut self, instance: InstanceId) {
+        let inst = &mut self.instances[instance.ix()];
         if !inst.alive {
             return;
         }
@@ -288,11 +299,11 @@ impl World {
                     at_ms: Some(_),
                     restart_after_ms,
                     ..
-                } if *i == instance => Some(*restart_after_ms),
+                } if *i == instance.0 => Some(*restart_after_ms),
                 _ => None,
             })
         });
-        let inst = &mut self.instances[instance as usize];
+        let inst = &mut self.instances[instance.ix()];
         inst.alive = false;
         let lost: Vec<u32> = inst.jobs.drain(..).map(|j| j.attempt).collect();
         inst.connection_queue.clear();
@@ -304,9 +315,9 @@ impl World {
             .items
             .retain(|e| !matches!(e.due, Due::Step { instance: i, .. } if i == instance));
         self.emit(
-            Actor::Instance(instance),
+            Actor::Instance(instance.0),
             EventKind::Crashed {
-                instance,
+                instance: instance.0,
                 lost_attempts: lost,
             },
         );
@@ -321,17 +332,22 @@ impl World {
         }
     }
 
-    pub(super) fn restart(&mut self, instance: u32) {
+    pub(super) fn restart(&mut self, instance: InstanceId) {
         let sessions: Vec<SessionId> = (0..self.scenario.pool_size)
             .map(|_| self.store.open_session())
             .collect();
-        let inst = &mut self.instances[instance as usize];
+        let inst = &mut self.instances[instance.ix()];
         inst.alive = true;
         inst.connections = sessions
             .into_iter()
             .map(|session| Connection { session, job: None })
             .collect();
-        self.emit(Actor::Instance(instance), EventKind::Restarted { instance });
+        self.emit(
+            Actor::Instance(instance.0),
+            EventKind::Restarted {
+                instance: instance.0,
+            },
+        );
     }
 }
 

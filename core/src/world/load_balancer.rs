@@ -3,12 +3,15 @@
 use super::*;
 
 impl World {
-    pub(super) fn route(&mut self, attempt: u32, chooser: &mut dyn Chooser) {
+    pub(super) fn route(&mut self, attempt: AttemptId, chooser: &mut dyn Chooser) {
         let alive: Vec<u32> = (0..self.instances.len() as u32)
             .filter(|&i| self.instances[i as usize].alive)
             .collect();
         if alive.is_empty() {
-            self.emit(Actor::LoadBalancer, EventKind::NoInstanceAlive { attempt });
+            self.emit(
+                Actor::LoadBalancer,
+                EventKind::NoInstanceAlive { attempt: attempt.0 },
+            );
             self.send_response(
                 attempt,
                 None,
@@ -44,23 +47,23 @@ impl World {
                 }
             }
             LoadBalancerPolicy::StickyByKey => {
-                let h = fnv1a(self.attempts[attempt as usize].key.as_bytes());
+                let h = fnv1a(self.attempts[attempt.ix()].key.as_bytes());
                 alive[(h % u64::from(n)) as usize]
             }
         };
-        self.attempts[attempt as usize].instance = Some(pick);
+        self.attempts[attempt.ix()].instance = Some(pick);
         self.emit(
             Actor::LoadBalancer,
             EventKind::Routed {
-                attempt,
+                attempt: attempt.0,
                 instance: pick,
             },
         );
         self.instances[pick as usize].jobs.push(Job::new(
-            attempt,
+            attempt.0,
             self.scenario.strategy,
             self.scenario.isolation,
         ));
-        self.schedule_step(pick, attempt);
+        self.schedule_step(InstanceId(pick), attempt);
     }
 }

@@ -12,11 +12,13 @@ mod client;
 #[cfg(test)]
 mod fingerprint_tests;
 mod frame;
+mod ids;
 mod instance;
 mod load_balancer;
 mod recovery;
 
 pub(crate) use agenda::{Agenda, Due, Event};
+pub(crate) use ids::{AttemptId, CallId, ClientId, InstanceId};
 pub(crate) use recovery::effects_per_intent;
 
 use crate::choice::{ChoiceKind, Chooser};
@@ -400,8 +402,12 @@ impl World {
             scenario,
         };
         for (i, c) in w.scenario.clone().clients.iter().enumerate() {
-            w.agenda
-                .push(c.start_ms, Due::ClientSend { client: i as u32 });
+            w.agenda.push(
+                c.start_ms,
+                Due::ClientSend {
+                    client: ClientId(i as u32),
+                },
+            );
         }
         for f in &w.scenario.clone().faults {
             if let Fault::Crash {
@@ -413,7 +419,7 @@ impl World {
                 w.agenda.push(
                     *t,
                     Due::Crash {
-                        instance: *instance,
+                        instance: InstanceId(*instance),
                     },
                 );
             }
