@@ -85,7 +85,8 @@ function resolveFile(roots, urlPath) {
  * seek benchmark needs; every resource is same-origin, so nothing else changes.
  */
 function serve() {
-  const server = http.createServer((request, response) => {
+  // A large header limit: a test opens links with a 100 kB query.
+  const server = http.createServer({ maxHeaderSize: 1 << 20 }, (request, response) => {
     const urlPath = decodeURIComponent(new URL(request.url, 'http://127.0.0.1').pathname);
     const filePath = urlPath.startsWith('/fixtures/')
       ? resolveFile([FIXTURES_DIR], urlPath.slice('/fixtures'.length))
@@ -301,6 +302,21 @@ describe('the built page', () => {
       const url = route.request().url();
       requestedUrls.push(url);
       return isLocal(url) ? route.continue() : route.abort('blockedbyclient');
+    });
+    // Every refusal of the page's Content-Security-Policy is a console error
+    // (which fails the run) and is counted for the CSP test below.
+    await context.addInitScript(() => {
+      // When the board first appears, for the mount time.
+      new MutationObserver((_, observer) => {
+        if (document.querySelector('[data-testid=lousa] [data-testid=acquirer]')) {
+          window.__boardAt = performance.now();
+          observer.disconnect();
+        }
+      }).observe(document, { subtree: true, childList: true });
+      document.addEventListener('securitypolicyviolation', (e) => {
+        window.__cspViolations = (window.__cspViolations ?? 0) + 1;
+        console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline code'}`);
+      });
     });
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     page = await openPage();
@@ -934,6 +950,120 @@ describe('the built page', () => {
       }
       await tab.close();
     }
+  });
+
+  test('the page ships a strict Content-Security-Policy and runs without breaking it', async () => {
+    const policy = await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content');
+    assert.equal(policy, "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:");
+    assert.equal(await page.locator('script:not([src])').count(), 0, 'no inline script');
+    // Seek, play, switch worlds and language: every write the page makes, under the policy.
+    const tab = await openPage('?scenario=held-transaction&strategy=idempotency-key-held-tx&frame=5');
+    await tab.evaluate(() => document.activeElement?.blur());
+    await tab.keyboard.press('k');
+    await waitForFrame(tab, 6);
+    await tab.locator('[data-testid=language]').evaluate((button) => button.click());
+    await tab.waitForFunction(() => document.querySelector('[data-testid=play]')?.textContent.includes('Play'));
+    assert.ok(await tab.locator('[data-testid=sql]').getAttribute('style'), 'the SQL panel got its size, through the CSSOM');
+    assert.equal(await tab.evaluate(() => window.__cspViolations ?? 0), 0, 'securitypolicyviolation events');
+    assert.equal(await page.evaluate(() => window.__cspViolations ?? 0), 0, 'securitypolicyviolation events on the first page');
+    await tab.close();
+  });
+
+  test('a link with a huge value or thousands of bad pairs opens at once, with a short list of what was wrong', async () => {
+    // How long the page takes from its wasm's last byte (compiling, starting
+    // and reading the URL included) to a drawn board, for a good link and
+    // for bad ones.
+    const mountMs = async (query) => {
+      const tab = await openPage(query);
+      const ms = await tab.evaluate(() => window.__boardAt - performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm')).responseEnd);
+      const lines = await tab.locator('[data-testid=problems] p').allTextContents();
+      await tab.close();
+      return { ms, lines };
+    };
+    const good = await mountMs('');
+    const long = await mountMs(`?scenario=${'x'.repeat(100_000)}`);
+    const crowded = await mountMs(`?${'strategy=bad&'.repeat(9_000)}`);
+    console.log(`# mount: a good link ${ms(good.ms)}, a 100 kB value ${ms(long.ms)}, 9,000 bad pairs ${ms(crowded.ms)}`);
+    for (const [what, bad] of [['a 100 kB value', long], ['9,000 bad pairs', crowded]]) {
+      assert.ok(bad.ms < 500, `${what} mounts in under 500 ms (${ms(bad.ms)}; a good link: ${ms(good.ms)})`);
+      assert.ok(bad.lines.length <= 9, `${what}: a short list (${bad.lines.length} lines)`);
+      assert.ok(bad.lines.every((line) => line.length < 200), `${what}: no line repeats a huge value`);
+    }
+    assert.match(long.lines[0], /“scenario”: “x{40}…”/, 'the value is cut, and says so');
+    assert.match(crowded.lines.at(-1), /8992/, 'the rest is counted, not listed');
+  });
+
+  test('a repeated parameter, an unknown language and a frame past 2^32 are each named for what they are', async () => {
+    const tab = await openPage('?frame=3&frame=4&lang=fr');
+    const problems = await tab.locator('[data-testid=problems]').textContent();
+    assert.match(problems, /“frame”: “4” aparece de novo; vale o primeiro valor/);
+    assert.match(problems, /“lang”: “fr” não é um idioma da página/);
+    assert.equal((await readBoard(tab)).frame, 3, 'the first frame stands');
+    await tab.close();
+    const huge = await openPage('?frame=4294967296');
+    assert.match(await huge.locator('[data-testid=problems]').textContent(), /“frame”: “4294967296” é grande demais/);
+    await huge.close();
+  });
+
+  test('changing the language while a picker is open raises no error', async () => {
+    const tab = await openPage('?scenario=timeout-retry&strategy=check-then-act&frame=3');
+    const errors = [];
+    tab.on('pageerror', (error) => errors.push(String(error)));
+    await tab.locator('[data-testid=strategy]').focus();
+    await tab.keyboard.press('Alt+ArrowDown');
+    await tab.keyboard.press('ArrowDown');
+    await tab.locator('[data-testid=language]').evaluate((button) => button.click());
+    await tab.waitForFunction(() => document.querySelector('[data-testid=play]')?.textContent.includes('Play'));
+    assert.deepEqual(errors, [], 'errors thrown while the language changed');
+    await tab.close();
+  });
+
+  test('without WebAssembly the fallback says so, and nothing throws', async () => {
+    const tab = await context.newPage();
+    const errors = [];
+    tab.on('pageerror', (error) => errors.push(String(error)));
+    tab.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await tab.addInitScript(() => {
+      delete window.WebAssembly;
+    });
+    await tab.goto(baseUrl, { waitUntil: 'load' });
+    await tab.waitForFunction(() => document.querySelector('.lousa-fallback')?.textContent.includes('WebAssembly') && document.querySelector('#twin-root .lousa-fallback')?.textContent.includes('WebAssembly'));
+    assert.match(await tab.locator('#lousa-root .lousa-fallback').textContent(), /não executa WebAssembly/);
+    assert.equal(await tab.locator('article h2').count() > 3, true, 'the article is all there');
+    assert.deepEqual(errors, [], 'errors without WebAssembly');
+    await tab.close();
+  });
+
+  test('an embedded board keeps one height for the whole run, and hidden step paragraphs are skipped', async () => {
+    const tab = await context.newPage();
+    tab.on('pageerror', (error) => pageErrors.push(`embed: ${error}`));
+    await tab.setViewportSize({ width: 900, height: 800 });
+    await tab.goto(`${baseUrl}fixtures/embed-hidden.html`, { waitUntil: 'load' });
+    await tab.locator('#lousa-root.lousa-embedded [data-testid=lousa]').waitFor({ state: 'visible', timeout: MOUNT_TIMEOUT_MS });
+    // At the top of the page no visible paragraph has reached the reading
+    // line: the hidden ones (which name the end of the key's story) must
+    // not count as read.
+    await tab.waitForTimeout(300);
+    const first = await readBoard(tab);
+    assert.notEqual(first.strategy, 'idempotency-key', `a hidden paragraph moved the board: ${JSON.stringify(first)}`);
+    const heights = await tab.evaluate(() => {
+      const svg = document.querySelector('[data-testid=lousa]');
+      const frames = Number(document.querySelector('[data-testid=step-counter]').textContent.match(/\d+$/)[0]) + 1;
+      const seen = new Set();
+      for (let frame = 0; frame < frames; frame += 1) {
+        history.replaceState(null, '', `?scenario=timeout-retry&strategy=check-then-act&frame=${frame}`);
+        dispatchEvent(new PopStateEvent('popstate'));
+        seen.add(Math.round(svg.getBoundingClientRect().height));
+      }
+      return [...seen];
+    });
+    assert.equal(heights.length, 1, `one height through the run, got ${heights.join(', ')}`);
+    const steps = await readSteps(tab);
+    await scrollToStep(tab, steps.findIndex((s) => s.step === 'second-capture'));
+    await tab.waitForFunction(() => document.querySelector('[data-testid=acquirer]')?.dataset.captures === '2', null, { timeout: SETTLE_TIMEOUT_MS });
+    await tab.close();
   });
 
   test('page logs no console errors and throws no page errors', () => {

@@ -51,14 +51,14 @@ pub enum Nav {
 #[derive(Default)]
 struct Shown {
     lang: Option<Lang>,
-    /// The world, frame, widths and board placement: what everything that
-    /// follows the frame depends on.
-    step: Option<(usize, usize, i32, i32, bool)>,
+    /// The world, frame and widths: what everything that follows the frame
+    /// depends on.
+    step: Option<(usize, usize, i32, i32)>,
     event_rows: Option<usize>,
     transport: Option<(bool, usize, usize)>,
     settings: Option<(&'static str, Strategy, u64)>,
     lines: Option<(Strategy, Strategy, Strategy)>,
-    problems: Option<Vec<Problem>>,
+    problems: Option<(Vec<Problem>, usize)>,
     help: Option<bool>,
     twin_still: Option<(usize, i32)>,
     /// The world and width the board's layout was measured for, and that
@@ -120,11 +120,11 @@ pub struct App {
     /// Index into [`SPEEDS`].
     speed: usize,
     problems: Vec<Problem>,
+    /// How many more problems the URL had than `problems` lists.
+    unlisted: usize,
     help_open: bool,
     pub board_width: i32,
     twin_width: i32,
-    /// Whether the board sits beside the text (see `render_board`).
-    board_beside: bool,
     /// The scenario of paragraphs that name none.
     page_scenario: &'static str,
     pub run: Shared<Run>,
@@ -156,9 +156,9 @@ impl App {
             parsed.moment.scenario = page_scenario;
         }
         let run = world_of(&parsed.moment);
-        parsed
-            .problems
-            .extend(check_frame(&mut parsed.moment, run.frame_count()));
+        if let Some(problem) = check_frame(&mut parsed.moment, run.frame_count()) {
+            parsed.push(problem);
+        }
         let run_key = (
             parsed.moment.scenario,
             parsed.moment.strategy,
@@ -170,10 +170,10 @@ impl App {
             playing: false,
             speed: 1,
             problems: parsed.problems,
+            unlisted: parsed.unlisted,
             help_open: false,
             board_width: 560,
             twin_width: 560,
-            board_beside: false,
             page_scenario,
             run_key,
             beat_frames: Vec::new(),
@@ -216,6 +216,7 @@ impl App {
     pub fn go(&mut self, next: Moment, nav: Nav) {
         if nav == Nav::Push {
             self.problems.clear();
+            self.unlisted = 0;
         }
         if nav != Nav::Keep {
             let query = to_query(&next, self.lang);
@@ -386,7 +387,8 @@ impl App {
         let board = self.refs.get("sticky");
         let active = self
             .steps
-            .first()
+            .iter()
+            .find(|step| dom::shown(step))
             .and_then(|first| dom::active_paragraph(&self.steps, dom::reading_line(board, first)));
         if active == self.last_active && !apply_first {
             return;
@@ -409,11 +411,12 @@ impl App {
             parsed.moment.scenario = self.page_scenario;
         }
         let frames = self.world(&parsed.moment).frame_count();
-        parsed
-            .problems
-            .extend(check_frame(&mut parsed.moment, frames));
+        if let Some(problem) = check_frame(&mut parsed.moment, frames) {
+            parsed.push(problem);
+        }
         self.playing = false;
         self.problems = parsed.problems;
+        self.unlisted = parsed.unlisted;
         self.lang = parsed.lang.unwrap_or_default();
         self.go(parsed.moment, Nav::Keep);
     }
@@ -451,10 +454,6 @@ impl App {
         {
             self.twin_width = width;
         }
-        self.board_beside = match (self.refs.get("sticky"), self.steps.first()) {
-            (Some(board), Some(first)) => dom::beside(board, first),
-            _ => false,
-        };
         self.render();
     }
 
@@ -493,7 +492,6 @@ impl App {
             self.moment.frame,
             self.board_width,
             self.twin_width,
-            self.board_beside,
         );
         let stepped = fresh(&mut self.shown.step, step);
         if stepped {
@@ -563,7 +561,8 @@ impl App {
     }
 
     fn render_problems(&mut self) {
-        if !fresh(&mut self.shown.problems, self.problems.clone()) {
+        let key = (self.problems.clone(), self.unlisted);
+        if !fresh(&mut self.shown.problems, key) {
             return;
         }
         let t = ui(self.lang);
@@ -572,13 +571,21 @@ impl App {
             let issue = match problem.issue {
                 state::Issue::UnknownScenario => t.unknown_scenario,
                 state::Issue::UnknownStrategy => t.unknown_strategy,
+                state::Issue::UnknownLanguage => t.unknown_language,
                 state::Issue::NotANumber => t.not_a_number,
+                state::Issue::TooLarge => t.too_large,
                 state::Issue::FrameOutOfRange => t.frame_out_of_range,
+                state::Issue::Repeated => t.repeated,
             };
             lines.add("p").text(&format!(
                 "{} “{}”: “{}” {issue}; {}.",
                 t.url_param, problem.param, problem.value, t.falling_back
             ));
+        }
+        if self.unlisted > 0 {
+            lines
+                .add("p")
+                .text(&format!("{} {}.", t.unlisted, self.unlisted));
         }
         if let Some(panel) = self.refs.live("problems") {
             panel.patch(&lines.kids);
@@ -594,28 +601,18 @@ impl App {
         let Some(drawn) = self.shown.frames.get(frame) else {
             return;
         };
-        let beside = self.board_beside;
         let beats: Vec<&str> = story::BEATS
             .iter()
             .zip(&self.beat_frames)
             .filter(|(_, at)| **at == Some(frame))
             .map(|(beat, _)| *beat)
             .collect();
-        // Beside the text (where the board's box grows with the drawing) the
-        // drawing and its box keep the run's tallest size: a new size at
-        // every step would make the browser lay out the whole page again,
-        // and move the controls below. Above the text (a phone, another
-        // page) the box has a size of its own and the drawing is scaled to
-        // fit it, so the viewBox follows the frame.
-        let style = format!("height:{}px", self.shown.layout.tallest);
-        if let Some(wrap) = self.refs.live("board-wrap") {
-            wrap.set("style", beside.then_some(style.as_str()));
-        }
-        let height = if beside {
-            self.shown.layout.tallest
-        } else {
-            drawn.height
-        };
+        // The drawing keeps its run's tallest size in every frame, wherever
+        // the board sits (beside the text, above it on a phone, on another
+        // page): a new size at every step would make the browser lay out
+        // the whole page again, and move what is below the board. A box
+        // with a height of its own (a phone's) scales the drawing to fit.
+        let height = self.shown.layout.tallest;
         let Some(svg) = self.refs.live("lousa") else {
             return;
         };

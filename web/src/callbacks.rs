@@ -90,7 +90,11 @@ pub fn install() {
         })
     });
     dom::set_timeout_ahead(AHEAD_MS * 5);
-    let handler = Closure::<dyn FnMut(Event)>::new(on_event);
+    // `Fn`, not `FnMut`: a handler may run inside another (removing an open
+    // <select> while the language changes fires its `change` event at once),
+    // and wasm-bindgen refuses to enter an `FnMut` closure twice. The app
+    // itself drops the nested call (see `with_app`).
+    let handler = Closure::<dyn Fn(Event)>::new(on_event);
     let listen = |target: &EventTarget, names: &[&str]| {
         for name in names {
             let _ = target.add_event_listener_with_callback(name, handler.as_ref().unchecked_ref());

@@ -89,10 +89,18 @@ pub fn beside(board: &Element, first_step: &Element) -> bool {
 
 /// The last step paragraph whose top has crossed the reading line, or `None`
 /// while the reader is still above the first one. A pure function of where
-/// the paragraphs are now: no scroll history is involved.
+/// the paragraphs are now: no scroll history is involved. A hidden paragraph
+/// (`hidden`, `display: none` on a host page) has no box and reports its top
+/// as 0: it is skipped, never taken for the top of the page.
 pub fn active_paragraph(steps: &[Element], line: f64) -> Option<usize> {
-    let crossed = steps.partition_point(|el| el.get_bounding_client_rect().top() <= line);
-    crossed.checked_sub(1)
+    steps
+        .iter()
+        .rposition(|el| shown(el) && el.get_bounding_client_rect().top() <= line)
+}
+
+/// Whether an element has a box on the page.
+pub fn shown(el: &Element) -> bool {
+    el.get_client_rects().length() > 0
 }
 
 /// Marks the paragraph the lousa follows, and only that one.
@@ -172,10 +180,17 @@ impl Live {
             }
             self.attrs.remove(i);
         }
-        let _ = match value {
-            Some(value) => self.el.set_attribute(name, value),
-            None => self.el.remove_attribute(name),
-        };
+        match (name, value) {
+            // Through the CSSOM: the page's Content-Security-Policy refuses
+            // a `style` attribute written as markup.
+            ("style", Some(value)) => set_css(&self.el, value),
+            (_, Some(value)) => {
+                let _ = self.el.set_attribute(name, value);
+            }
+            (_, None) => {
+                let _ = self.el.remove_attribute(name);
+            }
+        }
         self.attrs.push((name, value.map(str::to_string)));
     }
 
@@ -301,7 +316,7 @@ pub fn probe(
     let style = format!(
         "position:absolute;top:0;left:0;width:{width}px;height:0;overflow:hidden;visibility:hidden;contain:strict"
     );
-    let _ = holder.set_attribute("style", &style);
+    set_css(&holder, &style);
     let _ = holder.set_attribute("aria-hidden", "true");
     // A line of text (a span) is measured on one line, however narrow the
     // box it fits in now.
@@ -315,7 +330,7 @@ pub fn probe(
             continue;
         };
         let copy: Element = copy.unchecked_into();
-        let _ = copy.set_attribute("style", style);
+        set_css(&copy, style);
         // Not a second narration or test target, even for a moment.
         for name in ["aria-live", "data-testid"] {
             let _ = copy.remove_attribute(name);
@@ -325,6 +340,14 @@ pub fn probe(
     }
     let _ = parent.append_child(&holder);
     Some(holder)
+}
+
+/// Sets an element's inline style through the CSSOM: the page's
+/// Content-Security-Policy refuses `style` attributes written as markup.
+fn set_css(el: &Element, css: &str) {
+    if let Some(el) = el.dyn_ref::<HtmlElement>() {
+        el.style().set_css_text(css);
+    }
 }
 
 /// The largest width and height, in whole pixels, of the copies in a

@@ -66,17 +66,29 @@ pub fn scenario_name(name: &str) -> Option<&'static str> {
 pub enum Issue {
     UnknownScenario,
     UnknownStrategy,
+    UnknownLanguage,
     NotANumber,
+    /// Digits, but more than the parameter can hold (a frame past 2^32).
+    TooLarge,
     FrameOutOfRange,
+    /// The parameter appears again; the first value stands.
+    Repeated,
 }
 
 /// A URL parameter the page could not use, shown to the reader by name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     pub param: &'static str,
+    /// The value as it came, cut to [`MAX_VALUE_CHARS`] characters.
     pub value: String,
     pub issue: Issue,
 }
+
+/// How many problems a URL's reading keeps, and how much of each bad value:
+/// a link with a huge value or thousands of bad pairs must still open at
+/// once, and a list of thousands of lines tells the reader nothing more.
+pub const MAX_PROBLEMS: usize = 8;
+pub const MAX_VALUE_CHARS: usize = 40;
 
 /// The outcome of reading a URL's query.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -89,16 +101,61 @@ pub struct Parsed {
     pub explicit: bool,
     /// Whether the URL named a scenario (otherwise the page's own applies).
     pub scenario_named: bool,
+    /// The first [`MAX_PROBLEMS`] problems, in the order of the query.
     pub problems: Vec<Problem>,
+    /// How many more problems there were.
+    pub unlisted: usize,
+}
+
+impl Parsed {
+    /// Adds a problem found after the reading (a frame past the run's end),
+    /// within the same limit.
+    pub fn push(&mut self, problem: Problem) {
+        if self.problems.len() == MAX_PROBLEMS {
+            self.unlisted += 1;
+        } else {
+            self.problems.push(problem);
+        }
+    }
+
+    fn report(&mut self, param: &'static str, value: &str, issue: Issue) {
+        if self.problems.len() == MAX_PROBLEMS {
+            self.unlisted += 1;
+            return;
+        }
+        let mut shown: String = value.chars().take(MAX_VALUE_CHARS).collect();
+        if shown.len() < value.len() {
+            shown.push('…');
+        }
+        self.problems.push(Problem {
+            param,
+            value: shown,
+            issue,
+        });
+    }
+}
+
+/// A whole number, told apart from digits too many to hold.
+fn whole<T: std::str::FromStr>(value: &str) -> Result<T, Issue> {
+    value.parse::<T>().map_err(|_| {
+        let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
+        if digits {
+            Issue::TooLarge
+        } else {
+            Issue::NotANumber
+        }
+    })
 }
 
 /// Reads `scenario`, `strategy`, `left`, `right`, `seed`, `frame` and `lang`
 /// from a query string (with or without its leading `?`). Unknown parameters
 /// are ignored; the frame is checked against the run later, by
 /// [`check_frame`], because only the run knows how many frames there are.
+/// The work is linear in the query's length, whatever it holds.
 pub fn parse_query(query: &str) -> Parsed {
     let mut parsed = Parsed::default();
     let mut seed = None;
+    let mut seen = [false; OWN_PARAMS.len()];
     for pair in query
         .trim_start_matches('?')
         .split('&')
@@ -107,53 +164,47 @@ pub fn parse_query(query: &str) -> Parsed {
         // Values are names and numbers: no escapes to decode. A value that
         // arrives escaped is shown as it came and reported like any other.
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let value = value.to_string();
-        let moment = &mut parsed.moment;
-        let problem = |param, issue| Problem {
-            param,
-            value: value.clone(),
-            issue,
+        let Some(at) = OWN_PARAMS.iter().position(|p| *p == key) else {
+            continue;
         };
-        let result = match key {
-            "scenario" => scenario_name(&value)
+        let param = OWN_PARAMS[at];
+        if std::mem::replace(&mut seen[at], true) {
+            parsed.report(param, value, Issue::Repeated);
+            continue;
+        }
+        let moment = &mut parsed.moment;
+        let result = match param {
+            "scenario" => scenario_name(value)
                 .map(|name| {
                     moment.scenario = name;
                     parsed.scenario_named = true;
                 })
-                .ok_or_else(|| problem("scenario", Issue::UnknownScenario)),
+                .ok_or(Issue::UnknownScenario),
             "strategy" | "left" | "right" => {
-                let slot = match key {
-                    "strategy" => (&mut moment.strategy, "strategy"),
-                    "left" => (&mut moment.left, "left"),
-                    _ => (&mut moment.right, "right"),
+                let slot = match param {
+                    "strategy" => &mut moment.strategy,
+                    "left" => &mut moment.left,
+                    _ => &mut moment.right,
                 };
-                Strategy::from_name(&value)
-                    .map(|strategy| *slot.0 = strategy)
-                    .ok_or_else(|| problem(slot.1, Issue::UnknownStrategy))
+                Strategy::from_name(value)
+                    .map(|strategy| *slot = strategy)
+                    .ok_or(Issue::UnknownStrategy)
             }
-            "seed" => value
-                .parse::<u64>()
-                .map(|s| seed = Some(s))
-                .map_err(|_| problem("seed", Issue::NotANumber)),
-            "frame" => value
-                .parse::<usize>()
-                .map(|f| {
-                    moment.frame = f;
-                    parsed.explicit = true;
-                })
-                .map_err(|_| problem("frame", Issue::NotANumber)),
-            "lang" => {
-                parsed.lang = match value.as_str() {
-                    "en" => Some(Lang::En),
-                    "pt" | "pt-BR" => Some(Lang::Pt),
-                    _ => None,
-                };
-                Ok(())
+            "seed" => whole::<u64>(value).map(|s| seed = Some(s)),
+            "frame" => whole::<u32>(value).map(|f| {
+                moment.frame = f as usize;
+                parsed.explicit = true;
+            }),
+            _ => match value {
+                "en" => Some(Lang::En),
+                "pt" | "pt-BR" => Some(Lang::Pt),
+                _ => None,
             }
-            _ => Ok(()),
+            .map(|lang| parsed.lang = Some(lang))
+            .ok_or(Issue::UnknownLanguage),
         };
-        if let Err(problem) = result {
-            parsed.problems.push(problem);
+        if let Err(issue) = result {
+            parsed.report(param, value, issue);
         }
     }
     parsed.moment.seed = seed.unwrap_or_else(|| default_seed(parsed.moment.scenario));
@@ -312,10 +363,51 @@ mod tests {
             ]
         );
         assert_eq!(parsed.problems[0].value, "nope");
+        assert_eq!(parsed.unlisted, 0);
         assert!(
             !parsed.explicit,
             "an unreadable frame does not pin the moment"
         );
+    }
+
+    #[test]
+    fn repeats_languages_and_huge_numbers_are_named_for_what_they_are() {
+        let parsed =
+            parse_query("frame=3&frame=4&lang=fr&frame=4294967296&seed=99999999999999999999");
+        let named: Vec<(&str, Issue, &str)> = parsed
+            .problems
+            .iter()
+            .map(|p| (p.param, p.issue, p.value.as_str()))
+            .collect();
+        assert_eq!(
+            named,
+            vec![
+                ("frame", Issue::Repeated, "4"),
+                ("lang", Issue::UnknownLanguage, "fr"),
+                ("frame", Issue::Repeated, "4294967296"),
+                ("seed", Issue::TooLarge, "99999999999999999999"),
+            ]
+        );
+        assert_eq!(parsed.moment.frame, 3, "the first value stands");
+        let huge = parse_query("frame=4294967296");
+        assert_eq!(huge.problems[0].issue, Issue::TooLarge);
+        assert_eq!(parse_query("frame=-1").problems[0].issue, Issue::NotANumber);
+    }
+
+    #[test]
+    fn a_huge_or_crowded_query_keeps_a_short_list() {
+        let long = format!("scenario={}", "x".repeat(100_000));
+        let parsed = parse_query(&long);
+        assert_eq!(parsed.problems.len(), 1);
+        assert_eq!(
+            parsed.problems[0].value.chars().count(),
+            MAX_VALUE_CHARS + 1
+        );
+        assert!(parsed.problems[0].value.ends_with('…'));
+        let crowded = "strategy=bad&".repeat(9_000);
+        let parsed = parse_query(&crowded);
+        assert_eq!(parsed.problems.len(), MAX_PROBLEMS);
+        assert_eq!(parsed.unlisted, 9_000 - MAX_PROBLEMS);
     }
 
     #[test]

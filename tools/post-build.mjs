@@ -1,0 +1,57 @@
+// Trunk post-build hook. The page ships a Content-Security-Policy that runs
+// no inline script (index.html), so:
+//
+// - Trunk's inline wasm loader is removed: web/loader.js starts the wasm.
+// - Under `trunk serve`, the inline live-reload client moves to a file of
+//   its own (`./x serve` builds into target/serve-dist, never into dist/).
+// - Any other inline script fails the build instead of failing in a browser.
+//
+// In release builds it also minifies wasm-bindgen's JavaScript glue, which
+// Trunk's own minifier gives up on (it cannot parse the glue's
+// `export { initSync, __wbg_init as default }`), and writes the glue's new
+// subresource-integrity hash into index.html, so the page still checks it.
+// The gzip budget counts every byte of the glue (budget/size-budget.txt).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { minify } from 'terser';
+
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) throw new Error('post-build: TRUNK_STAGING_DIR is not set (run me as a Trunk hook)');
+const release = process.env.TRUNK_PROFILE === 'release';
+
+const sri = (text) => `sha384-${createHash('sha384').update(text).digest('base64')}`;
+const indexPath = path.join(staging, 'index.html');
+let index = fs.readFileSync(indexPath, 'utf8');
+
+// Scripts with no src: Trunk's loader (it fires TrunkApplicationStarted)
+// and, under serve, the live-reload client (it opens Trunk's websocket).
+const inline = /<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g;
+index = index.replace(inline, (whole, body) => {
+  if (body.includes('TrunkApplicationStarted')) return '';
+  if (body.includes('.well-known/trunk/ws')) {
+    // What `trunk serve` would write into the page when it serves it.
+    // (Either quote: a release build's minifier turns '…' into `…`.)
+    const client = body
+      .replaceAll("'{{__TRUNK_ADDRESS__}}'", 'window.location.host')
+      .replaceAll('`{{__TRUNK_ADDRESS__}}`', 'window.location.host')
+      .replaceAll('{{__TRUNK_WS_BASE__}}', '/');
+    fs.writeFileSync(path.join(staging, 'trunk-live-reload.js'), client);
+    return '<script src="./trunk-live-reload.js"></script>';
+  }
+  throw new Error(`post-build: an inline script the page's CSP would refuse: ${body.slice(0, 80)}`);
+});
+
+if (release) {
+  const glue = fs.readdirSync(staging).filter((name) => /^lousa-web-.*\.js$/.test(name));
+  if (glue.length !== 1) throw new Error(`post-build: expected one glue file in ${staging}, found ${glue.length}`);
+  const file = path.join(staging, glue[0]);
+  const source = fs.readFileSync(file, 'utf8');
+  const { code } = await minify(source, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
+  const before = sri(source);
+  if (!index.includes(before)) throw new Error(`post-build: index.html does not carry ${glue[0]}'s hash`);
+  fs.writeFileSync(file, code);
+  index = index.replaceAll(before, sri(code));
+  console.log(`post-build: ${glue[0]} ${source.length} -> ${code.length} bytes`);
+}
+fs.writeFileSync(indexPath, index);
