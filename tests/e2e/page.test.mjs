@@ -203,7 +203,7 @@ async function waitForFrame(page, frame) {
  */
 async function scrollToStep(page, index) {
   await page.evaluate((i) => {
-    const paragraph = document.querySelectorAll('[data-step]')[i];
+    const paragraph = [...document.querySelectorAll('[data-step]')].filter((p) => p.getClientRects().length > 0)[i];
     const sticky = document.querySelector('.lousa-sticky');
     const p = paragraph.getBoundingClientRect();
     const b = sticky.getBoundingClientRect();
@@ -213,10 +213,13 @@ async function scrollToStep(page, index) {
   }, index);
 }
 
-/** The step paragraphs: what each names, with the defaults the page applies. */
+/**
+ * The step paragraphs on show (the article in the other language is not):
+ * what each names, with the defaults the page applies.
+ */
 function readSteps(page) {
   return page.evaluate(() =>
-    [...document.querySelectorAll('[data-step]')].map((p) => ({
+    [...document.querySelectorAll('[data-step]')].filter((p) => p.getClientRects().length > 0).map((p) => ({
       step: p.dataset.step,
       scenario: p.dataset.scenario ?? 'timeout-retry',
       strategy: p.dataset.strategy ?? 'check-then-act',
@@ -367,7 +370,7 @@ describe('the built page', () => {
       ).catch(async () => {
         assert.fail(`paragraph ${index} ("${text}") wants ${scenario}/${strategy} at ${step}; the board shows ${JSON.stringify(await readBoard(page))}`);
       });
-      const current = await page.evaluate(() => [...document.querySelectorAll('[data-step]')].findIndex((p) => p.classList.contains('is-current')));
+      const current = await page.evaluate(() => [...document.querySelectorAll('[data-step]')].filter((p) => p.getClientRects().length > 0).findIndex((p) => p.classList.contains('is-current')));
       assert.equal(current, index, `paragraph ${index} is marked as the one the lousa shows`);
     };
     for (let i = 0; i < steps.length; i += 1) await visit(i);
@@ -487,21 +490,57 @@ describe('the built page', () => {
     await tab.close();
   });
 
-  test('English switches the labels and the narration and says the article stays in Portuguese', async () => {
-    const tab = await openPage('?scenario=timeout-retry&strategy=check-then-act&frame=8');
-    assert.match(await tab.locator('[data-testid=narration]').textContent(), /não sabe se cobrou/);
+  test('English switches the article, the labels and the narration, and the reader keeps their place', async () => {
+    const tab = await openPage();
+    const steps = await readSteps(tab);
+    const index = steps.findIndex((s) => s.step === 'timeout');
+    await scrollToStep(tab, index);
+    await tab.waitForFunction(() => document.querySelector('[data-testid=lousa]').dataset.beats.split(' ').includes('timeout'));
+    assert.match(await tab.locator('[data-testid=narration]').textContent(), /não sabe se cobrou|estoura o timeout/);
+    const before = await readBoard(tab);
     // A click where the button is: Playwright's click would first scroll it
     // fully into view, and scrolling moves the lousa to another paragraph.
     await tab.locator('[data-testid=language]').evaluate((button) => button.click());
     await tab.waitForFunction(() => document.querySelector('[data-testid=play]')?.textContent.includes('Play'));
-    assert.match(await tab.locator('[data-testid=narration]').textContent(), /cannot tell whether it was charged/);
-    assert.match(await tab.locator('[data-testid=article-note]').textContent(), /only in Brazilian Portuguese/);
+    assert.equal(await tab.evaluate(() => document.documentElement.lang), 'en', '<html lang> follows');
+    assert.equal(await tab.locator('h1:visible').textContent(), 'The charge that happens twice');
+    assert.equal(await tab.title(), 'Lousa: duplicate charges and idempotency keys');
+    assert.match(await tab.locator('[data-testid=narration]').textContent(), /times out/);
     assert.match(await tab.locator('[data-testid=lousa]').textContent(), /does not know/);
     assert.match(new URL(tab.url()).search, /lang=en/);
     assert.equal(await tab.locator('.lousa-sticky').getAttribute('lang'), 'en');
+    // The same paragraph, now in English, is the one the board follows.
+    await tab.waitForTimeout(200);
+    const current = await tab.evaluate(() => [...document.querySelectorAll('[data-step]')].filter((p) => p.getClientRects().length > 0).find((p) => p.classList.contains('is-current'))?.textContent ?? '');
+    assert.match(current, /timer fires/, 'the English twin of the paragraph being read');
+    const after = await readBoard(tab);
+    assert.deepEqual([after.scenario, after.strategy, after.frame], [before.scenario, before.strategy, before.frame], 'the board kept its step');
+    assert.equal(await tab.locator('#twin-root').evaluate((el) => el.closest('.lang-en') !== null), true, 'the two lines moved into the English article');
     await screenshot(tab, 'desktop-7-english');
-    await tab.locator('[data-testid=language]').click();
+    await tab.locator('[data-testid=language]').evaluate((button) => button.click());
     await tab.waitForFunction(() => document.querySelector('[data-testid=play]')?.textContent.includes('Reproduzir'));
+    assert.equal(await tab.evaluate(() => document.documentElement.lang), 'pt-BR');
+    await tab.close();
+  });
+
+  test('a link with lang=en paints the English article before any wasm, and its paragraphs drive the board', async () => {
+    // Without the wasm: what a reader sees first.
+    const bare = await context.newPage();
+    await bare.route('**/*.wasm', (route) => route.abort('blockedbyclient'));
+    await bare.goto(`${baseUrl}?lang=en`, { waitUntil: 'load' });
+    assert.equal(await bare.evaluate(() => document.documentElement.lang), 'en');
+    assert.equal(await bare.locator('h1:visible').textContent(), 'The charge that happens twice');
+    assert.equal(await bare.locator('.lang-pt:visible').count(), 0, 'no Portuguese part shows');
+    await bare.close();
+    const tab = await openPage('?lang=en');
+    const steps = await readSteps(tab);
+    assert.equal(steps.length, 26, 'the English article has every step paragraph');
+    assert.ok(steps.every((s) => /^[\x00-\x7F“”’…—]*$/.test(s.text.replace(/R\$/g, ''))), 'the paragraphs on show are the English ones');
+    const twice = await showStep(tab, 'second-capture', 'check-then-act');
+    assert.equal(twice.captures, 2);
+    const end = await showStep(tab, 'end', 'idempotency-key');
+    assert.equal(end.captures, 1);
+    assert.equal(end.clients[0].status, '201');
     await tab.close();
   });
 

@@ -320,9 +320,34 @@ impl App {
         };
         let query = to_query(&self.moment, self.lang);
         dom::write_url(&merge_query(&dom::location_query(), &query), false);
+        self.show_article_language();
         self.render();
         // The button was rebuilt with the rest of the panel: keep the focus on it.
         dom::focus(self.refs.get("language"));
+    }
+
+    /// Shows the article in the reader's language. The paragraph at the
+    /// reading line is replaced by the same paragraph in the other language,
+    /// at the same place on screen: the reader keeps their place, and the
+    /// board its step.
+    pub fn show_article_language(&mut self) {
+        let visible = |steps: &[Element]| -> Vec<usize> {
+            (0..steps.len())
+                .filter(|&i| dom::shown(&steps[i]))
+                .collect()
+        };
+        let anchor = self.last_active.and_then(|active| {
+            let rank = visible(&self.steps).iter().position(|&i| i == active)?;
+            Some((rank, self.steps[active].get_bounding_client_rect().top()))
+        });
+        dom::show_language(crate::text::html_lang(self.lang));
+        let Some((rank, top)) = anchor else {
+            return;
+        };
+        if let Some(&now) = visible(&self.steps).get(rank) {
+            let moved = self.steps[now].get_bounding_client_rect().top() - top;
+            dom::window().scroll_by_with_x_and_y(0.0, moved);
+        }
     }
 
     /// Opens or closes the help. Focus goes into it, and back to the play
@@ -417,7 +442,11 @@ impl App {
         self.playing = false;
         self.problems = parsed.problems;
         self.unlisted = parsed.unlisted;
-        self.lang = parsed.lang.unwrap_or_default();
+        let lang = parsed.lang.unwrap_or_default();
+        if lang != self.lang {
+            self.lang = lang;
+            self.show_article_language();
+        }
         self.go(parsed.moment, Nav::Keep);
     }
 

@@ -112,6 +112,37 @@ pub fn mark_current(steps: &[Element], current: Option<usize>) {
     }
 }
 
+/// Shows the article in one language (`code`, a `<html lang>` value): the
+/// stylesheet shows the `.lang-en` or `.lang-pt` parts by `<html lang>`. The
+/// title follows, and the twin timeline moves into that article's slot for
+/// it (a page without slots, such as an embedding one, keeps it in place).
+pub fn show_language(code: &str) {
+    let doc = document();
+    let Some(html) = doc.document_element() else {
+        return;
+    };
+    if html.get_attribute("lang").as_deref() != Some(code) {
+        let _ = html.set_attribute("lang", code);
+    }
+    let key = if code == "en" {
+        "data-title-en"
+    } else {
+        "data-title-pt"
+    };
+    if let Some(title) = html.get_attribute(key) {
+        doc.set_title(&title);
+    }
+    let slot = doc
+        .query_selector(&format!(".twin-slot[data-lang=\"{code}\"]"))
+        .ok()
+        .flatten();
+    if let (Some(slot), Some(twin)) = (slot, by_id("twin-root")) {
+        if twin.parent_element().as_ref() != Some(&slot) {
+            let _ = slot.append_child(&twin);
+        }
+    }
+}
+
 /// The root the lousa mounts into: `#lousa-root`, or one created before the
 /// first step paragraph of a page that only added `data-step` attributes.
 pub fn lousa_root() -> Option<Element> {

@@ -62,6 +62,7 @@ pub fn start() {
     let app = app::App::new(&query, page_scenario, dom::Refs::new(root, twin_root));
     APP.with(|cell| *cell.borrow_mut() = Some(app));
     with_app(|app| {
+        app.show_article_language();
         app.render();
         app.measure();
         // The paragraph at the reading line decides the first picture, unless

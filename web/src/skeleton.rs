@@ -10,7 +10,7 @@
 
 use crate::markup::escape_into;
 use crate::state::{Moment, SPEEDS};
-use crate::text::{EN, html_lang, strategy_gloss, ui};
+use crate::text::{html_lang, strategy_gloss, ui};
 use lousa_core::Strategy;
 use lousa_core::builtins::{NAMES, builtin};
 use lousa_core::narrate::Lang;
@@ -79,8 +79,6 @@ const BUTTONS: &str = r#"</select></label>
 <button type="button" data-action="lang" data-testid="language" lang="§">§</button>
 <button type="button" data-action="help" data-testid="help" aria-keyshortcuts="?" aria-expanded="false">? §</button></div>"#;
 
-const NOTE: &str = r#"<p class="article-note" data-testid="article-note">§</p>"#;
-
 const HELP: &str = r#"<div class="help" role="dialog" aria-labelledby="lousa-help-title" data-testid="help-panel" hidden><p id="lousa-help-title" class="help-title">§</p><dl>"#;
 
 const KEY: &str = "<dt><kbd>§</kbd></dt><dd>§</dd>";
@@ -138,9 +136,6 @@ pub fn lousa_panel(moment: &Moment, lang: Lang, speed: usize) -> String {
     strategy_options(&mut out, moment.strategy, lang);
     let other = if lang == Lang::Pt { "en" } else { "pt-BR" };
     fill(&mut out, BUTTONS, &[other, t.other_language, t.help_button]);
-    if lang == Lang::En {
-        fill(&mut out, NOTE, &[EN.article_note]);
-    }
     fill(&mut out, TEXT, &[t.col_time, t.col_who, t.col_what]);
     out
 }
@@ -213,10 +208,6 @@ mod tests {
                     && twin.contains(r#"data-testid="figures-bottom""#)
             );
         }
-        assert!(
-            lousa_panel(&Moment::default(), Lang::En, 1).contains("only in Brazilian Portuguese")
-        );
-        assert!(!lousa_panel(&Moment::default(), Lang::Pt, 1).contains("article-note"));
     }
 
     #[test]
