@@ -136,10 +136,10 @@ pub fn show_language(code: &str) {
         .query_selector(&format!(".twin-slot[data-lang=\"{code}\"]"))
         .ok()
         .flatten();
-    if let (Some(slot), Some(twin)) = (slot, by_id("twin-root")) {
-        if twin.parent_element().as_ref() != Some(&slot) {
-            let _ = slot.append_child(&twin);
-        }
+    if let (Some(slot), Some(twin)) = (slot, by_id("twin-root"))
+        && twin.parent_element().as_ref() != Some(&slot)
+    {
+        let _ = slot.append_child(&twin);
     }
 }
 
