@@ -70,8 +70,16 @@ enum LangArg {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the built-in scenarios.
-    Scenarios,
+    /// List the built-in scenarios, or print one as scenario JSON to edit
+    /// and run back (`lousa scenarios timeout-retry --format json > my.json`).
+    Scenarios {
+        /// A built-in name or a path to scenario JSON; without it, the list.
+        scenario: Option<String>,
+        /// `json` prints the scenario as JSON that `lousa run` reads back
+        /// unchanged (every field, defaults included).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Run a scenario and print its timeline and outcome.
     Run {
         /// A built-in name (see `lousa scenarios`) or a path to scenario JSON.
@@ -225,9 +233,22 @@ pub fn load(name: &str, strategy: Option<&str>, seed: Option<u64>) -> Result<Sce
 
 fn execute(cmd: Command) -> Result<(), String> {
     match cmd {
-        Command::Scenarios => {
-            for s in builtins::all() {
-                outln!("{:<30} {:<24} {}", s.name, s.strategy.name(), s.title.en);
+        Command::Scenarios { scenario, format } => {
+            let list = match &scenario {
+                Some(name) => vec![load(name, None, None)?],
+                None => builtins::all(),
+            };
+            match (format, &list[..]) {
+                (Format::Json, [one]) if scenario.is_some() => outln!("{}", one.to_json()),
+                (Format::Json, all) => outln!(
+                    "{}",
+                    serde_json::to_string_pretty(all).expect("scenarios serialize")
+                ),
+                (Format::Text, all) => {
+                    for s in all {
+                        outln!("{:<30} {:<24} {}", s.name, s.strategy.name(), s.title.en);
+                    }
+                }
             }
             Ok(())
         }

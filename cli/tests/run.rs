@@ -127,3 +127,103 @@ fn export_psql_writes_a_two_terminal_script_that_marks_the_wait() {
     assert!(!ok);
     assert!(err.contains("--format"), "{err}");
 }
+
+/// timeout-retry as the CLI prints it, edited at the JSON pointer `at`
+/// (`None` removes the field), in a file of its own.
+fn edited_file(tag: &str, at: &str, value: Option<serde_json::Value>) -> std::path::PathBuf {
+    let (ok, out, err) = lousa(&["scenarios", "timeout-retry", "--format", "json"]);
+    assert!(ok, "{err}");
+    let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let (parent, key) = at.rsplit_once('/').unwrap();
+    let parent = v.pointer_mut(parent).unwrap().as_object_mut().unwrap();
+    match value {
+        Some(value) => parent.insert(key.into(), value),
+        None => parent.remove(key),
+    };
+    let dir = std::env::temp_dir().join(format!("lousa-cli-strict-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{tag}.json"));
+    std::fs::write(&file, v.to_string()).unwrap();
+    file
+}
+
+#[test]
+fn scenario_json_is_strict_and_refusals_name_the_field_path() {
+    use serde_json::json;
+    let cases = [
+        (
+            "top-unknown",
+            "/retry_max",
+            Some(json!(3)),
+            r#"scenario: unknown field "retry_max" (expected one of: name, title,"#,
+        ),
+        (
+            "deep-unknown",
+            "/clients/0/retry_max",
+            Some(json!(3)),
+            r#"clients[0]: unknown field "retry_max" (expected one of: name, kind, intents,"#,
+        ),
+        (
+            "deep-type",
+            "/clients/0/intents/0/amount_cents",
+            Some(json!("250")),
+            r#"clients[0].intents[0].amount_cents: expected an integer, got a string "250""#,
+        ),
+        (
+            "negative",
+            "/clients/0/timeout_ms",
+            Some(json!(-1)),
+            "clients[0].timeout_ms: expected a whole number of milliseconds, got -1",
+        ),
+        (
+            "list",
+            "/clients",
+            Some(json!("app")),
+            r#"clients: expected a list, got a string "app""#,
+        ),
+        (
+            "missing",
+            "/clients/0/timeout_ms",
+            None,
+            "clients[0].timeout_ms: missing field (required)",
+        ),
+    ];
+    for (tag, at, value, expected) in cases {
+        let file = edited_file(tag, at, value);
+        let path = file.to_str().unwrap();
+        let (ok, out, err) = lousa(&["run", path]);
+        assert!(!ok, "{tag}: should be refused, printed:\n{out}");
+        assert!(out.is_empty(), "{tag}: {out}");
+        assert!(
+            err.starts_with(&format!("error: {path}: {expected}")),
+            "{tag}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_printed_builtin_runs_back_unchanged() {
+    for name in ["timeout-retry", "crash-after-commit", "race-3"] {
+        let (ok, printed, err) = lousa(&["scenarios", name, "--format", "json"]);
+        assert!(ok, "{err}");
+        let dir = std::env::temp_dir().join(format!("lousa-cli-print-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("{name}.json"));
+        std::fs::write(&file, &printed).unwrap();
+        let path = file.to_str().unwrap();
+        let run = |scenario: &str| lousa(&["run", scenario, "--format", "json"]);
+        let (ok, from_file, err) = run(path);
+        assert!(ok, "{name}: {err}");
+        assert_eq!(
+            from_file,
+            run(name).1,
+            "{name}: the printed JSON runs differently"
+        );
+        let (ok, reprinted, err) = lousa(&["scenarios", path, "--format", "json"]);
+        assert!(ok, "{err}");
+        assert_eq!(
+            reprinted, printed,
+            "{name}: print(parse(print(x))) != print(x)"
+        );
+    }
+}

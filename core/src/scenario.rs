@@ -6,6 +6,8 @@ use crate::store::Isolation;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod json;
+
 /// The designs under comparison. The same names are used in code, CLI, UI,
 /// docs and tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -69,6 +71,7 @@ impl fmt::Display for Strategy {
 
 /// Text in both of the page's languages.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Text {
     pub pt: String,
     pub en: String,
@@ -76,6 +79,7 @@ pub struct Text {
 
 /// One charge the client wants to happen exactly once.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Intent {
     pub order_id: i64,
     pub amount_cents: i64,
@@ -99,6 +103,7 @@ pub enum ClientKind {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClientSpec {
     pub name: String,
     #[serde(default)]
@@ -134,6 +139,7 @@ pub enum LoadBalancerPolicy {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NetworkSpec {
     /// One way, client to instance and back.
     #[serde(default)]
@@ -144,6 +150,7 @@ pub struct NetworkSpec {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AcquirerSpec {
     /// Round trip of a capture call.
     pub latency_ms: u64,
@@ -178,7 +185,7 @@ pub enum CrashPoint {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Fault {
     /// Attempt number `attempt` (1-based, in send order) never arrives.
     DropRequest { attempt: u32 },
@@ -200,6 +207,7 @@ pub enum Fault {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub name: String,
     #[serde(default)]
@@ -335,8 +343,9 @@ fn short_text(field: &str, s: &str, allow_empty: bool) -> Result<(), ScenarioErr
 }
 
 impl Scenario {
-    /// Parses and validates scenario JSON; serde's messages name the line and
-    /// column, ours name the field.
+    /// Parses and validates scenario JSON: the one way in for scenario text.
+    /// Unknown fields are refused by name, and every refusal names the field
+    /// path and the expected type or the limit (see `scenario/json.rs`).
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         const JSON_BYTES_MAX: usize = 256 * 1024;
         if text.len() > JSON_BYTES_MAX {
@@ -345,10 +354,7 @@ impl Scenario {
                 format!("{} bytes exceed the limit {JSON_BYTES_MAX}", text.len()),
             )?;
         }
-        let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError {
-            field: "scenario".into(),
-            message: format!("invalid JSON: {e}"),
-        })?;
+        let s = json::parse(text)?;
         s.validate()?;
         Ok(s)
     }

@@ -1,5 +1,6 @@
-//! Any bytes as scenario JSON: validation refuses with a named field, or the
-//! scenario runs to a named end. A panic or a hang is a finding.
+//! Any bytes as scenario JSON, through `Scenario::from_json`, the one strict
+//! parser the CLI uses: a refusal names a field path (`scenario` for the
+//! whole), or the scenario runs to a named end. A panic or a hang is a finding.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -13,6 +14,9 @@ fuzz_target!(|data: &[u8]| {
             let r = lousa_core::run(&s).expect("validated scenarios run");
             assert!(r.steps.len() <= lousa_core::scenario::limits::EVENTS_MAX + 1);
         }
-        Err(e) => assert!(!e.field.is_empty()),
+        Err(e) => {
+            assert!(!e.field.is_empty() && !e.message.is_empty());
+            assert!(!e.field.contains(' '), "not a field path: {e}");
+        }
     }
 });

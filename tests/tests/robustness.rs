@@ -176,8 +176,7 @@ fn refusals_name_the_field_and_the_limit() {
         "instances: 0 is outside 1..=8"
     );
     let e = Scenario::from_json(r#"{"name": "x"}"#).unwrap_err();
-    assert_eq!(e.field, "scenario");
-    assert!(e.message.contains("missing field"), "{e}");
+    assert_eq!(e.to_string(), "strategy: missing field (required)");
     let big = "x".repeat(300_000);
     assert!(
         Scenario::from_json(&big)
@@ -185,4 +184,142 @@ fn refusals_name_the_field_and_the_limit() {
             .message
             .contains("limit")
     );
+}
+
+/// One edit of scenario JSON, at the member or element picked by `at`
+/// (modulo how many there are).
+#[derive(Clone, Debug)]
+enum Edit {
+    Drop(usize),
+    /// To a name no scenario type has (`_x` is never a suffix of a field).
+    Rename(usize, String),
+    /// The value replaced by one of another JSON type.
+    Retype(usize, serde_json::Value),
+    Number(usize, i64),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let other = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<bool>().prop_map(serde_json::Value::from),
+        "[a-z]{0,6}".prop_map(serde_json::Value::from),
+        (-1.0e3..1.0e3f64).prop_map(serde_json::Value::from),
+        Just(serde_json::json!([])),
+        Just(serde_json::json!({})),
+    ];
+    prop_oneof![
+        any::<usize>().prop_map(Edit::Drop),
+        (any::<usize>(), "[a-z_]{1,10}").prop_map(|(i, n)| Edit::Rename(i, n + "_x")),
+        (any::<usize>(), other).prop_map(|(i, v)| Edit::Retype(i, v)),
+        (any::<usize>(), any::<i64>()).prop_map(|(i, n)| Edit::Number(i, n)),
+    ]
+}
+
+/// Every JSON pointer below the root, parents before children.
+fn pointers(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    let children: Vec<(String, &serde_json::Value)> = match v {
+        serde_json::Value::Object(m) => m.iter().map(|(k, c)| (k.clone(), c)).collect(),
+        serde_json::Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i.to_string(), c))
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (key, child) in children {
+        let p = format!("{at}/{key}");
+        out.push(p.clone());
+        pointers(child, p, out);
+    }
+}
+
+/// Applies `edit`; says whether it renamed an object's member, which strict
+/// parsing must refuse.
+fn apply(v: &mut serde_json::Value, edit: &Edit) -> bool {
+    let mut all = Vec::new();
+    pointers(v, String::new(), &mut all);
+    let (Edit::Drop(i) | Edit::Rename(i, _) | Edit::Retype(i, _) | Edit::Number(i, _)) = edit;
+    let at = &all[i % all.len()];
+    let (parent, key) = at.rsplit_once('/').unwrap();
+    let parent = v.pointer_mut(parent).unwrap();
+    match (edit, parent) {
+        (Edit::Drop(_), serde_json::Value::Object(m)) => {
+            m.remove(key);
+        }
+        (Edit::Drop(_), serde_json::Value::Array(a)) => {
+            a.remove(key.parse::<usize>().unwrap());
+        }
+        (Edit::Rename(_, name), serde_json::Value::Object(m)) => {
+            let value = m.remove(key).unwrap();
+            m.insert(name.clone(), value);
+            return true;
+        }
+        (Edit::Retype(_, new), p) => *p.pointer_mut(&format!("/{key}")).unwrap() = new.clone(),
+        (Edit::Number(_, n), p) => *p.pointer_mut(&format!("/{key}")).unwrap() = (*n).into(),
+        _ => {}
+    }
+    false
+}
+
+/// `clients[0].intents[1].key`, or `scenario` for the whole.
+fn starts_with_a_field_path(message: &str) -> bool {
+    let Some((path, rest)) = message.split_once(": ") else {
+        return false;
+    };
+    !rest.is_empty()
+        && path.split('.').all(|part| {
+            let name = part.split('[').next().unwrap();
+            !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                && part[name.len()..].split_terminator(']').all(|ix| {
+                    ix.strip_prefix('[')
+                        .is_some_and(|d| d.parse::<usize>().is_ok())
+                })
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    /// Random edits of a built-in's printed JSON never panic the parser or
+    /// the validator: the result is a scenario that runs, or a refusal
+    /// that starts with a field path; a renamed field is always refused.
+    #[test]
+    fn edited_builtin_json_parses_or_is_refused_at_a_field_path(
+        builtin in 0..builtins::NAMES.len(),
+        edits in proptest::collection::vec(edit(), 1..4),
+    ) {
+        let base = builtins::builtin(builtins::NAMES[builtin]).unwrap().to_json();
+        let mut v: serde_json::Value = serde_json::from_str(&base).unwrap();
+        let mut renamed = false;
+        for e in &edits {
+            renamed |= apply(&mut v, e);
+        }
+        match Scenario::from_json(&v.to_string()) {
+            Ok(s) => {
+                prop_assert!(!renamed, "a renamed field was accepted: {}", v);
+                let r = lousa_core::run(&s).unwrap();
+                prop_assert!(r.steps.len() <= limits::EVENTS_MAX + 1);
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                prop_assert!(starts_with_a_field_path(&msg), "{}", msg);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_field_path_check_can_fail() {
+    assert!(starts_with_a_field_path(
+        "clients[0].intents[1].key: must not be empty"
+    ));
+    assert!(starts_with_a_field_path("scenario: invalid JSON: x"));
+    assert!(!starts_with_a_field_path(
+        "invalid type: integer `-1`, expected u64"
+    ));
+    assert!(!starts_with_a_field_path("clients[x].key: y"));
+    assert!(!starts_with_a_field_path(
+        "missing field `name` at line 1 column 2"
+    ));
 }
