@@ -353,7 +353,7 @@ fn swarm_json(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) -> serde
     {
         out["rate"] = b.rate().into();
         out["variant"] =
-            serde_json::to_value(swarm::variant(b.representative_seed)).expect("serializes");
+            serde_json::to_value(swarm::variant_for(s, b.representative_seed)).expect("serializes");
         out["reproduce"] = variant_command(s, scenario_arg, b.representative_seed).into();
     }
     v
@@ -384,7 +384,7 @@ fn print_swarm(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) {
         "rate"
     );
     for b in &r.buckets {
-        let v = swarm::variant(b.representative_seed);
+        let v = swarm::variant_for(s, b.representative_seed);
         outln!(
             "{:<72} {:>7} {:>9} {:>6.1}%   seed {} (timeout {} ms, jitter {} ms, {} retries, backoff {} ms, key ttl {} ms){}",
             b.label,

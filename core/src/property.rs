@@ -101,6 +101,22 @@ pub const NO_KEY_STUCK: Property = Property {
     only_under: Some(Strategy::IdempotencyKeyLease),
 };
 
+/// The second seed's rule for an expired lease: a key whose effect may have
+/// happened (`processing`, `unknown`) is resolved by recovery, never deleted,
+/// whatever its age; otherwise the next retry charges again.
+pub const NO_KEY_FORGOTTEN_UNRESOLVED: Property = Property {
+    name: "no-key-forgotten-while-its-effect-is-unresolved",
+    modality: Modality::Always,
+    check: |e| {
+        e.world
+            .forgotten_unresolved
+            .iter()
+            .map(|k| format!("key {k} deleted while its effect was unresolved"))
+            .collect()
+    },
+    only_under: Some(Strategy::IdempotencyKeyLease),
+};
+
 /// Some complete schedule ends with an intent captured more than once.
 pub const DOUBLE_CHARGE_REACHABLE: Property = Property {
     name: "double-charge-reachable",
@@ -127,12 +143,13 @@ pub const REPLAY_REACHABLE: Property = Property {
 };
 
 /// Every property, *always* ones first, each in the order reports list it.
-pub const ALL: [Property; 8] = [
+pub const ALL: [Property; 9] = [
     AT_MOST_ONE_CAPTURE,
     EVERY_2XX_ONE_CAPTURE,
     REPLAY_EQUALS_FIRST,
     CONFLICTS_NEVER_CHARGE,
     NO_KEY_STUCK,
+    NO_KEY_FORGOTTEN_UNRESOLVED,
     DOUBLE_CHARGE_REACHABLE,
     CONFLICT_REACHABLE,
     REPLAY_REACHABLE,
