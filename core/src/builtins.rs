@@ -4,7 +4,7 @@
 use crate::scenario::*;
 use crate::store::Isolation;
 
-pub const NAMES: [&str; 12] = [
+pub const NAMES: [&str; 13] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -12,6 +12,7 @@ pub const NAMES: [&str; 12] = [
     "crash-after-commit",
     "acquirer-timeout-after-accept",
     "late-retry-after-ttl",
+    "late-retry-provider-key",
     "held-transaction",
     "queue-redelivery",
     "new-key-per-retry",
@@ -207,6 +208,23 @@ pub fn builtin(name: &str) -> Option<Scenario> {
             s.key_ttl_ms = 60_000;
             s.clients = vec![app("app", 2_000, 1, 90_000)];
             s.faults = vec![Fault::DropResponse { attempt: 1 }];
+            s
+        }
+        "late-retry-provider-key" => {
+            // The remedy for late-retry-after-ttl: the same run, with the
+            // intent's key passed on to the acquirer, which remembers it
+            // longer than the service does.
+            let mut s = builtin("late-retry-after-ttl").expect("built-in");
+            s.name = name.into();
+            s.title = text(
+                "O reenvio atrasado, com chave no adquirente",
+                "The late retry, with a key at the acquirer",
+            );
+            s.description = text(
+                "O mesmo reenvio depois do prazo da chave, mas agora a chave segue também para o adquirente. O serviço já esqueceu a cobrança; o adquirente reconhece a chave e devolve a captura que já fez, sem cobrar de novo.",
+                "The same retry after the key's lifetime, but now the key also travels to the acquirer. The service has forgotten the charge; the acquirer recognises the key and returns the capture it already made, without charging again.",
+            );
+            s.acquirer.provider_keys = true;
             s
         }
         "held-transaction" => {

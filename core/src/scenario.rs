@@ -151,7 +151,12 @@ pub struct AcquirerSpec {
     pub timeout_ms: u64,
     #[serde(default)]
     pub decline: bool,
-    /// The acquirer honours its own idempotency key (the intent's key).
+    /// The service passes the intent's key on to the acquirer, which
+    /// remembers every key it has seen (for longer than the service keeps
+    /// its own, as a provider's window may be) and answers a repeat with
+    /// its first answer instead of capturing again. It stops a late retry
+    /// the service no longer recognises from charging twice (built-in
+    /// `late-retry-provider-key`).
     #[serde(default)]
     pub provider_keys: bool,
 }
