@@ -282,9 +282,12 @@ pub fn builtin(name: &str) -> Option<Scenario> {
     Some(s)
 }
 
+/// The sizes `race-N` takes: two attempts at least, one instance each.
+pub const RACE_SIZES: std::ops::RangeInclusive<u32> = 2..=limits::INSTANCES_MAX;
+
 fn race_named(name: &str) -> Option<Scenario> {
     let n: u32 = name.strip_prefix("race-")?.parse().ok()?;
-    (2..=limits::INSTANCES_MAX).contains(&n).then(|| race(n))
+    RACE_SIZES.contains(&n).then(|| race(n))
 }
 
 /// `race-N`: N attempts of one intent already on N instances at once, no

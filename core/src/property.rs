@@ -225,6 +225,8 @@ fn every_2xx_one_capture(e: &Ending) -> Vec<String> {
     out
 }
 
+// Sentences number attempts from 1, as the timeline and the CLI's listing
+// do; the data (`AttemptOutcome::attempt`) stays 0-based.
 fn replay_equals_first(e: &Ending) -> Vec<String> {
     let mut out = Vec::new();
     for i in 0..e.intents.len() {
@@ -234,10 +236,10 @@ fn replay_equals_first(e: &Ending) -> Vec<String> {
                 if (a.status, &a.body) != (first.status, &first.body) {
                     out.push(format!(
                         "attempt {} answered {} {}, attempt {} first answered {} {}",
-                        a.attempt,
+                        a.attempt + 1,
                         debug_status(a.status),
                         debug_body(a.body.as_deref()),
-                        first.attempt,
+                        first.attempt + 1,
                         debug_status(first.status),
                         debug_body(first.body.as_deref())
                     ));
@@ -255,7 +257,7 @@ fn conflicts_never_charge(e: &Ending) -> Vec<String> {
         .map(|a| {
             format!(
                 "attempt {} answered {} after calling the acquirer",
-                a.attempt,
+                a.attempt + 1,
                 debug_status(a.status)
             )
         })
@@ -275,7 +277,7 @@ fn conflict(e: &Ending) -> Vec<String> {
     e.attempts
         .iter()
         .filter(|a| a.status == Some(409))
-        .map(|a| format!("attempt {} answered 409", a.attempt))
+        .map(|a| format!("attempt {} answered 409", a.attempt + 1))
         .collect()
 }
 
@@ -291,7 +293,8 @@ fn replay(e: &Ending) -> Vec<String> {
         if let Some(b) = first {
             out.push(format!(
                 "attempt {} replays attempt {}",
-                a.attempt, b.attempt
+                a.attempt + 1,
+                b.attempt + 1
             ));
         }
     }
