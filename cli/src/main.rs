@@ -209,9 +209,18 @@ pub fn load(name: &str, strategy: Option<&str>, seed: Option<u64>) -> Result<Sce
             Scenario::from_json(&text).map_err(|e| format!("{name}: {e}"))?
         }
         None => {
+            // NAMES lists the two races the page offers; any size in
+            // RACE_SIZES runs, so the message names the family instead.
+            let fixed: Vec<&str> = builtins::NAMES
+                .iter()
+                .copied()
+                .filter(|n| !n.starts_with("race-"))
+                .collect();
             return Err(format!(
-                "scenario: unknown built-in {name:?}; built-ins are {}",
-                builtins::NAMES.join(", ")
+                "scenario: unknown built-in {name:?}; built-ins are {}, and race-N for N from {} to {}",
+                fixed.join(", "),
+                builtins::RACE_SIZES.start(),
+                builtins::RACE_SIZES.end()
             ));
         }
     };
@@ -374,7 +383,7 @@ fn swarm_json(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) -> serde
     {
         out["rate"] = b.rate().into();
         out["variant"] =
-            serde_json::to_value(swarm::variant(b.representative_seed)).expect("serializes");
+            serde_json::to_value(swarm::variant_for(s, b.representative_seed)).expect("serializes");
         out["reproduce"] = variant_command(s, scenario_arg, b.representative_seed).into();
     }
     v
@@ -405,7 +414,7 @@ fn print_swarm(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) {
         "rate"
     );
     for b in &r.buckets {
-        let v = swarm::variant(b.representative_seed);
+        let v = swarm::variant_for(s, b.representative_seed);
         outln!(
             "{:<72} {:>7} {:>9} {:>6.1}%   seed {} (timeout {} ms, jitter {} ms, {} retries, backoff {} ms, key ttl {} ms){}",
             b.label,
@@ -699,15 +708,21 @@ fn run_json(r: &lousa_core::Run) -> serde_json::Value {
 }
 
 fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
+    let pick = |pt: &'static str, en: &'static str| match lang {
+        Lang::Pt => pt,
+        Lang::En => en,
+    };
     let title = match lang {
         Lang::Pt => &s.title.pt,
         Lang::En => &s.title.en,
     };
     outln!(
-        "{} ({}) — strategy {}, seed {}",
+        "{} ({}) — {} {}, {} {}",
         s.name,
         title,
+        pick("estratégia", "strategy"),
         r.strategy,
+        pick("semente", "seed"),
         r.seed
     );
     for (_, e) in r.events() {
@@ -716,30 +731,45 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
     let sm = &r.summary;
     outln!();
     outln!(
-        "captures: {}   charged: {}   double-charged intents: {:?}   blocked: {} ms",
+        "{}: {}   {}: {}   {}: {:?}   {}: {} ms",
+        pick("capturas", "captures"),
         sm.captures,
-        narrate::amount(sm.charged_cents),
+        pick("cobrado", "charged"),
+        narrate::amount(sm.charged_cents, lang),
+        pick("intenções cobradas em dobro", "double-charged intents"),
         sm.double_charged_intents,
+        pick("bloqueado", "blocked"),
         sm.blocked_ms
     );
     for a in &sm.attempts {
         outln!(
-            "  attempt {} (client {}, key {}, instance {}): {} {}",
+            "  {} {} ({} {}, {} {}, {} {}): {} {}",
+            pick("tentativa", "attempt"),
             a.attempt + 1,
+            pick("cliente", "client"),
             a.client + 1,
+            pick("chave", "key"),
             a.key,
+            pick("instância", "instance"),
             a.instance.map_or("-".into(), |i| (i + 1).to_string()),
-            a.status.map_or("no answer".into(), |s| s.to_string()),
+            a.status
+                .map_or(pick("sem resposta", "no answer").into(), |s| s.to_string()),
             a.body.as_deref().unwrap_or("")
         );
     }
+    // The property names are identifiers and stay as they are; a broken
+    // property's detail is the core's sentence, shared with the JSON output.
     for v in &sm.invariants {
         outln!(
             "  [{}] {}: {}",
             if v.holds { "ok" } else { "FAIL" },
             v.name,
-            v.detail
+            if v.holds {
+                pick("vale", "holds")
+            } else {
+                &v.detail
+            }
         );
     }
-    outln!("schedule: {}", r.schedule);
+    outln!("{}: {}", pick("escalonamento", "schedule"), r.schedule);
 }

@@ -113,7 +113,7 @@ fn the_builtin_list() {
 #[test]
 fn every_builtin_is_covered() {
     // A new built-in needs its own test below, so that none goes unguarded.
-    assert_eq!(NAMES.len(), 12);
+    assert_eq!(NAMES.len(), 13);
 }
 
 #[test]
@@ -149,6 +149,11 @@ fn acquirer_timeout_after_accept() {
 #[test]
 fn late_retry_after_ttl() {
     builtin_under_every_strategy("late-retry-after-ttl");
+}
+
+#[test]
+fn late_retry_provider_key() {
+    builtin_under_every_strategy("late-retry-provider-key");
 }
 
 #[test]

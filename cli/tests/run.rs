@@ -60,7 +60,24 @@ fn run_text_prints_a_timeline_and_the_outcome() {
     ]);
     assert!(ok);
     assert!(out.contains("estoura o timeout da tentativa 1"), "{out}");
-    assert!(out.contains("captures: 1"), "{out}");
+    // The summary speaks the run's language too, money included.
+    assert!(out.contains("capturas: 1   cobrado: R$ 250,00"), "{out}");
+    assert!(out.contains("tentativa 2 (cliente 1"), "{out}");
+    assert!(!out.contains("captures:"), "{out}");
+    let (ok, out, _) = lousa(&["run", "timeout-retry", "--lang", "en"]);
+    assert!(ok);
+    assert!(out.contains("captures: 2   charged: R$ 500.00"), "{out}");
+}
+
+#[test]
+fn an_unknown_scenario_names_the_race_family() {
+    let (ok, _, err) = lousa(&["run", "race-99"]);
+    assert!(!ok);
+    assert!(err.contains("late-retry-provider-key"), "{err}");
+    assert!(err.contains("and race-N for N from 2 to 8"), "{err}");
+    assert!(!err.contains("race-2,"), "{err}");
+    let (ok, _, _) = lousa(&["run", "race-8"]);
+    assert!(ok, "race-8 is in the family the message names");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use crate::scenario::*;
 use crate::store::Isolation;
 
-pub const NAMES: [&str; 12] = [
+pub const NAMES: [&str; 13] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -12,6 +12,7 @@ pub const NAMES: [&str; 12] = [
     "crash-after-commit",
     "acquirer-timeout-after-accept",
     "late-retry-after-ttl",
+    "late-retry-provider-key",
     "held-transaction",
     "queue-redelivery",
     "new-key-per-retry",
@@ -209,6 +210,23 @@ pub fn builtin(name: &str) -> Option<Scenario> {
             s.faults = vec![Fault::DropResponse { attempt: 1 }];
             s
         }
+        "late-retry-provider-key" => {
+            // The remedy for late-retry-after-ttl: the same run, with the
+            // intent's key passed on to the acquirer, which remembers it
+            // longer than the service does.
+            let mut s = builtin("late-retry-after-ttl").expect("built-in");
+            s.name = name.into();
+            s.title = text(
+                "O reenvio atrasado, com chave no adquirente",
+                "The late retry, with a key at the acquirer",
+            );
+            s.description = text(
+                "O mesmo reenvio depois do prazo da chave, mas agora a chave segue também para o adquirente. O serviço já esqueceu a cobrança; o adquirente reconhece a chave e devolve a captura que já fez, sem cobrar de novo.",
+                "The same retry after the key's lifetime, but now the key also travels to the acquirer. The service has forgotten the charge; the acquirer recognises the key and returns the capture it already made, without charging again.",
+            );
+            s.acquirer.provider_keys = true;
+            s
+        }
         "held-transaction" => {
             let mut s = base(
                 name,
@@ -264,9 +282,12 @@ pub fn builtin(name: &str) -> Option<Scenario> {
     Some(s)
 }
 
+/// The sizes `race-N` takes: two attempts at least, one instance each.
+pub const RACE_SIZES: std::ops::RangeInclusive<u32> = 2..=limits::INSTANCES_MAX;
+
 fn race_named(name: &str) -> Option<Scenario> {
     let n: u32 = name.strip_prefix("race-")?.parse().ok()?;
-    (2..=limits::INSTANCES_MAX).contains(&n).then(|| race(n))
+    RACE_SIZES.contains(&n).then(|| race(n))
 }
 
 /// `race-N`: N attempts of one intent already on N instances at once, no

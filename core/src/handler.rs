@@ -639,8 +639,11 @@ fn lease_decide(w: &Situation, job: &mut Job, result: &StmtResult) {
     let fp = intent_fp(it);
     let expired = row[3].as_int().is_some_and(|t| w.now_ms as i64 >= t);
     match row[2].as_text().unwrap_or_default() {
-        // After the TTL the key is forgotten: this is a new request.
-        _ if expired && job.reclaims < 2 => job.pc = Pc::LeaseDelete,
+        // After its lifetime a completed key is forgotten: this is a new
+        // request. The state is read before the lifetime: a key still
+        // processing or unknown may have charged, so it is kept whatever
+        // its age, and only recovery resolves it (see `world::recover`).
+        "completed" if expired && job.reclaims < 2 => job.pc = Pc::LeaseDelete,
         _ if row[1].as_text() != Some(fp.as_str()) => respond(job, 422, BODY_KEY_REUSED),
         "completed" => {
             let http = row[4].as_int().unwrap_or(500) as u16;

@@ -78,12 +78,30 @@ pub fn sql_outcome(o: &SqlOutcome, lang: Lang) -> String {
                 )
                 .into(),
         },
-        SqlOutcome::Error { code, message } => format!("ERRO {code}: {message}"),
+        SqlOutcome::Error { code, message } => {
+            format!("{} {code}: {message}", lang.pick("ERRO", "ERROR"))
+        }
     }
 }
 
-fn money(cents: i64) -> String {
-    format!("R$ {},{:02}", cents / 100, cents % 100)
+/// Reais with the separators each language writes: R$ 1.234,56 in
+/// Portuguese, R$ 1,234.56 in English.
+fn money(cents: i64, lang: Lang) -> String {
+    let (thousands, decimal) = match lang {
+        Lang::Pt => ('.', ','),
+        Lang::En => (',', '.'),
+    };
+    let sign = if cents < 0 { "-" } else { "" };
+    let cents = cents.unsigned_abs();
+    let digits = (cents / 100).to_string();
+    let mut whole = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            whole.push(thousands);
+        }
+        whole.push(d);
+    }
+    format!("{sign}R$ {whole}{decimal}{:02}", cents % 100)
 }
 
 /// One sentence for one event.
@@ -270,6 +288,42 @@ pub fn knowledge(k: &Knowledge, lang: Lang) -> String {
     }
 }
 
-pub fn amount(cents: i64) -> String {
-    money(cents)
+/// An amount in cents as `lang` writes money.
+pub fn amount(cents: i64, lang: Lang) -> String {
+    money(cents, lang)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn money_groups_thousands_as_each_language_writes_them() {
+        for (cents, pt, en) in [
+            (0, "R$ 0,00", "R$ 0.00"),
+            (5, "R$ 0,05", "R$ 0.05"),
+            (25_000, "R$ 250,00", "R$ 250.00"),
+            (100_000, "R$ 1.000,00", "R$ 1,000.00"),
+            (12_345_678, "R$ 123.456,78", "R$ 123,456.78"),
+            (
+                100_000_000_000,
+                "R$ 1.000.000.000,00",
+                "R$ 1,000,000,000.00",
+            ),
+            (-150_000, "-R$ 1.500,00", "-R$ 1,500.00"),
+        ] {
+            assert_eq!(amount(cents, Lang::Pt), pt);
+            assert_eq!(amount(cents, Lang::En), en);
+        }
+    }
+
+    #[test]
+    fn a_database_error_is_named_in_the_reader_language() {
+        let e = SqlOutcome::Error {
+            code: "23505".into(),
+            message: "duplicate key".into(),
+        };
+        assert_eq!(sql_outcome(&e, Lang::Pt), "ERRO 23505: duplicate key");
+        assert_eq!(sql_outcome(&e, Lang::En), "ERROR 23505: duplicate key");
+    }
 }

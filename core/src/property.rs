@@ -101,6 +101,22 @@ pub const NO_KEY_STUCK: Property = Property {
     only_under: Some(Strategy::IdempotencyKeyLease),
 };
 
+/// The second seed's rule for an expired lease: a key whose effect may have
+/// happened (`processing`, `unknown`) is resolved by recovery, never deleted,
+/// whatever its age; otherwise the next retry charges again.
+pub const NO_KEY_FORGOTTEN_UNRESOLVED: Property = Property {
+    name: "no-key-forgotten-while-its-effect-is-unresolved",
+    modality: Modality::Always,
+    check: |e| {
+        e.world
+            .forgotten_unresolved
+            .iter()
+            .map(|k| format!("key {k} deleted while its effect was unresolved"))
+            .collect()
+    },
+    only_under: Some(Strategy::IdempotencyKeyLease),
+};
+
 /// Some complete schedule ends with an intent captured more than once.
 pub const DOUBLE_CHARGE_REACHABLE: Property = Property {
     name: "double-charge-reachable",
@@ -127,12 +143,13 @@ pub const REPLAY_REACHABLE: Property = Property {
 };
 
 /// Every property, *always* ones first, each in the order reports list it.
-pub const ALL: [Property; 8] = [
+pub const ALL: [Property; 9] = [
     AT_MOST_ONE_CAPTURE,
     EVERY_2XX_ONE_CAPTURE,
     REPLAY_EQUALS_FIRST,
     CONFLICTS_NEVER_CHARGE,
     NO_KEY_STUCK,
+    NO_KEY_FORGOTTEN_UNRESOLVED,
     DOUBLE_CHARGE_REACHABLE,
     CONFLICT_REACHABLE,
     REPLAY_REACHABLE,
@@ -208,6 +225,8 @@ fn every_2xx_one_capture(e: &Ending) -> Vec<String> {
     out
 }
 
+// Sentences number attempts from 1, as the timeline and the CLI's listing
+// do; the data (`AttemptOutcome::attempt`) stays 0-based.
 fn replay_equals_first(e: &Ending) -> Vec<String> {
     let mut out = Vec::new();
     for i in 0..e.intents.len() {
@@ -217,10 +236,10 @@ fn replay_equals_first(e: &Ending) -> Vec<String> {
                 if (a.status, &a.body) != (first.status, &first.body) {
                     out.push(format!(
                         "attempt {} answered {} {}, attempt {} first answered {} {}",
-                        a.attempt,
+                        a.attempt + 1,
                         debug_status(a.status),
                         debug_body(a.body.as_deref()),
-                        first.attempt,
+                        first.attempt + 1,
                         debug_status(first.status),
                         debug_body(first.body.as_deref())
                     ));
@@ -238,7 +257,7 @@ fn conflicts_never_charge(e: &Ending) -> Vec<String> {
         .map(|a| {
             format!(
                 "attempt {} answered {} after calling the acquirer",
-                a.attempt,
+                a.attempt + 1,
                 debug_status(a.status)
             )
         })
@@ -258,7 +277,7 @@ fn conflict(e: &Ending) -> Vec<String> {
     e.attempts
         .iter()
         .filter(|a| a.status == Some(409))
-        .map(|a| format!("attempt {} answered 409", a.attempt))
+        .map(|a| format!("attempt {} answered 409", a.attempt + 1))
         .collect()
 }
 
@@ -274,7 +293,8 @@ fn replay(e: &Ending) -> Vec<String> {
         if let Some(b) = first {
             out.push(format!(
                 "attempt {} replays attempt {}",
-                a.attempt, b.attempt
+                a.attempt + 1,
+                b.attempt + 1
             ));
         }
     }

@@ -176,3 +176,73 @@ pub const EVERY_2XX_ONE_CAPTURE: &str = property::EVERY_2XX_ONE_CAPTURE.name;
 pub const REPLAY_EQUALS_FIRST: &str = property::REPLAY_EQUALS_FIRST.name;
 pub const CONFLICTS_NEVER_CHARGE: &str = property::CONFLICTS_NEVER_CHARGE.name;
 pub const NO_KEY_STUCK: &str = property::NO_KEY_STUCK.name;
+pub const NO_KEY_FORGOTTEN_UNRESOLVED: &str = property::NO_KEY_FORGOTTEN_UNRESOLVED.name;
+
+#[cfg(test)]
+mod old_lease_order {
+    use crate::choice::RngChooser;
+    use crate::handler::Pc;
+    use crate::property::{Ending, NO_KEY_FORGOTTEN_UNRESOLVED};
+    use crate::scenario::Scenario;
+    use crate::world::World;
+
+    /// The run of tests/tests/lease.rs: a 2.5 s key lifetime under a 30 s
+    /// lease and an 8 s acquirer, so the retry reads a live key past its
+    /// lifetime.
+    fn short_lifetime() -> Scenario {
+        let mut s = crate::builtins::builtin("late-retry-after-ttl").expect("built-in");
+        s.faults.clear();
+        s.key_ttl_ms = 2_500;
+        s.acquirer.latency_ms = 8_000;
+        s.clients[0].retries_max = 1;
+        s.clients[0].backoff_ms = 1_000;
+        s
+    }
+
+    /// Runs to the end; with `old_order`, a retry about to answer 409 on
+    /// an expired key takes the decision the handler took before issue
+    /// #19 (lifetime before state): delete the key and claim it again.
+    fn finish(old_order: bool) -> (World, Vec<String>) {
+        let s = short_lifetime();
+        let mut w = World::new(&s);
+        let mut chooser = RngChooser::new(s.seed);
+        while !w.is_done() {
+            w.step(&mut chooser);
+            if !old_order {
+                continue;
+            }
+            for inst in w.instances.iter_mut() {
+                for job in inst.jobs.iter_mut() {
+                    let refused = matches!(job.response, Some((409, _)));
+                    if job.pc == Pc::Respond && refused && job.reclaims == 0 {
+                        job.response = None;
+                        job.pc = Pc::LeaseDelete;
+                    }
+                }
+            }
+        }
+        let summary = super::summarize(&w);
+        let broken = (NO_KEY_FORGOTTEN_UNRESOLVED.check)(&Ending {
+            world: &w,
+            intents: &summary.intents,
+            attempts: &summary.attempts,
+        });
+        (w, broken)
+    }
+
+    #[test]
+    fn forgetting_a_live_key_breaks_the_property_and_charges_twice() {
+        let (old, broken) = finish(true);
+        assert_eq!(old.acquirer.captures, vec![2]);
+        assert_eq!(
+            broken,
+            vec![format!(
+                "key {} deleted while its effect was unresolved",
+                crate::builtins::STORY_KEY
+            )]
+        );
+        let (new, broken) = finish(false);
+        assert_eq!(new.acquirer.captures, vec![1]);
+        assert!(broken.is_empty(), "{broken:?}");
+    }
+}

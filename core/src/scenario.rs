@@ -158,7 +158,12 @@ pub struct AcquirerSpec {
     pub timeout_ms: u64,
     #[serde(default)]
     pub decline: bool,
-    /// The acquirer honours its own idempotency key (the intent's key).
+    /// The service passes the intent's key on to the acquirer, which
+    /// remembers every key it has seen (for longer than the service keeps
+    /// its own, as a provider's window may be) and answers a repeat with
+    /// its first answer instead of capturing again. It stops a late retry
+    /// the service no longer recognises from charging twice (built-in
+    /// `late-retry-provider-key`).
     #[serde(default)]
     pub provider_keys: bool,
 }
@@ -363,6 +368,15 @@ impl Scenario {
         serde_json::to_string_pretty(self).expect("scenario serializes")
     }
 
+    /// The shortest key lifetime the design allows, if it has a lease: the
+    /// lease plus one recovery sweep, since recovery resolves a key whose
+    /// effect is unknown, and a key that expired first would leave a late
+    /// retry nothing to be refused by.
+    pub fn key_ttl_min(&self) -> Option<u64> {
+        (self.strategy == Strategy::IdempotencyKeyLease)
+            .then(|| self.lease_ms.saturating_add(self.recovery_every_ms))
+    }
+
     pub fn validate(&self) -> Result<(), ScenarioError> {
         use limits::*;
         short_text("name", &self.name, false)?;
@@ -429,6 +443,17 @@ impl Scenario {
             TIME_MS_MAX,
         )?;
         in_range("horizon_ms", self.horizon_ms, 1, TIME_MS_MAX)?;
+        if let Some(key_ttl_min) = self.key_ttl_min()
+            && self.key_ttl_ms < key_ttl_min
+        {
+            fail(
+                "key_ttl_ms",
+                format!(
+                    "{} is below the limit {key_ttl_min} (lease_ms {} + recovery_every_ms {})",
+                    self.key_ttl_ms, self.lease_ms, self.recovery_every_ms
+                ),
+            )?;
+        }
         at_most("faults", self.faults.len(), FAULTS_MAX).map_err(|_| ScenarioError {
             field: "faults".into(),
             message: format!("{} faults exceed the limit {FAULTS_MAX}", self.faults.len()),

@@ -150,8 +150,15 @@ pub fn twin(scenario: &Scenario, left: Strategy, right: Strategy) -> Result<Twin
     a.strategy = left;
     let mut b = scenario.clone();
     b.strategy = right;
-    let left = crate::run(&a)?;
-    let right = crate::run(&b)?;
+    twin_of(&a, &b)
+}
+
+/// The twin of two scenarios, each with its own strategy: the same failure
+/// with and without one option (`late-retry-after-ttl` against
+/// `late-retry-provider-key`), where [`twin`] varies the strategy alone.
+pub fn twin_of(a: &Scenario, b: &Scenario) -> Result<Twin, ScenarioError> {
+    let left = crate::run(a)?;
+    let right = crate::run(b)?;
     let le: Vec<_> = left.events().map(|(_, e)| shape(e)).collect();
     let re: Vec<_> = right.events().map(|(_, e)| shape(e)).collect();
     // Greedy alignment in time order: each left event links to the first
@@ -195,6 +202,37 @@ impl Run {
 mod tests {
     use super::*;
     use crate::builtins::builtin;
+
+    #[test]
+    fn the_late_retry_twins_part_where_the_acquirer_recognises_its_key() {
+        let expired = builtin("late-retry-after-ttl").unwrap();
+        let keyed = builtin("late-retry-provider-key").unwrap();
+        let t = twin_of(&expired, &keyed).unwrap();
+        assert_eq!(t.left.summary.captures, 2);
+        assert_eq!(t.right.summary.captures, 1);
+        let d = t.divergence.expect("the runs differ");
+        let left = t.left.events().nth(d.left_event.unwrap()).unwrap().1;
+        let right = t.right.events().nth(d.right_event.unwrap()).unwrap().1;
+        assert!(
+            matches!(
+                left.kind,
+                EventKind::Captured {
+                    captures_for_intent: 2,
+                    ..
+                }
+            ),
+            "{left:?}"
+        );
+        assert!(
+            matches!(right.kind, EventKind::ProviderReplayed { .. }),
+            "{right:?}"
+        );
+        assert!(
+            d.time_ms > expired.key_ttl_ms,
+            "they part after the key expired"
+        );
+        assert!(!t.links.is_empty());
+    }
 
     #[test]
     fn beats_land_on_the_story_moments() {

@@ -62,6 +62,15 @@ pub fn variant(seed: u64) -> Variant {
     }
 }
 
+/// The variant a seed stands for on `base`: as [`variant`], with the key
+/// lifetime the design allows, which is the one its runs use and its
+/// reports show.
+pub fn variant_for(base: &Scenario, seed: u64) -> Variant {
+    let mut v = variant(seed);
+    v.key_ttl_ms = key_ttl(base, &v);
+    v
+}
+
 /// The scenario with the variant's knobs: every client gets its timeout and
 /// retry policy; the network its jitter; the store its key lifetime.
 pub fn apply(base: &Scenario, v: &Variant) -> Scenario {
@@ -72,9 +81,15 @@ pub fn apply(base: &Scenario, v: &Variant) -> Scenario {
         c.backoff_ms = v.backoff_ms;
     }
     s.network.jitter_ms = v.jitter_ms;
-    s.key_ttl_ms = v.key_ttl_ms;
+    s.key_ttl_ms = key_ttl(&s, v);
     s.seed = v.run_seed;
     s
+}
+
+/// The variant's key lifetime, raised to the least the design allows (the
+/// lease design's lease plus recovery), so that every variant is valid.
+fn key_ttl(s: &Scenario, v: &Variant) -> u64 {
+    v.key_ttl_ms.max(s.key_ttl_min().unwrap_or(0))
 }
 
 /// The three questions that decide whether a retry can double charge.
@@ -95,7 +110,7 @@ impl Bucket {
         Bucket {
             timeout_before_acquirer: v.timeout_ms < round_trip_ms,
             retries: v.retries_max > 0,
-            key_expires_before_last_retry: v.retries_max > 0 && v.key_ttl_ms < last_retry_ms,
+            key_expires_before_last_retry: v.retries_max > 0 && key_ttl(base, v) < last_retry_ms,
         }
     }
 
@@ -175,7 +190,7 @@ pub fn swarm(base: &Scenario, first_seed: u64, seeds: u64) -> Result<SwarmReport
         buckets: Vec::new(),
     };
     for seed in first_seed..=last {
-        let v = variant(seed);
+        let v = variant_for(base, seed);
         let s = apply(base, &v);
         s.validate()?;
         let summary = run::outcome_with(&s, &mut RngChooser::new(s.seed));

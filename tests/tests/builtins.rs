@@ -207,13 +207,17 @@ fn a_retry_after_the_key_ttl_is_a_new_request_unless_the_provider_dedupes() {
         s.captures, 2,
         "the expired key let the late retry charge again"
     );
-    let mut sc = with("late-retry-after-ttl", Strategy::IdempotencyKeyLease);
-    sc.acquirer.provider_keys = true;
-    let s = lousa_core::run(&sc).unwrap().summary;
+    let s = outcome("late-retry-provider-key", Strategy::IdempotencyKeyLease);
     assert_eq!(
         s.captures, 1,
         "the acquirer's own key catches what the local TTL forgot"
     );
+    assert_eq!(
+        statuses(&s),
+        vec![201],
+        "the late retry is told it was charged"
+    );
+    assert_eq!(s.attempts[0].status, None, "the first answer was lost");
 }
 
 #[test]

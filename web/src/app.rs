@@ -937,7 +937,7 @@ impl App {
                 t.captures,
                 ledger.captures,
                 t.charged,
-                narrate::amount(ledger.charged_cents),
+                narrate::amount(ledger.charged_cents, lang),
                 t.heard
             );
             let side = if top { "top" } else { "bottom" };

@@ -286,10 +286,10 @@ fn instance_block(
     }
 }
 
-fn acquirer_block(state: &Frame, before: &Frame, width: i32, t: &Ui) -> Block {
+fn acquirer_block(state: &Frame, before: &Frame, width: i32, lang: Lang, t: &Ui) -> Block {
     let captures: u32 = state.captures.iter().sum();
     let double = view::is_double_charge(state);
-    let money = narrate::amount(state.charged_cents);
+    let money = narrate::amount(state.charged_cents, lang);
     let mut lines = vec![
         line(t.acquirer, "title"),
         Line {
@@ -511,7 +511,7 @@ enum Column {
     Http,
 }
 
-fn cell(column: Column, facts: &RowFacts) -> String {
+fn cell(column: Column, facts: &RowFacts, lang: Lang) -> String {
     let int = |v: Option<i64>| v.map_or_else(|| "—".to_string(), |v| v.to_string());
     match column {
         Column::Id => int(facts.id),
@@ -522,7 +522,7 @@ fn cell(column: Column, facts: &RowFacts) -> String {
         Column::Order => int(facts.order_id),
         Column::Amount => facts
             .amount_cents
-            .map_or_else(|| "—".into(), narrate::amount),
+            .map_or_else(|| "—".into(), |c| narrate::amount(c, lang)),
         Column::Status => facts.status.clone().unwrap_or_else(|| "—".into()),
         Column::Http => int(facts.http_status),
     }
@@ -720,7 +720,7 @@ fn draw_table_row<'a>(
         class.push_str(" uncommitted");
     }
     let drawn = draw_row(g, y, table_width, height, columns, &notes, |column| {
-        cell(column, &facts)
+        cell(column, &facts, lang)
     });
     drawn.class(&class);
     (drawn, height, facts)
@@ -895,7 +895,7 @@ fn actors(run: &Run, frame: usize, width: i32, lang: Lang) -> Actors {
         .enumerate()
         .map(|(i, inst)| instance_block(i, inst, state.time_ms, columns.instance.1, lang, t))
         .collect();
-    let acquirer = acquirer_block(state, before, columns.acquirer.1, t);
+    let acquirer = acquirer_block(state, before, columns.acquirer.1, lang, t);
     let mut balancer_lines = Vec::new();
     let balancer_name = if columns.balancer.1 < 60 {
         "LB"
@@ -1217,6 +1217,9 @@ mod tests {
             2,
             "two rows for one order"
         );
+        let english = draw(&run, frame, 640, Lang::En).markup();
+        assert!(english.contains("R$ 500.00"), "money as English writes it");
+        assert!(!english.contains("R$ 500,00"));
     }
 
     #[test]

@@ -312,3 +312,33 @@ fn worlds_share_a_fingerprint_exactly_when_equal() {
         assert!(equal_pairs > 0, "{name}: no equal pair was tested");
     }
 }
+
+/// The keys forgotten while unresolved are state: a world that forgot one
+/// differs from the one that did not, and so does its fingerprint.
+#[test]
+fn a_forgotten_key_changes_the_world_and_its_fingerprint() {
+    let s = crate::builtins::builtin("late-retry-after-ttl").expect("built-in");
+    let plain = World::new(&s);
+    let mut one = plain.clone();
+    one.forgotten_unresolved.push(text("k"));
+    let mut other = plain.clone();
+    other.forgotten_unresolved.push(text("j"));
+    let mut two = one.clone();
+    two.forgotten_unresolved.push(text("k"));
+    let mut worlds = [plain, one, other, two.clone()];
+    for (i, a) in worlds.iter().enumerate() {
+        for b in &worlds[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+    let fps: Vec<Fingerprint> = worlds.iter_mut().map(|w| w.fingerprint()).collect();
+    for i in 0..fps.len() {
+        for j in i + 1..fps.len() {
+            assert_ne!(fps[i], fps[j], "worlds {i} and {j}");
+        }
+    }
+    let mut copy = World::new(&s);
+    two.clone_into_reusing(&mut copy);
+    assert_eq!(copy, two);
+    assert_eq!(copy.fingerprint(), two.fingerprint());
+}

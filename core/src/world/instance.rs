@@ -92,6 +92,9 @@ impl World {
             },
         };
         let session = self.instances[instance.ix()].connections[conn_ix].session;
+        if inputs.pc == Pc::LeaseDelete {
+            self.watch_forget(inputs.row_id);
+        }
         let build = || handler::statement(&self.scenario, &self.intents, &inputs);
         // Built here only for its text or the log; otherwise the executor
         // builds it when it needs it (a memo, only when it has not seen it).

@@ -126,6 +126,10 @@ pub struct World {
     lb_next: u32,
     pub(crate) blocked_ms: u64,
     pub(crate) end: Option<EndReason>,
+    /// Keys the lease design deleted while still `processing` or `unknown`
+    /// (see `recovery.rs`): state, since a key forgotten with its effect
+    /// unresolved is what `property::NO_KEY_FORGOTTEN_UNRESOLVED` judges.
+    pub(crate) forgotten_unresolved: Vec<Text>,
     steps: u32,
     events: Vec<TraceEvent>,
     /// Statements sent to the store since the last `take_store_log`.
@@ -198,6 +202,7 @@ impl PartialEq for World {
             && self.acquirer == o.acquirer
             && self.lb_next == o.lb_next
             && self.end == o.end
+            && self.forgotten_unresolved == o.forgotten_unresolved
     }
 }
 impl Eq for World {}
@@ -211,6 +216,7 @@ impl Hash for World {
         self.acquirer.hash(h);
         self.lb_next.hash(h);
         self.end.hash(h);
+        self.forgotten_unresolved.hash(h);
         self.store.hash(h);
     }
 }
@@ -238,6 +244,7 @@ impl World {
             lb_next,
             blocked_ms: _,
             end,
+            forgotten_unresolved,
             steps: _,
             events: _,
             store_log: _,
@@ -252,7 +259,12 @@ impl World {
             end,
             attempts.len(),
             instances.len(),
+            forgotten_unresolved.len(),
         );
+        for key in forgotten_unresolved.iter() {
+            h.word(key.len() as u64);
+            fingerprint::text(&mut h, key);
+        }
         Words::words(agenda, &mut h);
         h.part(clients.fingerprint(fingerprint::of));
         for attempt in attempts {
@@ -290,6 +302,7 @@ impl World {
             lb_next,
             blocked_ms,
             end,
+            forgotten_unresolved,
             steps,
             events,
             store_log,
@@ -311,6 +324,7 @@ impl World {
         target.lb_next = *lb_next;
         target.blocked_ms = *blocked_ms;
         target.end = *end;
+        target.forgotten_unresolved.clone_from(forgotten_unresolved);
         target.steps = *steps;
         target.events.clone_from(events);
         target.store_log.clone_from(store_log);
@@ -394,6 +408,7 @@ impl World {
             lb_next: 0,
             blocked_ms: 0,
             end: None,
+            forgotten_unresolved: Vec::new(),
             steps: 0,
             events: Vec::new(),
             store_log: Vec::new(),
@@ -602,6 +617,7 @@ pub(crate) fn header(
     end: &Option<EndReason>,
     attempts: usize,
     instances: usize,
+    forgotten: usize,
 ) {
     h.word(
         Pack::new()
@@ -614,6 +630,7 @@ pub(crate) fn header(
             .len(attempts, 24)
             .len(instances, 8)
             .put(end_tag(end), 2)
+            .len(forgotten, 8)
             .word(),
     );
 }

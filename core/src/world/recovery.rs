@@ -21,6 +21,35 @@ impl World {
         }
     }
 
+    /// Watches the lease design's one DELETE of a key, before it runs: a row
+    /// still `processing` or `unknown` is a charge that may have happened
+    /// and that no record would remember any more. Noted, not prevented,
+    /// so that a property can judge the design rather than the world.
+    pub(super) fn watch_forget(&mut self, row_id: Option<i64>) {
+        let Some(def) = self
+            .store
+            .table_defs()
+            .find(|d| d.name == "chave_idempotencia")
+        else {
+            return;
+        };
+        let (id, estado, chave) = (
+            def.column_index("id").expect("column exists"),
+            def.column_index("estado").expect("column exists"),
+            def.column_index("chave").expect("column exists"),
+        );
+        let live = self
+            .store
+            .committed_rows("chave_idempotencia")
+            .into_iter()
+            .find(|r| r[id].as_int() == row_id)
+            .filter(|r| matches!(r[estado].as_text(), Some("processing" | "unknown")));
+        if let Some(r) = live {
+            let key = r[chave].as_text().unwrap_or_default().into();
+            self.forgotten_unresolved.push(key);
+        }
+    }
+
     pub(crate) fn recovery_session(&self) -> SessionId {
         self.recovery_session
     }

@@ -1,0 +1,78 @@
+//! The lease design keeps a key while its effect is unresolved: an expired
+//! key lifetime never authorizes a second charge blindly (issue #19).
+
+use lousa_core::builtins;
+use lousa_core::run::run_with;
+use lousa_core::store::Stmt;
+use lousa_core::{RngChooser, Scenario, Strategy};
+
+/// A key lifetime (2.5 s) far below the lease (30 s) and an acquirer slower
+/// than both the client's timeout and the lifetime: the retry reads the key
+/// still `processing`, past its lifetime. Validation refuses this scenario,
+/// so it is run directly, as a scenario built before the check would be.
+fn short_lifetime_slow_acquirer() -> Scenario {
+    let mut s = builtins::builtin("late-retry-after-ttl").expect("built-in");
+    s.strategy = Strategy::IdempotencyKeyLease;
+    s.faults.clear();
+    s.key_ttl_ms = 2_500;
+    s.lease_ms = 30_000;
+    s.acquirer.latency_ms = 8_000;
+    s.clients[0].timeout_ms = 2_000;
+    s.clients[0].retries_max = 1;
+    s.clients[0].backoff_ms = 1_000;
+    s
+}
+
+#[test]
+fn an_expired_key_still_processing_is_not_forgotten() {
+    let s = short_lifetime_slow_acquirer();
+    let run = run_with(&s, &mut RngChooser::new(s.seed));
+    let deletes = run
+        .store_log
+        .iter()
+        .filter(
+            |st| matches!(&st.stmt, Stmt::Delete { table, .. } if &**table == "chave_idempotencia"),
+        )
+        .count();
+    assert_eq!(deletes, 0, "no DELETE of a live key");
+    assert_eq!(run.summary.captures, 1, "{:#?}", run.summary);
+    let statuses: Vec<_> = run.summary.attempts.iter().map(|a| a.status).collect();
+    assert_eq!(statuses, vec![None, Some(409)], "the retry is told to wait");
+    for v in &run.summary.invariants {
+        assert!(v.holds, "{}: {}", v.name, v.detail);
+    }
+}
+
+#[test]
+fn validation_refuses_a_lifetime_shorter_than_lease_and_recovery() {
+    let s = short_lifetime_slow_acquirer();
+    let e = s.validate().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "key_ttl_ms: 2500 is below the limit 40000 (lease_ms 30000 + recovery_every_ms 10000)"
+    );
+}
+
+#[test]
+fn no_key_is_forgotten_unresolved_over_every_schedule_of_the_lease_builtins() {
+    use lousa_core::explore::{self, Options, Status, Verdict};
+    use lousa_core::property::NO_KEY_FORGOTTEN_UNRESOLVED;
+    let mut scenarios: Vec<Scenario> = builtins::all()
+        .into_iter()
+        .filter(|s| s.strategy == Strategy::IdempotencyKeyLease)
+        .collect();
+    assert!(!scenarios.is_empty());
+    for n in [2, 3] {
+        let mut s = builtins::race(n);
+        s.strategy = Strategy::IdempotencyKeyLease;
+        scenarios.push(s);
+    }
+    for s in scenarios {
+        let r = explore::explore(&s, &Options::for_strategy(s.strategy)).expect("valid");
+        assert_eq!(r.status, Status::Complete, "{}", s.name);
+        let p = r
+            .property(&NO_KEY_FORGOTTEN_UNRESOLVED)
+            .unwrap_or_else(|| panic!("{}: the explorer checks the property", s.name));
+        assert_eq!(p.verdict, Verdict::Holds, "{}: {p:#?}", s.name);
+    }
+}
