@@ -80,6 +80,24 @@ fn raw_literal(text: &str) -> String {
     format!("r{hashes}\"{text}\"{hashes}")
 }
 
+/// rustfmt's line width: the exported test is written as rustfmt would
+/// format it, so that pasting it into a formatted crate changes nothing.
+const WIDTH: usize = 100;
+
+/// `line` with a newline, or, past [`WIDTH`], with `from` (after `head`)
+/// replaced by `to`, where rustfmt would break it.
+fn fitted(line: String, head: &str, from: &str, to: &str) -> String {
+    let mut line = if line.len() > WIDTH {
+        let at = line.find(head).map_or(0, |i| i + head.len());
+        let (a, b) = line.split_at(at);
+        format!("{a}{}", b.replacen(from, to, 1))
+    } else {
+        line
+    };
+    line.push('\n');
+    line
+}
+
 /// Whether `scenario` is a built-in with only its strategy and seed changed:
 /// then the test names it, else it embeds the scenario's JSON.
 fn is_builtin(scenario: &Scenario) -> bool {
@@ -114,10 +132,15 @@ pub fn rust_test(scenario: &Scenario, run: &Run) -> String {
             "    let mut scenario = lousa_core::builtins::builtin({:?}).expect(\"a built-in scenario\");",
             scenario.name
         );
-        let _ = writeln!(
-            out,
+        let line = format!(
             "    scenario.strategy = lousa_core::Strategy::from_name({strategy:?}).expect(\"a strategy\");"
         );
+        out.push_str(&fitted(
+            line,
+            "scenario.strategy =",
+            " lousa_core",
+            "\n        lousa_core",
+        ));
         let _ = writeln!(out, "    scenario.seed = {};", scenario.seed);
     } else {
         let _ = writeln!(
@@ -126,11 +149,15 @@ pub fn rust_test(scenario: &Scenario, run: &Run) -> String {
             raw_literal(&scenario.to_json())
         );
     }
-    let _ = writeln!(
-        out,
+    let line = format!(
         "    let schedule: lousa_core::Schedule = {:?}.parse().expect(\"the schedule parses\");",
         run.schedule
     );
+    let chained = line
+        .replace(".parse()", "\n        .parse()")
+        .replace(".expect(", "\n        .expect(");
+    out.push_str(&if line.len() > WIDTH { chained } else { line });
+    out.push('\n');
     out.push_str(
         "    let run = lousa_core::run::run_schedule(&scenario, &schedule).expect(\"the scenario is valid\");\n\
          \x20   let summary = &run.summary;\n\n",
@@ -145,8 +172,11 @@ pub fn rust_test(scenario: &Scenario, run: &Run) -> String {
     let _ = writeln!(
         out,
         "    // (client, HTTP status) of each attempt in order; None: no answer in time.\n\
-         \x20   let answers: Vec<(u32, Option<u16>)> =\n\
-         \x20       summary.attempts.iter().map(|a| (a.client, a.status)).collect();\n\
+         \x20   let answers: Vec<(u32, Option<u16>)> = summary\n\
+         \x20       .attempts\n\
+         \x20       .iter()\n\
+         \x20       .map(|a| (a.client, a.status))\n\
+         \x20       .collect();\n\
          \x20   let expected: &[(u32, Option<u16>)] = &{:?};\n\
          \x20   assert_eq!(answers, expected, \"each client's answers\");\n",
         e.answers
@@ -158,13 +188,19 @@ pub fn rust_test(scenario: &Scenario, run: &Run) -> String {
     }
     out.push_str(
         "    ];\n\
-         \x20   let always: Vec<&str> = lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)\n\
-         \x20       .map(|p| p.name)\n\
-         \x20       .collect();\n\
+         \x20   let always: Vec<&str> =\n\
+         \x20       lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)\n\
+         \x20           .map(|p| p.name)\n\
+         \x20           .collect();\n\
          \x20   let listed: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();\n\
-         \x20   assert_eq!(listed, always, \"the always-properties judged under this strategy\");\n\
+         \x20   assert_eq!(\n\
+         \x20       listed, always,\n\
+         \x20       \"the always-properties judged under this strategy\"\n\
+         \x20   );\n\
          \x20   for (name, holds) in verdicts {\n\
-         \x20       let verdict = summary.verdict(name).unwrap_or_else(|| panic!(\"no verdict for {name}\"));\n\
+         \x20       let verdict = summary\n\
+         \x20           .verdict(name)\n\
+         \x20           .unwrap_or_else(|| panic!(\"no verdict for {name}\"));\n\
          \x20       assert_eq!(verdict.holds, *holds, \"{name}: {}\", verdict.detail);\n\
          \x20   }\n\
          }\n",
