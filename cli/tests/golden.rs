@@ -340,6 +340,13 @@ fn export_formats() {
         }
     }
     t += &transcript(&["export", "race-2", "--format", "json"]);
-    t += &transcript(&["export", "race-2", "--schedule", "0-?", "--format", "mermaid"]);
+    t += &transcript(&[
+        "export",
+        "race-2",
+        "--schedule",
+        "0-?",
+        "--format",
+        "mermaid",
+    ]);
     check("exports.txt", &t);
 }

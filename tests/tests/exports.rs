@@ -169,3 +169,138 @@ fn psql_follows_the_schedule() {
     assert_eq!(inserts(&double), 2, "{double}");
     assert_eq!(inserts(&single), 1, "{single}");
 }
+
+/// The server's URL, `None` when skipping is asked for; panics otherwise,
+/// as the conformance suite does, so that a missing server is never a
+/// silent pass.
+fn database_url() -> Option<String> {
+    match std::env::var("DATABASE_URL") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var("LOUSA_SKIP_PG").as_deref() == Ok("1") => {
+            eprintln!("exports: psql script NOT run on PostgreSQL (LOUSA_SKIP_PG=1)");
+            None
+        }
+        _ => panic!(
+            "DATABASE_URL is not set: this test runs an exported psql script on a real \
+             PostgreSQL 15. Run the repository's test command (it starts a throwaway server), \
+             export DATABASE_URL, or set LOUSA_SKIP_PG=1 to skip it knowingly."
+        ),
+    }
+}
+
+/// A psql script read back: the set-up statements, then each statement with
+/// the terminal its label names. Reading the text (not the run's store log,
+/// which the conformance suite replays) is the point: this checks what an
+/// attendee types.
+struct Script {
+    setup: Vec<String>,
+    steps: Vec<(String, String)>,
+    waits: usize,
+}
+
+fn read_script(text: &str) -> Script {
+    let mut setup = Vec::new();
+    let mut steps = Vec::new();
+    let mut waits = 0;
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if line == "-- Set-up (any terminal):" {
+            for l in lines.by_ref().take_while(|l| !l.is_empty()) {
+                setup.push(l.to_string());
+            }
+        } else if let Some(rest) = line.trim_start_matches("-- ").split_once(". terminal ") {
+            assert!(
+                rest.0.trim().parse::<usize>().is_ok(),
+                "a numbered step: {line}"
+            );
+            let terminal = rest.1.split(' ').next().unwrap().to_string();
+            waits += usize::from(line.contains("WAITS"));
+            let mut sql = String::new();
+            for l in lines.by_ref() {
+                sql.push_str(l);
+                if l.ends_with(';') {
+                    break;
+                }
+                sql.push('\n');
+            }
+            steps.push((terminal, sql));
+        }
+    }
+    Script {
+        setup,
+        steps,
+        waits,
+    }
+}
+
+/// Runs race-2 check-then-act's psql script under `schedule` on PostgreSQL,
+/// one connection per terminal in a schema of its own, and returns how many
+/// charges the order has.
+fn rows_on_postgresql(url: &str, schedule: &str) -> i64 {
+    let s = scenario("race-2", Strategy::CheckThenAct);
+    let script = read_script(&export_of(&s, schedule, Format::Psql));
+    // Without waits, one thread can type every terminal's statements in
+    // order, as an attendee would.
+    assert_eq!(script.waits, 0, "race-2 check-then-act blocks nothing");
+    assert!(!script.setup.is_empty() && script.steps.len() > 4);
+    let schema = format!(
+        "lousa_export_{}_{}",
+        std::process::id(),
+        schedule.replace('-', "_")
+    );
+    let connect = || {
+        let mut c = postgres::Client::connect(url, postgres::NoTls).expect("PostgreSQL accepts");
+        c.batch_execute(&format!("SET search_path TO {schema}"))
+            .unwrap();
+        c
+    };
+    let mut control = postgres::Client::connect(url, postgres::NoTls).expect("PostgreSQL accepts");
+    control
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}; SET search_path TO {schema};"
+        ))
+        .unwrap();
+    control
+        .batch_execute(&script.setup.join("\n"))
+        .expect("the set-up runs");
+    let mut terminals: std::collections::BTreeMap<String, postgres::Client> = Default::default();
+    for (terminal, sql) in &script.steps {
+        let c = terminals.entry(terminal.clone()).or_insert_with(connect);
+        c.batch_execute(sql)
+            .unwrap_or_else(|e| panic!("terminal {terminal}: {sql}: {e}"));
+    }
+    assert_eq!(terminals.len(), 2, "two terminals");
+    let n: i64 = control
+        .query_one(
+            "SELECT count(*) FROM cobranca_simples WHERE pedido_id = 123",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    control
+        .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+        .unwrap();
+    n
+}
+
+#[test]
+fn the_psql_script_of_race_2_reproduces_the_outcome_on_postgresql() {
+    let Some(url) = database_url() else { return };
+    let s = scenario("race-2", Strategy::CheckThenAct);
+    for (schedule, charges) in [(DOUBLE, 2), (SINGLE, 1)] {
+        // What the simulation's own table shows at the end.
+        let r = run_schedule(&s, &schedule.parse().unwrap()).unwrap();
+        let last = r.state_at(r.frame_count() - 1);
+        let table = last
+            .tables
+            .iter()
+            .find(|t| t.name == "cobranca_simples")
+            .unwrap();
+        assert_eq!(table.rows.len(), charges, "the model, schedule {schedule}");
+        assert_eq!(
+            rows_on_postgresql(&url, schedule),
+            charges as i64,
+            "PostgreSQL, schedule {schedule}"
+        );
+    }
+}
