@@ -60,6 +60,9 @@ enum SearchArg {
 #[derive(Clone, Copy, ValueEnum)]
 enum ExportFormat {
     Psql,
+    RustTest,
+    History,
+    Mermaid,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -120,8 +123,9 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
-    /// Write a run's database traffic as a script to replay by hand in one
-    /// psql terminal per connection (labels A, B, ...; WAITS marks a block).
+    /// Write a run to take home: its database traffic as a script for one
+    /// psql terminal per connection (labels A, B, ...; WAITS marks a block),
+    /// a Rust test that replays it, its JSON history, or a Mermaid diagram.
     Export {
         /// A built-in name or a path to scenario JSON.
         scenario: String,
@@ -132,7 +136,9 @@ enum Command {
         /// Replay this schedule instead of drawing choices from the seed.
         #[arg(long)]
         schedule: Option<String>,
-        /// Only `psql` for now.
+        /// psql: the script for psql terminals; rust-test: a #[test] asserting
+        /// the run's outcome; history: invoke/ok/fail/info operations as
+        /// JSON; mermaid: a sequenceDiagram of the messages.
         #[arg(long, value_enum, default_value = "psql")]
         format: ExportFormat,
     },
@@ -297,11 +303,18 @@ fn execute(cmd: Command) -> Result<(), String> {
             strategy,
             seed,
             schedule,
-            format: ExportFormat::Psql,
+            format,
         } => {
+            use lousa_core::export::{self, Format as F};
             let s = load(&scenario, strategy.as_deref(), seed)?;
             let r = run_seeded_or_scheduled(&s, schedule.as_deref())?;
-            out!("{}", lousa_core::export::psql_script(&s, &r));
+            let format = match format {
+                ExportFormat::Psql => F::Psql,
+                ExportFormat::RustTest => F::RustTest,
+                ExportFormat::History => F::History,
+                ExportFormat::Mermaid => F::Mermaid,
+            };
+            out!("{}", export::render(format, &s, &r));
             Ok(())
         }
         Command::Swarm {

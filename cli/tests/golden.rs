@@ -324,3 +324,34 @@ fn larger_explores_and_options() {
     let t: String = cases.iter().map(|args| transcript(args)).collect();
     check("larger-and-options.txt", &t);
 }
+
+/// The export formats of issue #17 for the cases the tests of lousa-tests
+/// check for real, with and without `--schedule`, and a bad `--format`.
+#[test]
+fn export_formats() {
+    let mut t = String::new();
+    for format in ["psql", "rust-test", "history", "mermaid"] {
+        for (scenario, strategy, schedule) in [
+            ("race-2", "check-then-act", Some("0")),
+            ("race-2", "check-then-act", Some("0-1x6")),
+            ("timeout-retry", "idempotency-key", None),
+        ] {
+            let mut args = vec!["export", scenario, "--strategy", strategy];
+            if let Some(s) = schedule {
+                args.extend(["--schedule", s]);
+            }
+            args.extend(["--format", format]);
+            t += &transcript(&args);
+        }
+    }
+    t += &transcript(&["export", "race-2", "--format", "json"]);
+    t += &transcript(&[
+        "export",
+        "race-2",
+        "--schedule",
+        "0-?",
+        "--format",
+        "mermaid",
+    ]);
+    check("exports.txt", &t);
+}

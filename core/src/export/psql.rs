@@ -1,5 +1,5 @@
-//! Exports that reproduce a run elsewhere: a script a workshop attendee runs
-//! in one psql terminal per connection to watch the race on their own
+//! The psql script: a run's store traffic for a workshop attendee to type
+//! in one psql terminal per connection and watch the race on their own
 //! PostgreSQL.
 
 use crate::run::Run;

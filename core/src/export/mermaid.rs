@@ -1,0 +1,365 @@
+//! The Mermaid diagram: a `sequenceDiagram` of the run's messages, to paste
+//! into a pull request, a wiki or an issue, where Mermaid is drawn.
+//!
+//! One arrow per message the trace records, in trace order:
+//!
+//! | event | arrow |
+//! | --- | --- |
+//! | `attempt_sent` | client ->> load balancer (`-x` when the network drops it) |
+//! | `routed` | load balancer ->> instance |
+//! | `sql` | instance (or recovery) ->> database, then database -->> it with the result, unless the statement waits |
+//! | `sql_resumed` | database -->> instance: the waiting statement's result |
+//! | `capture_requested` | instance ->> acquirer |
+//! | `acquirer_replied` | acquirer -->> instance |
+//! | `acquirer_reply_lost` | acquirer --x instance |
+//! | `responded` | instance (or the load balancer) -->> client (`--x` when dropped) |
+//!
+//! The response goes straight to the client, as the board draws it. What
+//! happens inside one actor (a capture, a timeout, a crash) is a `Note`.
+
+use crate::narrate::{self, Lang};
+use crate::run::Run;
+use crate::trace::{Actor, EventKind, SqlOutcome};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+/// Longest SQL text an arrow carries; the rest is cut with `…` so that the
+/// diagram stays readable (the psql export has the full statements).
+const SQL_CHARS_MAX: usize = 64;
+
+fn participant(a: Actor) -> String {
+    match a {
+        Actor::Client(i) => format!("C{}", i + 1),
+        Actor::LoadBalancer => "LB".into(),
+        Actor::Instance(i) => format!("I{}", i + 1),
+        Actor::Database => "DB".into(),
+        Actor::Acquirer => "ACQ".into(),
+        Actor::Network => "NET".into(),
+        Actor::Recovery => "REC".into(),
+    }
+}
+
+/// Text Mermaid shows as written: `#` starts an entity code and `;` ends a
+/// statement, so both are written as entity codes; newlines become spaces.
+fn label(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '#' => out.push_str("#35;"),
+            ';' => out.push_str("#59;"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn short_sql(sql: &str) -> String {
+    let flat = sql.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= SQL_CHARS_MAX {
+        flat
+    } else {
+        let cut: String = flat.chars().take(SQL_CHARS_MAX).collect();
+        format!("{cut}…")
+    }
+}
+
+/// The participants in board order: clients, the load balancer, instances,
+/// the database, the acquirer, and recovery when it ran.
+fn participants(run: &Run) -> Vec<Actor> {
+    let mut all: Vec<Actor> = (0..run.initial.clients.len() as u32)
+        .map(Actor::Client)
+        .collect();
+    all.push(Actor::LoadBalancer);
+    all.extend((0..run.initial.instances.len() as u32).map(Actor::Instance));
+    all.extend([Actor::Database, Actor::Acquirer]);
+    if run.events().any(|(_, e)| e.actor == Actor::Recovery) {
+        all.push(Actor::Recovery);
+    }
+    all
+}
+
+/// A `sequenceDiagram` of `run`'s messages (see the module's table).
+pub fn mermaid(run: &Run) -> String {
+    let mut out = String::from("sequenceDiagram\n");
+    let _ = writeln!(
+        out,
+        "    %% Lousa: {} (seed {}, schedule {})",
+        run.strategy, run.seed, run.schedule
+    );
+    for a in participants(run) {
+        let _ = writeln!(
+            out,
+            "    participant {} as {}",
+            participant(a),
+            narrate::actor(a, Lang::En)
+        );
+    }
+    // Drops follow their send in the trace; knowing them first lets the send
+    // itself be drawn as lost.
+    let mut request_dropped = BTreeSet::new();
+    let mut response_dropped = BTreeSet::new();
+    let mut client_of = BTreeMap::new();
+    let mut instance_of_call = BTreeMap::new();
+    for (_, e) in run.events() {
+        match &e.kind {
+            EventKind::RequestDropped { attempt } => {
+                request_dropped.insert(*attempt);
+            }
+            EventKind::ResponseDropped { attempt } => {
+                response_dropped.insert(*attempt);
+            }
+            EventKind::AttemptSent {
+                client, attempt, ..
+            } => {
+                client_of.insert(*attempt, Actor::Client(*client));
+            }
+            EventKind::CaptureRequested { call, .. } => {
+                instance_of_call.insert(*call, e.actor);
+            }
+            _ => {}
+        }
+    }
+    let arrow = |out: &mut String, from: Actor, how: &str, to: Actor, text: &str| {
+        let _ = writeln!(
+            out,
+            "    {}{how}{}: {}",
+            participant(from),
+            participant(to),
+            label(text)
+        );
+    };
+    let note = |out: &mut String, over: Actor, text: &str| {
+        let _ = writeln!(out, "    Note over {}: {}", participant(over), label(text));
+    };
+    let db = Actor::Database;
+    let acq = Actor::Acquirer;
+    for (_, e) in run.events() {
+        let t = e.time_ms;
+        let call_site = |call: &u32| instance_of_call.get(call).copied().unwrap_or(e.actor);
+        match &e.kind {
+            EventKind::AttemptSent {
+                attempt,
+                key,
+                retry,
+                ..
+            } => {
+                let how = if request_dropped.contains(attempt) {
+                    "-x"
+                } else {
+                    "->>"
+                };
+                let again = if *retry { " (retry)" } else { "" };
+                let text = format!(
+                    "{t} ms POST /cobrancas attempt {}{again}, key {key}",
+                    attempt + 1
+                );
+                arrow(&mut out, e.actor, how, Actor::LoadBalancer, &text);
+            }
+            EventKind::Routed { attempt, instance } => arrow(
+                &mut out,
+                e.actor,
+                "->>",
+                Actor::Instance(*instance),
+                &format!("{t} ms attempt {}", attempt + 1),
+            ),
+            EventKind::Sql { sql, outcome, .. } => {
+                arrow(
+                    &mut out,
+                    e.actor,
+                    "->>",
+                    db,
+                    &format!("{t} ms {}", short_sql(sql)),
+                );
+                if !matches!(outcome, SqlOutcome::Waiting { .. }) {
+                    let result = narrate::sql_outcome(outcome, Lang::En);
+                    arrow(&mut out, db, "-->>", e.actor, &result);
+                } else {
+                    note(
+                        &mut out,
+                        e.actor,
+                        "waits for a row another transaction holds",
+                    );
+                }
+            }
+            EventKind::SqlResumed {
+                outcome, waited_ms, ..
+            } => {
+                let result = narrate::sql_outcome(outcome, Lang::En);
+                let text = format!("{t} ms {result} (after waiting {waited_ms} ms)");
+                arrow(&mut out, db, "-->>", e.actor, &text);
+            }
+            EventKind::CaptureRequested {
+                attempt, intent, ..
+            } => {
+                let text = format!(
+                    "{t} ms capture intent {} (attempt {})",
+                    intent + 1,
+                    attempt + 1
+                );
+                arrow(&mut out, e.actor, "->>", acq, &text);
+            }
+            EventKind::AcquirerReplied { accepted, .. } => {
+                let what = if *accepted { "accepted" } else { "declined" };
+                arrow(&mut out, acq, "-->>", e.actor, &format!("{t} ms {what}"));
+            }
+            EventKind::AcquirerReplyLost { call } => {
+                arrow(
+                    &mut out,
+                    acq,
+                    "--x",
+                    call_site(call),
+                    &format!("{t} ms reply lost"),
+                );
+            }
+            EventKind::Responded {
+                attempt,
+                status,
+                body,
+            } => {
+                let to = client_of.get(attempt).copied().unwrap_or(Actor::Client(0));
+                let how = if response_dropped.contains(attempt) {
+                    "--x"
+                } else {
+                    "-->>"
+                };
+                let text = format!("{t} ms {status} {body} (attempt {})", attempt + 1);
+                arrow(&mut out, e.actor, how, to, &text);
+            }
+            EventKind::Captured {
+                intent,
+                captures_for_intent,
+                ..
+            } => note(
+                &mut out,
+                acq,
+                &format!("captured intent {} ({captures_for_intent}x)", intent + 1),
+            ),
+            EventKind::Declined { intent, .. } => {
+                note(&mut out, acq, &format!("declined intent {}", intent + 1))
+            }
+            EventKind::ProviderReplayed { intent, .. } => note(
+                &mut out,
+                acq,
+                &format!("provider key: intent {} already captured", intent + 1),
+            ),
+            EventKind::TimedOut { attempt, .. } => note(
+                &mut out,
+                e.actor,
+                &format!("{t} ms timeout of attempt {}: charged or not?", attempt + 1),
+            ),
+            EventKind::AcquirerTimedOut { .. } => {
+                note(&mut out, e.actor, &format!("{t} ms the acquirer is silent"))
+            }
+            EventKind::LateResponseIgnored {
+                attempt, status, ..
+            } => note(
+                &mut out,
+                e.actor,
+                &format!("{t} ms late {status} for attempt {} ignored", attempt + 1),
+            ),
+            EventKind::GaveUp { .. } => note(&mut out, e.actor, &format!("{t} ms gives up")),
+            EventKind::Crashed { instance, .. } => note(
+                &mut out,
+                Actor::Instance(*instance),
+                &format!("{t} ms crashes"),
+            ),
+            EventKind::Restarted { instance } => note(
+                &mut out,
+                Actor::Instance(*instance),
+                &format!("{t} ms restarts"),
+            ),
+            EventKind::Reconciled { key, captured } => note(
+                &mut out,
+                e.actor,
+                &format!("{t} ms reconciles key {key} (captured: {captured})"),
+            ),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_escape_what_mermaid_would_read() {
+        assert_eq!(label("a;b#c\nd"), "a#59;b#35;c d");
+    }
+
+    /// The messages `run`'s trace records, counted from the events alone.
+    fn messages_in_trace(run: &Run) -> usize {
+        run.events()
+            .map(|(_, e)| match &e.kind {
+                EventKind::Sql { outcome, .. } => {
+                    // The statement, and its result unless it waits.
+                    1 + usize::from(!matches!(outcome, SqlOutcome::Waiting { .. }))
+                }
+                EventKind::AttemptSent { .. }
+                | EventKind::Routed { .. }
+                | EventKind::SqlResumed { .. }
+                | EventKind::CaptureRequested { .. }
+                | EventKind::AcquirerReplied { .. }
+                | EventKind::AcquirerReplyLost { .. }
+                | EventKind::Responded { .. } => 1,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    fn arrows(text: &str) -> usize {
+        text.lines()
+            .filter(|l| {
+                let head = l.trim_start().split(':').next().unwrap_or("");
+                !head.starts_with("Note") && ["->>", "-x"].iter().any(|a| head.contains(a))
+            })
+            .count()
+    }
+
+    #[test]
+    fn one_arrow_per_message_of_every_builtin_under_every_strategy() {
+        let mut checked = 0;
+        for s in crate::builtins::all() {
+            for strategy in crate::Strategy::ALL {
+                let mut s = s.clone();
+                s.strategy = strategy;
+                let r = crate::run(&s).unwrap();
+                let text = mermaid(&r);
+                assert!(text.starts_with("sequenceDiagram\n"));
+                assert_eq!(
+                    arrows(&text),
+                    messages_in_trace(&r),
+                    "{} {strategy}\n{text}",
+                    s.name
+                );
+                checked += messages_in_trace(&r);
+            }
+        }
+        assert!(checked > 1000, "only {checked} messages");
+    }
+
+    #[test]
+    fn race_2_check_then_act_shows_both_captures() {
+        let mut s = crate::builtins::builtin("race-2").unwrap();
+        s.strategy = crate::Strategy::CheckThenAct;
+        let r = crate::run::run_schedule(&s, &crate::Schedule::default()).unwrap();
+        let text = mermaid(&r);
+        assert!(text.contains("participant LB as load balancer"), "{text}");
+        assert!(text.contains("participant I2 as instance 2"), "{text}");
+        assert_eq!(text.matches("->>ACQ: ").count(), 2, "{text}");
+        assert!(
+            text.contains("Note over ACQ: captured intent 1 (2x)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn long_sql_is_cut() {
+        let sql = "SELECT ".repeat(20);
+        let s = short_sql(&sql);
+        assert_eq!(s.chars().count(), SQL_CHARS_MAX + 1);
+        assert!(s.ends_with('…'));
+    }
+}

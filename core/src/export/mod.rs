@@ -1,0 +1,77 @@
+//! Exports that take a run home: pure functions from a (scenario, run) to
+//! text, one file per format, so the CLI and the page render the same bytes.
+//!
+//! - [`psql_script`]: the run's store traffic, for one psql terminal per
+//!   connection;
+//! - [`rust_test`]: a `#[test]` that replays the run with lousa-core and
+//!   asserts how it ended;
+//! - [`history`]: the clients' operations as a JSON history of
+//!   invoke / ok / fail / info, as Jepsen and Porcupine read them;
+//! - [`mermaid`]: a Mermaid `sequenceDiagram` of the run's messages.
+
+mod history;
+mod mermaid;
+mod psql;
+mod rust_test;
+
+pub use history::{HISTORY_FORMAT, History, OpType, Operation, history, operations};
+pub use mermaid::mermaid;
+pub use psql::psql_script;
+pub use rust_test::rust_test;
+
+use crate::run::Run;
+use crate::scenario::Scenario;
+
+/// The export formats, named as the CLI's `--format` takes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Psql,
+    RustTest,
+    History,
+    Mermaid,
+}
+
+impl Format {
+    pub const ALL: [Format; 4] = [
+        Format::Psql,
+        Format::RustTest,
+        Format::History,
+        Format::Mermaid,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Psql => "psql",
+            Format::RustTest => "rust-test",
+            Format::History => "history",
+            Format::Mermaid => "mermaid",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// The run in `format`.
+pub fn render(format: Format, scenario: &Scenario, run: &Run) -> String {
+    match format {
+        Format::Psql => psql_script(scenario, run),
+        Format::RustTest => rust_test(scenario, run),
+        Format::History => history(scenario, run),
+        Format::Mermaid => mermaid(run),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_names_round_trip() {
+        for f in Format::ALL {
+            assert_eq!(Format::from_name(f.name()), Some(f));
+        }
+        assert_eq!(Format::from_name("json"), None);
+    }
+}
