@@ -199,11 +199,12 @@ fn run_seeded_or_scheduled(
     match schedule {
         Some(text) => {
             let sched: Schedule = text.parse().map_err(|e| format!("--schedule: {e}"))?;
-            run::run_schedule(s, &sched)
+            // A schedule from the reader must fit: a choice past the
+            // alternatives would otherwise be clamped without a word.
+            run::run_schedule_exact(s, &sched).map_err(|e| format!("--schedule: {e}"))
         }
-        None => run(s),
+        None => run(s).map_err(|e| e.to_string()),
     }
-    .map_err(|e| e.to_string())
 }
 
 /// A built-in by name, or scenario JSON from a file, with overrides applied.

@@ -94,7 +94,28 @@ fn a_schedule_replays_the_run_it_came_from() {
 
 #[test]
 fn bad_input_exits_non_zero_with_a_precise_error() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 7] = [
+        // A schedule that parses but does not fit the run names where and
+        // the limit (it was clamped without a word).
+        (
+            &["run", "race-2", "--schedule", "0-q"],
+            "--schedule: choice 2 is 26, past the 2 alternatives of that choice point (0 to 1)",
+        ),
+        (
+            &["run", "race-2", "--schedule", "0-1x40"],
+            "--schedule: 41 choices, past the 11 choice points of this run",
+        ),
+        (
+            &[
+                "export",
+                "race-2",
+                "--schedule",
+                "0-q",
+                "--format",
+                "history",
+            ],
+            "past the 2 alternatives",
+        ),
         (&["run", "no-such-scenario"], "unknown built-in"),
         (
             &["run", "timeout-retry", "--strategy", "optimistic"],

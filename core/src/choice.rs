@@ -204,6 +204,65 @@ impl ScheduleChooser {
     pub fn schedule(&self) -> Schedule {
         Schedule(self.taken.iter().map(|t| t.2).collect())
     }
+
+    /// Where the script did not fit the run it drove, once the run is over:
+    /// the first choice past its alternatives, or more choices than the run
+    /// had choice points. (The chooser itself clamps and goes on, so that a
+    /// schedule shrunk by proptest still replays; a reader's schedule is
+    /// checked with this.)
+    pub fn misfit(&self) -> Option<Misfit> {
+        let past = self
+            .script
+            .iter()
+            .zip(&self.taken)
+            .position(|(&wanted, &(_, n, _))| wanted >= n);
+        if let Some(at) = past {
+            return Some(Misfit::PastAlternatives {
+                position: at,
+                choice: self.script[at],
+                alternatives: self.taken[at].1,
+            });
+        }
+        (self.script.len() > self.taken.len()).then_some(Misfit::TooLong {
+            given: self.script.len(),
+            points: self.taken.len(),
+        })
+    }
+}
+
+/// How a schedule does not fit the scenario it was replayed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Misfit {
+    /// The choice at `position` (0-based) names an alternative past the
+    /// `alternatives` that choice point had.
+    PastAlternatives {
+        position: usize,
+        choice: u32,
+        alternatives: u32,
+    },
+    /// The schedule has `given` choices; the run had `points` choice points.
+    TooLong { given: usize, points: usize },
+}
+
+impl fmt::Display for Misfit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Misfit::PastAlternatives {
+                position,
+                choice,
+                alternatives,
+            } => write!(
+                f,
+                "choice {} is {choice}, past the {alternatives} alternatives of that choice point (0 to {})",
+                position + 1,
+                alternatives - 1
+            ),
+            Misfit::TooLong { given, points } => write!(
+                f,
+                "{given} choices, past the {points} choice points of this run"
+            ),
+        }
+    }
 }
 
 impl Chooser for ScheduleChooser {
@@ -241,6 +300,53 @@ impl<C: Chooser> Chooser for Recording<C> {
         let c = self.inner.choose(kind, n);
         self.taken.push((kind, n, c));
         c
+    }
+}
+
+#[cfg(test)]
+mod misfit_tests {
+    use super::*;
+
+    #[test]
+    fn a_choice_past_its_alternatives_and_a_long_script_are_named() {
+        let mut c = ScheduleChooser::new(&"0-3-1".parse().expect("parses"));
+        for n in [2, 2] {
+            c.choose(ChoiceKind::Next, n);
+        }
+        assert_eq!(
+            c.misfit(),
+            Some(Misfit::PastAlternatives {
+                position: 1,
+                choice: 3,
+                alternatives: 2
+            })
+        );
+        assert!(
+            c.misfit()
+                .expect("misfit")
+                .to_string()
+                .contains("choice 2 is 3, past the 2 alternatives")
+        );
+        let mut fits = ScheduleChooser::new(&"1-0-1".parse().expect("parses"));
+        for n in [2, 2] {
+            fits.choose(ChoiceKind::Next, n);
+        }
+        assert_eq!(
+            fits.misfit(),
+            Some(Misfit::TooLong {
+                given: 3,
+                points: 2
+            })
+        );
+        let mut exact = ScheduleChooser::new(&"1".parse().expect("parses"));
+        for n in [2, 3, 2] {
+            exact.choose(ChoiceKind::Next, n);
+        }
+        assert_eq!(
+            exact.misfit(),
+            None,
+            "a shorter script is followed by first-come choices"
+        );
     }
 }
 

@@ -63,6 +63,21 @@ pub fn run_schedule(scenario: &Scenario, schedule: &Schedule) -> Result<Run, Sce
     Ok(r)
 }
 
+/// Replays a schedule that must fit the scenario: every choice within the
+/// alternatives of its choice point, and no more choices than the run has.
+/// What a reader types or a link carries goes through this; the lenient
+/// [`run_schedule`] serves shrinking and exploring.
+pub fn run_schedule_exact(scenario: &Scenario, schedule: &Schedule) -> Result<Run, String> {
+    scenario.validate().map_err(|e| e.to_string())?;
+    let mut chooser = ScheduleChooser::new(schedule);
+    let mut r = run_with(scenario, &mut chooser);
+    if let Some(misfit) = chooser.misfit() {
+        return Err(misfit.to_string());
+    }
+    r.schedule = chooser.schedule().to_string();
+    Ok(r)
+}
+
 /// Runs with any chooser, recording a frame per step. The scenario must be
 /// valid.
 pub fn run_with(scenario: &Scenario, chooser: &mut dyn Chooser) -> Run {
