@@ -24,18 +24,23 @@ pub(super) fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         {
             return refusal;
         }
-        let refusal = describe(&path, e.inner());
+        // The last key of the path, as the JSON spelled it.
+        let key = match e.path().iter().next_back() {
+            Some(Segment::Map { key }) => Some(key.as_str()),
+            _ => None,
+        };
+        let refusal = describe(&path, key, e.inner());
         if path.ends_with(']')
             && let Some((_, got)) = refusal.message.rsplit_once(", got ")
             && let Ok(mut value) = serde_json::from_str::<serde_json::Value>(text)
             && let Some(field) = only_field_holding(&mut value, e.path(), got)
         {
-            return describe(&join(&path, &field), e.inner());
+            return describe(&join(&path, &field), None, e.inner());
         }
         refusal
     })?;
     // Text after the scenario (`{...} x`) is refused, as serde_json::from_str does.
-    de.end().map_err(|e| describe("", &e))?;
+    de.end().map_err(|e| describe("", None, &e))?;
     Ok(s)
 }
 
@@ -128,7 +133,7 @@ fn join(path: &str, field: &str) -> String {
 }
 
 /// One serde_json error at `path` as a refusal that names the field.
-fn describe(path: &str, e: &serde_json::Error) -> ScenarioError {
+fn describe(path: &str, key: Option<&str>, e: &serde_json::Error) -> ScenarioError {
     let at = |field: String, message: String| ScenarioError {
         field: if field.is_empty() {
             "scenario".into()
@@ -170,8 +175,15 @@ fn describe(path: &str, e: &serde_json::Error) -> ScenarioError {
         );
     }
     if let Some(rest) = text.strip_prefix("unknown field ") {
-        let (name, expected) = rest.split_once(", ").unwrap_or((rest, ""));
-        let name = unquote(name);
+        // The key is the reader's text and may hold anything, ", " and
+        // backticks included: it is read from the path's last segment, not
+        // by splitting serde's message.
+        let name = key.unwrap_or_else(|| unquote(rest.split_once(", ").map_or(rest, |(n, _)| n)));
+        let expected = rest
+            .strip_prefix('`')
+            .and_then(|r| r.strip_prefix(name))
+            .and_then(|r| r.strip_prefix("`, "))
+            .unwrap_or("");
         // The path ends with the unknown key itself; the refusal belongs to
         // the object that does not have it.
         let owner = path
@@ -430,6 +442,20 @@ mod tests {
         for (at, value, expected) in cases {
             assert_eq!(refusal(&edited(at, value)), expected, "{at}");
         }
+    }
+
+    #[test]
+    fn an_unknown_key_is_named_whole_whatever_it_holds() {
+        // Found by the fuzz target: a key holding ", " was cut there, and the
+        // rest of serde's message was taken for the expected names.
+        assert_eq!(
+            refusal("{\"', e1p\"p"),
+            "scenario: unknown field \"', e1p\" (expected one of: name, title, description, strategy, isolation, seed, instances, pool_size, load_balancer, clients, network, acquirer, db_latency_ms, faults, key_ttl_ms, lease_ms, recovery_every_ms, horizon_ms)"
+        );
+        assert_eq!(
+            refusal(r#"{"clients": [{"a, `b`": 1}]}"#),
+            "clients[0]: unknown field \"a, `b`\" (expected one of: name, kind, intents, start_ms, timeout_ms, retries_max, backoff_ms, new_key_per_retry, gap_between_intents_ms)"
+        );
     }
 
     #[test]
