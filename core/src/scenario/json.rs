@@ -51,10 +51,10 @@ fn path_text(path: &serde_path_to_error::Path) -> String {
         match segment {
             Segment::Seq { index } => out.push_str(&format!("[{index}]")),
             Segment::Map { key } | Segment::Enum { variant: key } => {
-                if !out.is_empty() {
+                if is_name(key) && !out.is_empty() {
                     out.push('.');
                 }
-                out.push_str(key);
+                out.push_str(&key_text(key));
             }
             // Only syntax errors end in an unknown segment: the path so far
             // is where they happened.
@@ -124,6 +124,22 @@ fn value_words(v: &serde_json::Value) -> String {
     }
 }
 
+/// Whether a key reads as a plain name in a path.
+fn is_name(key: &str) -> bool {
+    !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// A key as a path writes it: a plain name as it is; any other key (the
+/// reader's own, under an unknown field) quoted, as `["fau as"]`, so the
+/// path still reads as one.
+fn key_text(key: &str) -> String {
+    if is_name(key) {
+        key.to_string()
+    } else {
+        format!("[{}]", serde_json::Value::from(key))
+    }
+}
+
 fn join(path: &str, field: &str) -> String {
     if path.is_empty() {
         field.to_string()
@@ -187,7 +203,7 @@ fn describe(path: &str, key: Option<&str>, e: &serde_json::Error) -> ScenarioErr
         // The path ends with the unknown key itself; the refusal belongs to
         // the object that does not have it.
         let owner = path
-            .strip_suffix(name)
+            .strip_suffix(key_text(name).as_str())
             .map(|p| p.strip_suffix('.').unwrap_or(p))
             .unwrap_or(path);
         return at(
@@ -442,6 +458,17 @@ mod tests {
         for (at, value, expected) in cases {
             assert_eq!(refusal(&edited(at, value)), expected, "{at}");
         }
+    }
+
+    #[test]
+    fn a_key_that_is_not_a_name_is_quoted_in_the_path() {
+        // Found by the fuzz target: a syntax error inside the value of an
+        // unknown key with a space in it (inside a fault, which serde reads
+        // through a buffer before it refuses the key).
+        assert_eq!(
+            refusal("{\"faults\": [{\"fau as\": [[\n}"),
+            "faults[0][\"fau as\"][0][0]: invalid JSON: expected value at line 2 column 1"
+        );
     }
 
     #[test]
