@@ -339,8 +339,7 @@ fn debug_body(body: Option<&str>) -> String {
 fn stuck_keys(w: &World) -> Vec<String> {
     let def = w
         .store
-        .table_defs()
-        .find(|d| d.name == "chave_idempotencia")
+        .table_def("chave_idempotencia")
         .cloned()
         .expect("table exists");
     let col = |n: &str| def.column_index(n).expect("column exists");

@@ -26,11 +26,7 @@ impl World {
     /// and that no record would remember any more. Noted, not prevented,
     /// so that a property can judge the design rather than the world.
     pub(super) fn watch_forget(&mut self, row_id: Option<i64>) {
-        let Some(def) = self
-            .store
-            .table_defs()
-            .find(|d| d.name == "chave_idempotencia")
-        else {
+        let Some(def) = self.store.table_def("chave_idempotencia") else {
             return;
         };
         let (id, estado, chave) = (
@@ -66,8 +62,7 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, bool)> {
     }
     let def = w
         .store
-        .table_defs()
-        .find(|d| d.name == "chave_idempotencia")
+        .table_def("chave_idempotencia")
         .cloned()
         .expect("table exists");
     let col = |n: &str| def.column_index(n).expect("column exists");
@@ -126,11 +121,7 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, bool)> {
 }
 
 pub(crate) fn keys_need_recovery(w: &World) -> bool {
-    let Some(def) = w
-        .store
-        .table_defs()
-        .find(|d| d.name == "chave_idempotencia")
-    else {
+    let Some(def) = w.store.table_def("chave_idempotencia") else {
         return false;
     };
     let estado = def.column_index("estado").expect("column exists");

@@ -314,6 +314,11 @@ impl Store {
         self.tables.iter().map(|t| &*t.def)
     }
 
+    /// The definition of the table called `name`, if the store has it.
+    pub fn table_def(&self, name: &str) -> Option<&TableDef> {
+        self.table_defs().find(|d| d.name == name)
+    }
+
     /// The session a waiting statement waits for, if any.
     pub fn waiting_on(&self, s: SessionId) -> Option<SessionId> {
         let p = self.session(s).pending.as_ref()?;
