@@ -1075,6 +1075,28 @@ describe('the built page', () => {
     await tab.close();
   });
 
+  test('a trap in the wasm (how a panic ends on the shipped page) gives way to a sentence in the reader\'s language', async () => {
+    const tab = await context.newPage();
+    await tab.goto(`${baseUrl}?lang=en`, { waitUntil: 'load' });
+    await tab.locator('#lousa-root [data-testid=lousa]').waitFor({ state: 'visible', timeout: MOUNT_TIMEOUT_MS });
+    // An error that is not a trap leaves the board alone.
+    await tab.evaluate(() => new Promise((done) => {
+      setTimeout(() => { throw new Error('not the wasm'); });
+      setTimeout(done, 50);
+    }));
+    assert.equal(await tab.locator('#lousa-root [data-testid=lousa]').count(), 1, 'another error kept the board');
+    // A panic traps, and the trap reaches JavaScript as a RuntimeError thrown
+    // out of the call into the wasm; from work a promise ran, it arrives as
+    // an unhandled rejection.
+    await tab.evaluate(() => { Promise.reject(new WebAssembly.RuntimeError('unreachable')); });
+    await tab.locator('#lousa-root .lousa-failure[role=alert]').waitFor({ timeout: 5000 });
+    assert.match(await tab.locator('#lousa-root .lousa-failure').textContent(), /internal error; the text still stands/);
+    assert.equal(await tab.locator('#twin-root .lousa-failure').count(), 1, 'the two lines give way too');
+    assert.equal(await tab.locator('[data-testid=lousa]').count(), 0, 'no frozen board is left');
+    assert.equal(await tab.locator('article h2').count() > 3, true, 'the article is all there');
+    await tab.close();
+  });
+
   test('an embedded board keeps one height for the whole run, and hidden step paragraphs are skipped', async () => {
     const tab = await context.newPage();
     tab.on('pageerror', (error) => pageErrors.push(`embed: ${error}`));

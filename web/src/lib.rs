@@ -48,6 +48,7 @@ pub(crate) fn with_app<R>(f: impl FnOnce(&mut app::App) -> R) -> Option<R> {
 /// the page has a `#twin-root`). A page that only marked paragraphs with
 /// `data-step` gets a `#lousa-root` created before the first of them.
 pub fn start() {
+    #[cfg(not(panic = "immediate-abort"))]
     show_panics_on_the_page();
     let Some(root) = dom::lousa_root() else {
         return;
@@ -76,6 +77,10 @@ pub fn start() {
 /// fail on it) and replaces the lousa with a sentence saying so, instead of
 /// a frozen board. (Written here rather than with console_error_panic_hook:
 /// the stack trace that crate adds costs the page more than it tells.)
+/// The page that ships is built so that a panic traps at once, before any
+/// hook (see `x`, PAGE_TOOLCHAIN); `web/loader.js` then says the same
+/// sentence. Other builds (native tests, a stable `trunk build`) keep this.
+#[cfg(not(panic = "immediate-abort"))]
 fn show_panics_on_the_page() {
     std::panic::set_hook(Box::new(|info| {
         let what = info.payload_as_str().unwrap_or("panic");

@@ -75,6 +75,8 @@ pub struct Ui {
     pub late: &'static str,
     pub last_answer: &'static str,
     pub shown_on_board: &'static str,
+    /// Said by the panic hook (see `show_panics_on_the_page`).
+    #[cfg_attr(panic = "immediate-abort", allow(dead_code))]
     pub failure: &'static str,
 }
 
