@@ -4,7 +4,7 @@
 use crate::scenario::*;
 use crate::store::Isolation;
 
-pub const NAMES: [&str; 13] = [
+pub const NAMES: [&str; 14] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -13,6 +13,7 @@ pub const NAMES: [&str; 13] = [
     "acquirer-timeout-after-accept",
     "late-retry-after-ttl",
     "late-retry-provider-key",
+    "crash-before-capture",
     "held-transaction",
     "queue-redelivery",
     "new-key-per-retry",
@@ -225,6 +226,33 @@ pub fn builtin(name: &str) -> Option<Scenario> {
                 "The same retry after the key's lifetime, but now the key also travels to the acquirer. The service has forgotten the charge; the acquirer recognises the key and returns the capture it already made, without charging again.",
             );
             s.acquirer.provider_keys = true;
+            s
+        }
+        "crash-before-capture" => {
+            // The failed_safe state of the second seed: the worker dies
+            // after claiming the key and before calling the acquirer.
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKeyLease,
+                text(
+                    "A queda antes de chamar o adquirente",
+                    "The crash before calling the acquirer",
+                ),
+                text(
+                    "A instância grava a chave e morre antes de pedir a captura. A recuperação confirma com o adquirente que nada foi cobrado, marca a chave como failed_safe, e um reenvio posterior cobra uma única vez.",
+                    "The instance records the key and dies before asking for the capture. Recovery checks with the acquirer that nothing was charged and marks the key failed_safe; a later retry charges exactly once.",
+                ),
+            );
+            s.acquirer.latency_ms = 400;
+            s.clients = vec![app("app", 2_000, 4, 1_000)];
+            s.faults = vec![Fault::Crash {
+                instance: 0,
+                at_ms: None,
+                at_point: Some(CrashPoint::AfterCommit),
+                restart_after_ms: 5_000,
+            }];
+            s.lease_ms = 3_000;
+            s.recovery_every_ms = 2_000;
             s
         }
         "held-transaction" => {

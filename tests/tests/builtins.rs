@@ -5,6 +5,7 @@ use expect_test::expect_file;
 use lousa_core::builtins::{self, NAMES};
 use lousa_core::narrate::{self, Lang};
 use lousa_core::run::{self, AT_MOST_ONE_CAPTURE, CONFLICTS_NEVER_CHARGE, REPLAY_EQUALS_FIRST};
+use lousa_core::trace::EventKind;
 use lousa_core::world::fnv1a;
 use lousa_core::{Scenario, Strategy};
 
@@ -218,6 +219,76 @@ fn a_retry_after_the_key_ttl_is_a_new_request_unless_the_provider_dedupes() {
         "the late retry is told it was charged"
     );
     assert_eq!(s.attempts[0].status, None, "the first answer was lost");
+}
+
+/// The frame of the first event `pred` matches in the run of `s`.
+fn first_frame(r: &lousa_core::run::Run, pred: impl Fn(&EventKind) -> bool) -> Option<usize> {
+    r.events().find(|(_, e)| pred(&e.kind)).map(|(f, _)| f)
+}
+
+/// The state of the lease design's one key row at `frame`.
+fn key_state(r: &lousa_core::run::Run, frame: usize) -> Option<String> {
+    let t = r
+        .state_at(frame)
+        .tables
+        .iter()
+        .find(|t| t.name == "chave_idempotencia")?;
+    let row = t.rows.first()?;
+    lousa_core::view::row_facts(t, &row.values).status
+}
+
+#[test]
+fn crash_before_capture_frees_the_key_only_once_recovery_proves_nothing_happened() {
+    let s = with("crash-before-capture", Strategy::IdempotencyKeyLease);
+    let r = lousa_core::run(&s).unwrap();
+    let sm = &r.summary;
+    assert_eq!(sm.captures, 1, "{sm:#?}");
+    assert_eq!(statuses(sm), vec![409, 201]);
+    assert_eq!(
+        sm.attempts[0].status, None,
+        "the first attempt died with its worker"
+    );
+    assert!(
+        !sm.attempts[0].reached_acquirer,
+        "it never called the acquirer"
+    );
+    assert!(
+        !sm.attempts[1].reached_acquirer,
+        "a 409 while processing starts no work"
+    );
+    assert!(
+        sm.attempts[2].reached_acquirer,
+        "the controlled retry charges"
+    );
+    let freed = first_frame(&r, |k| {
+        matches!(
+            k,
+            EventKind::Reconciled {
+                captured: false,
+                ..
+            }
+        )
+    })
+    .expect("recovery frees the key");
+    let capture = first_frame(&r, |k| matches!(k, EventKind::CaptureRequested { .. })).unwrap();
+    assert!(freed < capture, "the key is freed before anyone captures");
+    assert_eq!(key_state(&r, freed).as_deref(), Some("failed_safe"));
+    assert_eq!(
+        key_state(&r, r.frame_count() - 1).as_deref(),
+        Some("completed")
+    );
+    for v in &sm.invariants {
+        assert!(v.holds, "{}: {}", v.name, v.detail);
+    }
+    // Without states and recovery the claim stays PROCESSANDO: every retry
+    // is refused and the charge never happens.
+    let plain = outcome("crash-before-capture", Strategy::IdempotencyKey);
+    assert_eq!(plain.captures, 0);
+    assert!(
+        statuses(&plain).iter().all(|&s| s == 409),
+        "{:?}",
+        statuses(&plain)
+    );
 }
 
 #[test]
