@@ -113,7 +113,7 @@ fn the_builtin_list() {
 #[test]
 fn every_builtin_is_covered() {
     // A new built-in needs its own test below, so that none goes unguarded.
-    assert_eq!(NAMES.len(), 14);
+    assert_eq!(NAMES.len(), 15);
 }
 
 #[test]
@@ -159,6 +159,11 @@ fn late_retry_provider_key() {
 #[test]
 fn crash_before_capture() {
     builtin_under_every_strategy("crash-before-capture");
+}
+
+#[test]
+fn unknown_reconciled() {
+    builtin_under_every_strategy("unknown-reconciled");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use crate::scenario::*;
 use crate::store::Isolation;
 
-pub const NAMES: [&str; 14] = [
+pub const NAMES: [&str; 15] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -14,6 +14,7 @@ pub const NAMES: [&str; 14] = [
     "late-retry-after-ttl",
     "late-retry-provider-key",
     "crash-before-capture",
+    "unknown-reconciled",
     "held-transaction",
     "queue-redelivery",
     "new-key-per-retry",
@@ -253,6 +254,24 @@ pub fn builtin(name: &str) -> Option<Scenario> {
             }];
             s.lease_ms = 3_000;
             s.recovery_every_ms = 2_000;
+            s
+        }
+        "unknown-reconciled" => {
+            // The unknown state of the second seed: the acquirer captured,
+            // its answer was lost, and the retry comes back before
+            // recovery has asked the acquirer what happened.
+            let mut s = builtin("acquirer-timeout-after-accept").expect("built-in");
+            s.name = name.into();
+            s.strategy = Strategy::IdempotencyKeyLease;
+            s.title = text(
+                "O efeito incerto e a conciliação",
+                "The uncertain effect and the reconciliation",
+            );
+            s.description = text(
+                "O adquirente captura e a resposta dele se perde. A instância marca a chave como unknown e responde 504; o reenvio que chega antes da conciliação recebe 409. A recuperação pergunta ao adquirente, completa o registro, e o reenvio seguinte recebe a resposta guardada.",
+                "The acquirer captures and its answer is lost. The instance marks the key unknown and answers 504; the retry that arrives before reconciliation gets a 409. Recovery asks the acquirer, completes the record, and the next retry gets the stored answer.",
+            );
+            s.clients[0].backoff_ms = 300;
             s
         }
         "held-transaction" => {

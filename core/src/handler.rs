@@ -168,6 +168,8 @@ const BODY_PROCESSING: &str = r#"{"erro": "processando"}"#;
 const BODY_KEY_REUSED: &str = r#"{"erro": "chave reutilizada com outro pedido ou valor"}"#;
 const BODY_TRY_AGAIN: &str = r#"{"erro": "tente novamente"}"#;
 const BODY_ACQUIRER_SILENT: &str = r#"{"erro": "adquirente sem resposta"}"#;
+/// A key `unknown`: the charge may have happened, recovery is asking.
+const BODY_RECONCILING: &str = r#"{"erro": "conciliando"}"#;
 
 /// The fields that define an intent, in canonical JSON (sorted keys, no
 /// whitespace), hashed. Whitespace, key order and other fields of the raw
@@ -650,7 +652,9 @@ fn lease_decide(w: &Situation, job: &mut Job, result: &StmtResult) {
             respond(job, http, row[5].as_text().unwrap_or_default());
         }
         "failed_safe" => job.pc = Pc::LeaseRetake,
-        // processing (lease live or not) and unknown: never start parallel work.
+        // The effect may have happened: reconcile before anyone retries.
+        "unknown" => respond(job, 409, BODY_RECONCILING),
+        // processing, lease live or not: never start parallel work.
         _ => respond(job, 409, BODY_PROCESSING),
     }
 }

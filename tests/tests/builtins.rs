@@ -90,12 +90,19 @@ fn idempotency_key_never_double_charges_in_any_builtin_where_the_client_repeats_
 fn exempt(strategy: Strategy, name: &str) -> bool {
     matches!(name, "new-key-per-retry" | "late-retry-after-ttl")
         || (strategy == Strategy::IdempotencyKeyHeldTx
-            && matches!(name, "crash-after-commit" | "acquirer-timeout-after-accept"))
+            && matches!(
+                name,
+                "crash-after-commit" | "acquirer-timeout-after-accept" | "unknown-reconciled"
+            ))
 }
 
 #[test]
 fn a_held_transaction_that_rolls_back_after_the_capture_lets_the_retry_charge_again() {
-    for name in ["crash-after-commit", "acquirer-timeout-after-accept"] {
+    for name in [
+        "crash-after-commit",
+        "acquirer-timeout-after-accept",
+        "unknown-reconciled",
+    ] {
         let s = outcome(name, Strategy::IdempotencyKeyHeldTx);
         assert_eq!(
             s.captures, 2,
@@ -289,6 +296,44 @@ fn crash_before_capture_frees_the_key_only_once_recovery_proves_nothing_happened
         "{:?}",
         statuses(&plain)
     );
+}
+
+#[test]
+fn an_unknown_key_refuses_the_retry_until_recovery_completes_it_from_the_acquirer() {
+    let r = lousa_core::run(&with("unknown-reconciled", Strategy::IdempotencyKeyLease)).unwrap();
+    let sm = &r.summary;
+    assert_eq!(sm.captures, 1, "{sm:#?}");
+    assert_eq!(statuses(sm), vec![504, 409, 201]);
+    // The 504 is not the key's answer: the effect is unknown, not failed.
+    let unknown = first_frame(
+        &r,
+        |k| matches!(k, EventKind::Sql { sql, .. } if sql.contains("estado = 'unknown'")),
+    )
+    .expect("the instance marks the key unknown");
+    assert_eq!(key_state(&r, unknown).as_deref(), Some("unknown"));
+    // The retry in between is told the key is being reconciled, and starts
+    // no work of its own.
+    assert_eq!(
+        sm.attempts[1].body.as_deref(),
+        Some(r#"{"erro": "conciliando"}"#)
+    );
+    assert!(!sm.attempts[1].reached_acquirer);
+    let reconciled = first_frame(&r, |k| {
+        matches!(k, EventKind::Reconciled { captured: true, .. })
+    })
+    .expect("recovery asks the acquirer");
+    assert_eq!(key_state(&r, reconciled).as_deref(), Some("completed"));
+    assert!(
+        !sm.attempts[2].reached_acquirer,
+        "the stored answer, no capture"
+    );
+    assert_eq!(
+        sm.attempts[2].body.as_deref(),
+        Some(r#"{"status": "CAPTURADA", "cobranca_id": 1}"#)
+    );
+    for v in &sm.invariants {
+        assert!(v.holds, "{}: {}", v.name, v.detail);
+    }
 }
 
 #[test]
