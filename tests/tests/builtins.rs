@@ -336,6 +336,32 @@ fn an_unknown_key_refuses_the_retry_until_recovery_completes_it_from_the_acquire
     }
 }
 
+/// The fault `acquirer-declines`: the card is refused on that one call,
+/// and the acquirer's other calls are answered as `acquirer.decline` says.
+#[test]
+fn a_declines_fault_refuses_that_call_only() {
+    let mut json: serde_json::Value =
+        serde_json::from_str(&builtins::builtin("timeout-retry").unwrap().to_json()).unwrap();
+    json["strategy"] = "naive".into();
+    json["clients"][0]["retries_max"] = 1.into();
+    json["faults"] = serde_json::json!([{"kind": "acquirer-declines", "call": 1}]);
+    let s = Scenario::from_json(&json.to_string()).expect("the fault parses");
+    let r = lousa_core::run(&s).unwrap();
+    let declined = r
+        .events()
+        .filter(|(_, e)| matches!(e.kind, EventKind::Declined { .. }))
+        .count();
+    assert_eq!(declined, 1, "one refusal");
+    assert_eq!(r.summary.captures, 1, "the retry's call is accepted");
+    json["faults"] = serde_json::json!([{"kind": "acquirer-declines", "call": 0}]);
+    assert_eq!(
+        Scenario::from_json(&json.to_string())
+            .unwrap_err()
+            .to_string(),
+        "faults[0].call: 0 is outside 1..=1000"
+    );
+}
+
 #[test]
 fn held_transaction_makes_the_retry_wait_instead_of_refusing_it() {
     let s = outcome("held-transaction", Strategy::IdempotencyKeyHeldTx);
