@@ -113,7 +113,7 @@ fn the_builtin_list() {
 #[test]
 fn every_builtin_is_covered() {
     // A new built-in needs its own test below, so that none goes unguarded.
-    assert_eq!(NAMES.len(), 15);
+    assert_eq!(NAMES.len(), 16);
 }
 
 #[test]
@@ -164,6 +164,11 @@ fn crash_before_capture() {
 #[test]
 fn unknown_reconciled() {
     builtin_under_every_strategy("unknown-reconciled");
+}
+
+#[test]
+fn decline_stored() {
+    builtin_under_every_strategy("decline-stored");
 }
 
 #[test]

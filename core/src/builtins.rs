@@ -4,7 +4,7 @@
 use crate::scenario::*;
 use crate::store::Isolation;
 
-pub const NAMES: [&str; 15] = [
+pub const NAMES: [&str; 16] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -15,6 +15,7 @@ pub const NAMES: [&str; 15] = [
     "late-retry-provider-key",
     "crash-before-capture",
     "unknown-reconciled",
+    "decline-stored",
     "held-transaction",
     "queue-redelivery",
     "new-key-per-retry",
@@ -24,6 +25,8 @@ pub const NAMES: [&str; 15] = [
 
 /// The key of the story's charge: a UUID v4, as Stripe recommends.
 pub const STORY_KEY: &str = "9d2f4c1a-6b3e-4f8a-b7c5-1e0d3a2b4c6f";
+/// The key of a second intent for the same order (`decline-stored`).
+pub const SECOND_KEY: &str = "3c7e9b20-5d41-4a8f-9e62-7b1f0c4d8a35";
 pub const STORY_ORDER: i64 = 123;
 pub const STORY_CENTS: i64 = 25_000;
 
@@ -272,6 +275,31 @@ pub fn builtin(name: &str) -> Option<Scenario> {
                 "The acquirer captures and its answer is lost. The instance marks the key unknown and answers 504; the retry that arrives before reconciliation gets a 409. Recovery asks the acquirer, completes the record, and the next retry gets the stored answer.",
             );
             s.clients[0].backoff_ms = 300;
+            s
+        }
+        "decline-stored" => {
+            // A refusal is an answer too: stored, and replayed to every
+            // retry of the key; paying after it is a new intent.
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKeyLease,
+                text("A recusa guardada", "The stored decline"),
+                text(
+                    "O adquirente recusa o cartão (402) e a resposta se perde. O reenvio com a mesma chave recebe a mesma recusa, guardada, sem nova chamada ao adquirente. Para pagar de outro jeito, o app cria uma nova intenção, com chave nova, que é capturada.",
+                    "The acquirer declines the card (402) and the answer is lost. The retry with the same key gets the same stored decline, with no new call to the acquirer. To pay another way the app starts a new intent, with a new key, which is captured.",
+                ),
+            );
+            s.acquirer.latency_ms = 200;
+            let mut c = app("app", 2_000, 3, 500);
+            let mut second = story_intent();
+            second.key = SECOND_KEY.into();
+            c.intents.push(second);
+            c.gap_between_intents_ms = 1_000;
+            s.clients = vec![c];
+            s.faults = vec![
+                Fault::AcquirerDeclines { call: 1 },
+                Fault::DropResponse { attempt: 1 },
+            ];
             s
         }
         "held-transaction" => {

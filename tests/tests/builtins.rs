@@ -363,6 +363,40 @@ fn a_declines_fault_refuses_that_call_only() {
 }
 
 #[test]
+fn a_decline_is_stored_and_replayed_and_only_a_new_key_pays() {
+    for strategy in [
+        Strategy::IdempotencyKey,
+        Strategy::IdempotencyKeyCatch,
+        Strategy::IdempotencyKeyLease,
+    ] {
+        let s = outcome("decline-stored", strategy);
+        assert_eq!(statuses(&s), vec![402, 201], "{strategy}");
+        assert_eq!(
+            s.attempts[0].status, None,
+            "{strategy}: the decline was lost"
+        );
+        let declined = r#"{"status": "RECUSADA", "cobranca_id": 1}"#;
+        assert_eq!(s.attempts[1].body.as_deref(), Some(declined), "{strategy}");
+        assert!(
+            !s.attempts[1].reached_acquirer,
+            "{strategy}: the retry is answered from the store"
+        );
+        assert_eq!(s.attempts[1].key, s.attempts[0].key);
+        assert_ne!(
+            s.attempts[2].key, s.attempts[0].key,
+            "a new intent, a new key"
+        );
+        let captures: Vec<u32> = s.intents.iter().map(|i| i.captures).collect();
+        assert_eq!(captures, vec![0, 1], "{strategy}");
+    }
+    // Without a stored answer the retry is a new charge, and the new
+    // intent a second one: R$ 500,00 for one order.
+    let naive = outcome("decline-stored", Strategy::Naive);
+    assert_eq!(naive.captures, 2);
+    assert_eq!(naive.charged_cents, 50_000);
+}
+
+#[test]
 fn held_transaction_makes_the_retry_wait_instead_of_refusing_it() {
     let s = outcome("held-transaction", Strategy::IdempotencyKeyHeldTx);
     assert_eq!(s.captures, 1);
