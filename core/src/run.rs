@@ -192,6 +192,7 @@ pub const REPLAY_EQUALS_FIRST: &str = property::REPLAY_EQUALS_FIRST.name;
 pub const CONFLICTS_NEVER_CHARGE: &str = property::CONFLICTS_NEVER_CHARGE.name;
 pub const NO_KEY_STUCK: &str = property::NO_KEY_STUCK.name;
 pub const NO_KEY_FORGOTTEN_UNRESOLVED: &str = property::NO_KEY_FORGOTTEN_UNRESOLVED.name;
+pub const DECLINED_KEY_NEVER_CAPTURES: &str = property::DECLINED_KEY_NEVER_CAPTURES.name;
 
 #[cfg(test)]
 mod old_lease_order {
