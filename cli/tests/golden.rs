@@ -113,7 +113,7 @@ fn the_builtin_list() {
 #[test]
 fn every_builtin_is_covered() {
     // A new built-in needs its own test below, so that none goes unguarded.
-    assert_eq!(NAMES.len(), 16);
+    assert_eq!(NAMES.len(), 17);
 }
 
 #[test]
@@ -169,6 +169,11 @@ fn unknown_reconciled() {
 #[test]
 fn decline_stored() {
     builtin_under_every_strategy("decline-stored");
+}
+
+#[test]
+fn headers_replayed() {
+    builtin_under_every_strategy("headers-replayed");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use crate::scenario::*;
 use crate::store::Isolation;
 
-pub const NAMES: [&str; 16] = [
+pub const NAMES: [&str; 17] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -16,6 +16,7 @@ pub const NAMES: [&str; 16] = [
     "crash-before-capture",
     "unknown-reconciled",
     "decline-stored",
+    "headers-replayed",
     "held-transaction",
     "queue-redelivery",
     "new-key-per-retry",
@@ -300,6 +301,19 @@ pub fn builtin(name: &str) -> Option<Scenario> {
                 Fault::AcquirerDeclines { call: 1 },
                 Fault::DropResponse { attempt: 1 },
             ];
+            s
+        }
+        "headers-replayed" => {
+            // The completed state of the second seed: the replay repeats
+            // status, body and the relevant headers (here Location).
+            let mut s = builtin("lost-response").expect("built-in");
+            s.name = name.into();
+            s.strategy = Strategy::IdempotencyKeyLease;
+            s.title = text("Os cabeçalhos também voltam", "The headers come back too");
+            s.description = text(
+                "A cobrança é capturada e a resposta 201, com o cabeçalho Location da cobrança criada, se perde. O reenvio recebe da chave guardada o mesmo status, o mesmo corpo e o mesmo Location.",
+                "The charge is captured and the 201 answer, with the Location header of the charge it created, is lost. The retry gets from the stored key the same status, the same body and the same Location.",
+            );
             s
         }
         "held-transaction" => {

@@ -246,7 +246,7 @@ fn replay_equals_first(e: &Ending) -> Vec<String> {
         let answered = answered_2xx(e, i);
         if let Some(first) = answered.first() {
             for a in &answered[1..] {
-                if (a.status, &a.body) != (first.status, &first.body) {
+                if (a.status, &a.headers, &a.body) != (first.status, &first.headers, &first.body) {
                     out.push(format!(
                         "attempt {} answered {} {}, attempt {} first answered {} {}",
                         a.attempt + 1,

@@ -154,6 +154,11 @@ pub fn summarize(w: &World) -> Summary {
                 key: a.key.to_string(),
                 instance: a.instance,
                 status: a.answer.as_ref().map(|x| x.0),
+                headers: a
+                    .answer
+                    .as_ref()
+                    .and(a.headers.as_deref())
+                    .map(String::from),
                 body: a.answer.as_ref().map(|x| x.1.to_string()),
                 knowledge,
                 reached_acquirer: a.reached_acquirer,

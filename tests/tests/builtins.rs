@@ -397,6 +397,55 @@ fn a_decline_is_stored_and_replayed_and_only_a_new_key_pays() {
 }
 
 #[test]
+fn the_replay_repeats_status_body_and_location() {
+    let r = lousa_core::run(&with("headers-replayed", Strategy::IdempotencyKeyLease)).unwrap();
+    let sm = &r.summary;
+    assert_eq!(sm.captures, 1);
+    let location = r#"{"Location": "/cobrancas/1"}"#;
+    // What the first attempt was sent, before the network lost it.
+    let sent: Vec<_> = r
+        .events()
+        .filter_map(|(_, e)| match &e.kind {
+            EventKind::Responded {
+                attempt,
+                status,
+                headers,
+                body,
+            } => Some((*attempt, *status, headers.clone(), body.clone())),
+            _ => None,
+        })
+        .collect();
+    let body = r#"{"status": "CAPTURADA", "cobranca_id": 1}"#;
+    assert_eq!(
+        sent,
+        vec![
+            (0, 201, Some(location.to_string()), body.to_string()),
+            (1, 201, Some(location.to_string()), body.to_string()),
+        ]
+    );
+    assert_eq!(sm.attempts[0].status, None, "the first answer was lost");
+    let retry = &sm.attempts[1];
+    assert_eq!(
+        (
+            retry.status,
+            retry.headers.as_deref(),
+            retry.body.as_deref()
+        ),
+        (Some(201), Some(location), Some(body))
+    );
+    assert!(!retry.reached_acquirer);
+    // The stored row holds the headers it replays.
+    assert!(
+        r.events().any(|(_, e)| matches!(&e.kind,
+            EventKind::Sql { sql, .. } if sql.starts_with("SELECT") && sql.contains("resposta_headers"))),
+        "the retry reads the stored headers"
+    );
+    // The first post's table keeps status and body only.
+    let plain = outcome("headers-replayed", Strategy::IdempotencyKey);
+    assert_eq!(plain.attempts[1].headers, None);
+}
+
+#[test]
 fn held_transaction_makes_the_retry_wait_instead_of_refusing_it() {
     let s = outcome("held-transaction", Strategy::IdempotencyKeyHeldTx);
     assert_eq!(s.captures, 1);
