@@ -277,10 +277,14 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
                 format!("reconciles key {key} with the acquirer: it captured, record completed")
             }
             (false, Lang::Pt) => {
-                format!("concilia a chave {key}: o adquirente não cobrou, a chave fica livre")
+                format!(
+                    "concilia a chave {key}: o adquirente não cobrou, a chave fica failed_safe, livre para nova tentativa"
+                )
             }
             (false, Lang::En) => {
-                format!("reconciles key {key}: the acquirer did not charge, the key is freed")
+                format!(
+                    "reconciles key {key}: the acquirer did not charge, the key is marked failed_safe, free for a new attempt"
+                )
             }
         },
         EventKind::EventLimitReached => l("limite de eventos atingido", "event limit reached"),
