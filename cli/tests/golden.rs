@@ -113,7 +113,7 @@ fn the_builtin_list() {
 #[test]
 fn every_builtin_is_covered() {
     // A new built-in needs its own test below, so that none goes unguarded.
-    assert_eq!(NAMES.len(), 13);
+    assert_eq!(NAMES.len(), 17);
 }
 
 #[test]
@@ -154,6 +154,26 @@ fn late_retry_after_ttl() {
 #[test]
 fn late_retry_provider_key() {
     builtin_under_every_strategy("late-retry-provider-key");
+}
+
+#[test]
+fn crash_before_capture() {
+    builtin_under_every_strategy("crash-before-capture");
+}
+
+#[test]
+fn unknown_reconciled() {
+    builtin_under_every_strategy("unknown-reconciled");
+}
+
+#[test]
+fn decline_stored() {
+    builtin_under_every_strategy("decline-stored");
+}
+
+#[test]
+fn headers_replayed() {
+    builtin_under_every_strategy("headers-replayed");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use crate::scenario::*;
 use crate::store::Isolation;
 
-pub const NAMES: [&str; 13] = [
+pub const NAMES: [&str; 17] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -13,6 +13,10 @@ pub const NAMES: [&str; 13] = [
     "acquirer-timeout-after-accept",
     "late-retry-after-ttl",
     "late-retry-provider-key",
+    "crash-before-capture",
+    "unknown-reconciled",
+    "decline-stored",
+    "headers-replayed",
     "held-transaction",
     "queue-redelivery",
     "new-key-per-retry",
@@ -22,6 +26,8 @@ pub const NAMES: [&str; 13] = [
 
 /// The key of the story's charge: a UUID v4, as Stripe recommends.
 pub const STORY_KEY: &str = "9d2f4c1a-6b3e-4f8a-b7c5-1e0d3a2b4c6f";
+/// The key of a second intent for the same order (`decline-stored`).
+pub const SECOND_KEY: &str = "3c7e9b20-5d41-4a8f-9e62-7b1f0c4d8a35";
 pub const STORY_ORDER: i64 = 123;
 pub const STORY_CENTS: i64 = 25_000;
 
@@ -225,6 +231,89 @@ pub fn builtin(name: &str) -> Option<Scenario> {
                 "The same retry after the key's lifetime, but now the key also travels to the acquirer. The service has forgotten the charge; the acquirer recognises the key and returns the capture it already made, without charging again.",
             );
             s.acquirer.provider_keys = true;
+            s
+        }
+        "crash-before-capture" => {
+            // The failed_safe state of the second seed: the worker dies
+            // after claiming the key and before calling the acquirer.
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKeyLease,
+                text(
+                    "A queda antes de chamar o adquirente",
+                    "The crash before calling the acquirer",
+                ),
+                text(
+                    "A instância grava a chave e morre antes de pedir a captura. A recuperação confirma com o adquirente que nada foi cobrado, marca a chave como failed_safe, e um reenvio posterior cobra uma única vez.",
+                    "The instance records the key and dies before asking for the capture. Recovery checks with the acquirer that nothing was charged and marks the key failed_safe; a later retry charges exactly once.",
+                ),
+            );
+            s.acquirer.latency_ms = 400;
+            s.clients = vec![app("app", 2_000, 4, 1_000)];
+            s.faults = vec![Fault::Crash {
+                instance: 0,
+                at_ms: None,
+                at_point: Some(CrashPoint::AfterCommit),
+                restart_after_ms: 5_000,
+            }];
+            s.lease_ms = 3_000;
+            s.recovery_every_ms = 2_000;
+            s
+        }
+        "unknown-reconciled" => {
+            // The unknown state of the second seed: the acquirer captured,
+            // its answer was lost, and the retry comes back before
+            // recovery has asked the acquirer what happened.
+            let mut s = builtin("acquirer-timeout-after-accept").expect("built-in");
+            s.name = name.into();
+            s.strategy = Strategy::IdempotencyKeyLease;
+            s.title = text(
+                "O efeito incerto e a conciliação",
+                "The uncertain effect and the reconciliation",
+            );
+            s.description = text(
+                "O adquirente captura e a resposta dele se perde. A instância marca a chave como unknown e responde 504; o reenvio que chega antes da conciliação recebe 409. A recuperação pergunta ao adquirente, completa o registro, e o reenvio seguinte recebe a resposta guardada.",
+                "The acquirer captures and its answer is lost. The instance marks the key unknown and answers 504; the retry that arrives before reconciliation gets a 409. Recovery asks the acquirer, completes the record, and the next retry gets the stored answer.",
+            );
+            s.clients[0].backoff_ms = 300;
+            s
+        }
+        "decline-stored" => {
+            // A refusal is an answer too: stored, and replayed to every
+            // retry of the key; paying after it is a new intent.
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKeyLease,
+                text("A recusa guardada", "The stored decline"),
+                text(
+                    "O adquirente recusa o cartão (402) e a resposta se perde. O reenvio com a mesma chave recebe a mesma recusa, guardada, sem nova chamada ao adquirente. Para pagar de outro jeito, o app cria uma nova intenção, com chave nova, que é capturada.",
+                    "The acquirer declines the card (402) and the answer is lost. The retry with the same key gets the same stored decline, with no new call to the acquirer. To pay another way the app starts a new intent, with a new key, which is captured.",
+                ),
+            );
+            s.acquirer.latency_ms = 200;
+            let mut c = app("app", 2_000, 3, 500);
+            let mut second = story_intent();
+            second.key = SECOND_KEY.into();
+            c.intents.push(second);
+            c.gap_between_intents_ms = 1_000;
+            s.clients = vec![c];
+            s.faults = vec![
+                Fault::AcquirerDeclines { call: 1 },
+                Fault::DropResponse { attempt: 1 },
+            ];
+            s
+        }
+        "headers-replayed" => {
+            // The completed state of the second seed: the replay repeats
+            // status, body and the relevant headers (here Location).
+            let mut s = builtin("lost-response").expect("built-in");
+            s.name = name.into();
+            s.strategy = Strategy::IdempotencyKeyLease;
+            s.title = text("Os cabeçalhos também voltam", "The headers come back too");
+            s.description = text(
+                "A cobrança é capturada e a resposta 201, com o cabeçalho Location da cobrança criada, se perde. O reenvio recebe da chave guardada o mesmo status, o mesmo corpo e o mesmo Location.",
+                "The charge is captured and the 201 answer, with the Location header of the charge it created, is lost. The retry gets from the stored key the same status, the same body and the same Location.",
+            );
             s
         }
         "held-transaction" => {

@@ -1,11 +1,12 @@
 //! The strategies as handlers: small state machines whose every step is one
 //! atomic action (a SQL statement, a capture call, a response).
 
-use crate::fingerprint::{self, FingerprintHasher, Pack, Words};
 use crate::scenario::{Intent, Scenario, Strategy};
 use crate::store::{Isolation, Name, SqlState, Stmt, StmtResult, Value};
 use crate::text::Text;
 use crate::trace::SqlOutcome;
+
+mod words;
 
 /// Where a handler is. The names are what the lousa prints on an instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -95,6 +96,8 @@ pub struct Job {
     pub waiting_sql: Option<crate::text::Text>,
     pub waiting_returns_rows: bool,
     pub response: Option<(u16, crate::text::Text)>,
+    /// The prepared response's headers (jsonb text), when it has any.
+    pub headers: Option<crate::text::Text>,
     /// Times a lease handler re-claimed an expired or vanished key.
     pub reclaims: u8,
 }
@@ -117,6 +120,7 @@ impl Job {
             waiting_sql: None,
             waiting_returns_rows: false,
             response: None,
+            headers: None,
             reclaims: 0,
         }
     }
@@ -137,7 +141,8 @@ pub fn uses_transaction(strategy: Strategy, isolation: Isolation) -> bool {
 pub enum Action {
     Sql(StmtInputs),
     Capture,
-    Respond(u16, crate::text::Text),
+    /// Status, headers (jsonb text, if any) and body.
+    Respond(u16, Option<crate::text::Text>, crate::text::Text),
 }
 
 /// What a job's statement is built from: [`statement`] reads these, the
@@ -168,6 +173,13 @@ const BODY_PROCESSING: &str = r#"{"erro": "processando"}"#;
 const BODY_KEY_REUSED: &str = r#"{"erro": "chave reutilizada com outro pedido ou valor"}"#;
 const BODY_TRY_AGAIN: &str = r#"{"erro": "tente novamente"}"#;
 const BODY_ACQUIRER_SILENT: &str = r#"{"erro": "adquirente sem resposta"}"#;
+/// A key `unknown`: the charge may have happened, recovery is asking.
+const BODY_RECONCILING: &str = r#"{"erro": "conciliando"}"#;
+
+/// The headers of a created charge, as jsonb text: where it can be read.
+pub fn created_headers(id: i64) -> String {
+    format!(r#"{{"Location": "/cobrancas/{id}"}}"#)
+}
 
 /// The fields that define an intent, in canonical JSON (sorted keys, no
 /// whitespace), hashed. Whitespace, key order and other fields of the raw
@@ -229,7 +241,7 @@ pub fn action(w: &Situation, job: &Job) -> Action {
         Pc::AfterCapture => unreachable!("resolved in on_capture"),
         Pc::Respond => {
             let (status, body) = job.response.clone().expect("a response was prepared");
-            Action::Respond(status, body)
+            Action::Respond(status, job.headers.clone(), body)
         }
         pc => Action::Sql(StmtInputs {
             pc,
@@ -355,6 +367,7 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
                 "expira_em_ms",
                 "resposta_http",
                 "resposta_corpo",
+                "resposta_headers",
             ]
             .map(Name::Borrowed)
             .to_vec(),
@@ -389,6 +402,9 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
             if state == "completed" {
                 set.push(("resposta_http".into(), Value::Int(i64::from(http))));
                 set.push(("resposta_corpo".into(), text(&body)));
+                if let Some(h) = lease_headers(scenario.strategy, http, id) {
+                    set.push(("resposta_headers".into(), text(&h)));
+                }
             }
             Stmt::Update {
                 table: "chave_idempotencia".into(),
@@ -421,6 +437,12 @@ fn lease_answer(strategy: Strategy, capture: Option<bool>, id: i64) -> (&'static
         (_, Some(false)) => ("completed", 402, body("RECUSADA", id)),
         (_, None) => ("unknown", 504, BODY_ACQUIRER_SILENT.to_string()),
     }
+}
+
+/// The headers the lease design stores with an answer: a created charge's
+/// `Location`. `local-effect` shares the table and answers as it did.
+fn lease_headers(strategy: Strategy, http: u16, id: i64) -> Option<String> {
+    (strategy == Strategy::IdempotencyKeyLease && http == 201).then(|| created_headers(id))
 }
 
 /// (status column, HTTP status, body) for what the acquirer said.
@@ -457,6 +479,7 @@ pub fn outcome_of(returns_rows: bool, result: &StmtResult) -> SqlOutcome {
 
 fn respond(job: &mut Job, status: u16, body: impl Into<crate::text::Text>) {
     job.response = Some((status, body.into()));
+    job.headers = None;
     job.pc = Pc::Respond;
 }
 
@@ -598,8 +621,10 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
         }
         Pc::InsertPedido => Pc::LeaseFinish,
         Pc::LeaseFinish => {
-            let (_, http, b) = lease_answer(strategy, job.capture_result, job.row_id.unwrap_or(0));
+            let id = job.row_id.unwrap_or(0);
+            let (_, http, b) = lease_answer(strategy, job.capture_result, id);
             job.response = Some((http, b.into()));
+            job.headers = lease_headers(strategy, http, id).map(Into::into);
             if strategy == Strategy::LocalEffect {
                 Pc::CommitHeld
             } else {
@@ -646,11 +671,15 @@ fn lease_decide(w: &Situation, job: &mut Job, result: &StmtResult) {
         "completed" if expired && job.reclaims < 2 => job.pc = Pc::LeaseDelete,
         _ if row[1].as_text() != Some(fp.as_str()) => respond(job, 422, BODY_KEY_REUSED),
         "completed" => {
+            // The stored answer, headers included, byte for byte.
             let http = row[4].as_int().unwrap_or(500) as u16;
             respond(job, http, row[5].as_text().unwrap_or_default());
+            job.headers = row[6].as_text().map(Into::into);
         }
         "failed_safe" => job.pc = Pc::LeaseRetake,
-        // processing (lease live or not) and unknown: never start parallel work.
+        // The effect may have happened: reconcile before anyone retries.
+        "unknown" => respond(job, 409, BODY_RECONCILING),
+        // processing, lease live or not: never start parallel work.
         _ => respond(job, 409, BODY_PROCESSING),
     }
 }
@@ -690,67 +719,6 @@ pub fn tables_of(strategy: Strategy) -> &'static [&'static str] {
         Strategy::IdempotencyKeyLease => &["chave_idempotencia"],
         Strategy::LocalEffect => &["chave_idempotencia", "pedido_pago"],
         _ => &["cobranca"],
-    }
-}
-
-/// A word of numbers and presence flags, then what is present: the row,
-/// the time it started waiting, a word of the texts' lengths and the
-/// response's status, and the texts.
-impl Words for Job {
-    #[inline(always)]
-    fn words(&self, h: &mut FingerprintHasher) {
-        let Job {
-            attempt,
-            pc,
-            row_id,
-            call,
-            capture_result,
-            waiting_since_ms,
-            waiting_sql,
-            waiting_returns_rows,
-            response,
-            reclaims,
-        } = self;
-        let captured = match capture_result {
-            None => 0,
-            Some(false) => 1,
-            Some(true) => 2,
-        };
-        h.word(
-            Pack::new()
-                .put(u64::from(*attempt), 16)
-                .put(*pc as u64, 8)
-                .opt(*call, 24)
-                .put(captured, 2)
-                .flag(*waiting_returns_rows)
-                .put(u64::from(*reclaims), 8)
-                .flag(row_id.is_some())
-                .flag(waiting_since_ms.is_some())
-                .flag(waiting_sql.is_some())
-                .flag(response.is_some())
-                .word(),
-        );
-        if let Some(row) = row_id {
-            h.word(*row as u64);
-        }
-        if let Some(since) = waiting_since_ms {
-            h.word(*since);
-        }
-        if waiting_sql.is_some() || response.is_some() {
-            h.word(
-                Pack::new()
-                    .len(waiting_sql.as_ref().map_or(0, |s| s.len()), 24)
-                    .len(response.as_ref().map_or(0, |(_, b)| b.len()), 24)
-                    .put(response.as_ref().map_or(0, |(s, _)| u64::from(*s)), 16)
-                    .word(),
-            );
-        }
-        if let Some(sql) = waiting_sql {
-            fingerprint::text(h, sql);
-        }
-        if let Some((_, body)) = response {
-            fingerprint::text(h, body);
-        }
     }
 }
 

@@ -192,11 +192,21 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
             "gives up waiting for the acquirer: does not know whether it charged",
         ),
         EventKind::Responded {
-            attempt, status, ..
-        } => match lang {
-            Lang::Pt => format!("responde {status} à tentativa {}", n(*attempt)),
-            Lang::En => format!("answers {status} to attempt {}", n(*attempt)),
-        },
+            attempt,
+            status,
+            headers,
+            ..
+        } => {
+            let with = match (headers, lang) {
+                (None, _) => String::new(),
+                (Some(h), Lang::Pt) => format!(", com {}", header_lines(h)),
+                (Some(h), Lang::En) => format!(", with {}", header_lines(h)),
+            };
+            match lang {
+                Lang::Pt => format!("responde {status} à tentativa {}{with}", n(*attempt)),
+                Lang::En => format!("answers {status} to attempt {}{with}", n(*attempt)),
+            }
+        }
         EventKind::ResponseDropped { attempt } => match lang {
             Lang::Pt => format!("a resposta da tentativa {} se perde", n(*attempt)),
             Lang::En => format!("the answer to attempt {} is lost", n(*attempt)),
@@ -204,12 +214,24 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
         EventKind::ResponseReceived {
             attempt,
             status,
+            headers,
             body,
             ..
-        } => match lang {
-            Lang::Pt => format!("recebe {status} para a tentativa {}: {body}", n(*attempt)),
-            Lang::En => format!("receives {status} for attempt {}: {body}", n(*attempt)),
-        },
+        } => {
+            let headers = headers
+                .as_deref()
+                .map_or(String::new(), |h| format!(" ({})", header_lines(h)));
+            match lang {
+                Lang::Pt => format!(
+                    "recebe {status} para a tentativa {}{headers}: {body}",
+                    n(*attempt)
+                ),
+                Lang::En => format!(
+                    "receives {status} for attempt {}{headers}: {body}",
+                    n(*attempt)
+                ),
+            }
+        }
         EventKind::LateResponseIgnored {
             attempt, status, ..
         } => match lang {
@@ -255,10 +277,14 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
                 format!("reconciles key {key} with the acquirer: it captured, record completed")
             }
             (false, Lang::Pt) => {
-                format!("concilia a chave {key}: o adquirente não cobrou, a chave fica livre")
+                format!(
+                    "concilia a chave {key}: o adquirente não cobrou, a chave fica failed_safe, livre para nova tentativa"
+                )
             }
             (false, Lang::En) => {
-                format!("reconciles key {key}: the acquirer did not charge, the key is freed")
+                format!(
+                    "reconciles key {key}: the acquirer did not charge, the key is marked failed_safe, free for a new attempt"
+                )
             }
         },
         EventKind::EventLimitReached => l("limite de eventos atingido", "event limit reached"),
@@ -293,9 +319,41 @@ pub fn amount(cents: i64, lang: Lang) -> String {
     money(cents, lang)
 }
 
+/// Stored headers (jsonb text of an object of strings, as the handler
+/// writes them) as HTTP header lines: `{"Location": "/cobrancas/1"}` reads
+/// `Location: /cobrancas/1`.
+pub fn header_lines(headers: &str) -> String {
+    headers
+        .trim()
+        .trim_start_matches('{')
+        .trim_end_matches('}')
+        .replace('"', "")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_headers_read_as_header_lines() {
+        let h = crate::handler::created_headers(7);
+        assert_eq!(header_lines(&h), "Location: /cobrancas/7");
+        let sent = EventKind::Responded {
+            attempt: 1,
+            status: 201,
+            headers: Some(h),
+            body: String::new(),
+        };
+        let e = |kind| TraceEvent {
+            time_ms: 0,
+            actor: crate::trace::Actor::Instance(0),
+            kind,
+        };
+        assert_eq!(
+            describe(&e(sent), Lang::En),
+            "answers 201 to attempt 2, with Location: /cobrancas/7"
+        );
+    }
 
     #[test]
     fn money_groups_thousands_as_each_language_writes_them() {

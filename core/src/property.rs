@@ -117,6 +117,18 @@ pub const NO_KEY_FORGOTTEN_UNRESOLVED: Property = Property {
     only_under: Some(Strategy::IdempotencyKeyLease),
 };
 
+/// A refusal is the key's answer: once the acquirer declined a call for a
+/// key, no later call for that key captures. A design that stores the 402
+/// replays it; one that does not sends the retry to the acquirer again,
+/// and a card that passes the second time is charged after the client was
+/// (or would have been) told no.
+pub const DECLINED_KEY_NEVER_CAPTURES: Property = Property {
+    name: "a-declined-key-is-never-charged",
+    modality: Modality::Always,
+    check: declined_key_captures,
+    only_under: None,
+};
+
 /// Some complete schedule ends with an intent captured more than once.
 pub const DOUBLE_CHARGE_REACHABLE: Property = Property {
     name: "double-charge-reachable",
@@ -143,13 +155,14 @@ pub const REPLAY_REACHABLE: Property = Property {
 };
 
 /// Every property, *always* ones first, each in the order reports list it.
-pub const ALL: [Property; 9] = [
+pub const ALL: [Property; 10] = [
     AT_MOST_ONE_CAPTURE,
     EVERY_2XX_ONE_CAPTURE,
     REPLAY_EQUALS_FIRST,
     CONFLICTS_NEVER_CHARGE,
     NO_KEY_STUCK,
     NO_KEY_FORGOTTEN_UNRESOLVED,
+    DECLINED_KEY_NEVER_CAPTURES,
     DOUBLE_CHARGE_REACHABLE,
     CONFLICT_REACHABLE,
     REPLAY_REACHABLE,
@@ -233,7 +246,7 @@ fn replay_equals_first(e: &Ending) -> Vec<String> {
         let answered = answered_2xx(e, i);
         if let Some(first) = answered.first() {
             for a in &answered[1..] {
-                if (a.status, &a.body) != (first.status, &first.body) {
+                if (a.status, &a.headers, &a.body) != (first.status, &first.headers, &first.body) {
                     out.push(format!(
                         "attempt {} answered {} {}, attempt {} first answered {} {}",
                         a.attempt + 1,
@@ -262,6 +275,26 @@ fn conflicts_never_charge(e: &Ending) -> Vec<String> {
             )
         })
         .collect()
+}
+
+fn declined_key_captures(e: &Ending) -> Vec<String> {
+    let calls = &e.world.acquirer.calls;
+    let mut out = Vec::new();
+    for (i, declined) in calls.iter().enumerate() {
+        let earlier_refusal = calls[..i]
+            .iter()
+            .any(|c| c.key == declined.key && c.accepted == Some(false));
+        if declined.accepted != Some(false) || earlier_refusal {
+            continue; // not a refusal, or not the key's first one
+        }
+        if calls[i + 1..]
+            .iter()
+            .any(|c| c.key == declined.key && c.accepted == Some(true))
+        {
+            out.push(format!("key {} was declined, then captured", declined.key));
+        }
+    }
+    out
 }
 
 fn double_charge(e: &Ending) -> Vec<String> {

@@ -154,6 +154,11 @@ pub fn summarize(w: &World) -> Summary {
                 key: a.key.to_string(),
                 instance: a.instance,
                 status: a.answer.as_ref().map(|x| x.0),
+                headers: a
+                    .answer
+                    .as_ref()
+                    .and(a.headers.as_deref())
+                    .map(String::from),
                 body: a.answer.as_ref().map(|x| x.1.to_string()),
                 knowledge,
                 reached_acquirer: a.reached_acquirer,
@@ -192,6 +197,7 @@ pub const REPLAY_EQUALS_FIRST: &str = property::REPLAY_EQUALS_FIRST.name;
 pub const CONFLICTS_NEVER_CHARGE: &str = property::CONFLICTS_NEVER_CHARGE.name;
 pub const NO_KEY_STUCK: &str = property::NO_KEY_STUCK.name;
 pub const NO_KEY_FORGOTTEN_UNRESOLVED: &str = property::NO_KEY_FORGOTTEN_UNRESOLVED.name;
+pub const DECLINED_KEY_NEVER_CAPTURES: &str = property::DECLINED_KEY_NEVER_CAPTURES.name;
 
 #[cfg(test)]
 mod old_lease_order {

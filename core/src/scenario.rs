@@ -209,6 +209,9 @@ pub enum Fault {
     /// Capture call number `call` (1-based) is accepted, but its answer never
     /// comes back: the effect happened and nobody heard.
     AcquirerTimeoutAfterAccept { call: u32 },
+    /// Capture call number `call` (1-based) is refused: the card is
+    /// declined on that call, whatever `acquirer.decline` says of the others.
+    AcquirerDeclines { call: u32 },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -479,7 +482,7 @@ impl Scenario {
                     }
                     at_most(&f("restart_after_ms"), *restart_after_ms, TIME_MS_MAX)?;
                 }
-                Fault::AcquirerTimeoutAfterAccept { call } => {
+                Fault::AcquirerTimeoutAfterAccept { call } | Fault::AcquirerDeclines { call } => {
                     in_range(&f("call"), *call, 1, 1_000)?
                 }
             }

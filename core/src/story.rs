@@ -8,7 +8,7 @@ use crate::trace::{EventKind, TraceEvent};
 use serde::{Deserialize, Serialize};
 
 /// Beats a paragraph may name, in story order.
-pub const BEATS: [&str; 14] = [
+pub const BEATS: [&str; 16] = [
     "start",
     "sent",
     "routed",
@@ -22,6 +22,8 @@ pub const BEATS: [&str; 14] = [
     "second-capture",
     "conflict",
     "stored",
+    "reconciled",
+    "replayed",
     "end",
 ];
 
@@ -83,6 +85,37 @@ pub fn beat_frame(run: &Run, beat: &str) -> Option<usize> {
         "stored" => first(
             &|e| matches!(&e.kind, EventKind::Sql { sql, .. } if sql.contains("resposta_http =")),
         ),
+        // Recovery settles a key: completed on evidence, or failed_safe.
+        "reconciled" => first(&|e| matches!(e.kind, EventKind::Reconciled { .. })),
+        // A repeat of a key is answered from the store: a final answer
+        // (not 409, 422 or 5xx) to an attempt that never called the acquirer.
+        "replayed" => {
+            let mut seen: Vec<&str> = Vec::new();
+            let mut repeats = Vec::new();
+            let mut captured = Vec::new();
+            for (_, e) in run.events() {
+                match &e.kind {
+                    EventKind::AttemptSent { attempt, key, .. } => {
+                        if seen.contains(&key.as_str()) {
+                            repeats.push(*attempt);
+                        }
+                        seen.push(key);
+                    }
+                    EventKind::CaptureRequested { attempt, .. } => captured.push(*attempt),
+                    _ => {}
+                }
+            }
+            first(&|e| match e.kind {
+                EventKind::Responded {
+                    attempt, status, ..
+                } => {
+                    repeats.contains(&attempt)
+                        && !captured.contains(&attempt)
+                        && !matches!(status, 409 | 422 | 500..)
+                }
+                _ => false,
+            })
+        }
         _ => None,
     }
 }
@@ -255,6 +288,30 @@ mod tests {
             beat_frame(&k, "captured").unwrap()
         );
         assert!(beat_frame(&k, "conflict").is_some(), "the retry gets 409");
+    }
+
+    #[test]
+    fn the_key_state_beats_land_on_recovery_and_on_the_stored_answer() {
+        let frame = |name: &str, beat: &str| {
+            let r = crate::run(&builtin(name).unwrap()).unwrap();
+            let f = beat_frame(&r, beat).unwrap_or_else(|| panic!("{name}: {beat}"));
+            let kinds: Vec<String> = r.steps[f - 1]
+                .events
+                .iter()
+                .map(|e| format!("{:?}", e.kind))
+                .collect();
+            kinds.join(" ")
+        };
+        assert!(frame("crash-before-capture", "reconciled").contains("captured: false"));
+        assert!(frame("unknown-reconciled", "reconciled").contains("captured: true"));
+        let declined = frame("decline-stored", "replayed");
+        assert!(declined.contains("attempt: 1, status: 402"), "{declined}");
+        let located = frame("headers-replayed", "replayed");
+        assert!(located.contains("/cobrancas/1"), "{located}");
+        // A retry that charged afresh after failed_safe is no replay.
+        let r = crate::run(&builtin("crash-before-capture").unwrap()).unwrap();
+        assert_eq!(beat_frame(&r, "replayed"), None);
+        assert!(beat_frame(&r, "reconciled").is_some());
     }
 
     #[test]

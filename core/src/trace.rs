@@ -125,6 +125,10 @@ pub enum EventKind {
     Responded {
         attempt: u32,
         status: u16,
+        /// The response's headers as stored (jsonb text), when the design
+        /// stores any: the lease design's `Location` of a created charge.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        headers: Option<String>,
         body: String,
     },
     ResponseDropped {
@@ -134,6 +138,8 @@ pub enum EventKind {
         client: u32,
         attempt: u32,
         status: u16,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        headers: Option<String>,
         body: String,
     },
     /// An answer that came after the client gave up on that attempt.
@@ -309,6 +315,9 @@ pub struct AttemptOutcome {
     pub instance: Option<u32>,
     /// The answer the client received, if it received one in time.
     pub status: Option<u16>,
+    /// The answer's headers (jsonb text), when it carried any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<String>,
     pub body: Option<String>,
     /// The client's knowledge about this attempt at the end.
     pub knowledge: Knowledge,

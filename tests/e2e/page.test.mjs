@@ -245,6 +245,16 @@ async function showStep(page, step, strategy, scenario = 'timeout-retry') {
   return readBoard(page);
 }
 
+/** Steps forward with the keyboard, as a reader would, to the run's last frame. */
+async function stepToLastFrame(page) {
+  const last = await page.evaluate(() => Number(document.querySelector('[data-testid=step-counter]').textContent.match(/\d+$/)[0]));
+  for (let frame = (await readBoard(page)).frame; frame < last; frame += 1) {
+    await page.keyboard.press('k');
+    await waitForFrame(page, frame + 1);
+  }
+  return readBoard(page);
+}
+
 function noHorizontalScroll(page) {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
@@ -351,7 +361,7 @@ describe('the built page', () => {
     const steps = await readSteps(page);
     assert.ok(steps.length >= 20, `the article drives the lousa from many paragraphs (${steps.length})`);
     const beats = ['start', 'sent', 'routed', 'first-write', 'capture-requested', 'timeout', 'retry', 'retry-routed',
-      'retry-decides', 'captured', 'second-capture', 'conflict', 'stored', 'end'];
+      'retry-decides', 'captured', 'second-capture', 'conflict', 'stored', 'reconciled', 'replayed', 'end'];
     for (const { step, text } of steps) assert.ok(beats.includes(step), `"${text}" names a beat: ${step}`);
   });
 
@@ -420,6 +430,50 @@ describe('the built page', () => {
     assert.equal(await page.locator('[data-testid=instance-1]').getAttribute('data-waiting-on'), '0', 'instance 2 waits on instance 1\'s row');
     assert.match(await page.locator('[data-testid=sql-result]').textContent(), /esperando a transação da instância 1/);
     await screenshot(page, 'desktop-5-held-transaction-waits');
+  });
+
+  test('the key\'s states on the board: failed_safe, unknown then reconciled, a stored decline, stored headers', async () => {
+    const lease = 'idempotency-key-lease';
+    // failed_safe: the worker died before calling the acquirer; recovery frees the key, nothing was charged.
+    const freed = await showStep(page, 'reconciled', lease, 'crash-before-capture');
+    assert.deepEqual(freed.rows, [{ status: 'failed_safe', http: '', committed: true }], 'recovery marked the key failed_safe');
+    assert.equal(freed.captures, 0, 'nothing was charged before the key was freed');
+    assert.match(freed.narration, /recuperação: concilia a chave .*: o adquirente não cobrou, a chave fica failed_safe/);
+    await screenshot(page, 'desktop-6-failed-safe');
+    const once = await stepToLastFrame(page);
+    assert.equal(once.captures, 1, 'the controlled retry charged once');
+    assert.deepEqual(once.rows, [{ status: 'completed', http: '201', committed: true }]);
+
+    // unknown: the acquirer captured and went silent; the retry is refused until recovery asks.
+    const unknown = await showStep(page, 'conflict', lease, 'unknown-reconciled');
+    assert.equal(unknown.rows[0].status, 'unknown', 'the 504 left the key unknown, not completed');
+    assert.equal(unknown.rows[0].http, '', 'no answer is stored for the 504');
+    assert.equal(unknown.captures, 1, 'the money already moved');
+    assert.match(unknown.narration, /responde 409 à tentativa 2/);
+    assert.match(await page.locator('[data-testid=events]').textContent(), /recebe 504 para a tentativa 1/);
+    const reconciled = await showStep(page, 'replayed', lease, 'unknown-reconciled');
+    assert.deepEqual(reconciled.rows, [{ status: 'completed', http: '201', committed: true }], 'recovery completed the record');
+    assert.equal(reconciled.captures, 1, 'the retry did not charge again');
+    assert.match(reconciled.narration, /responde 201 à tentativa 3/);
+    await screenshot(page, 'desktop-7-unknown-reconciled');
+
+    // A decline is stored and replayed; only the new key (a new intent) is captured.
+    const declined = await showStep(page, 'replayed', lease, 'decline-stored');
+    assert.deepEqual(declined.rows, [{ status: 'completed', http: '402', committed: true }], 'the decline is the key\'s answer');
+    assert.equal(declined.captures, 0);
+    assert.match(declined.narration, /responde 402 à tentativa 2/);
+    const paid = await stepToLastFrame(page);
+    assert.equal(paid.captures, 1, 'the new intent is captured once');
+    assert.equal(paid.chargedCents, 25_000);
+    assert.deepEqual(paid.rows.map((r) => [r.status, r.http]), [['completed', '402'], ['completed', '201']], 'one row per key');
+    assert.equal(paid.clients[0].status, '201');
+
+    // Headers come back with status and body.
+    const located = await showStep(page, 'replayed', lease, 'headers-replayed');
+    assert.deepEqual(located.rows, [{ status: 'completed', http: '201', committed: true }]);
+    assert.equal(located.captures, 1);
+    assert.match(located.narration, /responde 201 à tentativa 2, com Location: \/cobrancas\/1/);
+    await screenshot(page, 'desktop-8-headers-replayed');
   });
 
   test('a permalink reopens exactly that moment, and a bad one names its parameter', async () => {
@@ -534,7 +588,7 @@ describe('the built page', () => {
     await bare.close();
     const tab = await openPage('?lang=en');
     const steps = await readSteps(tab);
-    assert.equal(steps.length, 26, 'the English article has every step paragraph');
+    assert.equal(steps.length, 31, 'the English article has every step paragraph');
     assert.ok(steps.every((s) => /^[\x00-\x7F“”’…—]*$/.test(s.text.replace(/R\$/g, ''))), 'the paragraphs on show are the English ones');
     const twice = await showStep(tab, 'second-capture', 'check-then-act');
     assert.equal(twice.captures, 2);
@@ -608,7 +662,7 @@ describe('the built page', () => {
   test('seeking to every frame of every built-in (figures printed, not asserted)', async () => {
     const tab = await openPage();
     const scenarios = await tab.locator('[data-testid=scenario] option').evaluateAll((options) => options.map((o) => o.value));
-    assert.equal(scenarios.length, 13, 'the picker lists the thirteen built-ins');
+    assert.equal(scenarios.length, 17, 'the picker lists the seventeen built-ins');
     // A pass seeks to every frame of every built-in under both designs, in
     // order. Each seek is what the browser's Back button does: the page reads
     // the URL, takes that frame with state_at and redraws everything that

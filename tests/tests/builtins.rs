@@ -5,6 +5,7 @@ use expect_test::expect_file;
 use lousa_core::builtins::{self, NAMES};
 use lousa_core::narrate::{self, Lang};
 use lousa_core::run::{self, AT_MOST_ONE_CAPTURE, CONFLICTS_NEVER_CHARGE, REPLAY_EQUALS_FIRST};
+use lousa_core::trace::EventKind;
 use lousa_core::world::fnv1a;
 use lousa_core::{Scenario, Strategy};
 
@@ -89,12 +90,19 @@ fn idempotency_key_never_double_charges_in_any_builtin_where_the_client_repeats_
 fn exempt(strategy: Strategy, name: &str) -> bool {
     matches!(name, "new-key-per-retry" | "late-retry-after-ttl")
         || (strategy == Strategy::IdempotencyKeyHeldTx
-            && matches!(name, "crash-after-commit" | "acquirer-timeout-after-accept"))
+            && matches!(
+                name,
+                "crash-after-commit" | "acquirer-timeout-after-accept" | "unknown-reconciled"
+            ))
 }
 
 #[test]
 fn a_held_transaction_that_rolls_back_after_the_capture_lets_the_retry_charge_again() {
-    for name in ["crash-after-commit", "acquirer-timeout-after-accept"] {
+    for name in [
+        "crash-after-commit",
+        "acquirer-timeout-after-accept",
+        "unknown-reconciled",
+    ] {
         let s = outcome(name, Strategy::IdempotencyKeyHeldTx);
         assert_eq!(
             s.captures, 2,
@@ -218,6 +226,223 @@ fn a_retry_after_the_key_ttl_is_a_new_request_unless_the_provider_dedupes() {
         "the late retry is told it was charged"
     );
     assert_eq!(s.attempts[0].status, None, "the first answer was lost");
+}
+
+/// The frame of the first event `pred` matches in the run of `s`.
+fn first_frame(r: &lousa_core::run::Run, pred: impl Fn(&EventKind) -> bool) -> Option<usize> {
+    r.events().find(|(_, e)| pred(&e.kind)).map(|(f, _)| f)
+}
+
+/// The state of the lease design's one key row at `frame`.
+fn key_state(r: &lousa_core::run::Run, frame: usize) -> Option<String> {
+    let t = r
+        .state_at(frame)
+        .tables
+        .iter()
+        .find(|t| t.name == "chave_idempotencia")?;
+    let row = t.rows.first()?;
+    lousa_core::view::row_facts(t, &row.values).status
+}
+
+#[test]
+fn crash_before_capture_frees_the_key_only_once_recovery_proves_nothing_happened() {
+    let s = with("crash-before-capture", Strategy::IdempotencyKeyLease);
+    let r = lousa_core::run(&s).unwrap();
+    let sm = &r.summary;
+    assert_eq!(sm.captures, 1, "{sm:#?}");
+    assert_eq!(statuses(sm), vec![409, 201]);
+    assert_eq!(
+        sm.attempts[0].status, None,
+        "the first attempt died with its worker"
+    );
+    assert!(
+        !sm.attempts[0].reached_acquirer,
+        "it never called the acquirer"
+    );
+    assert!(
+        !sm.attempts[1].reached_acquirer,
+        "a 409 while processing starts no work"
+    );
+    assert!(
+        sm.attempts[2].reached_acquirer,
+        "the controlled retry charges"
+    );
+    let freed = first_frame(&r, |k| {
+        matches!(
+            k,
+            EventKind::Reconciled {
+                captured: false,
+                ..
+            }
+        )
+    })
+    .expect("recovery frees the key");
+    let capture = first_frame(&r, |k| matches!(k, EventKind::CaptureRequested { .. })).unwrap();
+    assert!(freed < capture, "the key is freed before anyone captures");
+    assert_eq!(key_state(&r, freed).as_deref(), Some("failed_safe"));
+    assert_eq!(
+        key_state(&r, r.frame_count() - 1).as_deref(),
+        Some("completed")
+    );
+    for v in &sm.invariants {
+        assert!(v.holds, "{}: {}", v.name, v.detail);
+    }
+    // Without states and recovery the claim stays PROCESSANDO: every retry
+    // is refused and the charge never happens.
+    let plain = outcome("crash-before-capture", Strategy::IdempotencyKey);
+    assert_eq!(plain.captures, 0);
+    assert!(
+        statuses(&plain).iter().all(|&s| s == 409),
+        "{:?}",
+        statuses(&plain)
+    );
+}
+
+#[test]
+fn an_unknown_key_refuses_the_retry_until_recovery_completes_it_from_the_acquirer() {
+    let r = lousa_core::run(&with("unknown-reconciled", Strategy::IdempotencyKeyLease)).unwrap();
+    let sm = &r.summary;
+    assert_eq!(sm.captures, 1, "{sm:#?}");
+    assert_eq!(statuses(sm), vec![504, 409, 201]);
+    // The 504 is not the key's answer: the effect is unknown, not failed.
+    let unknown = first_frame(
+        &r,
+        |k| matches!(k, EventKind::Sql { sql, .. } if sql.contains("estado = 'unknown'")),
+    )
+    .expect("the instance marks the key unknown");
+    assert_eq!(key_state(&r, unknown).as_deref(), Some("unknown"));
+    // The retry in between is told the key is being reconciled, and starts
+    // no work of its own.
+    assert_eq!(
+        sm.attempts[1].body.as_deref(),
+        Some(r#"{"erro": "conciliando"}"#)
+    );
+    assert!(!sm.attempts[1].reached_acquirer);
+    let reconciled = first_frame(&r, |k| {
+        matches!(k, EventKind::Reconciled { captured: true, .. })
+    })
+    .expect("recovery asks the acquirer");
+    assert_eq!(key_state(&r, reconciled).as_deref(), Some("completed"));
+    assert!(
+        !sm.attempts[2].reached_acquirer,
+        "the stored answer, no capture"
+    );
+    assert_eq!(
+        sm.attempts[2].body.as_deref(),
+        Some(r#"{"status": "CAPTURADA", "cobranca_id": 1}"#)
+    );
+    for v in &sm.invariants {
+        assert!(v.holds, "{}: {}", v.name, v.detail);
+    }
+}
+
+/// The fault `acquirer-declines`: the card is refused on that one call,
+/// and the acquirer's other calls are answered as `acquirer.decline` says.
+#[test]
+fn a_declines_fault_refuses_that_call_only() {
+    let mut json: serde_json::Value =
+        serde_json::from_str(&builtins::builtin("timeout-retry").unwrap().to_json()).unwrap();
+    json["strategy"] = "naive".into();
+    json["clients"][0]["retries_max"] = 1.into();
+    json["faults"] = serde_json::json!([{"kind": "acquirer-declines", "call": 1}]);
+    let s = Scenario::from_json(&json.to_string()).expect("the fault parses");
+    let r = lousa_core::run(&s).unwrap();
+    let declined = r
+        .events()
+        .filter(|(_, e)| matches!(e.kind, EventKind::Declined { .. }))
+        .count();
+    assert_eq!(declined, 1, "one refusal");
+    assert_eq!(r.summary.captures, 1, "the retry's call is accepted");
+    json["faults"] = serde_json::json!([{"kind": "acquirer-declines", "call": 0}]);
+    assert_eq!(
+        Scenario::from_json(&json.to_string())
+            .unwrap_err()
+            .to_string(),
+        "faults[0].call: 0 is outside 1..=1000"
+    );
+}
+
+#[test]
+fn a_decline_is_stored_and_replayed_and_only_a_new_key_pays() {
+    for strategy in [
+        Strategy::IdempotencyKey,
+        Strategy::IdempotencyKeyCatch,
+        Strategy::IdempotencyKeyLease,
+    ] {
+        let s = outcome("decline-stored", strategy);
+        assert_eq!(statuses(&s), vec![402, 201], "{strategy}");
+        assert_eq!(
+            s.attempts[0].status, None,
+            "{strategy}: the decline was lost"
+        );
+        let declined = r#"{"status": "RECUSADA", "cobranca_id": 1}"#;
+        assert_eq!(s.attempts[1].body.as_deref(), Some(declined), "{strategy}");
+        assert!(
+            !s.attempts[1].reached_acquirer,
+            "{strategy}: the retry is answered from the store"
+        );
+        assert_eq!(s.attempts[1].key, s.attempts[0].key);
+        assert_ne!(
+            s.attempts[2].key, s.attempts[0].key,
+            "a new intent, a new key"
+        );
+        let captures: Vec<u32> = s.intents.iter().map(|i| i.captures).collect();
+        assert_eq!(captures, vec![0, 1], "{strategy}");
+    }
+    // Without a stored answer the retry is a new charge, and the new
+    // intent a second one: R$ 500,00 for one order.
+    let naive = outcome("decline-stored", Strategy::Naive);
+    assert_eq!(naive.captures, 2);
+    assert_eq!(naive.charged_cents, 50_000);
+}
+
+#[test]
+fn the_replay_repeats_status_body_and_location() {
+    let r = lousa_core::run(&with("headers-replayed", Strategy::IdempotencyKeyLease)).unwrap();
+    let sm = &r.summary;
+    assert_eq!(sm.captures, 1);
+    let location = r#"{"Location": "/cobrancas/1"}"#;
+    // What the first attempt was sent, before the network lost it.
+    let sent: Vec<_> = r
+        .events()
+        .filter_map(|(_, e)| match &e.kind {
+            EventKind::Responded {
+                attempt,
+                status,
+                headers,
+                body,
+            } => Some((*attempt, *status, headers.clone(), body.clone())),
+            _ => None,
+        })
+        .collect();
+    let body = r#"{"status": "CAPTURADA", "cobranca_id": 1}"#;
+    assert_eq!(
+        sent,
+        vec![
+            (0, 201, Some(location.to_string()), body.to_string()),
+            (1, 201, Some(location.to_string()), body.to_string()),
+        ]
+    );
+    assert_eq!(sm.attempts[0].status, None, "the first answer was lost");
+    let retry = &sm.attempts[1];
+    assert_eq!(
+        (
+            retry.status,
+            retry.headers.as_deref(),
+            retry.body.as_deref()
+        ),
+        (Some(201), Some(location), Some(body))
+    );
+    assert!(!retry.reached_acquirer);
+    // The stored row holds the headers it replays.
+    assert!(
+        r.events().any(|(_, e)| matches!(&e.kind,
+            EventKind::Sql { sql, .. } if sql.starts_with("SELECT") && sql.contains("resposta_headers"))),
+        "the retry reads the stored headers"
+    );
+    // The first post's table keeps status and body only.
+    let plain = outcome("headers-replayed", Strategy::IdempotencyKey);
+    assert_eq!(plain.attempts[1].headers, None);
 }
 
 #[test]

@@ -552,3 +552,35 @@ fn explorer_and_swarm_reports_are_pinned_for_the_wasm_check() {
     expect_test::expect_file!["../golden/explore-hashes.txt"]
         .assert_eq(&report_lines::explorer_and_swarm());
 }
+
+#[test]
+fn a_declined_key_never_captures_on_any_schedule_of_the_key_designs() {
+    use lousa_core::property::DECLINED_KEY_NEVER_CAPTURES;
+    // Two attempts of one key at once, the card refused on the first call:
+    // without a stored answer the other attempt's call may still capture.
+    for strategy in Strategy::ALL {
+        let mut s = race_with(2, strategy);
+        s.faults = vec![Fault::AcquirerDeclines { call: 1 }];
+        let r = explore(&s, &Options::for_strategy(strategy));
+        let p = r
+            .property(&DECLINED_KEY_NEVER_CAPTURES)
+            .unwrap_or_else(|| panic!("{strategy}: the explorer checks the property"));
+        let want = if strategy.uses_key() {
+            Verdict::Holds
+        } else {
+            Verdict::Violated
+        };
+        assert_eq!(p.verdict, want, "{strategy}: {p:#?}");
+    }
+    for strategy in [
+        Strategy::IdempotencyKey,
+        Strategy::IdempotencyKeyCatch,
+        Strategy::IdempotencyKeyLease,
+    ] {
+        let mut s = lousa_core::builtins::builtin("decline-stored").unwrap();
+        s.strategy = strategy;
+        let r = explore(&s, &Options::for_strategy(strategy));
+        let p = r.property(&DECLINED_KEY_NEVER_CAPTURES).unwrap();
+        assert_eq!(p.verdict, Verdict::Holds, "decline-stored under {strategy}");
+    }
+}

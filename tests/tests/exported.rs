@@ -36,6 +36,7 @@ fn race_2_under_check_then_act_schedule_0() {
         ("every-2xx-has-exactly-one-capture", false),
         ("replay-equals-first-response", false),
         ("409-and-422-never-reach-the-acquirer", true),
+        ("a-declined-key-is-never-charged", true),
     ];
     let always: Vec<&str> =
         lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
@@ -88,6 +89,7 @@ fn race_2_under_check_then_act_schedule_0_1x6() {
         ("every-2xx-has-exactly-one-capture", true),
         ("replay-equals-first-response", false),
         ("409-and-422-never-reach-the-acquirer", true),
+        ("a-declined-key-is-never-charged", true),
     ];
     let always: Vec<&str> =
         lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
@@ -140,6 +142,7 @@ fn timeout_retry_under_idempotency_key_schedule_0() {
         ("every-2xx-has-exactly-one-capture", true),
         ("replay-equals-first-response", true),
         ("409-and-422-never-reach-the-acquirer", true),
+        ("a-declined-key-is-never-charged", true),
     ];
     let always: Vec<&str> =
         lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
@@ -261,6 +264,7 @@ fn race_2_slow_db_under_idempotency_key_schedule_0() {
         ("every-2xx-has-exactly-one-capture", true),
         ("replay-equals-first-response", true),
         ("409-and-422-never-reach-the-acquirer", true),
+        ("a-declined-key-is-never-charged", true),
     ];
     let always: Vec<&str> =
         lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
@@ -315,6 +319,7 @@ fn race_2_under_check_then_act_schedule_0() {
         ("every-2xx-has-exactly-one-capture", false),
         ("replay-equals-first-response", false),
         ("409-and-422-never-reach-the-acquirer", true),
+        ("a-declined-key-is-never-charged", true),
     ];
     let always: Vec<&str> =
         lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)

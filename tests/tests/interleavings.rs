@@ -109,8 +109,9 @@ enum Faults {
     None,
     /// Lost requests and responses only.
     Network,
-    /// Everything: also crashes (at a time or at a handler point) and a
-    /// capture the acquirer accepts but whose answer never returns.
+    /// Everything: also crashes (at a time or at a handler point), a
+    /// capture the acquirer accepts but whose answer never returns, and a
+    /// declined card.
     All,
 }
 
@@ -131,6 +132,7 @@ fn fault(instances: u32) -> impl Strategy<Value = Fault> {
                 restart_after_ms,
             }),
         (1u32..=3).prop_map(|call| Fault::AcquirerTimeoutAfterAccept { call }),
+        (1u32..=3).prop_map(|call| Fault::AcquirerDeclines { call }),
     ]
 }
 

@@ -76,3 +76,96 @@ fn no_key_is_forgotten_unresolved_over_every_schedule_of_the_lease_builtins() {
         assert_eq!(p.verdict, Verdict::Holds, "{}: {p:#?}", s.name);
     }
 }
+
+/// The built-ins of the key's states and stored answers: over every
+/// schedule the explorer finds, every *always* property the lease design
+/// claims holds, and each ends with the captures its story tells.
+#[test]
+fn the_key_state_builtins_hold_every_claimed_property_over_every_schedule() {
+    use lousa_core::explore::{self, Modality, Options, Status, Verdict};
+    for (name, captures) in [
+        ("crash-before-capture", vec![1]),
+        ("unknown-reconciled", vec![1]),
+        ("decline-stored", vec![0, 1]),
+        ("headers-replayed", vec![1]),
+    ] {
+        let s = builtins::builtin(name).expect("built-in");
+        assert_eq!(s.strategy, Strategy::IdempotencyKeyLease, "{name}");
+        let r = explore::explore(&s, &Options::for_strategy(s.strategy)).expect("valid");
+        assert_eq!(r.status, Status::Complete, "{name}");
+        let always: Vec<_> = r
+            .properties
+            .iter()
+            .filter(|p| p.claim.property.modality == Modality::Always)
+            .collect();
+        assert!(
+            always.len() >= 7,
+            "{name}: {} always properties",
+            always.len()
+        );
+        for p in always {
+            assert_eq!(p.verdict, Verdict::Holds, "{name}: {p:#?}");
+        }
+        for o in &r.outcomes {
+            assert_eq!(o.captures, captures, "{name}: {o:#?}");
+        }
+    }
+}
+
+/// failed_safe under contention: two clients send the same intent, the
+/// instance that claims first dies before calling the acquirer, and both
+/// keep retrying. On every interleaving the key is charged once, and on
+/// some the charge comes only after recovery marked the key failed_safe
+/// and one retry retook it.
+#[test]
+fn a_failed_safe_key_is_retaken_by_one_retry_on_every_schedule() {
+    use lousa_core::explore::{self, Modality, Options, Status, Verdict};
+    use lousa_core::run::run_schedule;
+    use lousa_core::scenario::{CrashPoint, Fault};
+    use lousa_core::trace::EventKind;
+    let mut s = builtins::race(2);
+    s.strategy = Strategy::IdempotencyKeyLease;
+    for c in &mut s.clients {
+        c.timeout_ms = 150;
+        c.retries_max = 2;
+        c.backoff_ms = 50;
+    }
+    s.faults = vec![Fault::Crash {
+        instance: 0,
+        at_ms: None,
+        at_point: Some(CrashPoint::AfterCommit),
+        restart_after_ms: 20,
+    }];
+    s.lease_ms = 10;
+    s.recovery_every_ms = 100;
+    s.key_ttl_ms = 1_000;
+    s.db_latency_ms = 1;
+    s.acquirer.latency_ms = 2;
+    s.validate().expect("valid");
+    let r = explore::explore(&s, &Options::for_strategy(s.strategy)).expect("valid");
+    assert_eq!(r.status, Status::Complete);
+    assert!(r.schedules > 1, "{} schedules", r.schedules);
+    for p in r
+        .properties
+        .iter()
+        .filter(|p| p.claim.property.modality == Modality::Always)
+    {
+        assert_eq!(p.verdict, Verdict::Holds, "{p:#?}");
+    }
+    let mut retaken = false;
+    for o in &r.outcomes {
+        assert_eq!(o.captures, vec![1], "{o:#?}");
+        let e = o.example.as_ref().expect("an example schedule");
+        let run = run_schedule(&s, &e.schedule).expect("replays");
+        retaken |= run.events().any(|(_, e)| {
+            matches!(
+                e.kind,
+                EventKind::Reconciled {
+                    captured: false,
+                    ..
+                }
+            )
+        });
+    }
+    assert!(retaken, "some schedule frees the key as failed_safe first");
+}

@@ -44,7 +44,7 @@ fn mutated_scenario() -> impl Strategy<Value = Scenario> {
         0u32..18,
         prop::collection::vec((0u64..5_000, 0u32..23, 0u64..3_000, any::<bool>()), 1..10),
         (0u64..4_000, 0u32..50, 0u64..6_000, 1u64..4_000),
-        prop::collection::vec((0u8..4, 1u32..10, 0u64..5_000), 0..5),
+        prop::collection::vec((0u8..5, 1u32..10, 0u64..5_000), 0..5),
         prop::sample::select(vec![
             LoadBalancerPolicy::RoundRobin,
             LoadBalancerPolicy::Random,
@@ -90,6 +90,7 @@ fn mutated_scenario() -> impl Strategy<Value = Scenario> {
                             at_point: (t % 2 == 1).then_some(CrashPoint::AfterCaptureSent),
                             restart_after_ms: t,
                         },
+                        3 => Fault::AcquirerDeclines { call: n },
                         _ => Fault::AcquirerTimeoutAfterAccept { call: n },
                     })
                     .collect();

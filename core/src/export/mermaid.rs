@@ -216,6 +216,7 @@ pub fn mermaid(run: &Run) -> String {
                 attempt,
                 status,
                 body,
+                ..
             } => {
                 let to = client_of.get(attempt).copied().unwrap_or(Actor::Client(0));
                 let how = if response_dropped.contains(attempt) {

@@ -442,7 +442,7 @@ mod tests {
             (
                 "/faults",
                 json!([{"kind": "nope"}]),
-                r#"faults[0].kind: unknown value "nope" (expected one of: drop-request, drop-response, crash, acquirer-timeout-after-accept)"#,
+                r#"faults[0].kind: unknown value "nope" (expected one of: drop-request, drop-response, crash, acquirer-timeout-after-accept, acquirer-declines)"#,
             ),
             (
                 "/faults",

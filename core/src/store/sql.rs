@@ -185,6 +185,9 @@ pub fn chave_idempotencia_table() -> TableDef {
             col("expira_em_ms", BigInt, false),
             col("resposta_http", BigInt, false),
             col("resposta_corpo", Jsonb, false),
+            // The relevant headers of the stored answer (`Location`),
+            // replayed with its status and body.
+            col("resposta_headers", Jsonb, false),
         ],
         uniques: vec![UniqueDef {
             name: "uq_chave_idempotencia_escopo_chave".into(),

@@ -44,7 +44,12 @@ impl World {
 
     pub(super) fn acquirer_receive(&mut self, call: CallId) {
         let c = self.acquirer.calls[call.ix()].clone();
-        let accept = !self.scenario.acquirer.decline;
+        let declined = self
+            .scenario
+            .faults
+            .iter()
+            .any(|f| matches!(f, Fault::AcquirerDeclines { call: n } if *n == call.0 + 1));
+        let accept = !self.scenario.acquirer.decline && !declined;
         let repeat = self.scenario.acquirer.provider_keys
             && self.acquirer.seen_keys.iter().any(|(k, _)| *k == c.key);
         if repeat {

@@ -30,6 +30,7 @@ impl World {
             timed_out: false,
             reached_acquirer: false,
             in_flight: None,
+            headers: None,
         }));
         let c = &mut self.clients[client.ix()];
         c.attempts_for_intent += 1;
@@ -153,10 +154,12 @@ impl World {
             attempt: attempt.0,
             status,
         };
+        let headers = self.attempts[attempt.ix()].headers.clone();
         self.emit_with(Actor::Client(client), || EventKind::ResponseReceived {
             client,
             attempt: attempt.0,
             status,
+            headers: headers.as_deref().map(String::from),
             body: body.to_string(),
         });
         // 409: someone is still working on it; 5xx: try again. Both retry.
@@ -169,9 +172,10 @@ impl World {
 }
 
 impl Attempt {
-    pub(super) fn answer_in_flight(&mut self, status: u16, body: Text) {
+    pub(super) fn answer_in_flight(&mut self, status: u16, headers: Option<Text>, body: Text) {
         self.answer = None;
         self.in_flight = Some((status, body));
+        self.headers = headers;
     }
     pub(super) fn pending_answer(&self) -> Option<(u16, Text)> {
         self.in_flight.clone()
@@ -235,6 +239,7 @@ impl Words for Attempt {
             timed_out,
             reached_acquirer,
             in_flight,
+            headers,
         } = self;
         let status = |r: &Option<(u16, _)>| r.as_ref().map_or(0, |(s, _)| u64::from(*s));
         h.word(
@@ -246,6 +251,7 @@ impl Words for Attempt {
                 .flag(*reached_acquirer)
                 .flag(answer.is_some())
                 .flag(in_flight.is_some())
+                .flag(headers.is_some())
                 .put(status(answer), 16)
                 .put(status(in_flight), 16)
                 .word(),
@@ -263,6 +269,10 @@ impl Words for Attempt {
         fingerprint::text(h, key);
         for (_, body) in answer.iter().chain(in_flight) {
             fingerprint::text(h, body);
+        }
+        if let Some(headers) = headers {
+            h.word(headers.len() as u64);
+            fingerprint::text(h, headers);
         }
     }
 }

@@ -34,6 +34,7 @@ fn attempts_that_differ_in_any_field_differ() {
         timed_out: false,
         reached_acquirer: false,
         in_flight: None,
+        headers: None,
     };
     let with = |f: &dyn Fn(&mut Attempt)| {
         let mut a = base.clone();
@@ -55,6 +56,12 @@ fn attempts_that_differ_in_any_field_differ() {
         with(&|a| a.answer = Some((200, text("a")))),
         with(&|a| a.answer = Some((201, text("b")))),
         with(&|a| a.in_flight = Some((201, text("a")))),
+        with(&|a| a.headers = Some(text("a"))),
+        with(&|a| a.headers = Some(text("b"))),
+        with(&|a| {
+            a.headers = Some(text("a"));
+            a.in_flight = Some((201, text("a")));
+        }),
         // Where one text ends and the next begins.
         with(&|a| {
             a.answer = Some((201, text("ab")));
@@ -172,6 +179,12 @@ fn instances_that_differ_in_any_field_or_job_field_differ() {
         job(&|j| j.waiting_sql = Some(text("x"))),
         job(&|j| j.response = Some((200, text("x")))),
         job(&|j| j.response = Some((409, text("x")))),
+        job(&|j| j.headers = Some(text("x"))),
+        job(&|j| j.headers = Some(text("y"))),
+        job(&|j| {
+            j.response = Some((200, text("x")));
+            j.headers = Some(text("x"));
+        }),
         job(&|j| {
             j.waiting_sql = Some(text("xy"));
             j.response = Some((200, text("z")));

@@ -55,9 +55,9 @@ impl World {
         match handler::action(&self.situation(AttemptId(job.attempt)), job) {
             Action::Sql(inputs) => self.run_sql(instance, attempt, inputs, store_exec),
             Action::Capture => self.capture(instance, attempt),
-            Action::Respond(status, body) => {
+            Action::Respond(status, headers, body) => {
                 self.finish_job(instance, attempt);
-                self.send_response(attempt, Some(instance.0), status, body, chooser);
+                self.send_response(attempt, Some(instance.0), status, headers, body, chooser);
             }
         }
     }
@@ -257,14 +257,16 @@ impl World {
         attempt: AttemptId,
         instance: Option<u32>,
         status: u16,
+        headers: Option<Text>,
         body: Text,
         chooser: &mut dyn Chooser,
     ) {
         let actor = instance.map_or(Actor::LoadBalancer, Actor::Instance);
-        self.attempts[attempt.ix()].answer_in_flight(status, body.clone());
+        self.attempts[attempt.ix()].answer_in_flight(status, headers.clone(), body.clone());
         self.emit_with(actor, || EventKind::Responded {
             attempt: attempt.0,
             status,
+            headers: headers.as_deref().map(String::from),
             body: body.to_string(),
         });
         if self.dropped(attempt, false) {

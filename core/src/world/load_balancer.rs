@@ -16,6 +16,7 @@ impl World {
                 attempt,
                 None,
                 503,
+                None,
                 r#"{"erro": "sem instancias"}"#.into(),
                 chooser,
             );

@@ -57,6 +57,8 @@ pub(crate) struct Attempt {
     pub reached_acquirer: bool,
     /// The answer on its way back to the client.
     pub in_flight: Option<(u16, Text)>,
+    /// The headers of the answer in flight or received (jsonb text).
+    pub headers: Option<Text>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

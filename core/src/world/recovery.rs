@@ -90,6 +90,10 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, bool)> {
                     "resposta_corpo".into(),
                     Value::text(handler::body("CAPTURADA", id)),
                 ),
+                (
+                    "resposta_headers".into(),
+                    Value::text(handler::created_headers(id)),
+                ),
             ]
         } else if calls.iter().any(|c| c.accepted == Some(false)) {
             vec![

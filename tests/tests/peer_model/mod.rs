@@ -58,7 +58,7 @@ fn reached<const I: usize>(_: &WorldModel, w: &World) -> bool {
 type Condition = fn(&WorldModel, &World) -> bool;
 const HOLDS: [Condition; property::ALL.len()] = [
     holds::<0>, holds::<1>, holds::<2>, holds::<3>, holds::<4>, holds::<5>, holds::<6>, holds::<7>,
-    holds::<8>,
+    holds::<8>, holds::<9>,
 ];
 const REACHED: [Condition; property::ALL.len()] = [
     reached::<0>,
@@ -70,6 +70,7 @@ const REACHED: [Condition; property::ALL.len()] = [
     reached::<6>,
     reached::<7>,
     reached::<8>,
+    reached::<9>,
 ];
 
 impl Model for WorldModel {
