@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use lousa_core::explore::{self, Modality, Verdict};
 use lousa_core::narrate::{self, Lang};
 use lousa_core::property;
-use lousa_core::{Scenario, Schedule, Strategy, builtins, run, swarm};
+use lousa_core::{Scenario, Schedule, Strategy, builtins, link, run, swarm};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
@@ -52,6 +52,15 @@ enum Format {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum ScenarioFormat {
+    Text,
+    Json,
+    /// The built-in it starts from and the edits that make it, as the page's
+    /// URL carries it (`timeout-retry;clients.0.timeout_ms=1500`).
+    Link,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum SearchArg {
     Bfs,
     Dfs,
@@ -76,12 +85,14 @@ enum Command {
     /// List the built-in scenarios, or print one as scenario JSON to edit
     /// and run back (`lousa scenarios timeout-retry --format json > my.json`).
     Scenarios {
-        /// A built-in name or a path to scenario JSON; without it, the list.
+        /// A built-in name, a scenario link or a path to scenario JSON;
+        /// without it, the list.
         scenario: Option<String>,
         /// `json` prints the scenario as JSON that `lousa run` reads back
-        /// unchanged (every field, defaults included).
+        /// unchanged (every field, defaults included); `link` prints it as
+        /// edits of the built-in its `name` names, which `lousa run` reads too.
         #[arg(long, value_enum, default_value = "text")]
-        format: Format,
+        format: ScenarioFormat,
     },
     /// Run a scenario and print its timeline and outcome.
     Run {
@@ -207,10 +218,14 @@ fn run_seeded_or_scheduled(
     }
 }
 
-/// A built-in by name, or scenario JSON from a file, with overrides applied.
+/// A built-in by name, a scenario link (a built-in's name, then `;` and
+/// edits), or scenario JSON from a file, with overrides applied.
 pub fn load(name: &str, strategy: Option<&str>, seed: Option<u64>) -> Result<Scenario, String> {
     let mut s = match builtins::builtin(name) {
         Some(s) => s,
+        None if name.contains(';') => {
+            link::decode(name).map_err(|e| format!("scenario link: {e}"))?
+        }
         None if name.ends_with(".json") || std::path::Path::new(name).exists() => {
             let text = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
             Scenario::from_json(&text).map_err(|e| format!("{name}: {e}"))?
@@ -255,12 +270,23 @@ fn execute(cmd: Command) -> Result<(), String> {
                 None => builtins::all(),
             };
             match (format, &list[..]) {
-                (Format::Json, [one]) if scenario.is_some() => outln!("{}", one.to_json()),
-                (Format::Json, all) => outln!(
+                (ScenarioFormat::Json, [one]) if scenario.is_some() => outln!("{}", one.to_json()),
+                (ScenarioFormat::Json, all) => outln!(
                     "{}",
                     serde_json::to_string_pretty(all).expect("scenarios serialize")
                 ),
-                (Format::Text, all) => {
+                (ScenarioFormat::Link, all) => {
+                    for s in all {
+                        let link = link::encode(&s.name, s).ok_or_else(|| {
+                            format!(
+                                "--format link: the scenario's name {:?} names no built-in to start the link from",
+                                s.name
+                            )
+                        })?;
+                        outln!("{link}");
+                    }
+                }
+                (ScenarioFormat::Text, all) => {
                     for s in all {
                         outln!("{:<30} {:<24} {}", s.name, s.strategy.name(), s.title.en);
                     }

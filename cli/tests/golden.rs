@@ -110,6 +110,30 @@ fn the_builtin_list() {
     check("scenarios.txt", &transcript(&["scenarios"]));
 }
 
+/// Scenario links: printed, read back wherever a scenario is named, and
+/// refused at the edit that is wrong.
+#[test]
+fn scenario_links() {
+    let mut t = String::new();
+    t += &transcript(&["scenarios", "--format", "link"]);
+    t += &transcript(&[
+        "scenarios",
+        "timeout-retry;clients.0.timeout_ms=1500;instances=3",
+        "--format",
+        "link",
+    ]);
+    t += &transcript(&["run", "timeout-retry;clients.0.timeout_ms=5000"]);
+    t += &transcript(&["run", "timeout-retry;instances=2;clients.0.timeout_ms=-1"]);
+    t += &transcript(&["run", "timeout-retry;clients.3.name=\"x\""]);
+    t += &transcript(&[
+        "explore",
+        "race-2;instances=3",
+        "--strategy",
+        "idempotency-key",
+    ]);
+    check("links.txt", &t);
+}
+
 #[test]
 fn every_builtin_is_covered() {
     // A new built-in needs its own test below, so that none goes unguarded.

@@ -14,6 +14,7 @@ pub mod explore;
 pub mod export;
 mod fingerprint;
 pub mod handler;
+pub mod link;
 pub mod narrate;
 mod part;
 pub mod property;

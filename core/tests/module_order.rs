@@ -18,6 +18,7 @@ const ORDER: &[&str] = &[
     "store",
     "scenario",
     "builtins",
+    "link",
     "trace",
     "handler",
     "world",
