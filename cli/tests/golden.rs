@@ -134,6 +134,63 @@ fn scenario_links() {
     check("links.txt", &t);
 }
 
+/// Sweeps: a heatmap per design, a refused cell, and refusals of the axes.
+#[test]
+fn sweeps() {
+    let mut t = String::new();
+    t += &transcript(&[
+        "sweep",
+        "timeout-retry",
+        "--x",
+        "clients.0.timeout_ms=500..4000:4",
+        "--y",
+        "acquirer.latency_ms=500,3000",
+        "--seeds",
+        "2",
+    ]);
+    t += &transcript(&[
+        "sweep",
+        "race-2",
+        "--x",
+        "instances=1,2,9",
+        "--y",
+        "network.jitter_ms=0,50",
+        "--strategies",
+        "check-then-act",
+        "--seeds",
+        "4",
+        "--format",
+        "json",
+    ]);
+    t += &transcript(&[
+        "sweep",
+        "timeout-retry",
+        "--x",
+        "retry_max=1,2",
+        "--y",
+        "seed=1",
+    ]);
+    t += &transcript(&[
+        "sweep",
+        "timeout-retry",
+        "--x",
+        "instances=1..4",
+        "--y",
+        "seed=1",
+    ]);
+    t += &transcript(&[
+        "sweep",
+        "timeout-retry",
+        "--x",
+        "instances=1,2",
+        "--y",
+        "seed=1",
+        "--seeds",
+        "60000",
+    ]);
+    check("sweeps.txt", &t);
+}
+
 #[test]
 fn every_builtin_is_covered() {
     // A new built-in needs its own test below, so that none goes unguarded.

@@ -23,6 +23,7 @@ pub mod scenario;
 pub mod store;
 pub mod story;
 pub mod swarm;
+pub mod sweep;
 mod text;
 pub mod trace;
 pub mod view;

@@ -150,6 +150,24 @@ pub fn decode(text: &str) -> Result<Scenario, LinkError> {
     Scenario::from_json(&value.to_string()).map_err(|e| blame(&edits, e))
 }
 
+/// `scenario` with the field at `path` (a link's dotted path) set to
+/// `value`, read back with the strict parser: what one edit of a link does,
+/// for callers that edit a scenario they already hold (a sweep's axes).
+pub fn edit(scenario: &Scenario, path: &str, value: Value) -> Result<Scenario, LinkError> {
+    let parsed = parse_path(path).map_err(|message| LinkError {
+        edit: 1,
+        field: "scenario".into(),
+        message,
+    })?;
+    let mut json = serde_json::to_value(scenario).expect("a scenario is JSON");
+    set(&mut json, &parsed, value).map_err(|(field, message)| LinkError {
+        edit: 1,
+        field,
+        message,
+    })?;
+    Scenario::from_json(&json.to_string()).map_err(|e| blame(&[parsed], e))
+}
+
 /// A refusal of the edited scenario, told with the edit that set the field
 /// (the last edit at or above it, or below it), or as the built-in's own.
 fn blame(edits: &[Vec<Segment>], e: ScenarioError) -> LinkError {

@@ -29,6 +29,7 @@ const ORDER: &[&str] = &[
     "view",
     "export",
     "swarm",
+    "sweep",
     "explore",
 ];
 
