@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use lousa_core::explore::{self, Modality, Verdict};
 use lousa_core::narrate::{self, Lang};
 use lousa_core::property;
-use lousa_core::{Scenario, Schedule, Strategy, builtins, run, swarm};
+use lousa_core::{Scenario, Schedule, Strategy, builtins, link, run, swarm, sweep};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
@@ -52,6 +52,15 @@ enum Format {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum ScenarioFormat {
+    Text,
+    Json,
+    /// The built-in it starts from and the edits that make it, as the page's
+    /// URL carries it (`timeout-retry;clients.0.timeout_ms=1500`).
+    Link,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum SearchArg {
     Bfs,
     Dfs,
@@ -76,12 +85,14 @@ enum Command {
     /// List the built-in scenarios, or print one as scenario JSON to edit
     /// and run back (`lousa scenarios timeout-retry --format json > my.json`).
     Scenarios {
-        /// A built-in name or a path to scenario JSON; without it, the list.
+        /// A built-in name, a scenario link or a path to scenario JSON;
+        /// without it, the list.
         scenario: Option<String>,
         /// `json` prints the scenario as JSON that `lousa run` reads back
-        /// unchanged (every field, defaults included).
+        /// unchanged (every field, defaults included); `link` prints it as
+        /// edits of the built-in its `name` names, which `lousa run` reads too.
         #[arg(long, value_enum, default_value = "text")]
-        format: Format,
+        format: ScenarioFormat,
     },
     /// Run a scenario and print its timeline and outcome.
     Run {
@@ -118,6 +129,31 @@ enum Command {
         #[arg(long)]
         seeds: u64,
         /// The first seed; seeds run from it upwards.
+        #[arg(long, default_value_t = 0)]
+        first_seed: u64,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Sweep two fields of a scenario over a grid and count, in each cell
+    /// and under each design, the seeded runs that charged twice
+    /// (`--x clients.0.timeout_ms=500..4000:8 --y acquirer.latency_ms=1000,3000`).
+    Sweep {
+        /// A built-in name, a scenario link or a path to scenario JSON.
+        scenario: String,
+        /// The field across: a link's dotted path, then `=v1,v2,...` (JSON
+        /// values) or `=from..to:n` (n whole numbers, ends included).
+        #[arg(long)]
+        x: String,
+        /// The field down, written as --x is.
+        #[arg(long)]
+        y: String,
+        /// The designs, one heatmap each, comma-separated (default: the
+        /// scenario's own and idempotency-key).
+        #[arg(long, value_delimiter = ',')]
+        strategies: Vec<String>,
+        /// Seeds per cell and design.
+        #[arg(long, default_value_t = 10)]
+        seeds: u64,
         #[arg(long, default_value_t = 0)]
         first_seed: u64,
         #[arg(long, value_enum, default_value = "text")]
@@ -207,10 +243,14 @@ fn run_seeded_or_scheduled(
     }
 }
 
-/// A built-in by name, or scenario JSON from a file, with overrides applied.
+/// A built-in by name, a scenario link (a built-in's name, then `;` and
+/// edits), or scenario JSON from a file, with overrides applied.
 pub fn load(name: &str, strategy: Option<&str>, seed: Option<u64>) -> Result<Scenario, String> {
     let mut s = match builtins::builtin(name) {
         Some(s) => s,
+        None if name.contains(';') => {
+            link::decode(name).map_err(|e| format!("scenario link: {e}"))?
+        }
         None if name.ends_with(".json") || std::path::Path::new(name).exists() => {
             let text = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
             Scenario::from_json(&text).map_err(|e| format!("{name}: {e}"))?
@@ -255,12 +295,23 @@ fn execute(cmd: Command) -> Result<(), String> {
                 None => builtins::all(),
             };
             match (format, &list[..]) {
-                (Format::Json, [one]) if scenario.is_some() => outln!("{}", one.to_json()),
-                (Format::Json, all) => outln!(
+                (ScenarioFormat::Json, [one]) if scenario.is_some() => outln!("{}", one.to_json()),
+                (ScenarioFormat::Json, all) => outln!(
                     "{}",
                     serde_json::to_string_pretty(all).expect("scenarios serialize")
                 ),
-                (Format::Text, all) => {
+                (ScenarioFormat::Link, all) => {
+                    for s in all {
+                        let link = link::encode(&s.name, s).ok_or_else(|| {
+                            format!(
+                                "--format link: the scenario's name {:?} names no built-in to start the link from",
+                                s.name
+                            )
+                        })?;
+                        outln!("{link}");
+                    }
+                }
+                (ScenarioFormat::Text, all) => {
                     for s in all {
                         outln!("{:<30} {:<24} {}", s.name, s.strategy.name(), s.title.en);
                     }
@@ -341,6 +392,59 @@ fn execute(cmd: Command) -> Result<(), String> {
                         .expect("serializes")
                 ),
                 Format::Text => print_swarm(&s, &scenario, &report),
+            }
+            Ok(())
+        }
+        Command::Sweep {
+            scenario,
+            x,
+            y,
+            strategies,
+            seeds,
+            first_seed,
+            format,
+        } => {
+            let s = load(&scenario, None, None)?;
+            let x: sweep::Axis = x.parse().map_err(|e| format!("--x: {e}"))?;
+            let y: sweep::Axis = y.parse().map_err(|e| format!("--y: {e}"))?;
+            let designs = if strategies.is_empty() {
+                let mut two = vec![s.strategy];
+                if s.strategy != Strategy::IdempotencyKey {
+                    two.push(Strategy::IdempotencyKey);
+                }
+                two
+            } else {
+                strategies
+                    .iter()
+                    .map(|name| {
+                        Strategy::from_name(name).ok_or_else(|| {
+                            let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+                            format!(
+                                "--strategies: unknown strategy {name:?}; choose from {}",
+                                names.join(", ")
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?
+            };
+            let report = sweep::sweep(&s, &x, &y, &designs, first_seed, seeds, &mut |p| {
+                if p.runs_done % 2000 < seeds || p.runs_done == p.runs_total {
+                    eprint!("\rsweep: {} of {} runs", p.runs_done, p.runs_total);
+                }
+                ControlFlow::Continue(())
+            })
+            .map_err(|e| match e.field.as_str() {
+                "seeds" | "strategies" => format!("--{}: {}", e.field, e.message),
+                _ => format!("--x/--y: {e}"),
+            })?
+            .expect("the sweep is never stopped here");
+            eprintln!();
+            match format {
+                Format::Json => outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).expect("serializes")
+                ),
+                Format::Text => print_sweep(&report),
             }
             Ok(())
         }
@@ -786,4 +890,71 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
         );
     }
     outln!("{}: {}", pick("escalonamento", "schedule"), r.schedule);
+}
+
+/// One table per design: rows down the y values, columns across the x
+/// values, each cell "double-charged/runs"; then the cell that charged twice
+/// most often, as a command that opens it.
+fn print_sweep(r: &sweep::SweepReport) {
+    let shown = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let width = r.x.values.len();
+    outln!(
+        "sweep of {}: {} across, {} down, {} seeds per cell from {}",
+        r.scenario,
+        r.x.path,
+        r.y.path,
+        r.seeds,
+        r.first_seed
+    );
+    for map in &r.maps {
+        outln!("\n{} (double-charged runs / runs)", map.strategy.name());
+        out!("{:>14} |", "");
+        for v in &r.x.values {
+            out!(" {:>9}", shown(v));
+        }
+        outln!();
+        for (yi, yv) in r.y.values.iter().enumerate() {
+            out!("{:>14} |", shown(yv));
+            for xi in 0..width {
+                let c = map.cell(xi, yi, width);
+                let text = match c.refused {
+                    Some(_) => "refused".to_string(),
+                    None => format!("{}/{}", c.double_charged, c.runs),
+                };
+                out!(" {text:>9}");
+            }
+            outln!();
+        }
+        for c in map.cells.iter().filter(|c| c.refused.is_some()) {
+            outln!(
+                "  refused at {}={}, {}={}: {}",
+                r.x.path,
+                shown(&r.x.values[c.x]),
+                r.y.path,
+                shown(&r.y.values[c.y]),
+                c.refused.as_deref().unwrap_or_default()
+            );
+        }
+        if let Some(worst) = map
+            .cells
+            .iter()
+            .filter(|c| c.double_charged > 0)
+            .max_by_key(|c| {
+                (
+                    c.double_charged * 1000 / c.runs.max(1),
+                    std::cmp::Reverse((c.y, c.x)),
+                )
+            })
+        {
+            outln!(
+                "  open the hottest cell: lousa run '{}' --strategy {} --seed {}",
+                worst.link.as_deref().unwrap_or_default(),
+                map.strategy.name(),
+                worst.representative_seed
+            );
+        }
+    }
 }

@@ -110,6 +110,87 @@ fn the_builtin_list() {
     check("scenarios.txt", &transcript(&["scenarios"]));
 }
 
+/// Scenario links: printed, read back wherever a scenario is named, and
+/// refused at the edit that is wrong.
+#[test]
+fn scenario_links() {
+    let mut t = String::new();
+    t += &transcript(&["scenarios", "--format", "link"]);
+    t += &transcript(&[
+        "scenarios",
+        "timeout-retry;clients.0.timeout_ms=1500;instances=3",
+        "--format",
+        "link",
+    ]);
+    t += &transcript(&["run", "timeout-retry;clients.0.timeout_ms=5000"]);
+    t += &transcript(&["run", "timeout-retry;instances=2;clients.0.timeout_ms=-1"]);
+    t += &transcript(&["run", "timeout-retry;clients.3.name=\"x\""]);
+    t += &transcript(&[
+        "explore",
+        "race-2;instances=3",
+        "--strategy",
+        "idempotency-key",
+    ]);
+    check("links.txt", &t);
+}
+
+/// Sweeps: a heatmap per design, a refused cell, and refusals of the axes.
+#[test]
+fn sweeps() {
+    let mut t = String::new();
+    t += &transcript(&[
+        "sweep",
+        "timeout-retry",
+        "--x",
+        "clients.0.timeout_ms=500..4000:4",
+        "--y",
+        "acquirer.latency_ms=500,3000",
+        "--seeds",
+        "2",
+    ]);
+    t += &transcript(&[
+        "sweep",
+        "race-2",
+        "--x",
+        "instances=1,2,9",
+        "--y",
+        "network.jitter_ms=0,50",
+        "--strategies",
+        "check-then-act",
+        "--seeds",
+        "4",
+        "--format",
+        "json",
+    ]);
+    t += &transcript(&[
+        "sweep",
+        "timeout-retry",
+        "--x",
+        "retry_max=1,2",
+        "--y",
+        "seed=1",
+    ]);
+    t += &transcript(&[
+        "sweep",
+        "timeout-retry",
+        "--x",
+        "instances=1..4",
+        "--y",
+        "seed=1",
+    ]);
+    t += &transcript(&[
+        "sweep",
+        "timeout-retry",
+        "--x",
+        "instances=1,2",
+        "--y",
+        "seed=1",
+        "--seeds",
+        "60000",
+    ]);
+    check("sweeps.txt", &t);
+}
+
 #[test]
 fn every_builtin_is_covered() {
     // A new built-in needs its own test below, so that none goes unguarded.

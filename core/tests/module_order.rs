@@ -18,6 +18,7 @@ const ORDER: &[&str] = &[
     "store",
     "scenario",
     "builtins",
+    "link",
     "trace",
     "handler",
     "world",
@@ -28,6 +29,7 @@ const ORDER: &[&str] = &[
     "view",
     "export",
     "swarm",
+    "sweep",
     "explore",
 ];
 

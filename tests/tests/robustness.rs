@@ -324,3 +324,79 @@ fn the_field_path_check_can_fail() {
         "missing field `name` at line 1 column 2"
     ));
 }
+
+/// A link's text, near-valid more often than not: a built-in's name (or a
+/// misspelt one), then edits with real and made-up paths and values.
+fn link_text() -> impl Strategy<Value = String> {
+    let name = prop_oneof![
+        4 => prop::sample::select(builtins::NAMES.to_vec()).prop_map(str::to_string),
+        1 => "[a-z-]{0,14}",
+    ];
+    let path = prop_oneof![
+        prop::sample::select(vec![
+            "instances",
+            "seed",
+            "strategy",
+            "pool_size",
+            "clients.0.timeout_ms",
+            "clients.1.name",
+            "clients.0.intents.0.amount_cents",
+            "faults",
+            "faults.0.attempt",
+            "acquirer.latency_ms",
+            "key_ttl_ms",
+            "lease_ms",
+        ])
+        .prop_map(str::to_string),
+        "[a-z_0-9.]{0,24}",
+    ];
+    let value = prop_oneof![
+        (0i64..100_000).prop_map(|n| n.to_string()),
+        any::<i64>().prop_map(|n| n.to_string()),
+        "\"[a-z;=-]{0,12}\"",
+        Just("[]".to_string()),
+        Just("null".to_string()),
+        "[\\[\\]{}\";=a-z0-9,:]{0,16}",
+    ];
+    (
+        name,
+        prop::collection::vec((path, value).prop_map(|(p, v)| format!(";{p}={v}")), 0..6),
+    )
+        .prop_map(|(name, edits)| format!("{name}{}", edits.concat()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    /// A scenario made from one built-in, written as a link from any built-in,
+    /// reads back as the same scenario.
+    #[test]
+    fn a_scenario_survives_its_link(s in mutated_scenario(), base in prop::sample::select(builtins::NAMES.to_vec())) {
+        // Near-valid inputs are the interesting ones: an invalid draw has no link to test.
+        if s.validate().is_err() {
+            return Ok(());
+        }
+        let link = lousa_core::link::encode(base, &s).unwrap();
+        prop_assert_eq!(lousa_core::link::decode(&link), Ok(s), "{}", link);
+    }
+
+    /// Any link text either gives a scenario that runs and whose own link
+    /// reads back the same, or is refused with an edit and a field path.
+    #[test]
+    fn a_link_runs_or_is_refused_at_an_edit_and_a_field(text in link_text()) {
+        match lousa_core::link::decode(&text) {
+            Ok(s) => {
+                let r = lousa_core::run(&s).unwrap();
+                prop_assert!(r.steps.len() <= limits::EVENTS_MAX + 1);
+                let again = lousa_core::link::encode(builtins::NAMES[0], &s).unwrap();
+                prop_assert_eq!(lousa_core::link::decode(&again), Ok(s));
+            }
+            Err(e) => {
+                let shown = e.to_string();
+                let field = shown.strip_prefix(&format!("edit {}, ", e.edit)).unwrap_or(&shown);
+                prop_assert!(starts_with_a_field_path(field), "{}", shown);
+                prop_assert!(e.edit <= text.matches(';').count(), "{}", shown);
+            }
+        }
+    }
+}

@@ -1,0 +1,425 @@
+//! A sweep: one scenario over a grid of two of its fields (say the client's
+//! timeout by the acquirer's latency), each cell run under several designs
+//! and seeds, counting the runs that charged twice. The workshop draws it as
+//! one heatmap per design; a cell's representative seed opens that run.
+//!
+//! An axis names a field by a link's dotted path (`clients.0.timeout_ms`,
+//! see [`crate::link`]) and lists its values, so any field a scenario has
+//! can be swept and a bad value is refused as an edit would be. Within a
+//! cell only the run's own choices vary with the seed (network jitter, a
+//! random load balancer): a scenario without them gives each cell all or
+//! none.
+
+use crate::choice::RngChooser;
+use crate::link::{self, LinkError};
+use crate::run;
+use crate::scenario::{Scenario, Strategy};
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+use std::ops::ControlFlow;
+use std::str::FromStr;
+
+/// Bounds on a sweep, so that none can hang a browser tab.
+pub mod limits {
+    /// Values on one axis.
+    pub const VALUES_MAX: usize = 16;
+    /// Runs in one sweep: cells x designs x seeds.
+    pub const RUNS_MAX: u64 = 100_000;
+}
+
+/// One axis: a field and the values it takes, in order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Axis {
+    pub path: String,
+    pub values: Vec<Value>,
+}
+
+/// Why a sweep was refused before it ran.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SweepError {
+    /// What was wrong: `x`, `y`, `strategies`, `seeds`, or the scenario's
+    /// field that every cell refused.
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for SweepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for SweepError {}
+
+fn refuse(field: &str, message: String) -> SweepError {
+    SweepError {
+        field: field.into(),
+        message,
+    }
+}
+
+impl FromStr for Axis {
+    type Err = String;
+
+    /// `path=v1,v2,...` (each a JSON value), or `path=from..to:n` for `n`
+    /// whole numbers spread evenly from `from` to `to`, both included.
+    fn from_str(text: &str) -> Result<Axis, String> {
+        let Some((path, values)) = text.split_once('=') else {
+            return Err(format!(
+                "{text:?} is not an axis; write path=v1,v2,... or path=from..to:n"
+            ));
+        };
+        let values = match values.split_once("..") {
+            Some((from, rest)) => range(from, rest)?,
+            None => values
+                .split(',')
+                .map(|v| serde_json::from_str(v).map_err(|_| format!("{v:?} is not a JSON value")))
+                .collect::<Result<Vec<Value>, String>>()?,
+        };
+        if values.is_empty() || values.len() > limits::VALUES_MAX {
+            return Err(format!(
+                "{} values are outside 1..={}",
+                values.len(),
+                limits::VALUES_MAX
+            ));
+        }
+        Ok(Axis {
+            path: path.to_string(),
+            values,
+        })
+    }
+}
+
+/// `from..to:n`: `n` whole numbers from `from` to `to`, evenly spread.
+fn range(from: &str, rest: &str) -> Result<Vec<Value>, String> {
+    let number = |t: &str| {
+        t.parse::<u64>()
+            .map_err(|_| format!("{t:?} is not a whole number"))
+    };
+    let (to, n) = rest
+        .split_once(':')
+        .ok_or_else(|| "a range needs a count: from..to:n".to_string())?;
+    let (from, to, n) = (number(from)?, number(to)?, number(n)?);
+    if from > to {
+        return Err(format!("the range {from}..{to} runs backwards"));
+    }
+    if n == 0 || n > limits::VALUES_MAX as u64 {
+        return Err(format!("{n} values are outside 1..={}", limits::VALUES_MAX));
+    }
+    if n == 1 {
+        return Ok(vec![Value::from(from)]);
+    }
+    // Whole steps from `from`, the last one exactly `to`: u128 cannot overflow.
+    Ok((0..n)
+        .map(|i| {
+            let at = u128::from(from) + u128::from(to - from) * u128::from(i) / u128::from(n - 1);
+            Value::from(at as u64)
+        })
+        .collect())
+}
+
+/// One cell of one heatmap.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cell {
+    /// Indexes into the x and y axes' values.
+    pub x: usize,
+    pub y: usize,
+    pub runs: u64,
+    pub double_charged: u64,
+    /// A seed whose run double charged, if any did; else the first seed.
+    pub representative_seed: u64,
+    /// The scenario of this cell as a link, to open it.
+    pub link: Option<String>,
+    /// Why this cell's scenario cannot run (then it has no runs).
+    pub refused: Option<String>,
+}
+
+/// The cells of one design, row by row (y), each row along x.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Heatmap {
+    pub strategy: Strategy,
+    pub cells: Vec<Cell>,
+}
+
+impl Heatmap {
+    pub fn cell(&self, x: usize, y: usize, width: usize) -> &Cell {
+        &self.cells[y * width + x]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SweepReport {
+    pub scenario: String,
+    pub x: Axis,
+    pub y: Axis,
+    pub first_seed: u64,
+    pub seeds: u64,
+    pub maps: Vec<Heatmap>,
+}
+
+/// How far a sweep has gone, for a progress bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub runs_done: u64,
+    pub runs_total: u64,
+}
+
+/// Runs the sweep. `progress` hears after every cell and may stop the sweep
+/// (then the result is `Ok(None)`).
+pub fn sweep(
+    base: &Scenario,
+    x: &Axis,
+    y: &Axis,
+    strategies: &[Strategy],
+    first_seed: u64,
+    seeds: u64,
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Result<Option<SweepReport>, SweepError> {
+    if strategies.is_empty() {
+        return Err(refuse("strategies", "at least one design is needed".into()));
+    }
+    if first_seed.checked_add(seeds.saturating_sub(1)).is_none() {
+        return Err(refuse(
+            "seeds",
+            format!("{first_seed} + {seeds} seeds overflows u64"),
+        ));
+    }
+    let cells = (x.values.len() * y.values.len()) as u64;
+    let runs_total = cells * strategies.len() as u64 * seeds;
+    if seeds == 0 || runs_total > limits::RUNS_MAX {
+        return Err(refuse(
+            "seeds",
+            format!(
+                "{cells} cells x {} designs x {seeds} seeds = {runs_total} runs, outside 1..={}",
+                strategies.len(),
+                limits::RUNS_MAX
+            ),
+        ));
+    }
+    // The scenarios of the cells, made and checked before any run.
+    let mut grid: Vec<Result<Scenario, LinkError>> = Vec::new();
+    for yv in &y.values {
+        for xv in &x.values {
+            grid.push(
+                link::edit(base, &x.path, xv.clone())
+                    .and_then(|s| link::edit(&s, &y.path, yv.clone())),
+            );
+        }
+    }
+    if let Some(Err(e)) = grid.first()
+        && grid.iter().all(Result::is_err)
+    {
+        return Err(refuse(
+            &e.field,
+            format!("every cell is refused: {}", e.message),
+        ));
+    }
+    let mut report = SweepReport {
+        scenario: base.name.clone(),
+        x: x.clone(),
+        y: y.clone(),
+        first_seed,
+        seeds,
+        maps: Vec::new(),
+    };
+    let mut done = 0;
+    for &strategy in strategies {
+        let mut map = Heatmap {
+            strategy,
+            cells: Vec::new(),
+        };
+        for (i, cell) in grid.iter().enumerate() {
+            let (xi, yi) = (i % x.values.len(), i / x.values.len());
+            let mut out = Cell {
+                x: xi,
+                y: yi,
+                runs: 0,
+                double_charged: 0,
+                representative_seed: first_seed,
+                link: None,
+                refused: None,
+            };
+            let scenario = cell.clone().and_then(|mut s| {
+                s.strategy = strategy;
+                s.validate().map(|()| s).map_err(|e| LinkError {
+                    edit: 0,
+                    field: e.field,
+                    message: e.message,
+                })
+            });
+            match scenario {
+                Err(e) => out.refused = Some(e.to_string()),
+                Ok(mut s) => {
+                    out.link = link::encode(&base.name, &s);
+                    for seed in first_seed..first_seed + seeds {
+                        s.seed = seed;
+                        let summary = run::outcome_with(&s, &mut RngChooser::new(seed));
+                        let double = !summary.double_charged_intents.is_empty();
+                        if double && out.double_charged == 0 {
+                            out.representative_seed = seed;
+                        }
+                        out.runs += 1;
+                        out.double_charged += u64::from(double);
+                    }
+                }
+            }
+            done += seeds;
+            map.cells.push(out);
+            if progress(Progress {
+                runs_done: done,
+                runs_total,
+            })
+            .is_break()
+            {
+                return Ok(None);
+            }
+        }
+        report.maps.push(map);
+    }
+    Ok(Some(report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtins::builtin;
+
+    fn axis(text: &str) -> Axis {
+        text.parse().unwrap()
+    }
+
+    fn go(base: &Scenario, x: &str, y: &str, strategies: &[Strategy], seeds: u64) -> SweepReport {
+        sweep(base, &axis(x), &axis(y), strategies, 1, seeds, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap()
+        .unwrap()
+    }
+
+    #[test]
+    fn axes_read_lists_and_ranges() {
+        assert_eq!(
+            axis("clients.0.timeout_ms=500..4000:8").values,
+            [500, 1000, 1500, 2000, 2500, 3000, 3500, 4000].map(Value::from)
+        );
+        assert_eq!(axis("instances=1,2,3").values, [1, 2, 3].map(Value::from));
+        assert_eq!(
+            axis("load_balancer=\"random\",\"round-robin\"")
+                .values
+                .len(),
+            2
+        );
+        let refusals = [
+            ("instances", "not an axis"),
+            ("instances=1..4", "needs a count"),
+            ("instances=4..1:2", "runs backwards"),
+            ("instances=1..9:17", "17 values are outside 1..=16"),
+            ("instances=a", "\"a\" is not a JSON value"),
+        ];
+        for (text, expected) in refusals {
+            let e = text.parse::<Axis>().unwrap_err();
+            assert!(e.contains(expected), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_timeout_by_latency_map_charges_twice_only_where_the_client_gives_up_first() {
+        let base = builtin("timeout-retry").unwrap();
+        let report = go(
+            &base,
+            "clients.0.timeout_ms=1000,4000",
+            "acquirer.latency_ms=500,3000",
+            &[Strategy::CheckThenAct, Strategy::IdempotencyKey],
+            2,
+        );
+        let [cta_map, key_map] = &report.maps[..] else {
+            panic!("two maps");
+        };
+        let doubles =
+            |m: &Heatmap| -> Vec<u64> { m.cells.iter().map(|c| c.double_charged).collect() };
+        // Row y = 500 ms: the acquirer answers before any timeout. Row y =
+        // 3000 ms: only the 1 s timeout retries while the capture is on its way.
+        assert_eq!(doubles(cta_map), [0, 0, 2, 0]);
+        assert_eq!(doubles(key_map), [0, 0, 0, 0]);
+        let hot = cta_map.cell(0, 1, 2);
+        assert_eq!(hot.runs, 2);
+        let link = hot.link.as_deref().unwrap();
+        let opened = link::decode(link).unwrap();
+        assert_eq!(opened.clients[0].timeout_ms, 1000);
+        assert_eq!(opened.acquirer.latency_ms, 3000);
+    }
+
+    #[test]
+    fn a_cell_that_cannot_run_says_why_and_the_others_run() {
+        let base = builtin("timeout-retry").unwrap();
+        let report = go(
+            &base,
+            "instances=1,99",
+            "seed=1",
+            &[Strategy::CheckThenAct],
+            1,
+        );
+        let cells = &report.maps[0].cells;
+        assert_eq!(cells[0].runs, 1);
+        assert_eq!(cells[1].runs, 0);
+        assert_eq!(
+            cells[1].refused.as_deref(),
+            Some("edit 1, instances: 99 is outside 1..=8")
+        );
+    }
+
+    #[test]
+    fn refusals_come_before_any_run() {
+        let base = builtin("timeout-retry").unwrap();
+        let run = |x: &str, strategies: &[Strategy], seeds| {
+            sweep(
+                &base,
+                &axis(x),
+                &axis("seed=1"),
+                strategies,
+                0,
+                seeds,
+                &mut |_| ControlFlow::Continue(()),
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        assert_eq!(
+            run("retry_max=1,2", &[Strategy::CheckThenAct], 1),
+            "scenario: every cell is refused: unknown field \"retry_max\" (expected one of: name, title, description, strategy, isolation, seed, instances, pool_size, load_balancer, clients, network, acquirer, db_latency_ms, faults, key_ttl_ms, lease_ms, recovery_every_ms, horizon_ms)"
+        );
+        assert_eq!(
+            run("instances=1,2", &[], 1),
+            "strategies: at least one design is needed"
+        );
+        assert_eq!(
+            run("instances=1,2", &[Strategy::CheckThenAct], 60_000),
+            "seeds: 2 cells x 1 designs x 60000 seeds = 120000 runs, outside 1..=100000"
+        );
+    }
+
+    #[test]
+    fn progress_is_heard_after_every_cell_and_can_stop_the_sweep() {
+        let base = builtin("timeout-retry").unwrap();
+        let mut heard = Vec::new();
+        let result = sweep(
+            &base,
+            &axis("instances=1,2,3"),
+            &axis("seed=1"),
+            &[Strategy::CheckThenAct],
+            0,
+            2,
+            &mut |p| {
+                heard.push(p.runs_done);
+                if p.runs_done == 4 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
+        assert_eq!(result, Ok(None));
+        assert_eq!(heard, [2, 4]);
+    }
+}
