@@ -191,6 +191,49 @@ fn sweeps() {
     check("sweeps.txt", &t);
 }
 
+/// Exploring from a schedule prefix: the counts from there, and refusals.
+#[test]
+fn explore_from_a_prefix() {
+    let mut t = String::new();
+    for from in ["1", "0-1", "1-1-0-1"] {
+        t += &transcript(&[
+            "explore",
+            "race-2",
+            "--strategy",
+            "check-then-act",
+            "--from",
+            from,
+        ]);
+    }
+    t += &transcript(&[
+        "explore",
+        "race-2",
+        "--strategy",
+        "idempotency-key",
+        "--from",
+        "0-1",
+        "--format",
+        "json",
+    ]);
+    t += &transcript(&[
+        "explore",
+        "race-2",
+        "--strategy",
+        "check-then-act",
+        "--from",
+        "9",
+    ]);
+    t += &transcript(&[
+        "explore",
+        "race-2",
+        "--strategy",
+        "check-then-act",
+        "--from",
+        "x",
+    ]);
+    check("explore-from.txt", &t);
+}
+
 #[test]
 fn every_builtin_is_covered() {
     // A new built-in needs its own test below, so that none goes unguarded.

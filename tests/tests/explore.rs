@@ -11,8 +11,8 @@ use lousa_core::property::{self, AT_MOST_ONE_CAPTURE, Ending};
 use lousa_core::run;
 use lousa_core::scenario::{Fault, LoadBalancerPolicy};
 use lousa_core::trace::{EndReason, Summary};
-use lousa_core::{Scenario, Strategy, World};
-use std::collections::BTreeMap;
+use lousa_core::{Scenario, Schedule, Strategy, World};
+use std::collections::{BTreeMap, BTreeSet};
 
 fn race_with(n: u32, strategy: Strategy) -> Scenario {
     let mut s = race(n);
@@ -583,4 +583,154 @@ fn a_declined_key_never_captures_on_any_schedule_of_the_key_designs() {
         let p = r.property(&DECLINED_KEY_NEVER_CAPTURES).unwrap();
         assert_eq!(p.verdict, Verdict::Holds, "decline-stored under {strategy}");
     }
+}
+
+/// Complete schedules as their choices, each with its outcome.
+type Schedules = Vec<(Vec<u32>, Key)>;
+
+/// Every complete schedule, and the step-aligned prefixes met on the way
+/// (at most `depth` choosing steps in).
+fn schedules_and_prefixes(s: &Scenario, depth: usize) -> (Schedules, BTreeSet<Vec<u32>>) {
+    fn walk(
+        w: &World,
+        choices: &mut Vec<u32>,
+        choosing: usize,
+        depth: usize,
+        all: &mut Schedules,
+        prefixes: &mut BTreeSet<Vec<u32>>,
+    ) {
+        if w.is_done() {
+            all.push((choices.clone(), key_of(&run::summarize(w))));
+            return;
+        }
+        for (c, next) in explore::successors(w) {
+            let len = choices.len();
+            choices.extend_from_slice(&c);
+            let choosing = choosing + usize::from(!c.is_empty());
+            if !c.is_empty() && choosing <= depth {
+                prefixes.insert(choices.clone());
+            }
+            walk(&next, choices, choosing, depth, all, prefixes);
+            choices.truncate(len);
+        }
+    }
+    let (mut all, mut prefixes) = (Vec::new(), BTreeSet::from([Vec::new()]));
+    walk(
+        &World::new(s),
+        &mut Vec::new(),
+        0,
+        depth,
+        &mut all,
+        &mut prefixes,
+    );
+    (all, prefixes)
+}
+
+/// From any point a prefix reaches, the explorer counts exactly the
+/// complete schedules that begin with it, by outcome, and its examples are
+/// whole schedules that begin with it and end in their outcome.
+#[test]
+fn counts_from_a_prefix_are_the_schedules_that_begin_with_it() {
+    for s in small_models() {
+        let (all, prefixes) = schedules_and_prefixes(&s, 3);
+        assert!(
+            prefixes.len() > 3,
+            "{}: {} prefixes",
+            s.name,
+            prefixes.len()
+        );
+        for prefix in &prefixes {
+            let mut want: BTreeMap<Key, u128> = BTreeMap::new();
+            for (choices, key) in &all {
+                if choices.starts_with(prefix) {
+                    *want.entry(key.clone()).or_default() += 1;
+                }
+            }
+            for (symmetry, ties) in [(false, false), (true, true)] {
+                let o = options(s.strategy, symmetry, ties);
+                let r = explore::explore_from(&s, &o, &Schedule(prefix.clone()), &mut |_| {
+                    std::ops::ControlFlow::Continue(())
+                })
+                .expect("the prefix fits");
+                let got: BTreeMap<Key, u128> = r
+                    .outcomes
+                    .iter()
+                    .map(|o| (outcome_key(o), o.schedules))
+                    .collect();
+                let at = format!(
+                    "{} {} from {prefix:?} symmetry={symmetry}",
+                    s.name, s.strategy
+                );
+                assert_eq!(got, want, "{at}");
+                assert_eq!(r.schedules, want.values().sum::<u128>(), "{at}");
+                for o in &r.outcomes {
+                    let e = o.example.as_ref().expect("every outcome has an example");
+                    let mut padded = e.schedule.0.clone();
+                    padded.resize(padded.len().max(prefix.len()), 0);
+                    assert!(padded.starts_with(prefix), "{at}: {}", e.text);
+                    let replayed = run::run_schedule(&s, &e.schedule).expect("valid");
+                    assert_eq!(
+                        key_of(&replayed.summary),
+                        outcome_key(o),
+                        "{at}: {}",
+                        e.text
+                    );
+                    assert_eq!(e.steps as usize, replayed.steps.len(), "{at}: {}", e.text);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_prefix_that_does_not_fit_is_refused_with_its_place() {
+    let s = race_with(2, Strategy::CheckThenAct);
+    let o = explore::Options::for_strategy(s.strategy);
+    let go = |p: &str| {
+        explore::explore_from(&s, &o, &p.parse().unwrap(), &mut |_| {
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap_err()
+        .to_string()
+    };
+    assert_eq!(
+        go("7"),
+        "choice 1 is 7, past the 2 alternatives of that choice point (0 to 1)"
+    );
+    let long = vec!["1"; 400].join("-");
+    assert!(go(&long).contains("400 choices"), "{}", go(&long));
+}
+
+#[test]
+fn a_prefix_that_stops_inside_a_step_is_refused() {
+    // A random load balancer makes a step choose twice: which event, then
+    // which instance.
+    let s = random_race_2(Strategy::IdempotencyKey);
+    let mut w = World::new(&s);
+    let mut prefix = Vec::new();
+    let split = loop {
+        let next = explore::successors(&w);
+        if let Some((c, _)) = next.iter().find(|(c, _)| c.len() >= 2) {
+            break c[0];
+        }
+        let (c, n) = next.into_iter().next().expect("a step before the end");
+        prefix.extend(c);
+        w = n;
+    };
+    let whole = prefix.len();
+    prefix.push(split);
+    let e = explore::explore_from(
+        &s,
+        &explore::Options::for_strategy(s.strategy),
+        &Schedule(prefix.clone()),
+        &mut |_| std::ops::ControlFlow::Continue(()),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        explore::ExploreError::PrefixInsideStep {
+            choices_in_whole_steps: whole,
+            given: prefix.len()
+        }
+    );
 }

@@ -317,7 +317,7 @@ impl Explorer {
         let (mut w, mut schedule) = memo
             .at
             .entry(node)
-            .or_insert_with(|| (quiet_world(&self.scenario), Vec::new()))
+            .or_insert_with(|| (self.start.clone(), Vec::new()))
             .clone();
         for &e in &hops[from..] {
             let (choices, next) = take(&w, node, e);
@@ -332,13 +332,13 @@ impl Explorer {
     }
 }
 
-/// Steps a replay of `schedule` takes to the end.
+/// Steps a replay of `schedule` from `start` takes to the end.
 pub(super) fn replay_steps(
-    scenario: &Scenario,
+    start: &World,
     schedule: &Schedule,
     store: &mut Option<StoreMemo>,
 ) -> u32 {
-    let mut w = quiet_world(scenario);
+    let mut w = start.clone();
     let mut chooser = ScheduleChooser::new(schedule);
     let mut steps = 0;
     while !w.is_done() {

@@ -245,7 +245,7 @@ impl Explorer {
                         let to = self.edges[e as usize].to as usize;
                         self.path_to(a, u).len() as u32 + 1 + a.default_steps[to]
                     };
-                    debug_assert_eq!(steps, replay_steps(&self.scenario, &schedule, &mut None));
+                    debug_assert_eq!(steps, replay_steps(&self.start, &schedule, &mut None));
                     Example {
                         text: schedule.to_string(),
                         choices: schedule.0.len() as u32,

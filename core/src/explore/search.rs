@@ -62,6 +62,11 @@ pub(super) struct Class {
 /// slices. Single-threaded, no clock.
 pub struct Explorer {
     pub(super) scenario: Scenario,
+    /// The world exploring starts from: the scenario's start, or the point
+    /// a schedule prefix reaches. Example schedules replay from it.
+    pub(super) start: World,
+    /// Steps from the scenario's start to `start`.
+    pub(super) start_steps: u32,
     pub(super) options: Options,
     pub(super) canon: Canonicalizer,
     pub(super) index: Index,
@@ -105,10 +110,56 @@ pub(super) struct Successor {
 impl Explorer {
     pub fn new(scenario: &Scenario, options: &Options) -> Result<Explorer, ExploreError> {
         scenario.validate()?;
+        Self::starting_at(scenario, options, quiet_world(scenario))
+    }
+
+    /// An explorer of every way on from where `prefix` leaves the run: its
+    /// choices, then the steps that need none, up to the next choice point.
+    pub fn after(
+        scenario: &Scenario,
+        options: &Options,
+        prefix: &Schedule,
+    ) -> Result<Explorer, ExploreError> {
+        scenario.validate()?;
+        let mut w = quiet_world(scenario);
+        let mut chooser = ScheduleChooser::new(prefix);
+        let mut steps = 0;
+        while !w.is_done() {
+            let (before, used) = (w.clone(), chooser.taken.len());
+            w.step(&mut chooser);
+            if chooser.taken.len() > prefix.0.len() {
+                // This step asked for a choice the prefix does not make.
+                w = before;
+                chooser.taken.truncate(used);
+                if used < prefix.0.len() {
+                    return Err(ExploreError::PrefixInsideStep {
+                        choices_in_whole_steps: used,
+                        given: prefix.0.len(),
+                    });
+                }
+                break;
+            }
+            steps += 1;
+        }
+        if let Some(misfit) = chooser.misfit() {
+            return Err(ExploreError::Prefix(misfit));
+        }
+        let mut ex = Self::starting_at(scenario, options, w)?;
+        ex.start_steps = steps;
+        Ok(ex)
+    }
+
+    fn starting_at(
+        scenario: &Scenario,
+        options: &Options,
+        start: World,
+    ) -> Result<Explorer, ExploreError> {
         options.validate()?;
         let canon = Canonicalizer::new(scenario, options.symmetry, options.unordered_ties);
         let mut ex = Explorer {
             scenario: scenario.clone(),
+            start: start.clone(),
+            start_steps: 0,
             options: options.clone(),
             canon,
             index: Index::default(),
@@ -127,7 +178,7 @@ impl Explorer {
             batch: Vec::new(),
             only_next: only_next_choices(scenario),
         };
-        let id = ex.intern(Box::new(quiet_world(scenario)), 0);
+        let id = ex.intern(Box::new(start), 0);
         debug_assert_eq!(id, 0);
         Ok(ex)
     }

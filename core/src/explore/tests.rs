@@ -49,7 +49,7 @@ fn example_steps_are_the_replayed_steps() {
                 let e = outcome.example.as_ref().expect("every outcome has one");
                 assert_eq!(
                     e.steps,
-                    replay_steps(&s, &e.schedule, &mut None),
+                    replay_steps(&quiet_world(&s), &e.schedule, &mut None),
                     "{}",
                     e.text
                 );
