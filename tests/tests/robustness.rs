@@ -400,3 +400,79 @@ proptest! {
         }
     }
 }
+
+/// Built-ins of every design stretched to the edge of every limit at once
+/// (the most clients, intents, retries, instances and faults, the busiest
+/// timings the validation allows) still validate, and their runs and a
+/// bounded exploration end within the event and state limits. (How long and
+/// how much memory such a run takes is in docs/performance.md.)
+#[test]
+fn the_largest_scenarios_the_limits_allow_end_within_the_limits() {
+    let names = [
+        "timeout-retry",
+        "held-transaction",
+        "crash-before-capture",
+        "late-retry-provider-key",
+        "race-3",
+    ];
+    for name in names {
+        let mut s = builtins::builtin(name).unwrap();
+        s.instances = limits::INSTANCES_MAX;
+        s.pool_size = limits::POOL_SIZE_MAX;
+        s.load_balancer = LoadBalancerPolicy::Random;
+        s.network.jitter_ms = limits::JITTER_MS_MAX;
+        s.recovery_every_ms = 100;
+        s.horizon_ms = limits::TIME_MS_MAX;
+        s.key_ttl_ms = s.key_ttl_min().unwrap_or(1).max(1);
+        let template = s.clients[0].clone();
+        let intent = template.intents[0].clone();
+        s.clients = (0..limits::CLIENTS_MAX)
+            .map(|i| {
+                let mut c = template.clone();
+                c.name = format!("c{i}");
+                c.timeout_ms = 1;
+                c.retries_max = limits::RETRIES_MAX;
+                c.backoff_ms = 0;
+                c.intents = (0..limits::INTENTS_PER_CLIENT_MAX)
+                    .map(|j| {
+                        let mut it = intent.clone();
+                        it.order_id = (i * 10 + j + 1) as i64;
+                        it.key = format!("k{i}-{j}");
+                        it
+                    })
+                    .collect();
+                c
+            })
+            .collect();
+        s.faults = (0..limits::FAULTS_MAX as u32)
+            .map(|k| match k % 4 {
+                0 => Fault::DropResponse { attempt: k + 1 },
+                1 => Fault::DropRequest { attempt: k + 1 },
+                2 => Fault::Crash {
+                    instance: k % limits::INSTANCES_MAX,
+                    at_ms: Some(u64::from(k)),
+                    at_point: None,
+                    restart_after_ms: 1,
+                },
+                _ => Fault::AcquirerTimeoutAfterAccept { call: k },
+            })
+            .collect();
+        s.validate()
+            .unwrap_or_else(|e| panic!("{name} at every limit: {e}"));
+        let r = lousa_core::run(&s).unwrap();
+        assert!(r.steps.len() <= limits::EVENTS_MAX + 1, "{name}");
+        assert_ne!(
+            r.summary.end,
+            lousa_core::trace::EndReason::Horizon,
+            "{name}"
+        );
+        let mut o = lousa_core::explore::Options::for_strategy(s.strategy);
+        o.max_states = 300;
+        let report = lousa_core::explore::explore(&s, &o).unwrap();
+        assert!(
+            report.states <= 300 + 64,
+            "{name}: {} states",
+            report.states
+        );
+    }
+}
