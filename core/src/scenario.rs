@@ -282,6 +282,11 @@ pub mod limits {
     pub const INSTANCES_MAX: u32 = 8;
     pub const POOL_SIZE_MAX: u32 = 16;
     pub const RETRIES_MAX: u32 = 20;
+    /// Attempts a run may make in all: each intent of each client is tried
+    /// up to `retries_max + 1` times. A run keeps a frame per step, and each
+    /// frame holds every attempt, so this bounds a run's memory (see
+    /// docs/performance.md, "The largest scenario the limits allow").
+    pub const ATTEMPTS_MAX: u64 = 160;
     pub const FAULTS_MAX: usize = 16;
     pub const TIME_MS_MAX: u64 = 7 * 24 * 3600 * 1000;
     pub const JITTER_MS_MAX: u32 = 1_000;
@@ -426,6 +431,19 @@ impl Scenario {
                 in_range(&g("amount_cents"), it.amount_cents, 1, AMOUNT_CENTS_MAX)?;
                 in_range(&g("order_id"), it.order_id, 1, i64::MAX / 2)?;
             }
+        }
+        let attempts: u64 = self
+            .clients
+            .iter()
+            .map(|c| c.intents.len() as u64 * (u64::from(c.retries_max) + 1))
+            .sum();
+        if attempts > ATTEMPTS_MAX {
+            fail(
+                "clients",
+                format!(
+                    "{attempts} attempts in all (each client's intents x (retries_max + 1)) exceed the limit {ATTEMPTS_MAX}"
+                ),
+            )?;
         }
         at_most("network.latency_ms", self.network.latency_ms, TIME_MS_MAX)?;
         at_most("network.jitter_ms", self.network.jitter_ms, JITTER_MS_MAX)?;

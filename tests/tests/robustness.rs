@@ -431,7 +431,10 @@ fn the_largest_scenarios_the_limits_allow_end_within_the_limits() {
                 let mut c = template.clone();
                 c.name = format!("c{i}");
                 c.timeout_ms = 1;
-                c.retries_max = limits::RETRIES_MAX;
+                // The most retries the attempts limit leaves each intent.
+                c.retries_max = (limits::ATTEMPTS_MAX
+                    / (limits::CLIENTS_MAX * limits::INTENTS_PER_CLIENT_MAX) as u64
+                    - 1) as u32;
                 c.backoff_ms = 0;
                 c.intents = (0..limits::INTENTS_PER_CLIENT_MAX)
                     .map(|j| {
@@ -459,6 +462,12 @@ fn the_largest_scenarios_the_limits_allow_end_within_the_limits() {
             .collect();
         s.validate()
             .unwrap_or_else(|e| panic!("{name} at every limit: {e}"));
+        let mut more = s.clone();
+        more.clients[0].retries_max += 1;
+        assert_eq!(
+            more.validate().unwrap_err().to_string(),
+            "clients: 164 attempts in all (each client's intents x (retries_max + 1)) exceed the limit 160"
+        );
         let r = lousa_core::run(&s).unwrap();
         assert!(r.steps.len() <= limits::EVENTS_MAX + 1, "{name}");
         assert_ne!(
