@@ -52,6 +52,8 @@ fn app(name: &str, timeout_ms: u64, retries_max: u32, backoff_ms: u64) -> Client
         backoff_ms,
         new_key_per_retry: false,
         gap_between_intents_ms: 0,
+        client_timestamp: false,
+        reformat_retries: false,
     }
 }
 
@@ -83,6 +85,11 @@ fn base(name: &str, strategy: Strategy, title: Text, description: Text) -> Scena
         lease_ms: 30_000,
         recovery_every_ms: 10_000,
         horizon_ms: 600_000,
+        autocommit: false,
+        key_scope: KeyScope::TenantOperation,
+        fingerprint: FingerprintPolicy::Canonical,
+        balance: None,
+        event: EventDelivery::None,
     }
 }
 

@@ -117,6 +117,38 @@ pub const NO_KEY_FORGOTTEN_UNRESOLVED: Property = Property {
     only_under: Some(Strategy::IdempotencyKeyLease),
 };
 
+/// A 422 says "this key was used for another intent". It is true only when
+/// the same tenant sent the same key for another intent; a key another
+/// tenant happened to choose (an unscoped key), or a retry whose
+/// fingerprint changed (a client timestamp hashed in), is a false 422: a
+/// legitimate request refused.
+pub const NO_FALSE_422: Property = Property {
+    name: "422-only-for-a-key-its-tenant-reused",
+    modality: Modality::Always,
+    check: false_422s,
+    // The design with a scope and a fingerprint to get wrong.
+    only_under: Some(Strategy::IdempotencyKeyLease),
+};
+
+/// A debit that reads the balance and writes the new one must not write
+/// over another's: the balance ends as the opening balance minus every
+/// committed debit (`local-effect` with a balance).
+pub const NO_LOST_UPDATE: Property = Property {
+    name: "no-lost-update",
+    modality: Modality::Always,
+    check: lost_updates,
+    only_under: Some(Strategy::LocalEffect),
+};
+
+/// Every committed effect's event reaches the broker (`local-effect` with
+/// an event): the effect and the promise to announce it commit together.
+pub const EVERY_EFFECT_PUBLISHED: Property = Property {
+    name: "every-committed-effect-has-its-event-published",
+    modality: Modality::Always,
+    check: unpublished_effects,
+    only_under: Some(Strategy::LocalEffect),
+};
+
 /// Some complete schedule ends with an intent captured more than once.
 pub const DOUBLE_CHARGE_REACHABLE: Property = Property {
     name: "double-charge-reachable",
@@ -143,13 +175,16 @@ pub const REPLAY_REACHABLE: Property = Property {
 };
 
 /// Every property, *always* ones first, each in the order reports list it.
-pub const ALL: [Property; 9] = [
+pub const ALL: [Property; 12] = [
     AT_MOST_ONE_CAPTURE,
     EVERY_2XX_ONE_CAPTURE,
     REPLAY_EQUALS_FIRST,
     CONFLICTS_NEVER_CHARGE,
     NO_KEY_STUCK,
     NO_KEY_FORGOTTEN_UNRESOLVED,
+    NO_FALSE_422,
+    NO_LOST_UPDATE,
+    EVERY_EFFECT_PUBLISHED,
     DOUBLE_CHARGE_REACHABLE,
     CONFLICT_REACHABLE,
     REPLAY_REACHABLE,
@@ -260,6 +295,89 @@ fn conflicts_never_charge(e: &Ending) -> Vec<String> {
                 a.attempt + 1,
                 debug_status(a.status)
             )
+        })
+        .collect()
+}
+
+fn false_422s(e: &Ending) -> Vec<String> {
+    let intents = &e.world.intents;
+    e.attempts
+        .iter()
+        .filter(|a| a.status == Some(422))
+        .filter(|a| {
+            let mine = &intents[a.intent as usize].1;
+            !intents.iter().enumerate().any(|(j, (_, it))| {
+                j != a.intent as usize && it.tenant == mine.tenant && *it.key == *a.key
+            })
+        })
+        .map(|a| {
+            let tenant = &intents[a.intent as usize].1.tenant;
+            format!(
+                "attempt {} answered 422, but {tenant} sent key {} for one intent only",
+                a.attempt + 1,
+                a.key
+            )
+        })
+        .collect()
+}
+
+fn column(w: &World, table: &str, name: &str) -> usize {
+    w.store
+        .table_def(table)
+        .and_then(|d| d.column_index(name))
+        .expect("column exists")
+}
+
+fn lost_updates(e: &Ending) -> Vec<String> {
+    let w = e.world;
+    let Some(b) = &w.scenario.balance else {
+        return Vec::new();
+    };
+    let cents = column(w, "pedido_pago", "valor_centavos");
+    let debited: i64 = w
+        .store
+        .committed_rows("pedido_pago")
+        .iter()
+        .filter_map(|r| r[cents].as_int())
+        .sum();
+    let saldo = column(w, "conta", "saldo");
+    let expected = b.opening_cents - debited;
+    w.store
+        .committed_rows("conta")
+        .iter()
+        .filter_map(|r| r[saldo].as_int())
+        .filter(|&balance| balance != expected)
+        .map(|balance| {
+            format!(
+                "the balance is {balance} cents, but {} minus the committed debits ({debited}) is {expected}",
+                b.opening_cents
+            )
+        })
+        .collect()
+}
+
+fn unpublished_effects(e: &Ending) -> Vec<String> {
+    let w = e.world;
+    if w.scenario.event == crate::scenario::EventDelivery::None {
+        return Vec::new();
+    }
+    let effects = crate::world::effects_per_intent(w);
+    effects
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &n)| {
+            let published = w
+                .acquirer
+                .published
+                .iter()
+                .filter(|&&p| p == i as u32)
+                .count();
+            (published < n as usize).then(|| {
+                format!(
+                    "order {} committed {n} effect(s) but {published} event(s) were published",
+                    w.intents[i].1.order_id
+                )
+            })
         })
         .collect()
 }

@@ -66,6 +66,13 @@ pub enum EventKind {
         key: String,
         retry: bool,
     },
+    /// The request's body and the fingerprint the server will keep of it,
+    /// told for clients whose body is the point (a timestamp, a reformat).
+    BodySent {
+        attempt: u32,
+        body: String,
+        fingerprint: String,
+    },
     RequestDropped {
         attempt: u32,
     },
@@ -161,6 +168,12 @@ pub enum EventKind {
         key: String,
         captured: bool,
     },
+    /// The effect's event reached the broker: from the handler after its
+    /// commit (`attempt`), or from the outbox relay (`attempt` is `None`).
+    EventPublished {
+        attempt: Option<u32>,
+        order_id: i64,
+    },
     EventLimitReached,
     HorizonReached,
 }
@@ -171,6 +184,7 @@ impl EventKind {
     pub fn name(&self) -> &'static str {
         match self {
             EventKind::AttemptSent { .. } => "attempt_sent",
+            EventKind::BodySent { .. } => "body_sent",
             EventKind::RequestDropped { .. } => "request_dropped",
             EventKind::Routed { .. } => "routed",
             EventKind::NoInstanceAlive { .. } => "no_instance_alive",
@@ -193,6 +207,7 @@ impl EventKind {
             EventKind::Crashed { .. } => "crashed",
             EventKind::Restarted { .. } => "restarted",
             EventKind::Reconciled { .. } => "reconciled",
+            EventKind::EventPublished { .. } => "event_published",
             EventKind::EventLimitReached => "event_limit_reached",
             EventKind::HorizonReached => "horizon_reached",
         }

@@ -20,6 +20,13 @@ impl World {
             base.clone()
         };
         let attempt = self.attempts.len() as u32;
+        let it = &self.intents[intent_ix as usize].1;
+        let body = handler::request_body(it, &spec, n > 0, self.now_ms);
+        let fingerprint = handler::payload_fingerprint(self.scenario.fingerprint, &body)
+            .expect("the client's own body has the intent's fields");
+        // Told only where the body is the point (a client that stamps or
+        // reformats it), so the other runs read as before.
+        let tell_body = spec.client_timestamp || spec.reformat_retries;
         self.attempts.push(Part::new(Attempt {
             client: client.0,
             intent: intent_ix,
@@ -30,6 +37,8 @@ impl World {
             timed_out: false,
             reached_acquirer: false,
             in_flight: None,
+            body: body.as_str().into(),
+            fingerprint: fingerprint.as_str().into(),
         }));
         let c = &mut self.clients[client.ix()];
         c.attempts_for_intent += 1;
@@ -45,6 +54,16 @@ impl World {
                 retry: n > 0,
             },
         );
+        if tell_body {
+            self.emit(
+                Actor::Client(client.0),
+                EventKind::BodySent {
+                    attempt,
+                    body,
+                    fingerprint,
+                },
+            );
+        }
         self.agenda.push(
             self.now_ms + spec.timeout_ms,
             Due::ClientTimeout {
@@ -235,6 +254,8 @@ impl Words for Attempt {
             timed_out,
             reached_acquirer,
             in_flight,
+            body,
+            fingerprint: body_fingerprint,
         } = self;
         let status = |r: &Option<(u16, _)>| r.as_ref().map_or(0, |(s, _)| u64::from(*s));
         h.word(
@@ -251,6 +272,14 @@ impl Words for Attempt {
                 .word(),
         );
         h.word(Pack::new().put(*sent_ms, 48).len(key.len(), 16).word());
+        h.word(
+            Pack::new()
+                .len(body.len(), 32)
+                .len(body_fingerprint.len(), 32)
+                .word(),
+        );
+        fingerprint::text(h, body);
+        fingerprint::text(h, body_fingerprint);
         if answer.is_some() || in_flight.is_some() {
             let len = |r: &Option<(u16, crate::text::Text)>| r.as_ref().map_or(0, |(_, b)| b.len());
             h.word(

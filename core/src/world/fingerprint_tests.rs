@@ -5,7 +5,7 @@
 use super::agenda::{NO_CODE, due_code};
 use super::*;
 use crate::fingerprint::{Fingerprint, Words, of};
-use crate::store::{Isolation, SessionId};
+use crate::store::SessionId;
 use std::fmt::Debug;
 
 /// Every value differs from every other, and so must its fingerprint.
@@ -34,6 +34,8 @@ fn attempts_that_differ_in_any_field_differ() {
         timed_out: false,
         reached_acquirer: false,
         in_flight: None,
+        body: text("{}"),
+        fingerprint: text("f"),
     };
     let with = |f: &dyn Fn(&mut Attempt)| {
         let mut a = base.clone();
@@ -55,6 +57,13 @@ fn attempts_that_differ_in_any_field_differ() {
         with(&|a| a.answer = Some((200, text("a")))),
         with(&|a| a.answer = Some((201, text("b")))),
         with(&|a| a.in_flight = Some((201, text("a")))),
+        with(&|a| a.body = text("{ }")),
+        with(&|a| a.fingerprint = text("g")),
+        // Where the body ends and the fingerprint begins.
+        with(&|a| {
+            a.body = text("{}f");
+            a.fingerprint = text("");
+        }),
         // Where one text ends and the next begins.
         with(&|a| {
             a.answer = Some((201, text("ab")));
@@ -123,8 +132,7 @@ fn clients_that_differ_in_any_field_differ() {
 fn instances_that_differ_in_any_field_or_job_field_differ() {
     let jobs = [Job::new(
         0,
-        crate::Strategy::IdempotencyKey,
-        Isolation::ReadCommitted,
+        &crate::builtins::builtin("lost-response").expect("built-in"),
     )];
     let connections = [Connection {
         session: SessionId(1),
@@ -169,6 +177,12 @@ fn instances_that_differ_in_any_field_or_job_field_differ() {
         job(&|j| j.waiting_since_ms = Some(1)),
         job(&|j| j.waiting_returns_rows = true),
         job(&|j| j.reclaims = 1),
+        job(&|j| j.balance = Some(0)),
+        job(&|j| j.balance = Some(1)),
+        job(&|j| {
+            j.balance = Some(7);
+            j.row_id = None;
+        }),
         job(&|j| j.waiting_sql = Some(text("x"))),
         job(&|j| j.response = Some((200, text("x")))),
         job(&|j| j.response = Some((409, text("x")))),
