@@ -608,7 +608,7 @@ describe('the built page', () => {
   test('seeking to every frame of every built-in (figures printed, not asserted)', async () => {
     const tab = await openPage();
     const scenarios = await tab.locator('[data-testid=scenario] option').evaluateAll((options) => options.map((o) => o.value));
-    assert.equal(scenarios.length, 13, 'the picker lists the thirteen built-ins');
+    assert.equal(scenarios.length, 23, 'the picker lists the twenty-three built-ins');
     // A pass seeks to every frame of every built-in under both designs, in
     // order. Each seek is what the browser's Back button does: the page reads
     // the URL, takes that frame with state_at and redraws everything that

@@ -4,7 +4,9 @@
 use crate::scenario::*;
 use crate::store::Isolation;
 
-pub const NAMES: [&str; 13] = [
+mod second_post;
+
+pub const NAMES: [&str; 23] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -18,6 +20,16 @@ pub const NAMES: [&str; 13] = [
     "new-key-per-retry",
     "race-2",
     "race-3",
+    "timeout-retry-autocommit",
+    "double-click-autocommit",
+    "scoped-key",
+    "unscoped-key",
+    "reformatted-retry",
+    "timestamp-in-fingerprint",
+    "balance-lost-update",
+    "balance-for-update",
+    "event-after-commit",
+    "event-outbox",
 ];
 
 /// The key of the story's charge: a UUID v4, as Stripe recommends.
@@ -25,14 +37,14 @@ pub const STORY_KEY: &str = "9d2f4c1a-6b3e-4f8a-b7c5-1e0d3a2b4c6f";
 pub const STORY_ORDER: i64 = 123;
 pub const STORY_CENTS: i64 = 25_000;
 
-fn text(pt: &str, en: &str) -> Text {
+pub(crate) fn text(pt: &str, en: &str) -> Text {
     Text {
         pt: pt.into(),
         en: en.into(),
     }
 }
 
-fn story_intent() -> Intent {
+pub(crate) fn story_intent() -> Intent {
     Intent {
         order_id: STORY_ORDER,
         amount_cents: STORY_CENTS,
@@ -41,7 +53,7 @@ fn story_intent() -> Intent {
     }
 }
 
-fn app(name: &str, timeout_ms: u64, retries_max: u32, backoff_ms: u64) -> ClientSpec {
+pub(crate) fn app(name: &str, timeout_ms: u64, retries_max: u32, backoff_ms: u64) -> ClientSpec {
     ClientSpec {
         name: name.into(),
         kind: ClientKind::Http,
@@ -57,7 +69,7 @@ fn app(name: &str, timeout_ms: u64, retries_max: u32, backoff_ms: u64) -> Client
     }
 }
 
-fn base(name: &str, strategy: Strategy, title: Text, description: Text) -> Scenario {
+pub(crate) fn base(name: &str, strategy: Strategy, title: Text, description: Text) -> Scenario {
     Scenario {
         name: name.into(),
         title,
@@ -284,7 +296,7 @@ pub fn builtin(name: &str) -> Option<Scenario> {
             s.clients[0].new_key_per_retry = true;
             s
         }
-        _ => return race_named(name),
+        _ => return second_post::builtin(name).or_else(|| race_named(name)),
     };
     Some(s)
 }
