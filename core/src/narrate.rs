@@ -120,34 +120,22 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
             (true, Lang::Pt) => format!("reenvia: tentativa {} com a chave {key}", n(*attempt)),
             (true, Lang::En) => format!("retries: attempt {} with key {key}", n(*attempt)),
         },
-        EventKind::BodySent {
-            attempt,
-            body,
-            fingerprint,
-        } => match lang {
-            Lang::Pt => format!(
-                "o corpo da tentativa {}: {body} (impressão {fingerprint})",
-                n(*attempt)
-            ),
-            Lang::En => format!(
-                "attempt {}'s body: {body} (fingerprint {fingerprint})",
-                n(*attempt)
-            ),
+        EventKind::BodySent { attempt, body } => match lang {
+            Lang::Pt => format!("o corpo da tentativa {}: {body}", n(*attempt)),
+            Lang::En => format!("attempt {}'s body: {body}", n(*attempt)),
         },
-        EventKind::EventPublished { attempt, order_id } => match (attempt, lang) {
-            (Some(a), Lang::Pt) => format!(
-                "publica o evento do pedido {order_id} depois do commit (tentativa {})",
-                n(*a)
-            ),
-            (Some(a), Lang::En) => format!(
-                "publishes order {order_id}'s event after the commit (attempt {})",
-                n(*a)
-            ),
-            (None, Lang::Pt) => {
-                format!("lê a outbox e publica o evento do pedido {order_id}")
+        EventKind::EventPublished { attempt, order_id } => {
+            let via = match (attempt, lang) {
+                (Some(_), Lang::Pt) => "depois do commit",
+                (Some(_), Lang::En) => "after the commit",
+                (None, Lang::Pt) => "lido da outbox",
+                (None, Lang::En) => "read from the outbox",
+            };
+            match lang {
+                Lang::Pt => format!("publica o evento do pedido {order_id}, {via}"),
+                Lang::En => format!("publishes order {order_id}'s event, {via}"),
             }
-            (None, Lang::En) => format!("reads the outbox and publishes order {order_id}'s event"),
-        },
+        }
         EventKind::RequestDropped { attempt } => match lang {
             Lang::Pt => format!("a tentativa {} se perde no caminho", n(*attempt)),
             Lang::En => format!("attempt {} is lost on the way", n(*attempt)),

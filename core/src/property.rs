@@ -299,33 +299,43 @@ fn conflicts_never_charge(e: &Ending) -> Vec<String> {
         .collect()
 }
 
+// Plain loops below rather than iterator chains: each chain is its own
+// code in the page's wasm, which runs every verdict.
 fn false_422s(e: &Ending) -> Vec<String> {
     let intents = &e.world.intents;
-    e.attempts
-        .iter()
-        .filter(|a| a.status == Some(422))
-        .filter(|a| {
-            let mine = &intents[a.intent as usize].1;
-            !intents.iter().enumerate().any(|(j, (_, it))| {
-                j != a.intent as usize && it.tenant == mine.tenant && *it.key == *a.key
-            })
-        })
-        .map(|a| {
-            let tenant = &intents[a.intent as usize].1.tenant;
-            format!(
-                "attempt {} answered 422, but {tenant} sent key {} for one intent only",
+    let mut out = Vec::new();
+    for a in e.attempts {
+        if a.status != Some(422) {
+            continue;
+        }
+        let mine = &intents[a.intent as usize].1;
+        let mut reused = false;
+        for (j, (_, it)) in intents.iter().enumerate() {
+            reused |= j != a.intent as usize && it.tenant == mine.tenant && *it.key == *a.key;
+        }
+        if !reused {
+            out.push(format!(
+                "attempt {} answered 422 for a key {} used once",
                 a.attempt + 1,
-                a.key
-            )
-        })
-        .collect()
+                mine.tenant
+            ));
+        }
+    }
+    out
 }
 
-fn column(w: &World, table: &str, name: &str) -> usize {
-    w.store
-        .table_def(table)
-        .and_then(|d| d.column_index(name))
-        .expect("column exists")
+/// The committed integers of one column of `table`.
+fn committed_ints(w: &World, table: &str, name: &str) -> Vec<i64> {
+    let Some(col) = w.store.table_def(table).and_then(|d| d.column_index(name)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for r in w.store.committed_rows(table) {
+        if let Some(v) = r[col].as_int() {
+            out.push(v);
+        }
+    }
+    out
 }
 
 fn lost_updates(e: &Ending) -> Vec<String> {
@@ -333,27 +343,17 @@ fn lost_updates(e: &Ending) -> Vec<String> {
     let Some(b) = &w.scenario.balance else {
         return Vec::new();
     };
-    let cents = column(w, "pedido_pago", "valor_centavos");
-    let debited: i64 = w
-        .store
-        .committed_rows("pedido_pago")
+    let debited: i64 = committed_ints(w, "pedido_pago", "valor_centavos")
         .iter()
-        .filter_map(|r| r[cents].as_int())
         .sum();
-    let saldo = column(w, "conta", "saldo");
     let expected = b.opening_cents - debited;
-    w.store
-        .committed_rows("conta")
-        .iter()
-        .filter_map(|r| r[saldo].as_int())
-        .filter(|&balance| balance != expected)
-        .map(|balance| {
-            format!(
-                "the balance is {balance} cents, but {} minus the committed debits ({debited}) is {expected}",
-                b.opening_cents
-            )
-        })
-        .collect()
+    let mut out = Vec::new();
+    for balance in committed_ints(w, "conta", "saldo") {
+        if balance != expected {
+            out.push(format!("the balance is {balance}, not {expected}"));
+        }
+    }
+    out
 }
 
 fn unpublished_effects(e: &Ending) -> Vec<String> {
@@ -361,25 +361,20 @@ fn unpublished_effects(e: &Ending) -> Vec<String> {
     if w.scenario.event == crate::scenario::EventDelivery::None {
         return Vec::new();
     }
-    let effects = crate::world::effects_per_intent(w);
-    effects
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &n)| {
-            let published = w
-                .acquirer
-                .published
-                .iter()
-                .filter(|&&p| p == i as u32)
-                .count();
-            (published < n as usize).then(|| {
-                format!(
-                    "order {} committed {n} effect(s) but {published} event(s) were published",
-                    w.intents[i].1.order_id
-                )
-            })
-        })
-        .collect()
+    let mut out = Vec::new();
+    for (i, n) in crate::world::effects_per_intent(w).into_iter().enumerate() {
+        let mut published = 0;
+        for &p in &w.acquirer.published {
+            published += u32::from(p == i as u32);
+        }
+        if published < n {
+            out.push(format!(
+                "order {}: an effect without its event",
+                w.intents[i].1.order_id
+            ));
+        }
+    }
+    out
 }
 
 fn double_charge(e: &Ending) -> Vec<String> {

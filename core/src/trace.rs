@@ -66,12 +66,11 @@ pub enum EventKind {
         key: String,
         retry: bool,
     },
-    /// The request's body and the fingerprint the server will keep of it,
-    /// told for clients whose body is the point (a timestamp, a reformat).
+    /// The request's body, told for clients whose body is the point (a
+    /// timestamp, a reformat); its fingerprint shows in the claim's SQL.
     BodySent {
         attempt: u32,
         body: String,
-        fingerprint: String,
     },
     RequestDropped {
         attempt: u32,

@@ -1133,9 +1133,11 @@ describe('the built page', () => {
     const canonical = await showStep(page, 'end', 'idempotency-key-lease', 'reformatted-retry');
     assert.equal(canonical.clients[0].status, '201', 'the rewritten retry is a replay');
     assert.equal(canonical.captures, 1);
-    const fingerprints = (text) => [...text.matchAll(/impressão ([0-9a-f]{16})/g)].map((m) => m[1]);
+    // The fingerprint each claim writes (impressao), from its INSERT.
+    const fingerprints = (text) => [...text.matchAll(/', '([0-9a-f]{16})', 'processing'/g)].map((m) => m[1]);
+    assert.match(await events(), /o corpo da tentativa 2: \{ "client_ts": 2500, "amount_cents": 25000, {2}"order_id": 123 \}/, 'the retry\'s body is rewritten');
     const same = fingerprints(await events());
-    assert.equal(same.length, 2, 'both bodies are shown with their fingerprint');
+    assert.equal(same.length, 2, 'both attempts claim the key with their fingerprint');
     assert.equal(same[0], same[1], 'the canonical fingerprint does not change');
     const stamped = await showStep(page, 'end', 'idempotency-key-lease', 'timestamp-in-fingerprint');
     assert.equal(stamped.clients[0].status, '422', 'the legitimate retry is refused');
@@ -1162,7 +1164,7 @@ describe('the built page', () => {
     const outbox = await showStep(page, 'end', 'local-effect', 'event-outbox');
     assert.equal(outbox.clients[0].status, '201');
     assert.ok(outbox.rows.some((r) => r.status === 'publicado'), 'the outbox row is marked sent');
-    assert.match(await events(), /lê a outbox e publica o evento do pedido 123/);
+    assert.match(await events(), /publica o evento do pedido 123, lido da outbox/);
     await screenshot(page, 'desktop-9-outbox-published');
   });
 

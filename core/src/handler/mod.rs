@@ -426,7 +426,8 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
             local::statement(scenario, it, inputs)
         }
         Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Publish | Pc::Respond => {
-            unreachable!("{:?} runs no statement", inputs.pc)
+            // No `{:?}` of the step: Pc's Debug names would ship in the page.
+            unreachable!("a step that runs no statement")
         }
     }
 }
@@ -639,7 +640,7 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
                 Pc::Respond
             }
         }
-        other => unreachable!("{other:?} does not run SQL"),
+        _ => unreachable!("a step that runs no SQL"),
     };
 }
 
@@ -721,17 +722,21 @@ pub fn on_capture(w: &Situation, job: &mut Job) {
 
 /// The tables a scenario's design writes, as the lousa shows them: the
 /// strategy's, and the account and the outbox when its options use them.
-pub fn tables_shown(scenario: &Scenario) -> Vec<&'static str> {
-    let mut tables = tables_of(scenario.strategy).to_vec();
-    if scenario.strategy == Strategy::LocalEffect {
-        if scenario.balance.is_some() {
-            tables.push("conta");
-        }
-        if scenario.event == EventDelivery::Outbox {
-            tables.push("evento_outbox");
-        }
+pub fn tables_shown(scenario: &Scenario) -> &'static [&'static str] {
+    const KEY: &str = "chave_idempotencia";
+    const ORDER: &str = "pedido_pago";
+    if scenario.strategy != Strategy::LocalEffect {
+        return tables_of(scenario.strategy);
     }
-    tables
+    match (
+        scenario.balance.is_some(),
+        scenario.event == EventDelivery::Outbox,
+    ) {
+        (false, false) => tables_of(scenario.strategy),
+        (true, false) => &[KEY, ORDER, "conta"],
+        (false, true) => &[KEY, ORDER, "evento_outbox"],
+        (true, true) => &[KEY, ORDER, "conta", "evento_outbox"],
+    }
 }
 
 /// The tables a strategy writes, as the lousa shows them.

@@ -9,18 +9,40 @@ use crate::store::jsonb;
 /// client stamps its requests. A retry of a client that reformats its
 /// retries writes the same fields in another order, with extra whitespace.
 pub fn request_body(it: &Intent, client: &ClientSpec, retry: bool, sent_ms: u64) -> String {
-    let (order, cents) = (it.order_id, it.amount_cents);
-    let ts = client.client_timestamp.then_some(sent_ms);
-    match (retry && client.reformat_retries, ts) {
-        (false, None) => format!(r#"{{"order_id":{order},"amount_cents":{cents}}}"#),
-        (false, Some(ts)) => {
-            format!(r#"{{"order_id":{order},"amount_cents":{cents},"client_ts":{ts}}}"#)
-        }
-        (true, None) => format!(r#"{{ "amount_cents": {cents},  "order_id": {order} }}"#),
-        (true, Some(ts)) => {
-            format!(r#"{{ "client_ts": {ts}, "amount_cents": {cents},  "order_id": {order} }}"#)
-        }
+    let (order, cents, ts) = (
+        it.order_id.to_string(),
+        it.amount_cents.to_string(),
+        sent_ms.to_string(),
+    );
+    let mut fields = vec![("order_id", &order), ("amount_cents", &cents)];
+    if client.client_timestamp {
+        fields.push(("client_ts", &ts));
     }
+    // The rewritten form: last field first, a space after each colon and
+    // two before the last field, spaces inside the braces.
+    let rewritten = retry && client.reformat_retries;
+    if rewritten {
+        fields.reverse();
+    }
+    let mut body = String::from(if rewritten { "{ " } else { "{" });
+    let last = fields.len() - 1;
+    for (i, (name, value)) in fields.into_iter().enumerate() {
+        if i > 0 {
+            body.push_str(if !rewritten {
+                ","
+            } else if i == last {
+                ",  "
+            } else {
+                ", "
+            });
+        }
+        body.push('"');
+        body.push_str(name);
+        body.push_str(if rewritten { "\": " } else { "\":" });
+        body.push_str(value);
+    }
+    body.push_str(if rewritten { " }" } else { "}" });
+    body
 }
 
 /// The fingerprint of `body` under `policy`: the hash of the canonical JSON
@@ -46,7 +68,10 @@ pub fn payload_fingerprint(policy: FingerprintPolicy, body: &str) -> Result<Stri
         if i > 0 {
             canonical.push(',');
         }
-        canonical.push_str(&format!(r#""{name}":{value}"#));
+        canonical.push('"');
+        canonical.push_str(name);
+        canonical.push_str("\":");
+        canonical.push_str(value);
     }
     canonical.push('}');
     Ok(hash(&canonical))

@@ -86,15 +86,18 @@ impl World {
 
 /// The outbox rows committed and not yet published: (id, order, amount).
 fn unpublished_outbox(w: &World) -> Vec<(i64, i64, i64)> {
+    let mut out = Vec::new();
     if !relays_outbox(&w.scenario) {
-        return Vec::new();
+        return out;
     }
-    w.store
-        .committed_rows("evento_outbox")
-        .iter()
-        .filter(|r| r[3] == Value::Int(0))
-        .filter_map(|r| Some((r[0].as_int()?, r[1].as_int()?, r[2].as_int()?)))
-        .collect()
+    for r in w.store.committed_rows("evento_outbox") {
+        if let (Some(id), Some(order), Some(cents), Some(0)) =
+            (r[0].as_int(), r[1].as_int(), r[2].as_int(), r[3].as_int())
+        {
+            out.push((id, order, cents));
+        }
+    }
+    out
 }
 
 /// The outbox relay: publishes every committed, unpublished event and marks
