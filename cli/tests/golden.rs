@@ -237,7 +237,7 @@ fn explore_from_a_prefix() {
 #[test]
 fn every_builtin_is_covered() {
     // A new built-in needs its own test below, so that none goes unguarded.
-    assert_eq!(NAMES.len(), 17);
+    assert_eq!(NAMES.len(), 27);
 }
 
 #[test]
@@ -323,6 +323,56 @@ fn race_2() {
 #[test]
 fn race_3() {
     builtin_under_every_strategy("race-3");
+}
+
+#[test]
+fn timeout_retry_autocommit() {
+    builtin_under_every_strategy("timeout-retry-autocommit");
+}
+
+#[test]
+fn double_click_autocommit() {
+    builtin_under_every_strategy("double-click-autocommit");
+}
+
+#[test]
+fn scoped_key() {
+    builtin_under_every_strategy("scoped-key");
+}
+
+#[test]
+fn unscoped_key() {
+    builtin_under_every_strategy("unscoped-key");
+}
+
+#[test]
+fn reformatted_retry() {
+    builtin_under_every_strategy("reformatted-retry");
+}
+
+#[test]
+fn timestamp_in_fingerprint() {
+    builtin_under_every_strategy("timestamp-in-fingerprint");
+}
+
+#[test]
+fn balance_lost_update() {
+    builtin_under_every_strategy("balance-lost-update");
+}
+
+#[test]
+fn balance_for_update() {
+    builtin_under_every_strategy("balance-for-update");
+}
+
+#[test]
+fn event_after_commit() {
+    builtin_under_every_strategy("event-after-commit");
+}
+
+#[test]
+fn event_outbox() {
+    builtin_under_every_strategy("event-outbox");
 }
 
 /// Whole explores past the small models, every search option, and the

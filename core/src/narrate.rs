@@ -120,6 +120,22 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
             (true, Lang::Pt) => format!("reenvia: tentativa {} com a chave {key}", n(*attempt)),
             (true, Lang::En) => format!("retries: attempt {} with key {key}", n(*attempt)),
         },
+        EventKind::BodySent { attempt, body } => match lang {
+            Lang::Pt => format!("o corpo da tentativa {}: {body}", n(*attempt)),
+            Lang::En => format!("attempt {}'s body: {body}", n(*attempt)),
+        },
+        EventKind::EventPublished { attempt, order_id } => {
+            let via = match (attempt, lang) {
+                (Some(_), Lang::Pt) => "depois do commit",
+                (Some(_), Lang::En) => "after the commit",
+                (None, Lang::Pt) => "lido da outbox",
+                (None, Lang::En) => "read from the outbox",
+            };
+            match lang {
+                Lang::Pt => format!("publica o evento do pedido {order_id}, {via}"),
+                Lang::En => format!("publishes order {order_id}'s event, {via}"),
+            }
+        }
         EventKind::RequestDropped { attempt } => match lang {
             Lang::Pt => format!("a tentativa {} se perde no caminho", n(*attempt)),
             Lang::En => format!("attempt {} is lost on the way", n(*attempt)),

@@ -129,6 +129,38 @@ pub const DECLINED_KEY_NEVER_CAPTURES: Property = Property {
     only_under: None,
 };
 
+/// A 422 says "this key was used for another intent". It is true only when
+/// the same tenant sent the same key for another intent; a key another
+/// tenant happened to choose (an unscoped key), or a retry whose
+/// fingerprint changed (a client timestamp hashed in), is a false 422: a
+/// legitimate request refused.
+pub const NO_FALSE_422: Property = Property {
+    name: "422-only-for-a-key-its-tenant-reused",
+    modality: Modality::Always,
+    check: false_422s,
+    // The design with a scope and a fingerprint to get wrong.
+    only_under: Some(Strategy::IdempotencyKeyLease),
+};
+
+/// A debit that reads the balance and writes the new one must not write
+/// over another's: the balance ends as the opening balance minus every
+/// committed debit (`local-effect` with a balance).
+pub const NO_LOST_UPDATE: Property = Property {
+    name: "no-lost-update",
+    modality: Modality::Always,
+    check: lost_updates,
+    only_under: Some(Strategy::LocalEffect),
+};
+
+/// Every committed effect's event reaches the broker (`local-effect` with
+/// an event): the effect and the promise to announce it commit together.
+pub const EVERY_EFFECT_PUBLISHED: Property = Property {
+    name: "every-committed-effect-has-its-event-published",
+    modality: Modality::Always,
+    check: unpublished_effects,
+    only_under: Some(Strategy::LocalEffect),
+};
+
 /// Some complete schedule ends with an intent captured more than once.
 pub const DOUBLE_CHARGE_REACHABLE: Property = Property {
     name: "double-charge-reachable",
@@ -155,7 +187,7 @@ pub const REPLAY_REACHABLE: Property = Property {
 };
 
 /// Every property, *always* ones first, each in the order reports list it.
-pub const ALL: [Property; 10] = [
+pub const ALL: [Property; 13] = [
     AT_MOST_ONE_CAPTURE,
     EVERY_2XX_ONE_CAPTURE,
     REPLAY_EQUALS_FIRST,
@@ -163,6 +195,9 @@ pub const ALL: [Property; 10] = [
     NO_KEY_STUCK,
     NO_KEY_FORGOTTEN_UNRESOLVED,
     DECLINED_KEY_NEVER_CAPTURES,
+    NO_FALSE_422,
+    NO_LOST_UPDATE,
+    EVERY_EFFECT_PUBLISHED,
     DOUBLE_CHARGE_REACHABLE,
     CONFLICT_REACHABLE,
     REPLAY_REACHABLE,
@@ -292,6 +327,84 @@ fn declined_key_captures(e: &Ending) -> Vec<String> {
             .any(|c| c.key == declined.key && c.accepted == Some(true))
         {
             out.push(format!("key {} was declined, then captured", declined.key));
+        }
+    }
+    out
+}
+
+// Plain loops below rather than iterator chains: each chain is its own
+// code in the page's wasm, which runs every verdict.
+fn false_422s(e: &Ending) -> Vec<String> {
+    let intents = &e.world.intents;
+    let mut out = Vec::new();
+    for a in e.attempts {
+        if a.status != Some(422) {
+            continue;
+        }
+        let mine = &intents[a.intent as usize].1;
+        let mut reused = false;
+        for (j, (_, it)) in intents.iter().enumerate() {
+            reused |= j != a.intent as usize && it.tenant == mine.tenant && *it.key == *a.key;
+        }
+        if !reused {
+            out.push(format!(
+                "attempt {} answered 422 for a key {} used once",
+                a.attempt + 1,
+                mine.tenant
+            ));
+        }
+    }
+    out
+}
+
+/// The committed integers of one column of `table`.
+fn committed_ints(w: &World, table: &str, name: &str) -> Vec<i64> {
+    let Some(col) = w.store.table_def(table).and_then(|d| d.column_index(name)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for r in w.store.committed_rows(table) {
+        if let Some(v) = r[col].as_int() {
+            out.push(v);
+        }
+    }
+    out
+}
+
+fn lost_updates(e: &Ending) -> Vec<String> {
+    let w = e.world;
+    let Some(b) = &w.scenario.balance else {
+        return Vec::new();
+    };
+    let debited: i64 = committed_ints(w, "pedido_pago", "valor_centavos")
+        .iter()
+        .sum();
+    let expected = b.opening_cents - debited;
+    let mut out = Vec::new();
+    for balance in committed_ints(w, "conta", "saldo") {
+        if balance != expected {
+            out.push(format!("the balance is {balance}, not {expected}"));
+        }
+    }
+    out
+}
+
+fn unpublished_effects(e: &Ending) -> Vec<String> {
+    let w = e.world;
+    if w.scenario.event == crate::scenario::EventDelivery::None {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, n) in crate::world::effects_per_intent(w).into_iter().enumerate() {
+        let mut published = 0;
+        for &p in &w.acquirer.published {
+            published += u32::from(p == i as u32);
+        }
+        if published < n {
+            out.push(format!(
+                "order {}: an effect without its event",
+                w.intents[i].1.order_id
+            ));
         }
     }
     out

@@ -124,6 +124,14 @@ pub struct ClientSpec {
     /// intent ends.
     #[serde(default)]
     pub gap_between_intents_ms: u64,
+    /// The body carries `client_ts`, the instant the attempt left: a field
+    /// that changes on every retry without changing the intent.
+    #[serde(default)]
+    pub client_timestamp: bool,
+    /// Retries serialize the body anew: the same fields in another order,
+    /// with extra whitespace, as a second code path or library would.
+    #[serde(default)]
+    pub reformat_retries: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -214,6 +222,61 @@ pub enum Fault {
     AcquirerDeclines { call: u32 },
 }
 
+/// What the key's uniqueness is scoped by (`chave_idempotencia`'s UNIQUE
+/// pair is `(escopo, chave)`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeyScope {
+    /// `<tenant>:cobranca`: the same key value from two tenants, or for two
+    /// operations, is two keys.
+    #[default]
+    TenantOperation,
+    /// One scope for everybody: a key value another tenant already used is
+    /// taken.
+    Global,
+}
+
+/// What the server hashes into a key's fingerprint (`impressao`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FingerprintPolicy {
+    /// The fields that define the intent (`order_id`, `amount_cents`) in
+    /// canonical JSON: whitespace, key order and other fields change nothing.
+    #[default]
+    Canonical,
+    /// The body's bytes as they arrived.
+    RawBody,
+    /// The canonical fields plus the client's `client_ts`.
+    WithClientTimestamp,
+}
+
+/// `local-effect` with a balance: the effect debits one account row,
+/// `conta`, reading its balance first.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BalanceSpec {
+    /// The account's balance before any debit.
+    pub opening_cents: i64,
+    /// Read the balance with `SELECT ... FOR UPDATE`, so that a concurrent
+    /// debit waits for this one instead of writing over it.
+    #[serde(default)]
+    pub for_update: bool,
+}
+
+/// `local-effect`: how the event that announces the effect is published.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventDelivery {
+    /// No event.
+    #[default]
+    None,
+    /// The handler publishes after its COMMIT: a crash in between loses it.
+    AfterCommit,
+    /// A row of `evento_outbox`, written in the effect's transaction; a
+    /// relay publishes it and marks it sent.
+    Outbox,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
@@ -254,6 +317,22 @@ pub struct Scenario {
     /// Nothing happens after this instant.
     #[serde(default = "default_horizon")]
     pub horizon_ms: u64,
+    /// `check-then-act`: every statement commits on its own, instead of
+    /// one transaction held across the capture. Ignored by the others.
+    #[serde(default)]
+    pub autocommit: bool,
+    /// `idempotency-key-lease` and `local-effect`: the key's scope.
+    #[serde(default)]
+    pub key_scope: KeyScope,
+    /// `idempotency-key-lease` and `local-effect`: what the fingerprint hashes.
+    #[serde(default)]
+    pub fingerprint: FingerprintPolicy,
+    /// `local-effect`: debit an account instead of only recording the order.
+    #[serde(default)]
+    pub balance: Option<BalanceSpec>,
+    /// `local-effect`: publish an event for each effect.
+    #[serde(default)]
+    pub event: EventDelivery,
 }
 
 fn default_pool() -> u32 {
@@ -464,6 +543,14 @@ impl Scenario {
             TIME_MS_MAX,
         )?;
         in_range("horizon_ms", self.horizon_ms, 1, TIME_MS_MAX)?;
+        if let Some(b) = &self.balance {
+            in_range(
+                "balance.opening_cents",
+                b.opening_cents,
+                0,
+                AMOUNT_CENTS_MAX,
+            )?;
+        }
         if let Some(key_ttl_min) = self.key_ttl_min()
             && self.key_ttl_ms < key_ttl_min
         {

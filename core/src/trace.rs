@@ -66,6 +66,12 @@ pub enum EventKind {
         key: String,
         retry: bool,
     },
+    /// The request's body, told for clients whose body is the point (a
+    /// timestamp, a reformat); its fingerprint shows in the claim's SQL.
+    BodySent {
+        attempt: u32,
+        body: String,
+    },
     RequestDropped {
         attempt: u32,
     },
@@ -167,6 +173,12 @@ pub enum EventKind {
         key: String,
         captured: bool,
     },
+    /// The effect's event reached the broker: from the handler after its
+    /// commit (`attempt`), or from the outbox relay (`attempt` is `None`).
+    EventPublished {
+        attempt: Option<u32>,
+        order_id: i64,
+    },
     EventLimitReached,
     HorizonReached,
 }
@@ -177,6 +189,7 @@ impl EventKind {
     pub fn name(&self) -> &'static str {
         match self {
             EventKind::AttemptSent { .. } => "attempt_sent",
+            EventKind::BodySent { .. } => "body_sent",
             EventKind::RequestDropped { .. } => "request_dropped",
             EventKind::Routed { .. } => "routed",
             EventKind::NoInstanceAlive { .. } => "no_instance_alive",
@@ -199,6 +212,7 @@ impl EventKind {
             EventKind::Crashed { .. } => "crashed",
             EventKind::Restarted { .. } => "restarted",
             EventKind::Reconciled { .. } => "reconciled",
+            EventKind::EventPublished { .. } => "event_published",
             EventKind::EventLimitReached => "event_limit_reached",
             EventKind::HorizonReached => "horizon_reached",
         }

@@ -249,7 +249,8 @@ pub struct RowFacts {
     pub key: Option<String>,
     pub order_id: Option<i64>,
     pub amount_cents: Option<i64>,
-    /// `status` (PROCESSANDO, CAPTURADA, ...) or the state machine's `estado`.
+    /// `status` (PROCESSANDO, CAPTURADA, ...), the state machine's `estado`,
+    /// or an outbox row's `pendente` / `publicado`.
     pub status: Option<String>,
     pub http_status: Option<i64>,
 }
@@ -269,8 +270,12 @@ pub fn row_facts(table: &TableView, values: &[Value]) -> RowFacts {
         id: int(&["id"]),
         key: text(&["idempotency_key", "chave", "message_id"]),
         order_id: int(&["pedido_id"]),
-        amount_cents: int(&["valor_centavos"]),
-        status: text(&["status", "estado"]),
+        // An account's balance shows where a charge's amount does.
+        amount_cents: int(&["valor_centavos", "saldo"]),
+        // An outbox row's state is whether its event went out.
+        status: text(&["status", "estado"]).or_else(|| {
+            int(&["publicado"]).map(|p| if p == 0 { "pendente" } else { "publicado" }.into())
+        }),
         http_status: int(&["resposta_http"]),
     }
 }
@@ -296,6 +301,42 @@ mod tests {
         let mut scenario = builtin("timeout-retry").expect("built-in");
         scenario.strategy = strategy;
         crate::run(&scenario).expect("valid")
+    }
+
+    #[test]
+    fn an_account_shows_its_balance_and_an_outbox_row_whether_it_went_out() {
+        let last = |name: &str| {
+            let run = crate::run(&builtin(name).expect("built-in")).expect("valid");
+            run.state_at(usize::MAX).clone()
+        };
+        let frame = last("balance-for-update");
+        let conta = frame.tables.iter().find(|t| t.name == "conta").unwrap();
+        let facts = row_facts(conta, &conta.rows[0].values);
+        assert_eq!(facts.amount_cents, Some(35_000));
+        assert_eq!(facts.status, None);
+        let frame = last("event-outbox");
+        let outbox = frame
+            .tables
+            .iter()
+            .find(|t| t.name == "evento_outbox")
+            .unwrap();
+        let facts = row_facts(outbox, &outbox.rows[0].values);
+        assert_eq!(facts.status.as_deref(), Some("publicado"));
+        assert_eq!(facts.order_id, Some(123));
+        let run = crate::run(&builtin("event-outbox").expect("built-in")).expect("valid");
+        let before = (0..run.frame_count())
+            .map(|f| run.state_at(f))
+            .find_map(|f| {
+                f.tables
+                    .iter()
+                    .find(|t| t.name == "evento_outbox" && !t.rows.is_empty())
+                    .cloned()
+            })
+            .expect("the outbox row appears");
+        assert_eq!(
+            row_facts(&before, &before.rows[0].values).status.as_deref(),
+            Some("pendente")
+        );
     }
 
     #[test]

@@ -588,7 +588,7 @@ describe('the built page', () => {
     await bare.close();
     const tab = await openPage('?lang=en');
     const steps = await readSteps(tab);
-    assert.equal(steps.length, 31, 'the English article has every step paragraph');
+    assert.equal(steps.length, 41, 'the English article has every step paragraph');
     assert.ok(steps.every((s) => /^[\x00-\x7F“”’…—]*$/.test(s.text.replace(/R\$/g, ''))), 'the paragraphs on show are the English ones');
     const twice = await showStep(tab, 'second-capture', 'check-then-act');
     assert.equal(twice.captures, 2);
@@ -662,7 +662,7 @@ describe('the built page', () => {
   test('seeking to every frame of every built-in (figures printed, not asserted)', async () => {
     const tab = await openPage();
     const scenarios = await tab.locator('[data-testid=scenario] option').evaluateAll((options) => options.map((o) => o.value));
-    assert.equal(scenarios.length, 17, 'the picker lists the seventeen built-ins');
+    assert.equal(scenarios.length, 27, 'the picker lists the twenty-seven built-ins');
     // A pass seeks to every frame of every built-in under both designs, in
     // order. Each seek is what the browser's Back button does: the page reads
     // the URL, takes that frame with state_at and redraws everything that
@@ -1179,6 +1179,69 @@ describe('the built page', () => {
     await scrollToStep(tab, steps.findIndex((s) => s.step === 'second-capture'));
     await tab.waitForFunction(() => document.querySelector('[data-testid=acquirer]')?.dataset.captures === '2', null, { timeout: SETTLE_TIMEOUT_MS });
     await tab.close();
+  });
+
+  // Issue #19, second half: each paragraph drives the board to the run
+  // that shows its idea, and the board shows the answer, the captures and
+  // the row that decide it.
+  test('the article\'s paragraphs on autocommit, scope, fingerprint, balance and outbox show their decisive step', async () => {
+    const boardText = () => page.locator('[data-testid=lousa]').textContent();
+    const events = () => page.locator('[data-testid=events]').textContent();
+
+    const auto = await showStep(page, 'conflict', 'check-then-act', 'timeout-retry-autocommit');
+    assert.equal(auto.captures, 1, 'the retry charged nothing');
+    assert.match(auto.narration, /responde 409 à tentativa 2/);
+    assert.deepEqual(auto.rows.map((r) => r.committed), [true], 'the first INSERT is committed before the capture');
+    const race = await showStep(page, 'second-capture', 'check-then-act', 'double-click-autocommit');
+    assert.equal(race.captures, 2, 'both checks came before both writes');
+    assert.equal(race.double, true);
+    await screenshot(page, 'desktop-6-autocommit-race');
+
+    const unscoped = await showStep(page, 'end', 'idempotency-key-lease', 'unscoped-key');
+    assert.deepEqual(unscoped.clients.map((c) => c.status), ['201', '422'], 'the second shop is refused');
+    assert.equal(unscoped.captures, 1);
+    assert.equal(unscoped.rows.length, 1, 'one key row for both shops');
+    const scoped = await showStep(page, 'end', 'idempotency-key-lease', 'scoped-key');
+    assert.deepEqual(scoped.clients.map((c) => c.status), ['201', '201']);
+    assert.equal(scoped.rows.length, 2, 'one key row per scope');
+    assert.equal(scoped.chargedCents, 25_000 + 9_990);
+
+    const canonical = await showStep(page, 'end', 'idempotency-key-lease', 'reformatted-retry');
+    assert.equal(canonical.clients[0].status, '201', 'the rewritten retry is a replay');
+    assert.equal(canonical.captures, 1);
+    // The fingerprint each claim writes (impressao), from its INSERT.
+    const fingerprints = (text) => [...text.matchAll(/', '([0-9a-f]{16})', 'processing'/g)].map((m) => m[1]);
+    assert.match(await events(), /o corpo da tentativa 2: \{ "client_ts": 2500, "amount_cents": 25000, {2}"order_id": 123 \}/, 'the retry\'s body is rewritten');
+    const same = fingerprints(await events());
+    assert.equal(same.length, 2, 'both attempts claim the key with their fingerprint');
+    assert.equal(same[0], same[1], 'the canonical fingerprint does not change');
+    const stamped = await showStep(page, 'end', 'idempotency-key-lease', 'timestamp-in-fingerprint');
+    assert.equal(stamped.clients[0].status, '422', 'the legitimate retry is refused');
+    assert.equal(stamped.captures, 1, 'after the money moved once');
+    const differ = fingerprints(await events());
+    assert.notEqual(differ[0], differ[1], 'client_ts changes the fingerprint');
+    await screenshot(page, 'desktop-7-timestamp-422');
+
+    const lost = await showStep(page, 'end', 'local-effect', 'balance-lost-update');
+    assert.deepEqual(lost.clients.map((c) => c.status), ['201', '201'], 'both debits answered 201');
+    assert.match(await boardText(), /conta/);
+    assert.match(await boardText(), /R\$ 750,00/, 'the balance lost the R$ 400,00 debit');
+    assert.doesNotMatch(await boardText(), /R\$ 350,00/);
+    const locked = await showStep(page, 'end', 'local-effect', 'balance-for-update');
+    assert.match(await boardText(), /R\$ 350,00/, 'both debits landed');
+    assert.match(await events(), /FOR UPDATE → esperando a transação da instância/, 'the second reader waited');
+    assert.deepEqual(locked.clients.map((c) => c.status), ['201', '201']);
+    await screenshot(page, 'desktop-8-balance-for-update');
+
+    const after = await showStep(page, 'end', 'local-effect', 'event-after-commit');
+    assert.equal(after.clients[0].status, '201', 'the retry got the stored answer');
+    assert.match(await events(), /cai; perde 1 tentativa/);
+    assert.doesNotMatch(await events(), /publica o evento/, 'nobody published');
+    const outbox = await showStep(page, 'end', 'local-effect', 'event-outbox');
+    assert.equal(outbox.clients[0].status, '201');
+    assert.ok(outbox.rows.some((r) => r.status === 'publicado'), 'the outbox row is marked sent');
+    assert.match(await events(), /publica o evento do pedido 123, lido da outbox/);
+    await screenshot(page, 'desktop-9-outbox-published');
   });
 
   test('page logs no console errors and throws no page errors', () => {

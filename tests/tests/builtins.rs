@@ -644,3 +644,139 @@ fn every_builtin_prints_as_json_that_runs_back_unchanged() {
         }
     }
 }
+
+// ---- the second post's details (issue #19, second half) ----
+
+fn verdict(s: &lousa_core::trace::Summary, name: &str) -> bool {
+    s.verdict(name)
+        .unwrap_or_else(|| panic!("{name} is judged"))
+        .holds
+}
+
+#[test]
+fn check_then_act_with_autocommit_refuses_the_late_retry_but_not_the_double_click() {
+    // One transaction held across the capture hides the first INSERT from
+    // the retry: that, not the check-then-act race, charges twice here.
+    let held = outcome("timeout-retry", Strategy::CheckThenAct);
+    assert_eq!(held.captures, 2);
+    let auto = outcome("timeout-retry-autocommit", Strategy::CheckThenAct);
+    assert_eq!(auto.captures, 1, "{auto:#?}");
+    assert_eq!(statuses(&auto), vec![409, 200]);
+    // Both checks before both writes: the race itself, whatever commits.
+    let race = outcome("double-click-autocommit", Strategy::CheckThenAct);
+    assert_eq!(race.captures, 2, "{race:#?}");
+    assert_eq!(race.double_charged_intents, vec![0]);
+    assert!(!verdict(&race, AT_MOST_ONE_CAPTURE));
+    // No statement of an autocommit run opens a transaction.
+    let r = lousa_core::run(&builtins::builtin("double-click-autocommit").unwrap()).unwrap();
+    assert!(
+        r.store_log
+            .iter()
+            .all(|st| !matches!(st.stmt, lousa_core::store::Stmt::Begin { .. })),
+        "autocommit sends no BEGIN"
+    );
+}
+
+#[test]
+fn a_key_scoped_by_tenant_lets_two_shops_use_one_value_and_a_global_one_refuses_the_second() {
+    let scoped = outcome("scoped-key", Strategy::IdempotencyKeyLease);
+    assert_eq!(statuses(&scoped), vec![201, 201]);
+    assert_eq!(scoped.captures, 2);
+    assert!(verdict(&scoped, lousa_core::property::NO_FALSE_422.name));
+    let global = outcome("unscoped-key", Strategy::IdempotencyKeyLease);
+    assert_eq!(statuses(&global), vec![201, 422]);
+    assert_eq!(global.captures, 1, "loja-2's order was never charged");
+    assert!(!verdict(&global, lousa_core::property::NO_FALSE_422.name));
+    // The legitimate reuse of key-reuse (one shop, one key, two amounts)
+    // is a true 422.
+    let reuse = outcome("key-reuse", Strategy::IdempotencyKeyLease);
+    assert!(statuses(&reuse).contains(&422));
+    assert!(verdict(&reuse, lousa_core::property::NO_FALSE_422.name));
+}
+
+#[test]
+fn a_canonical_fingerprint_replays_a_rewritten_retry_and_a_hashed_timestamp_refuses_it() {
+    let canonical = outcome("reformatted-retry", Strategy::IdempotencyKeyLease);
+    assert_eq!(canonical.captures, 1);
+    assert_eq!(canonical.attempts[1].status, Some(201), "a replay");
+    assert_eq!(
+        canonical.attempts[1].body.as_deref(),
+        Some(r#"{"status": "CAPTURADA", "cobranca_id": 1}"#)
+    );
+    let stamped = outcome("timestamp-in-fingerprint", Strategy::IdempotencyKeyLease);
+    assert_eq!(stamped.captures, 1, "the money moved once");
+    assert_eq!(
+        stamped.attempts[1].status,
+        Some(422),
+        "yet the retry is refused"
+    );
+    assert!(!verdict(&stamped, lousa_core::property::NO_FALSE_422.name));
+    // A raw-bytes fingerprint refuses the reformatted retry as well.
+    let mut raw = builtins::builtin("reformatted-retry").unwrap();
+    raw.fingerprint = lousa_core::scenario::FingerprintPolicy::RawBody;
+    let raw = lousa_core::run(&raw).unwrap().summary;
+    assert_eq!(raw.attempts[1].status, Some(422));
+}
+
+#[test]
+fn a_debit_without_a_row_lock_loses_an_update_and_for_update_keeps_both() {
+    let lost = outcome("balance-lost-update", Strategy::LocalEffect);
+    assert_eq!(statuses(&lost), vec![201, 201], "both debits answered");
+    assert!(!verdict(&lost, lousa_core::property::NO_LOST_UPDATE.name));
+    let locked = outcome("balance-for-update", Strategy::LocalEffect);
+    assert_eq!(statuses(&locked), vec![201, 201]);
+    assert!(verdict(&locked, lousa_core::property::NO_LOST_UPDATE.name));
+    assert!(
+        locked.blocked_ms > 0,
+        "the second debit waited for the lock"
+    );
+    let balance = |name: &str| {
+        let r = lousa_core::run(&builtins::builtin(name).unwrap()).unwrap();
+        let conta = r
+            .state_at(usize::MAX)
+            .tables
+            .iter()
+            .find(|t| t.name == "conta")
+            .expect("the board shows the account")
+            .clone();
+        conta.rows[0].values[1].as_int().unwrap()
+    };
+    assert_eq!(balance("balance-for-update"), 100_000 - 25_000 - 40_000);
+    assert_ne!(balance("balance-lost-update"), 100_000 - 25_000 - 40_000);
+}
+
+#[test]
+fn an_event_published_after_commit_is_lost_with_the_worker_and_the_outbox_keeps_it() {
+    let after = outcome("event-after-commit", Strategy::LocalEffect);
+    assert_eq!(after.captures, 1);
+    assert_eq!(after.attempts[1].status, Some(201), "the stored answer");
+    assert!(!verdict(
+        &after,
+        lousa_core::property::EVERY_EFFECT_PUBLISHED.name
+    ));
+    let outbox = outcome("event-outbox", Strategy::LocalEffect);
+    assert_eq!(outbox.captures, 1);
+    assert!(verdict(
+        &outbox,
+        lousa_core::property::EVERY_EFFECT_PUBLISHED.name
+    ));
+    let r = lousa_core::run(&builtins::builtin("event-outbox").unwrap()).unwrap();
+    let published: Vec<_> = r
+        .events()
+        .filter(|(_, e)| {
+            matches!(
+                e.kind,
+                lousa_core::trace::EventKind::EventPublished { attempt: None, .. }
+            )
+        })
+        .collect();
+    assert_eq!(published.len(), 1, "the relay publishes it once");
+    // Without a crash, publishing after commit does publish.
+    let mut calm = builtins::builtin("event-after-commit").unwrap();
+    calm.faults.clear();
+    let calm = lousa_core::run(&calm).unwrap().summary;
+    assert!(verdict(
+        &calm,
+        lousa_core::property::EVERY_EFFECT_PUBLISHED.name
+    ));
+}

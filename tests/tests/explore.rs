@@ -734,3 +734,43 @@ fn a_prefix_that_stops_inside_a_step_is_refused() {
         }
     );
 }
+
+/// Issue #19, second half: over every schedule, not only the seeded one,
+/// each pair of built-ins splits where its paragraph says it does.
+#[test]
+fn every_schedule_of_the_second_post_pairs_keeps_or_breaks_its_property() {
+    let verdict = |name: &str, property: &str| {
+        let s = lousa_core::builtins::builtin(name).expect("built-in");
+        let r = explore(&s, &Options::for_strategy(s.strategy));
+        let p = r
+            .properties
+            .iter()
+            .find(|p| p.claim.property.name == property)
+            .unwrap_or_else(|| panic!("{name}: {property} is checked"));
+        (p.verdict, r)
+    };
+    // The held transaction, not the check, double charges the timeout story.
+    let (v, r) = verdict("timeout-retry-autocommit", DOUBLE_CHARGE_REACHABLE.name);
+    assert_eq!(v, Verdict::NeverReached, "{} schedules", r.schedules);
+    let (v, _) = verdict("double-click-autocommit", DOUBLE_CHARGE_REACHABLE.name);
+    assert_eq!(v, Verdict::Reached);
+    let false_422 = property::NO_FALSE_422.name;
+    assert_eq!(verdict("scoped-key", false_422).0, Verdict::Holds);
+    assert_eq!(verdict("unscoped-key", false_422).0, Verdict::Violated);
+    assert_eq!(verdict("reformatted-retry", false_422).0, Verdict::Holds);
+    assert_eq!(
+        verdict("timestamp-in-fingerprint", false_422).0,
+        Verdict::Violated
+    );
+    let lost = property::NO_LOST_UPDATE.name;
+    let (v, r) = verdict("balance-lost-update", lost);
+    assert_eq!(v, Verdict::Violated);
+    assert!(r.schedules > 1, "more than one interleaving to lose it in");
+    assert_eq!(verdict("balance-for-update", lost).0, Verdict::Holds);
+    let published = property::EVERY_EFFECT_PUBLISHED.name;
+    assert_eq!(
+        verdict("event-after-commit", published).0,
+        Verdict::Violated
+    );
+    assert_eq!(verdict("event-outbox", published).0, Verdict::Holds);
+}

@@ -202,7 +202,9 @@ fn race_2_slow_db_under_idempotency_key_schedule_0() {
       "retries_max": 0,
       "backoff_ms": 0,
       "new_key_per_retry": false,
-      "gap_between_intents_ms": 0
+      "gap_between_intents_ms": 0,
+      "client_timestamp": false,
+      "reformat_retries": false
     },
     {
       "name": "c2",
@@ -220,7 +222,9 @@ fn race_2_slow_db_under_idempotency_key_schedule_0() {
       "retries_max": 0,
       "backoff_ms": 0,
       "new_key_per_retry": false,
-      "gap_between_intents_ms": 0
+      "gap_between_intents_ms": 0,
+      "client_timestamp": false,
+      "reformat_retries": false
     }
   ],
   "network": {
@@ -238,7 +242,12 @@ fn race_2_slow_db_under_idempotency_key_schedule_0() {
   "key_ttl_ms": 86400000,
   "lease_ms": 30000,
   "recovery_every_ms": 10000,
-  "horizon_ms": 600000
+  "horizon_ms": 600000,
+  "autocommit": false,
+  "key_scope": "tenant-operation",
+  "fingerprint": "canonical",
+  "balance": null,
+  "event": "none"
 }"#)
         .expect("the embedded scenario is valid");
     let schedule: lousa_core::Schedule = "0".parse().expect("the schedule parses");

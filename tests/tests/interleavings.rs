@@ -99,6 +99,8 @@ fn client() -> impl Strategy<Value = ClientSpec> {
                 backoff_ms,
                 new_key_per_retry: false,
                 gap_between_intents_ms: 0,
+                client_timestamp: false,
+                reformat_retries: false,
             },
         )
 }
@@ -201,6 +203,7 @@ fn scenario(design: Design, faults: Faults) -> impl Strategy<Value = Scenario> {
                         lease_ms: 30_000,
                         recovery_every_ms: 10_000,
                         horizon_ms: 600_000,
+                        ..race(2)
                     }
                 },
             )

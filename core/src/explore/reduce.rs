@@ -49,6 +49,8 @@ pub(super) fn same_but_name(a: &ClientSpec, b: &ClientSpec) -> bool {
         backoff_ms,
         new_key_per_retry,
         gap_between_intents_ms,
+        client_timestamp,
+        reformat_retries,
     } = a;
     *kind == b.kind
         && *intents == b.intents
@@ -58,6 +60,8 @@ pub(super) fn same_but_name(a: &ClientSpec, b: &ClientSpec) -> bool {
         && *backoff_ms == b.backoff_ms
         && *new_key_per_retry == b.new_key_per_retry
         && *gap_between_intents_ms == b.gap_between_intents_ms
+        && *client_timestamp == b.client_timestamp
+        && *reformat_retries == b.reformat_retries
 }
 
 /// Groups of interchangeable clients (equal specs but for the name), in

@@ -227,6 +227,8 @@ fn the_store_memo_keys_on_store_session_and_statement() {
         row_id: None,
         capture_result: None,
         now_ms: 0,
+        fingerprint: Default::default(),
+        balance: None,
     };
     let (insert, select) = ((Pc::InsertSimple, &insert), (Pc::SelectOrder, &select));
     let runs = [

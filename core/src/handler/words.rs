@@ -1,4 +1,5 @@
-//! How a job is fingerprinted: kept beside `Job`, apart from the steps.
+//! How a job is fingerprinted: kept beside `Job`, apart from the steps
+//! (see `crate::fingerprint`).
 
 use super::Job;
 use crate::fingerprint::{self, FingerprintHasher, Pack, Words};
@@ -21,6 +22,7 @@ impl Words for Job {
             response,
             headers,
             reclaims,
+            balance,
         } = self;
         let captured = match capture_result {
             None => 0,
@@ -31,7 +33,8 @@ impl Words for Job {
             Pack::new()
                 .put(u64::from(*attempt), 16)
                 .put(*pc as u64, 8)
-                .opt(*call, 24)
+                // 23 bits: far more calls than a run's attempts limit allows.
+                .opt(*call, 23)
                 .put(captured, 2)
                 .flag(*waiting_returns_rows)
                 .put(u64::from(*reclaims), 8)
@@ -40,10 +43,14 @@ impl Words for Job {
                 .flag(waiting_sql.is_some())
                 .flag(response.is_some())
                 .flag(headers.is_some())
+                .flag(balance.is_some())
                 .word(),
         );
         if let Some(row) = row_id {
             h.word(*row as u64);
+        }
+        if let Some(balance) = balance {
+            h.word(*balance as u64);
         }
         if let Some(since) = waiting_since_ms {
             h.word(*since);

@@ -407,12 +407,12 @@ mod tests {
             (
                 "/retry_max",
                 json!(3),
-                r#"scenario: unknown field "retry_max" (expected one of: name, title, description, strategy, isolation, seed, instances, pool_size, load_balancer, clients, network, acquirer, db_latency_ms, faults, key_ttl_ms, lease_ms, recovery_every_ms, horizon_ms)"#,
+                r#"scenario: unknown field "retry_max" (expected one of: name, title, description, strategy, isolation, seed, instances, pool_size, load_balancer, clients, network, acquirer, db_latency_ms, faults, key_ttl_ms, lease_ms, recovery_every_ms, horizon_ms, autocommit, key_scope, fingerprint, balance, event)"#,
             ),
             (
                 "/clients/0/retry_max",
                 json!(3),
-                r#"clients[0]: unknown field "retry_max" (expected one of: name, kind, intents, start_ms, timeout_ms, retries_max, backoff_ms, new_key_per_retry, gap_between_intents_ms)"#,
+                r#"clients[0]: unknown field "retry_max" (expected one of: name, kind, intents, start_ms, timeout_ms, retries_max, backoff_ms, new_key_per_retry, gap_between_intents_ms, client_timestamp, reformat_retries)"#,
             ),
             (
                 "/clients/0/intents/0/zzz",
@@ -477,11 +477,11 @@ mod tests {
         // rest of serde's message was taken for the expected names.
         assert_eq!(
             refusal("{\"', e1p\"p"),
-            "scenario: unknown field \"', e1p\" (expected one of: name, title, description, strategy, isolation, seed, instances, pool_size, load_balancer, clients, network, acquirer, db_latency_ms, faults, key_ttl_ms, lease_ms, recovery_every_ms, horizon_ms)"
+            "scenario: unknown field \"', e1p\" (expected one of: name, title, description, strategy, isolation, seed, instances, pool_size, load_balancer, clients, network, acquirer, db_latency_ms, faults, key_ttl_ms, lease_ms, recovery_every_ms, horizon_ms, autocommit, key_scope, fingerprint, balance, event)"
         );
         assert_eq!(
             refusal(r#"{"clients": [{"a, `b`": 1}]}"#),
-            "clients[0]: unknown field \"a, `b`\" (expected one of: name, kind, intents, start_ms, timeout_ms, retries_max, backoff_ms, new_key_per_retry, gap_between_intents_ms)"
+            "clients[0]: unknown field \"a, `b`\" (expected one of: name, kind, intents, start_ms, timeout_ms, retries_max, backoff_ms, new_key_per_retry, gap_between_intents_ms, client_timestamp, reformat_retries)"
         );
     }
 
@@ -510,7 +510,7 @@ mod tests {
         );
         assert_eq!(
             refusal(&format!("{base} x")),
-            "scenario: invalid JSON: trailing characters at line 53 column 3"
+            "scenario: invalid JSON: trailing characters at line 60 column 3"
         );
         assert_eq!(
             refusal(r#"{"name": 1,,}"#),

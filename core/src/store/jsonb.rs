@@ -25,6 +25,32 @@ pub fn canonical(input: &str) -> Option<String> {
     Some(out)
 }
 
+/// The members of a JSON object, each value in its canonical text, in
+/// jsonb's key order (a duplicated key keeps its last value); `None` when
+/// `input` is not one well-formed object. What a server reads a request
+/// body with before it picks the fields that define the intent.
+pub fn object_fields(input: &str) -> Option<Vec<(String, String)>> {
+    let mut p = Parser {
+        s: input.as_bytes(),
+        i: 0,
+    };
+    let v = p.value()?;
+    p.ws();
+    let (Json::Object(pairs), true) = (v, p.i == p.s.len()) else {
+        return None;
+    };
+    Some(
+        pairs
+            .into_iter()
+            .map(|(k, v)| {
+                let mut text = String::new();
+                write(&v, &mut text);
+                (k, text)
+            })
+            .collect(),
+    )
+}
+
 enum Json {
     Null,
     Bool(bool),

@@ -4,7 +4,7 @@
 pub mod engine;
 #[cfg(test)]
 mod engine_tests;
-mod jsonb;
+pub(crate) mod jsonb;
 pub mod sql;
 
 pub use engine::{Completion, Exec, RowView, SessionId, Store};

@@ -228,6 +228,33 @@ pub fn mensagem_processada_table() -> TableDef {
     }
 }
 
+/// The account a balance debit reads and writes (`local-effect` with a
+/// balance): a decision that depends on a value read, which no key covers.
+pub fn conta_table() -> TableDef {
+    use ColumnType::*;
+    TableDef {
+        name: "conta".into(),
+        columns: vec![col("id", Identity, true), col("saldo", BigInt, true)],
+        uniques: vec![],
+    }
+}
+
+/// The transactional outbox: the event of an effect, written in the
+/// effect's own transaction, published later by a relay.
+pub fn evento_outbox_table() -> TableDef {
+    use ColumnType::*;
+    TableDef {
+        name: "evento_outbox".into(),
+        columns: vec![
+            col("id", Identity, true),
+            col("pedido_id", BigInt, true),
+            col("valor_centavos", BigInt, true),
+            col("publicado", BigInt, true),
+        ],
+        uniques: vec![],
+    }
+}
+
 /// Every table the simulation may create, in creation order.
 pub fn all_tables() -> Vec<TableDef> {
     vec![
@@ -236,6 +263,8 @@ pub fn all_tables() -> Vec<TableDef> {
         chave_idempotencia_table(),
         pedido_pago_table(),
         mensagem_processada_table(),
+        conta_table(),
+        evento_outbox_table(),
     ]
 }
 

@@ -20,6 +20,16 @@ impl World {
             base.clone()
         };
         let attempt = self.attempts.len() as u32;
+        let it = &self.intents[intent_ix as usize].1;
+        let body = handler::request_body(it, &spec, n > 0, self.now_ms);
+        // The client's own body always has the intent's fields. Not
+        // `expect`: that would link `Debug` for `String` (escapes and
+        // Unicode tables, 4 kB of gzip) into the page.
+        let fingerprint =
+            handler::payload_fingerprint(self.scenario.fingerprint, &body).unwrap_or_default();
+        // Told only where the body is the point (a client that stamps or
+        // reformats it), so the other runs read as before.
+        let tell_body = spec.client_timestamp || spec.reformat_retries;
         self.attempts.push(Part::new(Attempt {
             client: client.0,
             intent: intent_ix,
@@ -31,6 +41,8 @@ impl World {
             reached_acquirer: false,
             in_flight: None,
             headers: None,
+            body: body.as_str().into(),
+            fingerprint: fingerprint.into(),
         }));
         let c = &mut self.clients[client.ix()];
         c.attempts_for_intent += 1;
@@ -46,6 +58,12 @@ impl World {
                 retry: n > 0,
             },
         );
+        if tell_body {
+            self.emit(
+                Actor::Client(client.0),
+                EventKind::BodySent { attempt, body },
+            );
+        }
         self.agenda.push(
             self.now_ms + spec.timeout_ms,
             Due::ClientTimeout {
@@ -240,6 +258,8 @@ impl Words for Attempt {
             reached_acquirer,
             in_flight,
             headers,
+            body,
+            fingerprint: body_fingerprint,
         } = self;
         let status = |r: &Option<(u16, _)>| r.as_ref().map_or(0, |(s, _)| u64::from(*s));
         h.word(
@@ -257,6 +277,14 @@ impl Words for Attempt {
                 .word(),
         );
         h.word(Pack::new().put(*sent_ms, 48).len(key.len(), 16).word());
+        h.word(
+            Pack::new()
+                .len(body.len(), 32)
+                .len(body_fingerprint.len(), 32)
+                .word(),
+        );
+        fingerprint::text(h, body);
+        fingerprint::text(h, body_fingerprint);
         if answer.is_some() || in_flight.is_some() {
             let len = |r: &Option<(u16, crate::text::Text)>| r.as_ref().map_or(0, |(_, b)| b.len());
             h.word(

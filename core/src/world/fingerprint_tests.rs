@@ -5,7 +5,7 @@
 use super::agenda::{NO_CODE, due_code};
 use super::*;
 use crate::fingerprint::{Fingerprint, Words, of};
-use crate::store::{Isolation, SessionId};
+use crate::store::SessionId;
 use std::fmt::Debug;
 
 /// Every value differs from every other, and so must its fingerprint.
@@ -35,6 +35,8 @@ fn attempts_that_differ_in_any_field_differ() {
         reached_acquirer: false,
         in_flight: None,
         headers: None,
+        body: text("{}"),
+        fingerprint: text("f"),
     };
     let with = |f: &dyn Fn(&mut Attempt)| {
         let mut a = base.clone();
@@ -61,6 +63,13 @@ fn attempts_that_differ_in_any_field_differ() {
         with(&|a| {
             a.headers = Some(text("a"));
             a.in_flight = Some((201, text("a")));
+        }),
+        with(&|a| a.body = text("{ }")),
+        with(&|a| a.fingerprint = text("g")),
+        // Where the body ends and the fingerprint begins.
+        with(&|a| {
+            a.body = text("{}f");
+            a.fingerprint = text("");
         }),
         // Where one text ends and the next begins.
         with(&|a| {
@@ -130,8 +139,7 @@ fn clients_that_differ_in_any_field_differ() {
 fn instances_that_differ_in_any_field_or_job_field_differ() {
     let jobs = [Job::new(
         0,
-        crate::Strategy::IdempotencyKey,
-        Isolation::ReadCommitted,
+        &crate::builtins::builtin("lost-response").expect("built-in"),
     )];
     let connections = [Connection {
         session: SessionId(1),
@@ -176,6 +184,12 @@ fn instances_that_differ_in_any_field_or_job_field_differ() {
         job(&|j| j.waiting_since_ms = Some(1)),
         job(&|j| j.waiting_returns_rows = true),
         job(&|j| j.reclaims = 1),
+        job(&|j| j.balance = Some(0)),
+        job(&|j| j.balance = Some(1)),
+        job(&|j| {
+            j.balance = Some(7);
+            j.row_id = None;
+        }),
         job(&|j| j.waiting_sql = Some(text("x"))),
         job(&|j| j.response = Some((200, text("x")))),
         job(&|j| j.response = Some((409, text("x")))),

@@ -48,7 +48,7 @@ impl World {
                     .collect(),
             })
             .collect();
-        let tables = handler::tables_of(self.scenario.strategy)
+        let tables = handler::tables_shown(&self.scenario)
             .iter()
             .map(|name| {
                 let def = self

@@ -8,12 +8,14 @@ impl World {
     pub(super) fn situation(&self, attempt: AttemptId) -> handler::Situation<'_> {
         let a = &self.attempts[attempt.ix()];
         handler::Situation {
+            scenario: &self.scenario,
             strategy: self.scenario.strategy,
             isolation: self.scenario.isolation,
             now_ms: self.now_ms,
             intent_index: a.intent,
             intent: &self.intents[a.intent as usize].1,
             key: &a.key,
+            fingerprint: &a.fingerprint,
         }
     }
 
@@ -55,6 +57,7 @@ impl World {
         match handler::action(&self.situation(AttemptId(job.attempt)), job) {
             Action::Sql(inputs) => self.run_sql(instance, attempt, inputs, store_exec),
             Action::Capture => self.capture(instance, attempt),
+            Action::Publish => self.publish(instance, attempt),
             Action::Respond(status, headers, body) => {
                 self.finish_job(instance, attempt);
                 self.send_response(attempt, Some(instance.0), status, headers, body, chooser);
@@ -221,10 +224,9 @@ impl World {
         if !self.store.in_transaction(session) {
             self.release_connection(instance, attempt);
         }
-        if committed
-            && pc_before.commits_claim()
-            && self.crash_point_hit(instance, CrashPoint::AfterCommit)
-        {
+        let claim_committed = pc_before.commits_claim()
+            || (pc_before == Pc::CommitHeld && self.scenario.strategy == Strategy::LocalEffect);
+        if committed && claim_committed && self.crash_point_hit(instance, CrashPoint::AfterCommit) {
             return;
         }
         self.schedule_step(instance, attempt);

@@ -60,11 +60,9 @@ impl World {
                 instance: pick,
             },
         );
-        self.instances[pick as usize].jobs.push(Job::new(
-            attempt.0,
-            self.scenario.strategy,
-            self.scenario.isolation,
-        ));
+        self.instances[pick as usize]
+            .jobs
+            .push(Job::new(attempt.0, &self.scenario));
         self.schedule_step(InstanceId(pick), attempt);
     }
 }

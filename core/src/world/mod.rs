@@ -59,6 +59,10 @@ pub(crate) struct Attempt {
     pub in_flight: Option<(u16, Text)>,
     /// The headers of the answer in flight or received (jsonb text).
     pub headers: Option<Text>,
+    /// The request body, as the client serialized it.
+    pub body: Text,
+    /// The fingerprint the server keeps of `body` (scenario's policy).
+    pub fingerprint: Text,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -107,6 +111,9 @@ pub(crate) struct Acquirer {
     pub calls: Vec<Call>,
     /// Provider-side keys already seen, with the answer given.
     pub seen_keys: Vec<(Text, bool)>,
+    /// The broker beside it: the events published, one intent index each
+    /// (`local-effect` with an event).
+    pub published: Vec<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -381,6 +388,9 @@ impl World {
             })
             .collect();
         let recovery_session = store.open_session();
+        if let Some(setup) = account_setup(&scenario) {
+            store.execute(recovery_session, setup);
+        }
         let mut w = World {
             intents: Arc::new(intents.clone()),
             client_intents: Arc::new(client_intents),
@@ -441,7 +451,7 @@ impl World {
                 );
             }
         }
-        if w.scenario.strategy == Strategy::IdempotencyKeyLease {
+        if w.scenario.strategy == Strategy::IdempotencyKeyLease || relays_outbox(&w.scenario) {
             w.agenda
                 .push(w.scenario.recovery_every_ms, Due::RecoverySweep);
         }
@@ -454,9 +464,20 @@ impl World {
         self.quiet = true;
     }
 
-    /// Records every statement sent to the store (see `take_store_log`).
+    /// Records every statement sent to the store (see `take_store_log`),
+    /// starting with the set-up the world ran before any instance (the
+    /// account a balance scenario debits), so that the log replays alone.
     pub fn log_store_statements(&mut self) {
         self.log_store = true;
+        if let Some(stmt) = account_setup(&self.scenario) {
+            self.store_log.push(StoreStatement {
+                session: self.recovery_session.0,
+                instance: None,
+                time_ms: 0,
+                stmt,
+                waited: false,
+            });
+        }
     }
 
     /// Statements issued since the last call, in issue order.
@@ -598,6 +619,25 @@ pub(crate) fn worlds_along(s: &Scenario, seed: u64) -> Vec<World> {
         worlds.push(w.clone());
     }
     worlds
+}
+
+/// The account a balance scenario starts with, inserted before anything.
+fn account_setup(s: &Scenario) -> Option<Stmt> {
+    let b = s
+        .balance
+        .as_ref()
+        .filter(|_| s.strategy == Strategy::LocalEffect)?;
+    Some(Stmt::Insert {
+        table: "conta".into(),
+        values: vec![("saldo".into(), crate::store::Value::Int(b.opening_cents))],
+        on_conflict_do_nothing: None,
+        returning: vec![],
+    })
+}
+
+/// Whether a relay publishes the outbox (`local-effect` with an outbox).
+pub(crate) fn relays_outbox(s: &Scenario) -> bool {
+    s.strategy == Strategy::LocalEffect && s.event == EventDelivery::Outbox
 }
 
 fn end_tag(end: &Option<EndReason>) -> u64 {

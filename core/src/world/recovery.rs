@@ -6,13 +6,28 @@ use crate::store::Value;
 
 impl World {
     pub(super) fn recovery_sweep(&mut self) {
-        let reconciled = recover(self);
-        for (key, captured) in reconciled {
-            self.emit(Actor::Recovery, EventKind::Reconciled { key, captured });
+        if self.scenario.strategy == Strategy::IdempotencyKeyLease {
+            let reconciled = recover(self);
+            for (key, captured) in reconciled {
+                self.emit(Actor::Recovery, EventKind::Reconciled { key, captured });
+            }
+        }
+        if relays_outbox(&self.scenario) {
+            for (intent, order_id) in relay_outbox(self) {
+                self.acquirer.published.push(intent);
+                self.emit(
+                    Actor::Recovery,
+                    EventKind::EventPublished {
+                        attempt: None,
+                        order_id,
+                    },
+                );
+            }
         }
         let work_left = self.clients.iter().any(|c| !c.done)
             || self.instances.iter().any(|i| !i.jobs.is_empty())
-            || keys_need_recovery(self);
+            || keys_need_recovery(self)
+            || !unpublished_outbox(self).is_empty();
         if work_left {
             self.agenda.push(
                 self.now_ms + self.scenario.recovery_every_ms,
@@ -49,6 +64,73 @@ impl World {
     pub(crate) fn recovery_session(&self) -> SessionId {
         self.recovery_session
     }
+
+    /// `local-effect`, event after commit: the handler publishes, and goes
+    /// on to answer. Nothing durable remembers that it still had to.
+    pub(super) fn publish(&mut self, instance: InstanceId, attempt: AttemptId) {
+        let intent = self.attempts[attempt.ix()].intent;
+        let order_id = self.intents[intent as usize].1.order_id;
+        self.acquirer.published.push(intent);
+        self.emit(
+            Actor::Instance(instance.0),
+            EventKind::EventPublished {
+                attempt: Some(attempt.0),
+                order_id,
+            },
+        );
+        let job = self.job_mut(instance, attempt).expect("job");
+        job.pc = Pc::Respond;
+        self.schedule_step(instance, attempt);
+    }
+}
+
+/// The outbox rows committed and not yet published: (id, order, amount).
+fn unpublished_outbox(w: &World) -> Vec<(i64, i64, i64)> {
+    let mut out = Vec::new();
+    if !relays_outbox(&w.scenario) {
+        return out;
+    }
+    for r in w.store.committed_rows("evento_outbox") {
+        if let (Some(id), Some(order), Some(cents), Some(0)) =
+            (r[0].as_int(), r[1].as_int(), r[2].as_int(), r[3].as_int())
+        {
+            out.push((id, order, cents));
+        }
+    }
+    out
+}
+
+/// The outbox relay: publishes every committed, unpublished event and marks
+/// it sent, one autocommit UPDATE each. Returns (intent, order) published.
+/// Were it to die between the two, the event would go out again on its
+/// next sweep: at least once, which is why consumers deduplicate.
+fn relay_outbox(w: &mut World) -> Vec<(u32, i64)> {
+    let session = w.recovery_session();
+    if w.store.waiting_on(session).is_some() {
+        return Vec::new();
+    }
+    let mut done = Vec::new();
+    for (id, order_id, cents) in unpublished_outbox(w) {
+        let stmt = Stmt::Update {
+            table: "evento_outbox".into(),
+            set: vec![("publicado".into(), Value::Int(1))],
+            filter: vec![
+                ("id".into(), Value::Int(id)),
+                ("publicado".into(), Value::Int(0)),
+            ],
+            returning: vec![],
+        };
+        if let Exec::Waiting { .. } = w.store.execute(session, stmt) {
+            break;
+        }
+        let intent = w
+            .intents
+            .iter()
+            .position(|(_, it)| it.order_id == order_id && it.amount_cents == cents)
+            .unwrap_or(0) as u32;
+        done.push((intent, order_id));
+    }
+    done
 }
 
 /// The recovery step of `idempotency-key-lease`: for each key stuck in

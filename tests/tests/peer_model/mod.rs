@@ -57,8 +57,19 @@ fn reached<const I: usize>(_: &WorldModel, w: &World) -> bool {
 /// these arrays one short, which does not compile.
 type Condition = fn(&WorldModel, &World) -> bool;
 const HOLDS: [Condition; property::ALL.len()] = [
-    holds::<0>, holds::<1>, holds::<2>, holds::<3>, holds::<4>, holds::<5>, holds::<6>, holds::<7>,
-    holds::<8>, holds::<9>,
+    holds::<0>,
+    holds::<1>,
+    holds::<2>,
+    holds::<3>,
+    holds::<4>,
+    holds::<5>,
+    holds::<6>,
+    holds::<7>,
+    holds::<8>,
+    holds::<9>,
+    holds::<10>,
+    holds::<11>,
+    holds::<12>,
 ];
 const REACHED: [Condition; property::ALL.len()] = [
     reached::<0>,
@@ -71,6 +82,9 @@ const REACHED: [Condition; property::ALL.len()] = [
     reached::<7>,
     reached::<8>,
     reached::<9>,
+    reached::<10>,
+    reached::<11>,
+    reached::<12>,
 ];
 
 impl Model for WorldModel {

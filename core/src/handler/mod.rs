@@ -1,12 +1,16 @@
 //! The strategies as handlers: small state machines whose every step is one
 //! atomic action (a SQL statement, a capture call, a response).
 
-use crate::scenario::{Intent, Scenario, Strategy};
+mod local;
+mod payload;
+mod words;
+
+pub use payload::{intent_fingerprint, payload_fingerprint, request_body};
+
+use crate::scenario::{EventDelivery, Intent, KeyScope, Scenario, Strategy};
 use crate::store::{Isolation, Name, SqlState, Stmt, StmtResult, Value};
 use crate::text::Text;
 use crate::trace::SqlOutcome;
-
-mod words;
 
 /// Where a handler is. The names are what the lousa prints on an instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,6 +43,14 @@ pub enum Pc {
     LeaseRetake,
     LeaseFinish,
     InsertPedido,
+    /// `local-effect` with a balance: read it (`FOR UPDATE` when asked).
+    ReadBalance,
+    /// Write the balance computed from the one read.
+    WriteBalance,
+    /// `local-effect` with an outbox: the event, in the effect's transaction.
+    InsertOutbox,
+    /// `local-effect`, event after commit: publish, outside any transaction.
+    Publish,
     Respond,
 }
 
@@ -61,6 +73,10 @@ impl Pc {
             Pc::LeaseDelete => "expire-key",
             Pc::LeaseRetake => "retake-key",
             Pc::InsertPedido => "insert-order",
+            Pc::ReadBalance => "read-balance",
+            Pc::WriteBalance => "write-balance",
+            Pc::InsertOutbox => "insert-outbox",
+            Pc::Publish => "publish-event",
             Pc::Respond => "respond",
         }
     }
@@ -69,7 +85,7 @@ impl Pc {
     pub fn is_sql(self) -> bool {
         !matches!(
             self,
-            Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Respond
+            Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Publish | Pc::Respond
         )
     }
 
@@ -100,14 +116,17 @@ pub struct Job {
     pub headers: Option<crate::text::Text>,
     /// Times a lease handler re-claimed an expired or vanished key.
     pub reclaims: u8,
+    /// The account balance this attempt read (`local-effect` with a balance).
+    pub balance: Option<i64>,
 }
 
 impl Job {
-    pub fn new(attempt: u32, strategy: Strategy, isolation: Isolation) -> Job {
-        let pc = match strategy {
+    pub fn new(attempt: u32, scenario: &Scenario) -> Job {
+        let pc = match scenario.strategy {
             Strategy::Naive => Pc::InsertSimple,
             Strategy::IdempotencyKeyLease => Pc::LeaseClaim,
-            _ if uses_transaction(strategy, isolation) => Pc::Begin,
+            Strategy::CheckThenAct if scenario.autocommit => Pc::SelectOrder,
+            _ if uses_transaction(scenario) => Pc::Begin,
             _ => Pc::Claim,
         };
         Job {
@@ -122,6 +141,7 @@ impl Job {
             response: None,
             headers: None,
             reclaims: 0,
+            balance: None,
         }
     }
 }
@@ -129,11 +149,13 @@ impl Job {
 /// Whether the handler runs its statements in an explicit transaction. The
 /// plain key design claims in one autocommit statement under READ COMMITTED
 /// and wraps the claim in BEGIN ... COMMIT under stricter isolation, where
-/// the level only means something inside a transaction.
-pub fn uses_transaction(strategy: Strategy, isolation: Isolation) -> bool {
-    match strategy {
+/// the level only means something inside a transaction. `check-then-act`
+/// with `autocommit` runs every statement on its own.
+pub fn uses_transaction(scenario: &Scenario) -> bool {
+    match scenario.strategy {
         Strategy::Naive | Strategy::IdempotencyKeyLease => false,
-        Strategy::IdempotencyKey => isolation != Isolation::ReadCommitted,
+        Strategy::IdempotencyKey => scenario.isolation != Isolation::ReadCommitted,
+        Strategy::CheckThenAct => !scenario.autocommit,
         _ => true,
     }
 }
@@ -141,6 +163,8 @@ pub fn uses_transaction(strategy: Strategy, isolation: Isolation) -> bool {
 pub enum Action {
     Sql(StmtInputs),
     Capture,
+    /// Publish the effect's event to the broker (`local-effect`, after commit).
+    Publish,
     /// Status, headers (jsonb text, if any) and body.
     Respond(u16, Option<crate::text::Text>, crate::text::Text),
 }
@@ -162,6 +186,11 @@ pub struct StmtInputs {
     /// The time, for the statements that write a lease; 0 for the others,
     /// so that they key the same at every instant.
     pub now_ms: u64,
+    /// The body's fingerprint, for the claim that writes it; empty for the
+    /// others, for the same reason.
+    pub fingerprint: crate::text::Text,
+    /// The balance read, for the statement that writes the new one.
+    pub balance: Option<i64>,
 }
 
 pub fn body(status: &str, id: i64) -> String {
@@ -181,37 +210,12 @@ pub fn created_headers(id: i64) -> String {
     format!(r#"{{"Location": "/cobrancas/{id}"}}"#)
 }
 
-/// The fields that define an intent, in canonical JSON (sorted keys, no
-/// whitespace), hashed. Whitespace, key order and other fields of the raw
-/// payload do not change it.
-pub fn payload_fingerprint(raw_json: &str) -> Result<String, String> {
-    let v: serde_json::Value =
-        serde_json::from_str(raw_json).map_err(|e| format!("payload: {e}"))?;
-    let field = |name: &str| {
-        v.get(name)
-            .and_then(|x| x.as_i64())
-            .ok_or_else(|| format!("payload.{name}: missing or not an integer"))
-    };
-    Ok(intent_fingerprint(
-        field("order_id")?,
-        field("amount_cents")?,
-    ))
-}
-
-/// The fingerprint of an intent's defining fields: the hash of their
-/// canonical JSON (keys sorted, no whitespace), written by hand so the
-/// simulation links no JSON parser into the page.
-pub fn intent_fingerprint(order_id: i64, amount_cents: i64) -> String {
-    let canonical = format!(r#"{{"amount_cents":{amount_cents},"order_id":{order_id}}}"#);
-    format!("{:016x}", crate::text::fnv1a(canonical.as_bytes()))
-}
-
-fn intent_fp(it: &Intent) -> String {
-    intent_fingerprint(it.order_id, it.amount_cents)
-}
-
-fn scope(it: &Intent) -> String {
-    format!("{}:cobranca", it.tenant)
+/// The key's scope under the scenario's policy (`escopo`).
+fn scope(scenario: &Scenario, it: &Intent) -> String {
+    match scenario.key_scope {
+        KeyScope::TenantOperation => format!("{}:cobranca", it.tenant),
+        KeyScope::Global => "global".into(),
+    }
 }
 
 /// What a step of a job reads of the world around it: the run's strategy
@@ -220,6 +224,7 @@ fn scope(it: &Intent) -> String {
 /// `World::situation`).
 #[derive(Clone, Copy, Debug)]
 pub struct Situation<'a> {
+    pub scenario: &'a Scenario,
     pub strategy: Strategy,
     pub isolation: Isolation,
     pub now_ms: u64,
@@ -227,6 +232,8 @@ pub struct Situation<'a> {
     pub intent_index: u32,
     pub intent: &'a Intent,
     pub key: &'a Text,
+    /// The fingerprint of the attempt's body under the scenario's policy.
+    pub fingerprint: &'a Text,
 }
 
 fn text(s: &str) -> Value {
@@ -239,6 +246,7 @@ pub fn action(w: &Situation, job: &Job) -> Action {
         Pc::Capture => Action::Capture,
         Pc::AwaitCapture => unreachable!("a job awaiting the acquirer has no step scheduled"),
         Pc::AfterCapture => unreachable!("resolved in on_capture"),
+        Pc::Publish => Action::Publish,
         Pc::Respond => {
             let (status, body) = job.response.clone().expect("a response was prepared");
             Action::Respond(status, job.headers.clone(), body)
@@ -253,6 +261,16 @@ pub fn action(w: &Situation, job: &Job) -> Action {
                 w.now_ms
             } else {
                 0
+            },
+            fingerprint: if pc == Pc::LeaseClaim {
+                w.fingerprint.clone()
+            } else {
+                Text::default()
+            },
+            balance: if pc == Pc::WriteBalance {
+                job.balance
+            } else {
+                None
             },
         }),
     }
@@ -336,28 +354,25 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
                 returning: vec![],
             }
         }
-        Pc::LeaseClaim => {
-            let fp = intent_fp(it);
-            Stmt::Insert {
-                table: "chave_idempotencia".into(),
-                values: vec![
-                    ("escopo".into(), text(&scope(it))),
-                    ("chave".into(), text(key)),
-                    ("impressao".into(), text(&fp)),
-                    ("estado".into(), text("processing")),
-                    (
-                        "lease_ate_ms".into(),
-                        Value::Int((now_ms + scenario.lease_ms) as i64),
-                    ),
-                    (
-                        "expira_em_ms".into(),
-                        Value::Int((now_ms + scenario.key_ttl_ms) as i64),
-                    ),
-                ],
-                on_conflict_do_nothing: Some(vec!["escopo".into(), "chave".into()]),
-                returning: vec!["id".into()],
-            }
-        }
+        Pc::LeaseClaim => Stmt::Insert {
+            table: "chave_idempotencia".into(),
+            values: vec![
+                ("escopo".into(), text(&scope(scenario, it))),
+                ("chave".into(), text(key)),
+                ("impressao".into(), text(&inputs.fingerprint)),
+                ("estado".into(), text("processing")),
+                (
+                    "lease_ate_ms".into(),
+                    Value::Int((now_ms + scenario.lease_ms) as i64),
+                ),
+                (
+                    "expira_em_ms".into(),
+                    Value::Int((now_ms + scenario.key_ttl_ms) as i64),
+                ),
+            ],
+            on_conflict_do_nothing: Some(vec!["escopo".into(), "chave".into()]),
+            returning: vec!["id".into()],
+        },
         Pc::LeaseRead => Stmt::Select {
             table: "chave_idempotencia".into(),
             columns: [
@@ -372,7 +387,7 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
             .map(Name::Borrowed)
             .to_vec(),
             filter: vec![
-                ("escopo".into(), text(&scope(it))),
+                ("escopo".into(), text(&scope(scenario, it))),
                 ("chave".into(), text(key)),
             ],
             for_update: false,
@@ -422,8 +437,12 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
             on_conflict_do_nothing: None,
             returning: vec![],
         },
-        Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Respond => {
-            unreachable!("{:?} runs no statement", inputs.pc)
+        Pc::ReadBalance | Pc::WriteBalance | Pc::InsertOutbox => {
+            local::statement(scenario, it, inputs)
+        }
+        Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Publish | Pc::Respond => {
+            // No `{:?}` of the step: Pc's Debug names would ship in the page.
+            unreachable!("a step that runs no statement")
         }
     }
 }
@@ -489,7 +508,7 @@ fn first_row(result: &StmtResult) -> Option<&Vec<Value>> {
 
 /// Advances the job after its statement finished.
 pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
-    let in_tx_strategy = uses_transaction(w.strategy, w.isolation);
+    let in_tx_strategy = uses_transaction(w.scenario);
     if let Err(e) = result {
         let caught = job.pc == Pc::ClaimPlain && e.state == SqlState::UniqueViolation;
         if caught {
@@ -526,7 +545,11 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
                     (409, BODY_PROCESSING.to_string())
                 };
                 job.response = Some((status, body.into()));
-                Pc::CommitThenRespond
+                if in_tx_strategy {
+                    Pc::CommitThenRespond
+                } else {
+                    Pc::Respond
+                }
             }
             None => Pc::InsertSimple,
         },
@@ -578,7 +601,7 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
         Pc::UpdateSimple => {
             let (_, http, b) = capture_answer(job.capture_result, job.row_id.unwrap_or(0));
             job.response = Some((http, b.into()));
-            if strategy == Strategy::CheckThenAct {
+            if in_tx_strategy && strategy == Strategy::CheckThenAct {
                 Pc::CommitHeld
             } else {
                 Pc::Respond
@@ -593,12 +616,22 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
                 Pc::Respond
             }
         }
+        Pc::CommitHeld
+            if strategy == Strategy::LocalEffect
+                && w.scenario.event == EventDelivery::AfterCommit
+                && job.response.as_ref().is_some_and(|(s, _)| *s == 201) =>
+        {
+            Pc::Publish
+        }
         Pc::CommitHeld | Pc::RollbackHeld | Pc::RollbackAfterError => Pc::Respond,
+        Pc::ReadBalance | Pc::WriteBalance | Pc::InsertOutbox => {
+            return local::on_result(w, job, result);
+        }
         Pc::LeaseClaim => match returned_id {
             Some(id) => {
                 job.row_id = Some(id);
                 if strategy == Strategy::LocalEffect {
-                    Pc::InsertPedido
+                    local::after_claim(w.scenario)
                 } else {
                     Pc::Capture
                 }
@@ -619,7 +652,7 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
                 return;
             }
         }
-        Pc::InsertPedido => Pc::LeaseFinish,
+        Pc::InsertPedido => local::after_insert(w.scenario),
         Pc::LeaseFinish => {
             let id = job.row_id.unwrap_or(0);
             let (_, http, b) = lease_answer(strategy, job.capture_result, id);
@@ -631,7 +664,7 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
                 Pc::Respond
             }
         }
-        other => unreachable!("{other:?} does not run SQL"),
+        _ => unreachable!("a step that runs no SQL"),
     };
 }
 
@@ -649,7 +682,6 @@ fn is_tx_end(pc: Pc) -> bool {
 }
 
 fn lease_decide(w: &Situation, job: &mut Job, result: &StmtResult) {
-    let it = w.intent;
     let Some(row) = first_row(result) else {
         // The key vanished between the claim and the read: claim again, once.
         if job.reclaims < 2 {
@@ -661,7 +693,7 @@ fn lease_decide(w: &Situation, job: &mut Job, result: &StmtResult) {
         return;
     };
     job.row_id = row[0].as_int();
-    let fp = intent_fp(it);
+    let fp = &**w.fingerprint;
     let expired = row[3].as_int().is_some_and(|t| w.now_ms as i64 >= t);
     match row[2].as_text().unwrap_or_default() {
         // After its lifetime a completed key is forgotten: this is a new
@@ -669,7 +701,7 @@ fn lease_decide(w: &Situation, job: &mut Job, result: &StmtResult) {
         // processing or unknown may have charged, so it is kept whatever
         // its age, and only recovery resolves it (see `world::recover`).
         "completed" if expired && job.reclaims < 2 => job.pc = Pc::LeaseDelete,
-        _ if row[1].as_text() != Some(fp.as_str()) => respond(job, 422, BODY_KEY_REUSED),
+        _ if row[1].as_text() != Some(fp) => respond(job, 422, BODY_KEY_REUSED),
         "completed" => {
             // The stored answer, headers included, byte for byte.
             let http = row[4].as_int().unwrap_or(500) as u16;
@@ -692,9 +724,13 @@ pub fn on_capture(w: &Situation, job: &mut Job) {
             respond(job, 504, BODY_ACQUIRER_SILENT);
             return;
         }
-        (Strategy::CheckThenAct, None) => {
+        (Strategy::CheckThenAct, None) if uses_transaction(w.scenario) => {
             job.response = Some((504, BODY_ACQUIRER_SILENT.into()));
             Pc::RollbackHeld
+        }
+        (Strategy::CheckThenAct, None) => {
+            respond(job, 504, BODY_ACQUIRER_SILENT);
+            return;
         }
         (Strategy::Naive | Strategy::CheckThenAct, Some(_)) => Pc::UpdateSimple,
         // The held transaction gives up and rolls back: the claim vanishes.
@@ -712,6 +748,25 @@ pub fn on_capture(w: &Situation, job: &mut Job) {
     };
 }
 
+/// The tables a scenario's design writes, as the lousa shows them: the
+/// strategy's, and the account and the outbox when its options use them.
+pub fn tables_shown(scenario: &Scenario) -> &'static [&'static str] {
+    const KEY: &str = "chave_idempotencia";
+    const ORDER: &str = "pedido_pago";
+    if scenario.strategy != Strategy::LocalEffect {
+        return tables_of(scenario.strategy);
+    }
+    match (
+        scenario.balance.is_some(),
+        scenario.event == EventDelivery::Outbox,
+    ) {
+        (false, false) => tables_of(scenario.strategy),
+        (true, false) => &[KEY, ORDER, "conta"],
+        (false, true) => &[KEY, ORDER, "evento_outbox"],
+        (true, true) => &[KEY, ORDER, "conta", "evento_outbox"],
+    }
+}
+
 /// The tables a strategy writes, as the lousa shows them.
 pub fn tables_of(strategy: Strategy) -> &'static [&'static str] {
     match strategy {
@@ -719,24 +774,5 @@ pub fn tables_of(strategy: Strategy) -> &'static [&'static str] {
         Strategy::IdempotencyKeyLease => &["chave_idempotencia"],
         Strategy::LocalEffect => &["chave_idempotencia", "pedido_pago"],
         _ => &["cobranca"],
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fingerprint_ignores_whitespace_key_order_and_other_fields() {
-        let a = payload_fingerprint(r#"{"order_id":123,"amount_cents":25000}"#).unwrap();
-        let b = payload_fingerprint(
-            "{ \"amount_cents\" : 25000,\n \"order_id\": 123, \"client_ts\": 99 }",
-        )
-        .unwrap();
-        let c = payload_fingerprint(r#"{"order_id":123,"amount_cents":25001}"#).unwrap();
-        assert_eq!(a, b);
-        assert_ne!(a, c);
-        assert!(payload_fingerprint("{}").unwrap_err().contains("order_id"));
-        assert_eq!(a, intent_fingerprint(123, 25000), "the simulation agrees");
     }
 }

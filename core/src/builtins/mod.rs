@@ -4,7 +4,9 @@
 use crate::scenario::*;
 use crate::store::Isolation;
 
-pub const NAMES: [&str; 17] = [
+mod second_post;
+
+pub const NAMES: [&str; 27] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -22,6 +24,16 @@ pub const NAMES: [&str; 17] = [
     "new-key-per-retry",
     "race-2",
     "race-3",
+    "timeout-retry-autocommit",
+    "double-click-autocommit",
+    "scoped-key",
+    "unscoped-key",
+    "reformatted-retry",
+    "timestamp-in-fingerprint",
+    "balance-lost-update",
+    "balance-for-update",
+    "event-after-commit",
+    "event-outbox",
 ];
 
 /// The key of the story's charge: a UUID v4, as Stripe recommends.
@@ -31,14 +43,14 @@ pub const SECOND_KEY: &str = "3c7e9b20-5d41-4a8f-9e62-7b1f0c4d8a35";
 pub const STORY_ORDER: i64 = 123;
 pub const STORY_CENTS: i64 = 25_000;
 
-fn text(pt: &str, en: &str) -> Text {
+pub(crate) fn text(pt: &str, en: &str) -> Text {
     Text {
         pt: pt.into(),
         en: en.into(),
     }
 }
 
-fn story_intent() -> Intent {
+pub(crate) fn story_intent() -> Intent {
     Intent {
         order_id: STORY_ORDER,
         amount_cents: STORY_CENTS,
@@ -47,7 +59,7 @@ fn story_intent() -> Intent {
     }
 }
 
-fn app(name: &str, timeout_ms: u64, retries_max: u32, backoff_ms: u64) -> ClientSpec {
+pub(crate) fn app(name: &str, timeout_ms: u64, retries_max: u32, backoff_ms: u64) -> ClientSpec {
     ClientSpec {
         name: name.into(),
         kind: ClientKind::Http,
@@ -58,10 +70,12 @@ fn app(name: &str, timeout_ms: u64, retries_max: u32, backoff_ms: u64) -> Client
         backoff_ms,
         new_key_per_retry: false,
         gap_between_intents_ms: 0,
+        client_timestamp: false,
+        reformat_retries: false,
     }
 }
 
-fn base(name: &str, strategy: Strategy, title: Text, description: Text) -> Scenario {
+pub(crate) fn base(name: &str, strategy: Strategy, title: Text, description: Text) -> Scenario {
     Scenario {
         name: name.into(),
         title,
@@ -89,6 +103,11 @@ fn base(name: &str, strategy: Strategy, title: Text, description: Text) -> Scena
         lease_ms: 30_000,
         recovery_every_ms: 10_000,
         horizon_ms: 600_000,
+        autocommit: false,
+        key_scope: KeyScope::TenantOperation,
+        fingerprint: FingerprintPolicy::Canonical,
+        balance: None,
+        event: EventDelivery::None,
     }
 }
 
@@ -366,7 +385,7 @@ pub fn builtin(name: &str) -> Option<Scenario> {
             s.clients[0].new_key_per_retry = true;
             s
         }
-        _ => return race_named(name),
+        _ => return second_post::builtin(name).or_else(|| race_named(name)),
     };
     Some(s)
 }

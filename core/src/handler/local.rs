@@ -1,0 +1,89 @@
+//! `local-effect`'s options: a balance debit that depends on the value it
+//! reads, and an event announcing the effect, in an outbox or after commit.
+
+use super::{Job, Pc, StmtInputs};
+use crate::scenario::{EventDelivery, Intent, Scenario};
+use crate::store::{Stmt, StmtResult, Value};
+
+/// The one account the balance scenarios debit.
+pub const ACCOUNT_ID: i64 = 1;
+
+const BODY_NO_FUNDS: &str = r#"{"erro": "saldo insuficiente"}"#;
+
+/// Where the transaction goes after the key is claimed.
+pub(super) fn after_claim(scenario: &Scenario) -> Pc {
+    if scenario.balance.is_some() {
+        Pc::ReadBalance
+    } else {
+        Pc::InsertPedido
+    }
+}
+
+/// Where it goes after the order is recorded.
+pub(super) fn after_insert(scenario: &Scenario) -> Pc {
+    if scenario.event == EventDelivery::Outbox {
+        Pc::InsertOutbox
+    } else {
+        Pc::LeaseFinish
+    }
+}
+
+pub(super) fn statement(scenario: &Scenario, it: &Intent, inputs: &StmtInputs) -> Stmt {
+    match inputs.pc {
+        Pc::ReadBalance => Stmt::Select {
+            table: "conta".into(),
+            columns: vec!["saldo".into()],
+            filter: vec![("id".into(), Value::Int(ACCOUNT_ID))],
+            for_update: scenario.balance.as_ref().is_some_and(|b| b.for_update),
+        },
+        // The new balance is computed by the application from the one it
+        // read, and written as a literal: the read-compute-write a lock
+        // must cover.
+        Pc::WriteBalance => Stmt::Update {
+            table: "conta".into(),
+            set: vec![(
+                "saldo".into(),
+                Value::Int(inputs.balance.unwrap_or(0) - it.amount_cents),
+            )],
+            filter: vec![("id".into(), Value::Int(ACCOUNT_ID))],
+            returning: vec![],
+        },
+        Pc::InsertOutbox => Stmt::Insert {
+            table: "evento_outbox".into(),
+            values: vec![
+                ("pedido_id".into(), Value::Int(it.order_id)),
+                ("valor_centavos".into(), Value::Int(it.amount_cents)),
+                ("publicado".into(), Value::Int(0)),
+            ],
+            on_conflict_do_nothing: None,
+            returning: vec![],
+        },
+        // Not a local-effect option's statement (no Debug text: page bytes).
+        _ => unreachable!(),
+    }
+}
+
+pub(super) fn on_result(w: &super::Situation, job: &mut Job, result: &StmtResult) {
+    job.pc = match job.pc {
+        Pc::ReadBalance => {
+            let balance = super::first_row(result)
+                .and_then(|r| r.first())
+                .and_then(Value::as_int);
+            match balance {
+                Some(b) if b >= w.intent.amount_cents => {
+                    job.balance = Some(b);
+                    Pc::WriteBalance
+                }
+                // Not enough (or no account): nothing is debited, the claim
+                // rolls back with the rest.
+                _ => {
+                    job.response = Some((402, BODY_NO_FUNDS.into()));
+                    Pc::RollbackHeld
+                }
+            }
+        }
+        Pc::WriteBalance => Pc::InsertPedido,
+        Pc::InsertOutbox => Pc::LeaseFinish,
+        _ => unreachable!(),
+    };
+}
