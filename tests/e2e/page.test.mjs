@@ -123,9 +123,11 @@ const ms = (value) => `${value.toFixed(3)} ms`;
 // medians: with 5 passes a frame's median still moved with this VM's noise,
 // and the p99 over 578 frames picked the noisiest of them (in one session,
 // 5 passes gave p50 0.485 ms and p99 1.13 ms; 15 passes p50 0.505 ms and
-// p99 0.825 ms: the typical frame the same, the tail half noise). 15 passes
-// take about 30 s more.
-const SEEK_PASSES = Number(process.env.SEEK_PASSES ?? 15);
+// p99 0.825 ms: the typical frame the same, the tail half noise). With 27
+// built-ins a pass seeks 1,277 frames and takes about 30 s, so the default
+// is 9 passes, which keeps a clean `./x test` well under 20 minutes;
+// SEEK_PASSES=15 gives the finer tail when comparing two builds.
+const SEEK_PASSES = Number(process.env.SEEK_PASSES ?? 9);
 
 /**
  * Runs `work` while Chromium traces V8's garbage collector, and returns the
@@ -770,7 +772,7 @@ describe('the built page', () => {
     const major = collections.filter((c) => c.major);
     const pauses = (list) => `${list.length} (${ms(list.reduce((sum, c) => sum + c.pause, 0))} in all, longest ${ms(Math.max(0, ...list.map((c) => c.pause)))})`;
     console.log(
-      `# seek (state_at + render + layout), ${seeks} frames of 12 built-ins x 2 designs, ${SEEK_PASSES} passes after a warm-up ` +
+      `# seek (state_at + render + layout), ${seeks} frames of ${scenarios.length} built-ins x 2 designs, ${SEEK_PASSES} passes after a warm-up ` +
         `(timer ${passes[0].isolated ? 'precise' : 'coarse, 0.1 ms'}):\n` +
         `#   all ${seeks * SEEK_PASSES} seeks: ${figures(all('total'))}, max ${ms(Math.max(...all('total')))}; ` +
         `script ${figures(all('script'))}\n` +
