@@ -150,22 +150,28 @@ pub fn decode(text: &str) -> Result<Scenario, LinkError> {
     Scenario::from_json(&value.to_string()).map_err(|e| blame(&edits, e))
 }
 
-/// `scenario` with the field at `path` (a link's dotted path) set to
-/// `value`, read back with the strict parser: what one edit of a link does,
-/// for callers that edit a scenario they already hold (a sweep's axes).
-pub fn edit(scenario: &Scenario, path: &str, value: Value) -> Result<Scenario, LinkError> {
-    let parsed = parse_path(path).map_err(|message| LinkError {
-        edit: 1,
-        field: "scenario".into(),
-        message,
-    })?;
+/// `scenario` with each `(path, value)` edit applied in order (a link's
+/// dotted paths, numbered from 1 in refusals), read back once with the
+/// strict parser: what a link's edits do, for callers that edit a scenario
+/// they already hold (a sweep's cells). Only the result must be valid, not
+/// each step towards it.
+pub fn edit(scenario: &Scenario, edits: &[(&str, Value)]) -> Result<Scenario, LinkError> {
     let mut json = serde_json::to_value(scenario).expect("a scenario is JSON");
-    set(&mut json, &parsed, value).map_err(|(field, message)| LinkError {
-        edit: 1,
-        field,
-        message,
-    })?;
-    Scenario::from_json(&json.to_string()).map_err(|e| blame(&[parsed], e))
+    let mut paths = Vec::with_capacity(edits.len());
+    for (i, (path, value)) in edits.iter().enumerate() {
+        let parsed = parse_path(path).map_err(|message| LinkError {
+            edit: i + 1,
+            field: "scenario".into(),
+            message,
+        })?;
+        set(&mut json, &parsed, value.clone()).map_err(|(field, message)| LinkError {
+            edit: i + 1,
+            field,
+            message,
+        })?;
+        paths.push(parsed);
+    }
+    Scenario::from_json(&json.to_string()).map_err(|e| blame(&paths, e))
 }
 
 /// A refusal of the edited scenario, told with the edit that set the field

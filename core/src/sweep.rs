@@ -201,10 +201,10 @@ pub fn sweep(
     let mut grid: Vec<Result<Scenario, LinkError>> = Vec::new();
     for yv in &y.values {
         for xv in &x.values {
-            grid.push(
-                link::edit(base, &x.path, xv.clone())
-                    .and_then(|s| link::edit(&s, &y.path, yv.clone())),
-            );
+            grid.push(link::edit(
+                base,
+                &[(&x.path, xv.clone()), (&y.path, yv.clone())],
+            ));
         }
     }
     if let Some(Err(e)) = grid.first()
