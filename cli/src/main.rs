@@ -634,7 +634,7 @@ fn explore_cmd(args: &ExploreArgs) -> Result<(Scenario, explore::Report), String
             explore::limits::STATES_MAX
         ));
     }
-    let mut options = explore::Options::for_strategy(s.strategy);
+    let mut options = explore::Options::for_scenario(&s);
     options.max_states = max_states;
     options.symmetry = !no_symmetry;
     options.unordered_ties = unordered_ties;

@@ -25,6 +25,7 @@ impl Lang {
 pub fn actor(a: Actor, lang: Lang) -> String {
     match a {
         Actor::Client(i) => format!("{} {}", lang.pick("cliente", "client"), i + 1),
+        Actor::Queue(i) => format!("{} {}", lang.pick("fila", "queue"), i + 1),
         Actor::LoadBalancer => "load balancer".into(),
         Actor::Instance(i) => format!("{} {}", lang.pick("instância", "instance"), i + 1),
         Actor::Database => lang.pick("banco", "database").into(),
@@ -106,6 +107,9 @@ fn money(cents: i64, lang: Lang) -> String {
 
 /// One sentence for one event.
 pub fn describe(e: &TraceEvent, lang: Lang) -> String {
+    if let Some(sentence) = describe_delivery(e, lang) {
+        return sentence;
+    }
     let l = |pt: &str, en: &str| lang.pick(pt, en).to_string();
     let n = |i: u32| i + 1;
     match &e.kind {
@@ -308,6 +312,159 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
     }
 }
 
+/// The sentence of a queue's event, or of a consumer's ack: a queue speaks
+/// of messages, deliveries and acks, not of requests and timeouts.
+fn describe_delivery(e: &TraceEvent, lang: Lang) -> Option<String> {
+    let n = |i: u32| i + 1;
+    let queue = matches!(e.actor, Actor::Queue(_));
+    let sentence = match (&e.kind, lang) {
+        (
+            EventKind::Responded {
+                attempt,
+                ack: true,
+                status,
+                ..
+            },
+            Lang::Pt,
+        ) if *status < 300 => {
+            format!(
+                "confirma a entrega {} (ack): a mensagem pode sair da fila",
+                n(*attempt)
+            )
+        }
+        (
+            EventKind::Responded {
+                attempt,
+                ack: true,
+                status,
+                ..
+            },
+            Lang::En,
+        ) if *status < 300 => {
+            format!(
+                "acks delivery {}: the message may leave the queue",
+                n(*attempt)
+            )
+        }
+        (
+            EventKind::Responded {
+                attempt, ack: true, ..
+            },
+            Lang::Pt,
+        ) => {
+            format!("devolve a entrega {} à fila (nack)", n(*attempt))
+        }
+        (
+            EventKind::Responded {
+                attempt, ack: true, ..
+            },
+            Lang::En,
+        ) => {
+            format!(
+                "nacks delivery {}: the message goes back to the queue",
+                n(*attempt)
+            )
+        }
+        _ if !queue => return None,
+        (
+            EventKind::AttemptSent {
+                attempt,
+                key,
+                retry: false,
+                ..
+            },
+            Lang::Pt,
+        ) => {
+            format!("entrega a mensagem {key} (entrega {})", n(*attempt))
+        }
+        (
+            EventKind::AttemptSent {
+                attempt,
+                key,
+                retry: false,
+                ..
+            },
+            Lang::En,
+        ) => {
+            format!("delivers message {key} (delivery {})", n(*attempt))
+        }
+        (EventKind::AttemptSent { attempt, key, .. }, Lang::Pt) => {
+            format!("entrega de novo a mensagem {key} (entrega {})", n(*attempt))
+        }
+        (EventKind::AttemptSent { attempt, key, .. }, Lang::En) => {
+            format!("redelivers message {key} (delivery {})", n(*attempt))
+        }
+        (EventKind::Routed { attempt, instance }, Lang::Pt) => format!(
+            "passa a entrega {} ao consumidor da instância {}",
+            n(*attempt),
+            n(*instance)
+        ),
+        (EventKind::Routed { attempt, instance }, Lang::En) => format!(
+            "hands delivery {} to the consumer on instance {}",
+            n(*attempt),
+            n(*instance)
+        ),
+        (EventKind::TimedOut { attempt, .. }, Lang::Pt) => format!(
+            "a entrega {} passa do prazo de visibilidade sem ack: a mensagem volta a ficar visível",
+            n(*attempt)
+        ),
+        (EventKind::TimedOut { attempt, .. }, Lang::En) => format!(
+            "delivery {} passes its visibility timeout without an ack: the message is visible again",
+            n(*attempt)
+        ),
+        (
+            EventKind::ResponseReceived {
+                attempt, status, ..
+            },
+            Lang::Pt,
+        ) if *status < 300 => {
+            format!(
+                "recebe o ack da entrega {}: a mensagem sai da fila",
+                n(*attempt)
+            )
+        }
+        (
+            EventKind::ResponseReceived {
+                attempt, status, ..
+            },
+            Lang::En,
+        ) if *status < 300 => {
+            format!(
+                "gets the ack of delivery {}: the message leaves the queue",
+                n(*attempt)
+            )
+        }
+        (EventKind::ResponseReceived { attempt, .. }, Lang::Pt) => {
+            format!(
+                "recebe o nack da entrega {}: a mensagem volta para a fila",
+                n(*attempt)
+            )
+        }
+        (EventKind::ResponseReceived { attempt, .. }, Lang::En) => {
+            format!(
+                "gets the nack of delivery {}: the message goes back",
+                n(*attempt)
+            )
+        }
+        (EventKind::LateResponseIgnored { attempt, .. }, Lang::Pt) => format!(
+            "a resposta do consumidor à entrega {} chega tarde: a mensagem já foi entregue de novo",
+            n(*attempt)
+        ),
+        (EventKind::LateResponseIgnored { attempt, .. }, Lang::En) => format!(
+            "the consumer's answer to delivery {} comes late: the message was already delivered again",
+            n(*attempt)
+        ),
+        (EventKind::GaveUp { .. }, Lang::Pt) => {
+            "esgota as entregas: a mensagem vai para a fila de mensagens mortas".into()
+        }
+        (EventKind::GaveUp { .. }, Lang::En) => {
+            "runs out of deliveries: the message goes to the dead-letter queue".into()
+        }
+        _ => return None,
+    };
+    Some(sentence)
+}
+
 /// "12.345 s  instância 1  INSERT ... → 1 linha"
 pub fn line(e: &TraceEvent, lang: Lang) -> String {
     format!(
@@ -359,6 +516,7 @@ mod tests {
             status: 201,
             headers: Some(h),
             body: String::new(),
+            ack: false,
         };
         let e = |kind| TraceEvent {
             time_ms: 0,

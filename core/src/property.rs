@@ -4,7 +4,7 @@
 //! in tests/. A new property is one entry here; a misspelt one does not
 //! compile, where a name matched against strings would silently never hold.
 
-use crate::scenario::Strategy;
+use crate::scenario::{ClientKind, Strategy};
 use crate::trace::{AttemptOutcome, IntentOutcome, Verdict};
 use crate::world::World;
 use serde::Serialize;
@@ -186,8 +186,18 @@ pub const REPLAY_REACHABLE: Property = Property {
     only_under: None,
 };
 
+/// A queue's redelivery is acked without a charge of its own, because the
+/// message's intent was charged by another delivery: what the message id as
+/// key is for.
+pub const REDELIVERY_ACKED: Property = Property {
+    name: "redelivery-acked-without-charging",
+    modality: Modality::Sometimes,
+    check: redelivery_acked,
+    only_under: None,
+};
+
 /// Every property, *always* ones first, each in the order reports list it.
-pub const ALL: [Property; 13] = [
+pub const ALL: [Property; 14] = [
     AT_MOST_ONE_CAPTURE,
     EVERY_2XX_ONE_CAPTURE,
     REPLAY_EQUALS_FIRST,
@@ -201,6 +211,7 @@ pub const ALL: [Property; 13] = [
     DOUBLE_CHARGE_REACHABLE,
     CONFLICT_REACHABLE,
     REPLAY_REACHABLE,
+    REDELIVERY_ACKED,
 ];
 
 /// The property called `name`, if any.
@@ -424,6 +435,16 @@ fn conflict(e: &Ending) -> Vec<String> {
         .iter()
         .filter(|a| a.status == Some(409))
         .map(|a| format!("attempt {} answered 409", a.attempt + 1))
+        .collect()
+}
+
+fn redelivery_acked(e: &Ending) -> Vec<String> {
+    let queue = |client: u32| e.world.scenario.clients[client as usize].kind == ClientKind::Queue;
+    e.attempts
+        .iter()
+        .filter(|a| queue(a.client) && a.status.is_some_and(|st| (200..300).contains(&st)))
+        .filter(|a| !a.reached_acquirer && e.intents[a.intent as usize].captures > 0)
+        .map(|a| format!("delivery {} acked without charging", a.attempt + 1))
         .collect()
 }
 

@@ -98,7 +98,10 @@ pub enum ClientKind {
     /// An app calling the API over HTTP.
     #[default]
     Http,
-    /// A queue delivering a message at least once; the key is the message id.
+    /// A queue delivering a message at least once: `timeout_ms` is the
+    /// visibility timeout, `retries_max` the redeliveries before the
+    /// dead-letter queue, and the intent's key the message id, which the
+    /// consumer records in `mensagem_processada` (see `handler::queue`).
     Queue,
 }
 

@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 #[serde(tag = "type", content = "id", rename_all = "snake_case")]
 pub enum Actor {
     Client(u32),
+    /// A client of kind `queue`: the broker that delivers its message to a
+    /// consumer and waits for the ack.
+    Queue(u32),
     LoadBalancer,
     Instance(u32),
     Database,
@@ -136,6 +139,9 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         headers: Option<String>,
         body: String,
+        /// The answer is a queue consumer's: an ack (2xx) or a nack.
+        #[serde(default, skip_serializing_if = "is_false")]
+        ack: bool,
     },
     ResponseDropped {
         attempt: u32,
@@ -219,6 +225,10 @@ impl EventKind {
     }
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TraceEvent {
     pub time_ms: u64,
@@ -230,6 +240,9 @@ pub struct TraceEvent {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ClientView {
     pub name: String,
+    /// A queue delivering a message, not an app.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub queue: bool,
     pub knowledge: Knowledge,
     pub intent: u32,
     pub attempts_sent: u32,

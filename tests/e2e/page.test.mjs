@@ -1246,6 +1246,35 @@ describe('the built page', () => {
     await screenshot(page, 'desktop-9-outbox-published');
   });
 
+  test('a queue redelivers while its consumer still charges: checked first it charges twice, claimed first once', async () => {
+    const boardText = () => page.locator('[data-testid=lousa]').textContent();
+    const events = () => page.locator('[data-testid=events]').textContent();
+
+    const late = await showStep(page, 'timeout', 'check-then-act', 'queue-redelivery');
+    assert.match(late.narration, /a entrega 1 passa do prazo de visibilidade sem ack/);
+    assert.match(await boardText(), /fila 1/, 'the board names the queue');
+    assert.doesNotMatch(await boardText(), /cliente 1/);
+    assert.equal(late.captures, 1, 'the first consumer has charged and is still waiting to hear so');
+    assert.equal(late.rows.length, 0, 'nothing is recorded before the capture');
+    assert.match(await boardText(), /mensagem_processada/);
+
+    const twice = await showStep(page, 'second-capture', 'check-then-act', 'queue-redelivery');
+    assert.equal(twice.captures, 2, 'the redelivery found no record and charged again');
+    assert.equal(twice.double, true);
+    assert.equal(twice.rows.length, 1, 'the first delivery recorded the message after its capture');
+    assert.match(await events(), /ERRO 23505/, 'the second record hits the UNIQUE constraint');
+    assert.match(await events(), /devolve a entrega 2 à fila \(nack\)/);
+    await screenshot(page, 'desktop-10-queue-check-then-act');
+
+    const once = await showStep(page, 'replayed', 'idempotency-key', 'queue-redelivery');
+    assert.equal(once.captures, 1);
+    assert.equal(once.double, false);
+    assert.equal(once.rows.length, 1, 'one claim of the message id');
+    assert.match(once.narration, /confirma a entrega 2 \(ack\)/, 'the redelivery is acked without a charge');
+    assert.match(await events(), /ON CONFLICT \(message_id\) DO NOTHING RETURNING id → 0 linhas/);
+    assert.doesNotMatch(await events(), /estoura o timeout/, 'a queue has no HTTP timeout');
+  });
+
   test('page logs no console errors and throws no page errors', () => {
     assert.deepEqual(consoleErrors, [], 'console errors');
     assert.deepEqual(pageErrors, [], 'uncaught page errors');

@@ -411,6 +411,7 @@ fn the_replay_repeats_status_body_and_location() {
                 status,
                 headers,
                 body,
+                ..
             } => Some((*attempt, *status, headers.clone(), body.clone())),
             _ => None,
         })
@@ -458,15 +459,91 @@ fn held_transaction_makes_the_retry_wait_instead_of_refusing_it() {
     assert_eq!(committed_first.blocked_ms, 0);
 }
 
+/// The rows of `mensagem_processada` at the end of `r`: (message id, order).
+fn processed_messages(r: &lousa_core::run::Run) -> Vec<Vec<String>> {
+    let end = r.state_at(r.frame_count() - 1);
+    let t = end
+        .tables
+        .iter()
+        .find(|t| t.name == "mensagem_processada")
+        .expect("a queue's run shows the dedupe table");
+    t.rows
+        .iter()
+        .map(|row| row.values.iter().map(|v| v.to_string()).collect())
+        .collect()
+}
+
 #[test]
-fn queue_redelivery_is_deduplicated_by_message_id() {
-    let s = outcome("queue-redelivery", Strategy::IdempotencyKey);
-    assert_eq!(s.captures, 1);
-    assert!(
-        s.attempts.len() >= 2,
-        "the message was delivered more than once"
+fn a_redelivery_meets_the_consumer_still_charging_and_the_message_id_decides() {
+    let keyed = lousa_core::run(&with("queue-redelivery", Strategy::IdempotencyKey)).unwrap();
+    let checked = lousa_core::run(&with("queue-redelivery", Strategy::CheckThenAct)).unwrap();
+    // The first delivery's consumer is still waiting for the acquirer when
+    // the visibility timeout hands the message to another consumer.
+    for r in [&keyed, &checked] {
+        let timeout = first_frame(r, |k| matches!(k, EventKind::TimedOut { .. })).unwrap();
+        let answered = first_frame(r, |k| matches!(k, EventKind::AcquirerReplied { .. })).unwrap();
+        assert!(
+            timeout < answered,
+            "the redelivery comes while the first charges"
+        );
+        assert!(r.summary.attempts.iter().all(|a| a.key == "msg-8841"));
+        assert_eq!(
+            processed_messages(r).len(),
+            1,
+            "{:?}",
+            processed_messages(r)
+        );
+    }
+    // Claimed first: one charge, and the redelivery is acked without one.
+    assert_eq!(keyed.summary.captures, 1);
+    let second = &keyed.summary.attempts[1];
+    assert_eq!((second.status, second.reached_acquirer), (Some(200), false));
+    // Checked first and recorded after: both deliveries charge, and the
+    // UNIQUE constraint refuses the second record only after the money
+    // moved; the consumer nacks and a third delivery finds the record.
+    assert_eq!(checked.summary.captures, 2);
+    let refused = checked.events().any(|(_, e)| {
+        matches!(&e.kind, EventKind::Sql { sql, outcome: lousa_core::trace::SqlOutcome::Error { code, .. }, .. }
+            if sql.starts_with("INSERT INTO mensagem_processada") && code == "23505")
+    });
+    assert!(refused, "the second record hits the constraint");
+    assert_eq!(
+        checked
+            .summary
+            .attempts
+            .last()
+            .map(|a| (a.status, a.reached_acquirer)),
+        Some((Some(200), false))
     );
-    assert!(s.attempts.iter().all(|a| a.key == "msg-8841"));
+}
+
+#[test]
+fn a_queue_run_speaks_of_deliveries_and_acks() {
+    let r = lousa_core::run(&with("queue-redelivery", Strategy::IdempotencyKey)).unwrap();
+    let told: Vec<String> = r
+        .events()
+        .map(|(_, e)| narrate::line(e, Lang::En))
+        .collect();
+    let all = told.join("\n");
+    for said in [
+        "queue 1",
+        "delivers message msg-8841",
+        "visibility timeout",
+        "acks delivery 2",
+    ] {
+        assert!(all.contains(said), "{said:?} missing from\n{all}");
+    }
+    for unsaid in ["client 1", "times out", "load balancer", "answers 200"] {
+        assert!(!all.contains(unsaid), "{unsaid:?} in\n{all}");
+    }
+    let pt: Vec<String> = r
+        .events()
+        .map(|(_, e)| narrate::line(e, Lang::Pt))
+        .collect();
+    assert!(
+        pt.join("\n")
+            .contains("entrega de novo a mensagem msg-8841")
+    );
 }
 
 #[test]

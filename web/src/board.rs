@@ -177,7 +177,12 @@ fn client_block(
 ) -> Block {
     let (kind, class) = knowledge_kind(&client.knowledge);
     let knows = narrate::knowledge(&client.knowledge, lang);
-    let title = narrate::actor(Actor::Client(index as u32), lang);
+    let who = if client.queue {
+        Actor::Queue(index as u32)
+    } else {
+        Actor::Client(index as u32)
+    };
+    let title = narrate::actor(who, lang);
     let mut lines = vec![line(title.clone(), "title")];
     wrapped(&mut lines, &knows, width, class);
     // What it knows now may be "waiting to retry": the answer that sent it

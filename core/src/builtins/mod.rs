@@ -358,12 +358,15 @@ pub fn builtin(name: &str) -> Option<Scenario> {
                     "The queue that delivers twice",
                 ),
                 text(
-                    "Uma fila com entrega pelo menos uma vez reentrega a mensagem porque a confirmação demorou; o consumidor usa o id da mensagem como chave.",
-                    "An at-least-once queue redelivers the message because the ack was late; the consumer uses the message id as its key.",
+                    "A cobrança chega por uma fila que entrega pelo menos uma vez. O consumidor demora mais que o prazo de visibilidade, o ack não chega a tempo e a fila entrega a mesma mensagem a outro consumidor enquanto o primeiro ainda cobra. O id da mensagem é a chave: a tabela mensagem_processada, com UNIQUE em message_id, decide quem cobra.",
+                    "The charge arrives through a queue that delivers at least once. The consumer takes longer than the visibility timeout, the ack does not arrive in time, and the queue hands the same message to another consumer while the first is still charging. The message id is the key: the mensagem_processada table, UNIQUE on message_id, decides who charges.",
                 ),
             );
+            // The acquirer outlasts the visibility timeout, and the message
+            // is visible again at once: the redelivery meets a consumer
+            // still charging.
             s.acquirer.latency_ms = 1_500;
-            let mut c = app("fila", 1_000, 3, 1_000);
+            let mut c = app("fila", 1_000, 3, 0);
             c.kind = ClientKind::Queue;
             c.intents[0].key = "msg-8841".into();
             s.clients = vec![c];

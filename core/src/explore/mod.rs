@@ -170,6 +170,15 @@ impl Options {
         }
     }
 
+    /// The defaults of [`Options::for_strategy`], with the claims the
+    /// scenario's clients call for (see [`properties_for_scenario`]).
+    pub fn for_scenario(scenario: &Scenario) -> Options {
+        Options {
+            properties: properties_for_scenario(scenario),
+            ..Options::for_strategy(scenario.strategy)
+        }
+    }
+
     pub fn validate(&self) -> Result<(), OptionsError> {
         if self.max_states == 0 || self.max_states > limits::STATES_MAX {
             return Err(OptionsError::MaxStates(self.max_states));

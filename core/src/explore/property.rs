@@ -5,7 +5,8 @@
 use super::*;
 
 pub use crate::property::{
-    CONFLICT_REACHABLE, DOUBLE_CHARGE_REACHABLE, Modality, Property, REPLAY_REACHABLE,
+    CONFLICT_REACHABLE, DOUBLE_CHARGE_REACHABLE, Modality, Property, REDELIVERY_ACKED,
+    REPLAY_REACHABLE,
 };
 
 /// A property an exploration checks, and whether the design under test must
@@ -66,6 +67,26 @@ pub fn properties_for(strategy: Strategy) -> Vec<Claim> {
         Strategy::IdempotencyKeyHeldTx | Strategy::LocalEffect => REPLAY_REACHABLE,
     };
     out.push(Claim::sometimes(sometimes));
+    out
+}
+
+/// What a design is expected to show in `scenario`: as [`properties_for`]
+/// its strategy, except where every client is a queue, whose consumer never
+/// answers 409 and stores no answer to replay: there a key design must be
+/// able to ack a redelivery without charging.
+pub fn properties_for_scenario(scenario: &Scenario) -> Vec<Claim> {
+    let mut out = properties_for(scenario.strategy);
+    let queues = scenario
+        .clients
+        .iter()
+        .all(|c| c.kind == crate::scenario::ClientKind::Queue);
+    if queues && scenario.strategy.uses_key() {
+        for claim in &mut out {
+            if claim.property.modality == Modality::Sometimes {
+                *claim = Claim::sometimes(REDELIVERY_ACKED);
+            }
+        }
+    }
     out
 }
 

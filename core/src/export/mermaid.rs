@@ -30,6 +30,7 @@ const SQL_CHARS_MAX: usize = 64;
 fn participant(a: Actor) -> String {
     match a {
         Actor::Client(i) => format!("C{}", i + 1),
+        Actor::Queue(i) => format!("Q{}", i + 1),
         Actor::LoadBalancer => "LB".into(),
         Actor::Instance(i) => format!("I{}", i + 1),
         Actor::Database => "DB".into(),
@@ -64,11 +65,18 @@ fn short_sql(sql: &str) -> String {
     }
 }
 
-/// The participants in board order: clients, the load balancer, instances,
-/// the database, the acquirer, and recovery when it ran.
+/// The participants in board order: clients (an app or a queue), the load
+/// balancer, instances, the database, the acquirer, and recovery when it ran.
 fn participants(run: &Run) -> Vec<Actor> {
+    let queue = |i| run.events().any(|(_, e)| e.actor == Actor::Queue(i));
     let mut all: Vec<Actor> = (0..run.initial.clients.len() as u32)
-        .map(Actor::Client)
+        .map(|i| {
+            if queue(i) {
+                Actor::Queue(i)
+            } else {
+                Actor::Client(i)
+            }
+        })
         .collect();
     all.push(Actor::LoadBalancer);
     all.extend((0..run.initial.instances.len() as u32).map(Actor::Instance));
@@ -109,10 +117,8 @@ pub fn mermaid(run: &Run) -> String {
             EventKind::ResponseDropped { attempt } => {
                 response_dropped.insert(*attempt);
             }
-            EventKind::AttemptSent {
-                client, attempt, ..
-            } => {
-                client_of.insert(*attempt, Actor::Client(*client));
+            EventKind::AttemptSent { attempt, .. } => {
+                client_of.insert(*attempt, e.actor);
             }
             EventKind::CaptureRequested { call, .. } => {
                 instance_of_call.insert(*call, e.actor);
@@ -149,6 +155,17 @@ pub fn mermaid(run: &Run) -> String {
                 } else {
                     "->>"
                 };
+                if let Actor::Queue(_) = e.actor {
+                    // The queue hands the message to a consumer itself (the
+                    // `Routed` arrow): here it only becomes visible.
+                    let again = if *retry { ", again" } else { "" };
+                    let text = format!(
+                        "{t} ms message {key} is delivered{again} (delivery {})",
+                        attempt + 1
+                    );
+                    note(&mut out, e.actor, &text);
+                    continue;
+                }
                 let again = if *retry { " (retry)" } else { "" };
                 let text = format!(
                     "{t} ms POST /cobrancas attempt {}{again}, key {key}",
@@ -298,6 +315,8 @@ mod tests {
                     // The statement, and its result unless it waits.
                     1 + usize::from(!matches!(outcome, SqlOutcome::Waiting { .. }))
                 }
+                // A queue's delivery is a note; its arrow is `Routed`.
+                EventKind::AttemptSent { .. } if matches!(e.actor, Actor::Queue(_)) => 0,
                 EventKind::AttemptSent { .. }
                 | EventKind::Routed { .. }
                 | EventKind::SqlResumed { .. }

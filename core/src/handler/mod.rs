@@ -3,9 +3,12 @@
 
 mod local;
 mod payload;
+mod queue;
+mod tables;
 mod words;
 
 pub use payload::{intent_fingerprint, payload_fingerprint, request_body};
+pub use tables::{tables_of, tables_shown};
 
 use crate::scenario::{EventDelivery, Intent, KeyScope, Scenario, Strategy};
 use crate::store::{Isolation, Name, SqlState, Stmt, StmtResult, Value};
@@ -51,6 +54,15 @@ pub enum Pc {
     InsertOutbox,
     /// `local-effect`, event after commit: publish, outside any transaction.
     Publish,
+    /// A queue's consumer under check-then-act: has this message been
+    /// processed?
+    CheckMessage,
+    /// A queue's consumer with the message id as its key: the claim,
+    /// committed before the capture.
+    ClaimMessage,
+    /// A queue's consumer under check-then-act: the record, after the
+    /// capture, that the UNIQUE constraint may refuse.
+    RecordMessage,
     Respond,
 }
 
@@ -77,6 +89,9 @@ impl Pc {
             Pc::WriteBalance => "write-balance",
             Pc::InsertOutbox => "insert-outbox",
             Pc::Publish => "publish-event",
+            Pc::CheckMessage => "check-message",
+            Pc::ClaimMessage => "claim-message",
+            Pc::RecordMessage => "record-message",
             Pc::Respond => "respond",
         }
     }
@@ -94,7 +109,11 @@ impl Pc {
     pub fn commits_claim(self) -> bool {
         matches!(
             self,
-            Pc::InsertSimple | Pc::Claim | Pc::CommitThenCapture | Pc::LeaseClaim
+            Pc::InsertSimple
+                | Pc::Claim
+                | Pc::CommitThenCapture
+                | Pc::LeaseClaim
+                | Pc::ClaimMessage
         )
     }
 }
@@ -121,8 +140,10 @@ pub struct Job {
 }
 
 impl Job {
-    pub fn new(attempt: u32, scenario: &Scenario) -> Job {
+    /// The job of `attempt`, which is a queue's delivery when `delivery`.
+    pub fn new(attempt: u32, scenario: &Scenario, delivery: bool) -> Job {
         let pc = match scenario.strategy {
+            _ if delivery => queue::first_step(scenario.strategy),
             Strategy::Naive => Pc::InsertSimple,
             Strategy::IdempotencyKeyLease => Pc::LeaseClaim,
             Strategy::CheckThenAct if scenario.autocommit => Pc::SelectOrder,
@@ -234,6 +255,9 @@ pub struct Situation<'a> {
     pub key: &'a Text,
     /// The fingerprint of the attempt's body under the scenario's policy.
     pub fingerprint: &'a Text,
+    /// The attempt is a queue's delivery: its answer is an ack or a nack,
+    /// and every statement runs on its own.
+    pub delivery: bool,
 }
 
 fn text(s: &str) -> Value {
@@ -440,6 +464,7 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
         Pc::ReadBalance | Pc::WriteBalance | Pc::InsertOutbox => {
             local::statement(scenario, it, inputs)
         }
+        Pc::CheckMessage | Pc::ClaimMessage | Pc::RecordMessage => queue::statement(it, inputs),
         Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Publish | Pc::Respond => {
             // No `{:?}` of the step: Pc's Debug names would ship in the page.
             unreachable!("a step that runs no statement")
@@ -508,15 +533,21 @@ fn first_row(result: &StmtResult) -> Option<&Vec<Value>> {
 
 /// Advances the job after its statement finished.
 pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
-    let in_tx_strategy = uses_transaction(w.scenario);
+    let in_tx_strategy = !w.delivery && uses_transaction(w.scenario);
     if let Err(e) = result {
         let caught = job.pc == Pc::ClaimPlain && e.state == SqlState::UniqueViolation;
         if caught {
             job.pc = Pc::RollbackThenRead;
             return;
         }
-        // Any other failure (40001 above all): roll back and ask for a retry.
-        job.response = Some((503, BODY_TRY_AGAIN.into()));
+        // Any other failure (40001 above all; for a consumer, the record
+        // its UNIQUE constraint refused): roll back and ask for a retry.
+        let body = if w.delivery {
+            queue::BODY_NACK
+        } else {
+            BODY_TRY_AGAIN
+        };
+        job.response = Some((503, body.into()));
         job.pc = if in_tx_strategy && !is_tx_end(job.pc) {
             Pc::RollbackAfterError
         } else {
@@ -653,6 +684,9 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
             }
         }
         Pc::InsertPedido => local::after_insert(w.scenario),
+        Pc::CheckMessage | Pc::ClaimMessage | Pc::RecordMessage => {
+            return queue::on_result(job, returned_id);
+        }
         Pc::LeaseFinish => {
             let id = job.row_id.unwrap_or(0);
             let (_, http, b) = lease_answer(strategy, job.capture_result, id);
@@ -719,6 +753,9 @@ fn lease_decide(w: &Situation, job: &mut Job, result: &StmtResult) {
 /// Moves the job on once the acquirer answered or timed out.
 pub fn on_capture(w: &Situation, job: &mut Job) {
     let strategy = w.strategy;
+    if w.delivery {
+        return queue::on_capture(strategy, job);
+    }
     job.pc = match (strategy, job.capture_result) {
         (Strategy::Naive, None) => {
             respond(job, 504, BODY_ACQUIRER_SILENT);
@@ -746,33 +783,4 @@ pub fn on_capture(w: &Situation, job: &mut Job) {
         (Strategy::IdempotencyKeyLease, _) => Pc::LeaseFinish,
         _ => Pc::StoreResponse,
     };
-}
-
-/// The tables a scenario's design writes, as the lousa shows them: the
-/// strategy's, and the account and the outbox when its options use them.
-pub fn tables_shown(scenario: &Scenario) -> &'static [&'static str] {
-    const KEY: &str = "chave_idempotencia";
-    const ORDER: &str = "pedido_pago";
-    if scenario.strategy != Strategy::LocalEffect {
-        return tables_of(scenario.strategy);
-    }
-    match (
-        scenario.balance.is_some(),
-        scenario.event == EventDelivery::Outbox,
-    ) {
-        (false, false) => tables_of(scenario.strategy),
-        (true, false) => &[KEY, ORDER, "conta"],
-        (false, true) => &[KEY, ORDER, "evento_outbox"],
-        (true, true) => &[KEY, ORDER, "conta", "evento_outbox"],
-    }
-}
-
-/// The tables a strategy writes, as the lousa shows them.
-pub fn tables_of(strategy: Strategy) -> &'static [&'static str] {
-    match strategy {
-        Strategy::Naive | Strategy::CheckThenAct => &["cobranca_simples"],
-        Strategy::IdempotencyKeyLease => &["chave_idempotencia"],
-        Strategy::LocalEffect => &["chave_idempotencia", "pedido_pago"],
-        _ => &["cobranca"],
-    }
 }

@@ -3,6 +3,14 @@
 use super::*;
 
 impl World {
+    /// Who a client's events are told of: the app, or the queue.
+    pub(super) fn client_actor(&self, client: ClientId) -> Actor {
+        match self.scenario.clients[client.ix()].kind {
+            ClientKind::Http => Actor::Client(client.0),
+            ClientKind::Queue => Actor::Queue(client.0),
+        }
+    }
+
     pub(super) fn intent_index(&self, client: ClientId, local: u32) -> u32 {
         self.client_intents[client.ix()][local as usize]
     }
@@ -49,7 +57,7 @@ impl World {
         c.current = Some(attempt);
         c.knowledge = Knowledge::Waiting { attempt };
         self.emit(
-            Actor::Client(client.0),
+            self.client_actor(client),
             EventKind::AttemptSent {
                 client: client.0,
                 attempt,
@@ -60,7 +68,7 @@ impl World {
         );
         if tell_body {
             self.emit(
-                Actor::Client(client.0),
+                self.client_actor(client),
                 EventKind::BodySent { attempt, body },
             );
         }
@@ -100,7 +108,7 @@ impl World {
         self.attempts[attempt.ix()].timed_out = true;
         self.clients[client.ix()].knowledge = Knowledge::Unknown { attempt: attempt.0 };
         self.emit(
-            Actor::Client(client.0),
+            self.client_actor(client),
             EventKind::TimedOut {
                 client: client.0,
                 attempt: attempt.0,
@@ -124,7 +132,7 @@ impl World {
                 self.clients[client.ix()].knowledge = Knowledge::GaveUp;
             }
             self.emit(
-                Actor::Client(client.0),
+                self.client_actor(client),
                 EventKind::GaveUp {
                     client: client.0,
                     intent,
@@ -154,7 +162,7 @@ impl World {
         let (status, body) = a.pending_answer().expect("a response carries an answer");
         if a.timed_out || self.clients[client as usize].current != Some(attempt.0) {
             self.emit(
-                Actor::Client(client),
+                self.client_actor(ClientId(client)),
                 EventKind::LateResponseIgnored {
                     client,
                     attempt: attempt.0,
@@ -173,7 +181,8 @@ impl World {
             status,
         };
         let headers = self.attempts[attempt.ix()].headers.clone();
-        self.emit_with(Actor::Client(client), || EventKind::ResponseReceived {
+        let actor = self.client_actor(ClientId(client));
+        self.emit_with(actor, || EventKind::ResponseReceived {
             client,
             attempt: attempt.0,
             status,

@@ -140,6 +140,7 @@ fn instances_that_differ_in_any_field_or_job_field_differ() {
     let jobs = [Job::new(
         0,
         &crate::builtins::builtin("lost-response").expect("built-in"),
+        false,
     )];
     let connections = [Connection {
         session: SessionId(1),

@@ -11,6 +11,7 @@ impl World {
             .enumerate()
             .map(|(i, c)| ClientView {
                 name: self.scenario.clients[i].name.clone(),
+                queue: self.scenario.clients[i].kind == ClientKind::Queue,
                 knowledge: c.knowledge.clone(),
                 intent: self.intent_index(ClientId(i as u32), c.intent),
                 attempts_sent: self

@@ -16,7 +16,14 @@ impl World {
             intent: &self.intents[a.intent as usize].1,
             key: &a.key,
             fingerprint: &a.fingerprint,
+            delivery: self.is_delivery(attempt),
         }
+    }
+
+    /// Whether `attempt` is a queue's delivery rather than an HTTP request.
+    pub(super) fn is_delivery(&self, attempt: AttemptId) -> bool {
+        let client = self.attempts[attempt.ix()].client as usize;
+        self.scenario.clients[client].kind == ClientKind::Queue
     }
 
     pub(super) fn schedule_step(&mut self, instance: InstanceId, attempt: AttemptId) {
@@ -264,12 +271,14 @@ impl World {
         chooser: &mut dyn Chooser,
     ) {
         let actor = instance.map_or(Actor::LoadBalancer, Actor::Instance);
+        let ack = self.is_delivery(attempt);
         self.attempts[attempt.ix()].answer_in_flight(status, headers.clone(), body.clone());
         self.emit_with(actor, || EventKind::Responded {
             attempt: attempt.0,
             status,
             headers: headers.as_deref().map(String::from),
             body: body.to_string(),
+            ack,
         });
         if self.dropped(attempt, false) {
             self.emit(

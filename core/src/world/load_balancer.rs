@@ -53,8 +53,15 @@ impl World {
             }
         };
         self.attempts[attempt.ix()].instance = Some(pick);
+        // A queue hands its message to a consumer itself.
+        let delivery = self.is_delivery(attempt);
+        let actor = if delivery {
+            Actor::Queue(self.attempts[attempt.ix()].client)
+        } else {
+            Actor::LoadBalancer
+        };
         self.emit(
-            Actor::LoadBalancer,
+            actor,
             EventKind::Routed {
                 attempt: attempt.0,
                 instance: pick,
@@ -62,7 +69,7 @@ impl World {
         );
         self.instances[pick as usize]
             .jobs
-            .push(Job::new(attempt.0, &self.scenario));
+            .push(Job::new(attempt.0, &self.scenario, delivery));
         self.schedule_step(InstanceId(pick), attempt);
     }
 }

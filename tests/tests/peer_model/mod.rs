@@ -70,6 +70,7 @@ const HOLDS: [Condition; property::ALL.len()] = [
     holds::<10>,
     holds::<11>,
     holds::<12>,
+    holds::<13>,
 ];
 const REACHED: [Condition; property::ALL.len()] = [
     reached::<0>,
@@ -85,6 +86,7 @@ const REACHED: [Condition; property::ALL.len()] = [
     reached::<10>,
     reached::<11>,
     reached::<12>,
+    reached::<13>,
 ];
 
 impl Model for WorldModel {
@@ -108,7 +110,7 @@ impl Model for WorldModel {
 
     fn properties(&self) -> Vec<Property<Self>> {
         // The explorer's claims for the strategy, from the same table.
-        explore::properties_for(self.scenario.strategy)
+        explore::properties_for_scenario(&self.scenario)
             .into_iter()
             .map(|claim| {
                 let p = claim.property;

@@ -1,0 +1,46 @@
+//! Which tables the lousa shows for a scenario's design.
+
+use crate::scenario::{ClientKind, EventDelivery, Scenario, Strategy};
+
+/// The tables a scenario's design writes, as the lousa shows them: the
+/// strategy's for HTTP clients, the account and the outbox when its options
+/// use them, and a queue consumer's dedupe table when a queue delivers.
+pub fn tables_shown(scenario: &Scenario) -> Vec<&'static str> {
+    let kind = |k| scenario.clients.iter().any(|c| c.kind == k);
+    let mut tables = if kind(ClientKind::Http) {
+        http_tables(scenario).to_vec()
+    } else {
+        Vec::new()
+    };
+    if kind(ClientKind::Queue) {
+        tables.push("mensagem_processada");
+    }
+    tables
+}
+
+fn http_tables(scenario: &Scenario) -> &'static [&'static str] {
+    const KEY: &str = "chave_idempotencia";
+    const ORDER: &str = "pedido_pago";
+    if scenario.strategy != Strategy::LocalEffect {
+        return tables_of(scenario.strategy);
+    }
+    match (
+        scenario.balance.is_some(),
+        scenario.event == EventDelivery::Outbox,
+    ) {
+        (false, false) => tables_of(scenario.strategy),
+        (true, false) => &[KEY, ORDER, "conta"],
+        (false, true) => &[KEY, ORDER, "evento_outbox"],
+        (true, true) => &[KEY, ORDER, "conta", "evento_outbox"],
+    }
+}
+
+/// The tables a strategy writes, as the lousa shows them.
+pub fn tables_of(strategy: Strategy) -> &'static [&'static str] {
+    match strategy {
+        Strategy::Naive | Strategy::CheckThenAct => &["cobranca_simples"],
+        Strategy::IdempotencyKeyLease => &["chave_idempotencia"],
+        Strategy::LocalEffect => &["chave_idempotencia", "pedido_pago"],
+        _ => &["cobranca"],
+    }
+}
