@@ -891,11 +891,18 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
         sm.blocked_ms
     );
     for a in &sm.attempts {
+        // A queue's attempts are deliveries of its message.
+        let queue = s.clients[a.client as usize].kind == lousa_core::scenario::ClientKind::Queue;
+        let (attempt, client) = if queue {
+            (pick("entrega", "delivery"), pick("fila", "queue"))
+        } else {
+            (pick("tentativa", "attempt"), pick("cliente", "client"))
+        };
         outln!(
             "  {} {} ({} {}, {} {}, {} {}): {} {}",
-            pick("tentativa", "attempt"),
+            attempt,
             a.attempt + 1,
-            pick("cliente", "client"),
+            client,
             a.client + 1,
             pick("chave", "key"),
             a.key,

@@ -78,7 +78,10 @@ fn participants(run: &Run) -> Vec<Actor> {
             }
         })
         .collect();
-    all.push(Actor::LoadBalancer);
+    // A queue hands its messages to consumers itself.
+    if all.iter().any(|a| matches!(a, Actor::Client(_))) {
+        all.push(Actor::LoadBalancer);
+    }
     all.extend((0..run.initial.instances.len() as u32).map(Actor::Instance));
     all.extend([Actor::Database, Actor::Acquirer]);
     if run.events().any(|(_, e)| e.actor == Actor::Recovery) {
@@ -173,13 +176,19 @@ pub fn mermaid(run: &Run) -> String {
                 );
                 arrow(&mut out, e.actor, how, Actor::LoadBalancer, &text);
             }
-            EventKind::Routed { attempt, instance } => arrow(
-                &mut out,
-                e.actor,
-                "->>",
-                Actor::Instance(*instance),
-                &format!("{t} ms attempt {}", attempt + 1),
-            ),
+            EventKind::Routed { attempt, instance } => {
+                let what = match e.actor {
+                    Actor::Queue(_) => "delivery",
+                    _ => "attempt",
+                };
+                arrow(
+                    &mut out,
+                    e.actor,
+                    "->>",
+                    Actor::Instance(*instance),
+                    &format!("{t} ms {what} {}", attempt + 1),
+                )
+            }
             EventKind::Sql { sql, outcome, .. } => {
                 arrow(
                     &mut out,
