@@ -8,7 +8,7 @@ use crate::trace::{EventKind, TraceEvent};
 use serde::{Deserialize, Serialize};
 
 /// Beats a paragraph may name, in story order.
-pub const BEATS: [&str; 16] = [
+pub const BEATS: [&str; 17] = [
     "start",
     "sent",
     "routed",
@@ -20,6 +20,10 @@ pub const BEATS: [&str; 16] = [
     "retry-decides",
     "captured",
     "second-capture",
+    // Where a late retry charges again without a provider key, the
+    // acquirer with one recognises it: a paragraph naming this beat shows
+    // the second capture in a run that has no replay (the beat before).
+    "provider-replayed",
     "conflict",
     "stored",
     "reconciled",
@@ -81,6 +85,7 @@ pub fn beat_frame(run: &Run, beat: &str) -> Option<usize> {
                 }
             )
         }),
+        "provider-replayed" => first(&|e| matches!(e.kind, EventKind::ProviderReplayed { .. })),
         "conflict" => first(&|e| matches!(e.kind, EventKind::Responded { status: 409, .. })),
         "stored" => first(
             &|e| matches!(&e.kind, EventKind::Sql { sql, .. } if sql.contains("resposta_http =")),
@@ -265,6 +270,29 @@ mod tests {
             "they part after the key expired"
         );
         assert!(!t.links.is_empty());
+    }
+
+    #[test]
+    fn the_provider_replay_beat_is_the_acquirer_s_replay_or_else_the_second_capture() {
+        let keyed = crate::run(&builtin("late-retry-provider-key").unwrap()).unwrap();
+        let f = beat_frame(&keyed, "provider-replayed").expect("the acquirer replays");
+        assert!(
+            keyed.steps[f - 1]
+                .events
+                .iter()
+                .any(|e| matches!(e.kind, EventKind::ProviderReplayed { .. })),
+            "the beat lands on the replay"
+        );
+        assert_eq!(keyed.state_at(f).captures, vec![1]);
+        let expired = crate::run(&builtin("late-retry-after-ttl").unwrap()).unwrap();
+        assert_eq!(beat_frame(&expired, "provider-replayed"), None);
+        let g = beat_frame_or_before(&expired, "provider-replayed");
+        assert_eq!(Some(g), beat_frame(&expired, "second-capture"));
+        assert_eq!(
+            expired.state_at(g).time_ms,
+            keyed.state_at(f).time_ms,
+            "both lines reach the decisive step at the same instant"
+        );
     }
 
     #[test]

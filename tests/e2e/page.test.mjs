@@ -363,7 +363,7 @@ describe('the built page', () => {
     const steps = await readSteps(page);
     assert.ok(steps.length >= 20, `the article drives the lousa from many paragraphs (${steps.length})`);
     const beats = ['start', 'sent', 'routed', 'first-write', 'capture-requested', 'timeout', 'retry', 'retry-routed',
-      'retry-decides', 'captured', 'second-capture', 'conflict', 'stored', 'reconciled', 'replayed', 'end'];
+      'retry-decides', 'captured', 'second-capture', 'provider-replayed', 'conflict', 'stored', 'reconciled', 'replayed', 'end'];
     for (const { step, text } of steps) assert.ok(beats.includes(step), `"${text}" names a beat: ${step}`);
   });
 
@@ -590,7 +590,7 @@ describe('the built page', () => {
     await bare.close();
     const tab = await openPage('?lang=en');
     const steps = await readSteps(tab);
-    assert.equal(steps.length, 41, 'the English article has every step paragraph');
+    assert.equal(steps.length, 42, 'the English article has every step paragraph');
     assert.ok(steps.every((s) => /^[\x00-\x7F“”’…—]*$/.test(s.text.replace(/R\$/g, ''))), 'the paragraphs on show are the English ones');
     const twice = await showStep(tab, 'second-capture', 'check-then-act');
     assert.equal(twice.captures, 2);
@@ -1181,6 +1181,76 @@ describe('the built page', () => {
     await scrollToStep(tab, steps.findIndex((s) => s.step === 'second-capture'));
     await tab.waitForFunction(() => document.querySelector('[data-testid=acquirer]')?.dataset.captures === '2', null, { timeout: SETTLE_TIMEOUT_MS });
     await tab.close();
+  });
+
+  // Issue #19: the second post's fifth test taught the right way round. The
+  // late retry after the key expired charges twice; with the intent's key
+  // passed to the acquirer, it recognises the key and charges once. The
+  // paragraph shows the replay on the board and both runs on the two lines.
+  test('the late retry with a key at the acquirer: the board shows the replay, the two lines both runs, and the link reopens them', async () => {
+    const lease = 'idempotency-key-lease';
+    /** What the two lines show: each line's name, its ledger, and whether it is the lousa's world. */
+    const readLines = (tab) => tab.evaluate(() => {
+      const side = (name) => {
+        const ledger = document.querySelector(`[data-testid=ledger-${name}]`).dataset;
+        return {
+          name: document.querySelector(`[data-testid=twin-line-${name}] .line-name`).textContent,
+          captures: Number(ledger.captures),
+          chargedCents: Number(ledger.chargedCents),
+          answers: ledger.answers,
+          onBoard: !document.querySelector(`[data-testid=onboard-${name}]`).hidden,
+        };
+      };
+      return { divergenceMs: document.querySelector('[data-testid=twin]').dataset.divergenceMs, top: side('top'), bottom: side('bottom') };
+    });
+    const checkReplay = (board, lines, names) => {
+      assert.equal(board.captures, 1, 'the acquirer did not charge again');
+      assert.equal(board.double, false);
+      assert.deepEqual(board.rows, [{ status: 'processing', http: '', committed: true }], 'the expired record was deleted and the key claimed afresh');
+      assert.deepEqual([lines.top.name, lines.bottom.name], names, 'the lines are named for the option, not the design');
+      assert.deepEqual([lines.top.captures, lines.top.chargedCents], [2, 50_000], 'top: without the key at the acquirer, charged twice');
+      assert.deepEqual([lines.bottom.captures, lines.bottom.chargedCents], [1, 25_000], 'bottom: with it, once');
+      assert.deepEqual([lines.top.onBoard, lines.bottom.onBoard], [false, true], 'the lousa draws the bottom line');
+      assert.equal(lines.divergenceMs, '92140', 'the runs part where the acquirer recognises its key');
+    };
+    const names = ['sem chave no adquirente', 'com chave no adquirente'];
+
+    // The paragraph before compares designs, as the two lines always did.
+    await showStep(page, 'second-capture', lease, 'late-retry-after-ttl');
+    const before = await readLines(page);
+    assert.deepEqual([before.top.name, before.bottom.name], ['check-then-act', 'idempotency-key']);
+    assert.doesNotMatch(new URL(page.url()).search, /lines=/, 'a link that compares designs is written as before');
+
+    const replay = await showStep(page, 'provider-replayed', lease, 'late-retry-provider-key');
+    assert.match(replay.narration, /reconhece a própria chave e devolve a resposta anterior, sem cobrar de novo/);
+    checkReplay(replay, await readLines(page), names);
+    const link = new URL(page.url()).search;
+    assert.match(link, /scenario=late-retry-provider-key&strategy=idempotency-key-lease&.*&lines=pair/);
+    await screenshot(page, 'desktop-9-provider-key-replay');
+
+    // The answer the client got, on the board and on both lines.
+    const end = await stepToLastFrame(page);
+    assert.equal(end.clients[0].status, '201', 'the late retry got a 201');
+    assert.equal(end.captures, 1);
+    const last = await readLines(page);
+    assert.deepEqual([last.top.answers, last.bottom.answers], ['201', '201'], 'both apps heard a 201; only one was charged once');
+    assert.deepEqual([last.top.captures, last.bottom.captures], [2, 1]);
+
+    // The permalink of the replay reopens the same board and the same two lines.
+    const reopened = await openPage(link);
+    const again = await readBoard(reopened);
+    assert.deepEqual([again.scenario, again.strategy, again.frame], [replay.scenario, replay.strategy, replay.frame]);
+    checkReplay(again, await readLines(reopened), names);
+    assert.equal(new URL(reopened.url()).search, link, 'opening the link leaves it as it was');
+    await reopened.close();
+
+    // In English, the same paragraph and the lines' names in English.
+    const english = await openPage('?lang=en');
+    const replayEn = await showStep(english, 'provider-replayed', lease, 'late-retry-provider-key');
+    assert.match(replayEn.narration, /recognises its own key and returns the earlier answer without charging again/);
+    checkReplay(replayEn, await readLines(english), ['no key at the acquirer', 'key sent to the acquirer']);
+    assert.match(new URL(english.url()).search, /&lines=pair&lang=en$/);
+    await english.close();
   });
 
   // Issue #19, second half: each paragraph drives the board to the run

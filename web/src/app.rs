@@ -19,8 +19,8 @@ use crate::dom::{self, Refs};
 use crate::markup::el;
 use crate::skeleton;
 use crate::state::{
-    self, Moment, Problem, SPEEDS, STEP_MS_AT_1X, StepTarget, check_frame, merge_query,
-    parse_query, step_target, to_query,
+    self, Line, Lines, Moment, Problem, SPEEDS, STEP_MS_AT_1X, StepTarget, check_frame,
+    merge_query, parse_query, step_target, to_query,
 };
 use crate::text::{strategy_gloss, ui};
 use crate::twin::{self, Axis};
@@ -57,7 +57,8 @@ struct Shown {
     event_rows: Option<usize>,
     transport: Option<(bool, usize, usize)>,
     settings: Option<(&'static str, Strategy, u64)>,
-    lines: Option<(Strategy, Strategy, Strategy)>,
+    /// The two lines' runs and which of them the lousa draws.
+    lines: Option<([Line; 2], [bool; 2])>,
     problems: Option<(Vec<Problem>, usize)>,
     help: Option<bool>,
     twin_still: Option<(usize, i32)>,
@@ -133,8 +134,8 @@ pub struct App {
     /// The frame of each story beat in `run` (`story::BEATS`, in order).
     beat_frames: Vec<Option<usize>>,
     twin: Option<Shared<Twin>>,
-    /// The (scenario, top, bottom, seed) `twin` was computed for.
-    twin_key: Option<(&'static str, Strategy, Strategy, u64)>,
+    /// The (top, bottom, seed) `twin` was computed for.
+    twin_key: Option<([Line; 2], u64)>,
     axis: Option<Axis>,
     refs: Refs,
     shown: Shown,
@@ -303,8 +304,13 @@ impl App {
         self.go(Moment { frame, ..next }, Nav::Push);
     }
 
+    /// A design for one line: the lines then compare designs, even if they
+    /// showed a pair.
     pub fn choose_line(&mut self, top: bool, strategy: Strategy) {
-        let mut next = self.moment.clone();
+        let mut next = Moment {
+            lines: Lines::Designs,
+            ..self.moment.clone()
+        };
         if top {
             next.left = strategy;
         } else {
@@ -379,6 +385,7 @@ impl App {
         let mut next = Moment {
             scenario: target.scenario,
             strategy: target.strategy,
+            lines: target.lines,
             frame: 0,
             ..self.moment.clone()
         };
@@ -399,6 +406,7 @@ impl App {
             &attribute("data-step").unwrap_or_default(),
             attribute("data-scenario").as_deref(),
             attribute("data-strategy").as_deref(),
+            attribute("data-lines").as_deref(),
             self.page_scenario,
             self.moment.left,
         )
@@ -504,10 +512,10 @@ impl App {
     pub fn render(&mut self) {
         let moment = self.moment.clone();
         self.world(&moment);
-        let m = &self.moment;
-        let twin_key = (m.scenario, m.left, m.right, m.seed);
+        let twin_key = (self.moment.lines(), self.moment.seed);
         if fresh(&mut self.twin_key, twin_key) {
-            self.twin = worlds::twin(twin_key.0, twin_key.1, twin_key.2, twin_key.3).ok();
+            let ([top, bottom], seed) = twin_key;
+            self.twin = worlds::twin(top, bottom, seed).ok();
         }
         self.moment.frame = self.moment.frame.min(self.last_frame());
         if fresh(&mut self.shown.lang, self.lang) {
@@ -557,14 +565,15 @@ impl App {
             dom::set_value(self.refs.get("scenario"), m.scenario);
             dom::set_value(self.refs.get("strategy"), m.strategy.name());
         }
-        let lines = (m.left, m.right, m.strategy);
+        let lines = (m.lines(), m.on_board());
         if fresh(&mut self.shown.lines, lines) {
-            dom::set_value(self.refs.get("line-top"), m.left.name());
-            dom::set_value(self.refs.get("line-bottom"), m.right.name());
+            let ([top, bottom], [top_shown, bottom_shown]) = lines;
+            dom::set_value(self.refs.get("line-top"), top.strategy.name());
+            dom::set_value(self.refs.get("line-bottom"), bottom.strategy.name());
             let hidden = |shown: bool| (!shown).then_some("");
-            let (top, bottom) = (m.strategy == m.left, m.strategy == m.right);
-            self.refs.put("onboard-top", "hidden", hidden(top));
-            self.refs.put("onboard-bottom", "hidden", hidden(bottom));
+            self.refs.put("onboard-top", "hidden", hidden(top_shown));
+            self.refs
+                .put("onboard-bottom", "hidden", hidden(bottom_shown));
         }
     }
 
@@ -601,6 +610,7 @@ impl App {
                 state::Issue::UnknownScenario => t.unknown_scenario,
                 state::Issue::UnknownStrategy => t.unknown_strategy,
                 state::Issue::UnknownLanguage => t.unknown_language,
+                state::Issue::UnknownLines => t.unknown_lines,
                 state::Issue::NotANumber => t.not_a_number,
                 state::Issue::TooLarge => t.too_large,
                 state::Issue::FrameOutOfRange => t.frame_out_of_range,
@@ -867,8 +877,9 @@ impl App {
         let redrawn = fresh(&mut self.shown.twin_still, (twin_id, width));
         if redrawn {
             let axis = Axis::new(&twin, width);
+            let names = self.moment.line_names(self.lang);
             if let Some(still) = self.refs.live("twin-still") {
-                still.patch(&twin::drawing(&twin, &axis, self.lang));
+                still.patch(&twin::drawing(&twin, &axis, names, self.lang));
             }
             let view_box = format!("0 0 {width} {}", twin::HEIGHT);
             self.refs.put("twin", "viewBox", Some(&view_box));
@@ -907,10 +918,14 @@ impl App {
                 t.step_word
             )),
         );
-        for (top, line) in [(true, &twin.left), (false, &twin.right)] {
+        let on_board = self.moment.on_board();
+        for ((top, line), on_board) in [(true, &twin.left), (false, &twin.right)]
+            .into_iter()
+            .zip(on_board)
+        {
             // The world the lousa shows is read at its exact frame; the
             // other at the same place on the shared axis.
-            let line_frame = if line.strategy == self.moment.strategy {
+            let line_frame = if on_board {
                 frame
             } else {
                 view::frame_at_cursor(line, cursor)

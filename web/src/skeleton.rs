@@ -158,9 +158,10 @@ pub fn twin_panel(moment: &Moment, lang: Lang) -> String {
         TWIN,
         &[html_lang(lang), t.twin_label, t.cursor_label],
     );
+    let [top, bottom] = moment.lines();
     for (side, label, selected) in [
-        ("top", t.top_line, moment.left),
-        ("bottom", t.bottom_line, moment.right),
+        ("top", t.top_line, top.strategy),
+        ("bottom", t.bottom_line, bottom.strategy),
     ] {
         fill(&mut out, LEDGER, &[side, label, side]);
         strategy_options(&mut out, selected, lang);

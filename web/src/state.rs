@@ -1,13 +1,14 @@
 //! What the page shows, as plain data, and how it is written in the URL.
 //!
 //! A [`Moment`] names one world (scenario, strategy, seed) at one frame, plus
-//! the two designs of the twin timeline. Everything on screen is computed
+//! what the twin timeline's two lines compare: two designs of that world, or
+//! its pair (the same failure without and with one option). Everything on screen is computed
 //! from it, so a link that carries a moment reopens exactly that picture.
 //! Parsing never fails: a bad parameter becomes a [`Problem`] the page shows,
 //! and the default takes its place.
 
 use lousa_core::Strategy;
-use lousa_core::builtins;
+use lousa_core::builtins::{self, Pair};
 use lousa_core::narrate::Lang;
 
 /// The scenario the article tells, used when a paragraph or link names none.
@@ -22,17 +23,50 @@ pub const SPEEDS: [(&str, u32); 4] = [("0,5×", 500), ("1×", 1000), ("2×", 200
 /// Milliseconds between two steps at 1×.
 pub const STEP_MS_AT_1X: u32 = 900;
 
-/// One world at one frame, and the two designs compared below the article.
+/// What the twin timeline's two lines compare.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lines {
+    /// The lousa's scenario under two designs, `left` and `right`.
+    #[default]
+    Designs,
+    /// The lousa's scenario and its partner (`builtins::pair_of`), both
+    /// under the lousa's design: the same failure without and with one
+    /// option. A scenario in no pair shows its designs instead.
+    Pair,
+}
+
+impl Lines {
+    /// The value of the `lines` URL parameter and of `data-lines`.
+    pub fn from_name(name: &str) -> Option<Lines> {
+        match name {
+            "designs" => Some(Lines::Designs),
+            "pair" => Some(Lines::Pair),
+            _ => None,
+        }
+    }
+}
+
+/// The run one line of the twin timeline draws: a built-in under a design,
+/// with the moment's seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub scenario: &'static str,
+    pub strategy: Strategy,
+}
+
+/// One world at one frame, and what the two lines below the article compare.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Moment {
     /// A name from `builtins::NAMES`.
     pub scenario: &'static str,
     /// The design the lousa draws.
     pub strategy: Strategy,
-    /// The twin timeline's top line.
+    /// The twin timeline's top line, when it compares designs.
     pub left: Strategy,
-    /// The twin timeline's bottom line.
+    /// The twin timeline's bottom line, when it compares designs.
     pub right: Strategy,
+    /// Designs, or the scenario's pair.
+    pub lines: Lines,
     pub seed: u64,
     /// Index into `Run::state_at` of the lousa's world.
     pub frame: usize,
@@ -45,8 +79,53 @@ impl Default for Moment {
             strategy: DEFAULT_LEFT,
             left: DEFAULT_LEFT,
             right: DEFAULT_RIGHT,
+            lines: Lines::Designs,
             seed: default_seed(DEFAULT_SCENARIO),
             frame: 0,
+        }
+    }
+}
+
+impl Moment {
+    /// The pair the two lines show, if they show one.
+    pub fn pair(&self) -> Option<&'static Pair> {
+        (self.lines == Lines::Pair)
+            .then(|| builtins::pair_of(self.scenario))
+            .flatten()
+    }
+
+    /// The runs on the top and the bottom line.
+    pub fn lines(&self) -> [Line; 2] {
+        let line = |scenario, strategy| Line { scenario, strategy };
+        match self.pair() {
+            Some(pair) => [
+                line(pair.top, self.strategy),
+                line(pair.bottom, self.strategy),
+            ],
+            None => [
+                line(self.scenario, self.left),
+                line(self.scenario, self.right),
+            ],
+        }
+    }
+
+    /// Whether each line (top, bottom) draws the lousa's own world: that
+    /// line is read at the lousa's frame, and says so.
+    pub fn on_board(&self) -> [bool; 2] {
+        let board = Line {
+            scenario: self.scenario,
+            strategy: self.strategy,
+        };
+        self.lines().map(|line| line == board)
+    }
+
+    /// Each line's name on the drawing: its design, or for a pair what the
+    /// line lacks or has, since both lines run one design.
+    pub fn line_names(&self, lang: Lang) -> [&'static str; 2] {
+        let at = usize::from(lang == Lang::En);
+        match self.pair() {
+            Some(pair) => [pair.top_label[at], pair.bottom_label[at]],
+            None => self.lines().map(|line| line.strategy.name()),
         }
     }
 }
@@ -67,6 +146,8 @@ pub enum Issue {
     UnknownScenario,
     UnknownStrategy,
     UnknownLanguage,
+    /// Not a name of what the two lines compare (`designs`, `pair`).
+    UnknownLines,
     NotANumber,
     /// Digits, but more than the parameter can hold (a frame past 2^32).
     TooLarge,
@@ -147,7 +228,7 @@ fn whole<T: std::str::FromStr>(value: &str) -> Result<T, Issue> {
     })
 }
 
-/// Reads `scenario`, `strategy`, `left`, `right`, `seed`, `frame` and `lang`
+/// Reads `scenario`, `strategy`, `left`, `right`, `lines`, `seed`, `frame` and `lang`
 /// from a query string (with or without its leading `?`). Unknown parameters
 /// are ignored; the frame is checked against the run later, by
 /// [`check_frame`], because only the run knows how many frames there are.
@@ -190,6 +271,9 @@ pub fn parse_query(query: &str) -> Parsed {
                     .map(|strategy| *slot = strategy)
                     .ok_or(Issue::UnknownStrategy)
             }
+            "lines" => Lines::from_name(value)
+                .map(|lines| moment.lines = lines)
+                .ok_or(Issue::UnknownLines),
             "seed" => whole::<u64>(value).map(|s| seed = Some(s)),
             "frame" => whole::<u32>(value).map(|f| {
                 moment.frame = f as usize;
@@ -226,7 +310,9 @@ pub fn check_frame(moment: &mut Moment, frame_count: usize) -> Option<Problem> {
 }
 
 /// The query string of a moment, every parameter spelled out so a shared link
-/// does not depend on defaults that may change.
+/// does not depend on defaults that may change. (`lines` is written only for
+/// a pair: links written before it existed compare designs, so its absence
+/// can only ever mean that.)
 pub fn to_query(moment: &Moment, lang: Lang) -> String {
     let mut query = format!(
         "?scenario={}&strategy={}&left={}&right={}&seed={}&frame={}",
@@ -237,6 +323,9 @@ pub fn to_query(moment: &Moment, lang: Lang) -> String {
         moment.seed,
         moment.frame,
     );
+    if moment.lines == Lines::Pair {
+        query.push_str("&lines=pair");
+    }
     if lang == Lang::En {
         query.push_str("&lang=en");
     }
@@ -245,8 +334,8 @@ pub fn to_query(moment: &Moment, lang: Lang) -> String {
 
 /// The parameters this page owns; [`merge_query`] leaves all others alone,
 /// so a host page that embeds the lousa keeps its own query.
-const OWN_PARAMS: [&str; 7] = [
-    "scenario", "strategy", "left", "right", "seed", "frame", "lang",
+const OWN_PARAMS: [&str; 8] = [
+    "scenario", "strategy", "left", "right", "lines", "seed", "frame", "lang",
 ];
 
 /// `ours` (a query from [`to_query`]) with the parameters of `current` that
@@ -271,18 +360,22 @@ pub struct StepTarget {
     pub strategy: Strategy,
     /// A name from `story::BEATS`.
     pub beat: String,
+    /// What the two lines compare while the paragraph is shown.
+    pub lines: Lines,
 }
 
-/// Reads a paragraph's `data-step`, `data-scenario` and `data-strategy`.
-/// A missing scenario means the page's (`page_scenario`), a missing strategy
-/// the top line's: both are settings, never the last paragraph scrolled
-/// past, so the target depends on the paragraph alone. Attributes that name
-/// nothing known are returned by name and replaced by those defaults (an
-/// unknown beat shows the start).
+/// Reads a paragraph's `data-step`, `data-scenario`, `data-strategy` and
+/// `data-lines`. A missing scenario means the page's (`page_scenario`), a
+/// missing strategy the top line's, missing lines designs: all settings,
+/// never the last paragraph scrolled past, so the target depends on the
+/// paragraph alone. Attributes that name nothing known (or a pair for a
+/// scenario in none) are returned by name and replaced by those defaults
+/// (an unknown beat shows the start).
 pub fn step_target(
     beat: &str,
     scenario: Option<&str>,
     strategy: Option<&str>,
+    lines: Option<&str>,
     page_scenario: &'static str,
     left: Strategy,
 ) -> (StepTarget, Vec<&'static str>) {
@@ -301,6 +394,17 @@ pub fn step_target(
             left
         }),
     };
+    let lines = match lines {
+        None => Lines::Designs,
+        Some(name) => match Lines::from_name(name) {
+            Some(Lines::Pair) if builtins::pair_of(scenario).is_none() => None,
+            known => known,
+        }
+        .unwrap_or_else(|| {
+            unknown.push("data-lines");
+            Lines::Designs
+        }),
+    };
     if !lousa_core::story::BEATS.contains(&beat) {
         unknown.push("data-step");
     }
@@ -308,6 +412,7 @@ pub fn step_target(
         scenario,
         strategy,
         beat: beat.to_string(),
+        lines,
     };
     (target, unknown)
 }
@@ -332,16 +437,101 @@ mod tests {
             strategy: Strategy::IdempotencyKeyHeldTx,
             left: Strategy::Naive,
             right: Strategy::IdempotencyKeyLease,
+            lines: Lines::Designs,
             seed: 42,
             frame: 11,
         };
-        for lang in [Lang::Pt, Lang::En] {
-            let parsed = parse_query(&to_query(&moment, lang));
-            assert_eq!(parsed.moment, moment);
-            assert!(parsed.explicit);
-            assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
-            assert_eq!(parsed.lang.unwrap_or(Lang::Pt), lang);
+        let pair = Moment {
+            scenario: "late-retry-provider-key",
+            lines: Lines::Pair,
+            ..moment.clone()
+        };
+        for moment in [moment, pair] {
+            for lang in [Lang::Pt, Lang::En] {
+                let parsed = parse_query(&to_query(&moment, lang));
+                assert_eq!(parsed.moment, moment);
+                assert!(parsed.explicit);
+                assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+                assert_eq!(parsed.lang.unwrap_or(Lang::Pt), lang);
+            }
         }
+    }
+
+    #[test]
+    fn a_link_that_compares_designs_is_written_as_before_the_pair_existed() {
+        let query = to_query(&Moment::default(), Lang::Pt);
+        assert_eq!(
+            query,
+            "?scenario=timeout-retry&strategy=check-then-act&left=check-then-act&right=idempotency-key&seed=1&frame=0"
+        );
+        assert_eq!(parse_query(&query).moment.lines, Lines::Designs);
+        assert_eq!(parse_query("lines=designs").moment.lines, Lines::Designs);
+        let bad = parse_query("lines=both");
+        assert_eq!(
+            (bad.problems[0].param, bad.problems[0].issue),
+            ("lines", Issue::UnknownLines)
+        );
+    }
+
+    #[test]
+    fn designs_put_the_scenario_on_both_lines_and_the_board_on_its_design() {
+        let moment = Moment {
+            strategy: Strategy::IdempotencyKey,
+            ..Moment::default()
+        };
+        let lines = moment.lines();
+        assert_eq!(
+            lines.map(|l| (l.scenario, l.strategy)),
+            [
+                ("timeout-retry", Strategy::CheckThenAct),
+                ("timeout-retry", Strategy::IdempotencyKey)
+            ]
+        );
+        assert_eq!(moment.on_board(), [false, true]);
+        assert_eq!(
+            moment.line_names(Lang::En),
+            ["check-then-act", "idempotency-key"]
+        );
+        // A scenario in no pair compares its designs even when asked for a pair.
+        let unpaired = Moment {
+            lines: Lines::Pair,
+            ..moment.clone()
+        };
+        assert_eq!(unpaired.pair(), None);
+        assert_eq!(unpaired.lines(), lines);
+    }
+
+    #[test]
+    fn a_pair_puts_each_scenario_on_its_line_under_the_board_s_design() {
+        let moment = Moment {
+            scenario: "late-retry-provider-key",
+            strategy: Strategy::IdempotencyKeyLease,
+            lines: Lines::Pair,
+            ..Moment::default()
+        };
+        assert_eq!(
+            moment.lines().map(|l| (l.scenario, l.strategy)),
+            [
+                ("late-retry-after-ttl", Strategy::IdempotencyKeyLease),
+                ("late-retry-provider-key", Strategy::IdempotencyKeyLease)
+            ],
+            "left and right are the designs' lines, not the pair's"
+        );
+        assert_eq!(moment.on_board(), [false, true]);
+        let top = Moment {
+            scenario: "late-retry-after-ttl",
+            ..moment.clone()
+        };
+        assert_eq!(top.lines(), moment.lines(), "either member names the pair");
+        assert_eq!(top.on_board(), [true, false]);
+        assert_eq!(
+            moment.line_names(Lang::Pt),
+            ["sem chave no adquirente", "com chave no adquirente"]
+        );
+        assert_eq!(
+            moment.line_names(Lang::En),
+            ["no key at the acquirer", "key sent to the acquirer"]
+        );
     }
 
     #[test]
@@ -433,14 +623,21 @@ mod tests {
 
     #[test]
     fn a_paragraph_target_depends_on_the_paragraph_and_settings_only() {
-        let (target, warnings) =
-            step_target("timeout", None, None, DEFAULT_SCENARIO, Strategy::Naive);
+        let (target, warnings) = step_target(
+            "timeout",
+            None,
+            None,
+            None,
+            DEFAULT_SCENARIO,
+            Strategy::Naive,
+        );
         assert_eq!(
             target,
             StepTarget {
                 scenario: DEFAULT_SCENARIO,
                 strategy: Strategy::Naive,
-                beat: "timeout".into()
+                beat: "timeout".into(),
+                lines: Lines::Designs,
             }
         );
         assert!(warnings.is_empty());
@@ -448,13 +645,34 @@ mod tests {
             "nope",
             Some("race-2"),
             Some("bogus"),
+            Some("both"),
             DEFAULT_SCENARIO,
             Strategy::CheckThenAct,
         );
         assert_eq!(
-            (target.scenario, target.strategy),
-            ("race-2", Strategy::CheckThenAct)
+            (target.scenario, target.strategy, target.lines),
+            ("race-2", Strategy::CheckThenAct, Lines::Designs)
         );
-        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert_eq!(warnings, ["data-strategy", "data-lines", "data-step"]);
+    }
+
+    #[test]
+    fn a_paragraph_asks_for_a_pair_only_of_a_scenario_in_one() {
+        let pair = |scenario| {
+            step_target(
+                "provider-replayed",
+                Some(scenario),
+                Some("idempotency-key-lease"),
+                Some("pair"),
+                DEFAULT_SCENARIO,
+                Strategy::CheckThenAct,
+            )
+        };
+        let (target, warnings) = pair("late-retry-provider-key");
+        assert_eq!(target.lines, Lines::Pair);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let (target, warnings) = pair("timeout-retry");
+        assert_eq!(target.lines, Lines::Designs);
+        assert_eq!(warnings, ["data-lines"]);
     }
 }

@@ -1,5 +1,6 @@
-//! The twin timeline ("as duas linhas"): two designs run from one scenario
-//! and seed, drawn as two lines on one time axis.
+//! The twin timeline ("as duas linhas"): two runs with one seed, drawn as
+//! two lines on one time axis: two designs of one scenario, or the two
+//! scenarios of a pair (the same failure without and with one option).
 //!
 //! Events that share an instant are common (a race happens entirely at
 //! 0 ms), so a linear time axis would pile them into one pixel. The axis
@@ -238,9 +239,10 @@ fn draw_line(
     }
 }
 
-/// The still part of the drawing: lines, marks, links and the divergence.
-/// The cursor is drawn apart, so scrubbing does not redraw all of this.
-pub fn drawing(twin: &Twin, axis: &Axis, lang: Lang) -> Vec<El> {
+/// The still part of the drawing: lines, marks, links and the divergence,
+/// each line under its name (top, bottom: `Moment::line_names`). The cursor
+/// is drawn apart, so scrubbing does not redraw all of this.
+pub fn drawing(twin: &Twin, axis: &Axis, names: [&str; 2], lang: Lang) -> Vec<El> {
     let t = ui(lang);
     let left: Vec<&TraceEvent> = twin.left.events().map(|(_, e)| e).collect();
     let right: Vec<&TraceEvent> = twin.right.events().map(|(_, e)| e).collect();
@@ -290,22 +292,14 @@ pub fn drawing(twin: &Twin, axis: &Axis, lang: Lang) -> Vec<El> {
         .add("g")
         .class("line-top")
         .attr("data-testid", "twin-line-top");
-    draw_line(
-        top,
-        twin.left.strategy.name(),
-        &left,
-        &axis.left_x,
-        TOP_LINE_Y,
-        true,
-        lang,
-    );
+    draw_line(top, names[0], &left, &axis.left_x, TOP_LINE_Y, true, lang);
     let bottom = svg
         .add("g")
         .class("line-bottom")
         .attr("data-testid", "twin-line-bottom");
     draw_line(
         bottom,
-        twin.right.strategy.name(),
+        names[1],
         &right,
         &axis.right_x,
         BOTTOM_LINE_Y,
@@ -404,15 +398,18 @@ mod tests {
         }
     }
 
+    fn markup(twin: &Twin, names: [&str; 2], lang: Lang) -> String {
+        drawing(twin, &Axis::new(twin, 640), names, lang)
+            .iter()
+            .map(El::markup)
+            .collect()
+    }
+
     #[test]
     fn the_drawing_marks_the_split_and_both_captures() {
         let twin = story();
-        let markup = |lang| -> String {
-            drawing(&twin, &Axis::new(&twin, 640), lang)
-                .iter()
-                .map(El::markup)
-                .collect()
-        };
+        let names = ["check-then-act", "idempotency-key"];
+        let markup = |lang| markup(&twin, names, lang);
         let drawn = markup(Lang::Pt);
         assert!(drawn.contains(r#"data-testid="divergence""#));
         assert!(
@@ -422,5 +419,48 @@ mod tests {
         assert!(drawn.contains(">409<"), "the key design answers 409");
         let english = markup(Lang::En);
         assert!(english.contains("capture 2"));
+        assert!(drawn.contains(">check-then-act<") && drawn.contains(">idempotency-key<"));
+    }
+
+    /// The text of every label of one line's group, in order.
+    fn labels_of(markup: &str, testid: &str) -> Vec<String> {
+        let start = markup
+            .find(&format!(r#"data-testid="{testid}""#))
+            .expect("the line is drawn");
+        let group = &markup[start..];
+        let group = &group[..group.find("</g>").unwrap_or(group.len())];
+        group
+            .split("</text>")
+            .filter_map(|piece| piece.rsplit_once('>').map(|(_, text)| text.to_string()))
+            .filter(|text| !text.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn a_pair_draws_its_lines_under_the_option_s_names_and_the_second_capture_on_top_only() {
+        use crate::state::{Lines, Moment};
+        let moment = Moment {
+            scenario: "late-retry-provider-key",
+            strategy: Strategy::IdempotencyKeyLease,
+            lines: Lines::Pair,
+            ..Moment::default()
+        };
+        let [top, bottom] = moment.lines();
+        let twin = crate::worlds::twin(top, bottom, 1).expect("valid");
+        for (lang, second) in [(Lang::Pt, "2ª captura"), (Lang::En, "capture 2")] {
+            let drawn = markup(&twin, moment.line_names(lang), lang);
+            let (top, bottom) = (
+                labels_of(&drawn, "twin-line-top"),
+                labels_of(&drawn, "twin-line-bottom"),
+            );
+            assert_eq!(top[0], moment.line_names(lang)[0], "{top:?}");
+            assert_eq!(bottom[0], moment.line_names(lang)[1], "{bottom:?}");
+            assert!(top.iter().any(|l| l == second), "{top:?}");
+            assert!(!bottom.iter().any(|l| l == second), "{bottom:?}");
+            assert!(
+                !drawn.contains(">idempotency-key-lease<"),
+                "a pair's lines are named for the option, not the design"
+            );
+        }
     }
 }

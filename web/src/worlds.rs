@@ -3,9 +3,11 @@
 //! world on screen (which `app::App` keeps): a run is a pure function of its
 //! inputs, and recomputing it can never show a stale picture.
 
+use crate::state::Line;
 use lousa_core::Strategy;
 use lousa_core::builtins::builtin;
 use lousa_core::run::Run;
+use lousa_core::scenario::Scenario;
 use lousa_core::story::{self, Twin};
 use std::sync::Arc;
 
@@ -33,26 +35,27 @@ impl<T> std::ops::Deref for Shared<T> {
     }
 }
 
-/// The run of a built-in under `strategy` with `seed`.
-pub fn run(scenario: &'static str, strategy: Strategy, seed: u64) -> Result<Shared<Run>, String> {
-    let mut s = builtin(scenario).ok_or_else(|| format!("unknown scenario {scenario}"))?;
+/// A built-in under `strategy` with `seed`.
+fn scenario(name: &'static str, strategy: Strategy, seed: u64) -> Result<Scenario, String> {
+    let mut s = builtin(name).ok_or_else(|| format!("unknown scenario {name}"))?;
     s.strategy = strategy;
     s.seed = seed;
-    lousa_core::run(&s)
+    Ok(s)
+}
+
+/// The run of a built-in under `strategy` with `seed`.
+pub fn run(name: &'static str, strategy: Strategy, seed: u64) -> Result<Shared<Run>, String> {
+    lousa_core::run(&scenario(name, strategy, seed)?)
         .map(|r| Shared(Arc::new(r)))
         .map_err(|e| e.to_string())
 }
 
-/// Two designs of a built-in side by side.
-pub fn twin(
-    scenario: &'static str,
-    left: Strategy,
-    right: Strategy,
-    seed: u64,
-) -> Result<Shared<Twin>, String> {
-    let mut s = builtin(scenario).ok_or_else(|| format!("unknown scenario {scenario}"))?;
-    s.seed = seed;
-    story::twin(&s, left, right)
+/// The two lines' runs side by side: two designs of one built-in, or two
+/// built-ins of a pair (`story::twin_of` covers both).
+pub fn twin(top: Line, bottom: Line, seed: u64) -> Result<Shared<Twin>, String> {
+    let a = scenario(top.scenario, top.strategy, seed)?;
+    let b = scenario(bottom.scenario, bottom.strategy, seed)?;
+    story::twin_of(&a, &b)
         .map(|t| Shared(Arc::new(t)))
         .map_err(|e| e.to_string())
 }
@@ -69,13 +72,40 @@ mod tests {
                     run(name, strategy, 1).unwrap_or_else(|e| panic!("{name} {strategy}: {e}"));
                 assert!(first.frame_count() > 1, "{name} {strategy}");
             }
-            twin(name, Strategy::CheckThenAct, Strategy::IdempotencyKey, 1)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let line = |strategy| Line {
+                scenario: name,
+                strategy,
+            };
+            let pair = twin(
+                line(Strategy::CheckThenAct),
+                line(Strategy::IdempotencyKey),
+                1,
+            )
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let scenario = builtin(name).expect("built-in");
+            let designs = story::twin(&scenario, Strategy::CheckThenAct, Strategy::IdempotencyKey)
+                .expect("valid");
+            assert_eq!(*pair, designs, "{name}: the same twin as story::twin");
         }
         let a = run("timeout-retry", Strategy::CheckThenAct, 7).expect("valid");
         assert!(
             a == a.clone() && a != run("timeout-retry", Strategy::CheckThenAct, 7).expect("valid")
         );
+    }
+
+    #[test]
+    fn a_pair_s_twin_charges_twice_on_top_and_once_below() {
+        let line = |scenario| Line {
+            scenario,
+            strategy: Strategy::IdempotencyKeyLease,
+        };
+        let t = twin(
+            line("late-retry-after-ttl"),
+            line("late-retry-provider-key"),
+            1,
+        )
+        .expect("valid");
+        assert_eq!((t.left.summary.captures, t.right.summary.captures), (2, 1));
     }
 
     #[test]

@@ -393,6 +393,34 @@ pub fn builtin(name: &str) -> Option<Scenario> {
     Some(s)
 }
 
+/// Two built-ins that tell one failure without and with one scenario
+/// option, for the page's twin timeline to draw on its two lines (where it
+/// otherwise compares two designs of one built-in).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair {
+    /// The built-in without the option: the top line.
+    pub top: &'static str,
+    /// The same built-in with it: the bottom line.
+    pub bottom: &'static str,
+    /// Each line's name on the drawing, in pt-BR then English: they name
+    /// the option, since both lines may run one design.
+    pub top_label: [&'static str; 2],
+    pub bottom_label: [&'static str; 2],
+}
+
+/// Every pair; a built-in belongs to one at most.
+pub const PAIRS: [Pair; 1] = [Pair {
+    top: "late-retry-after-ttl",
+    bottom: "late-retry-provider-key",
+    top_label: ["sem chave no adquirente", "no key at the acquirer"],
+    bottom_label: ["com chave no adquirente", "key sent to the acquirer"],
+}];
+
+/// The pair `name` belongs to, on either line.
+pub fn pair_of(name: &str) -> Option<&'static Pair> {
+    PAIRS.iter().find(|p| p.top == name || p.bottom == name)
+}
+
 /// The sizes `race-N` takes: two attempts at least, one instance each.
 pub const RACE_SIZES: std::ops::RangeInclusive<u32> = 2..=limits::INSTANCES_MAX;
 
@@ -457,5 +485,30 @@ mod tests {
         }
         assert!(builtin("race-9").is_none());
         assert!(builtin("nope").is_none());
+    }
+
+    #[test]
+    fn each_pair_is_one_built_in_with_and_without_its_option() {
+        for pair in PAIRS {
+            let (top, bottom) = (builtin(pair.top).unwrap(), builtin(pair.bottom).unwrap());
+            assert!(!top.acquirer.provider_keys && bottom.acquirer.provider_keys);
+            // Everything else is the same run: only the option differs.
+            let mut same = bottom.clone();
+            same.acquirer.provider_keys = false;
+            (same.name, same.title, same.description) =
+                (top.name.clone(), top.title.clone(), top.description.clone());
+            assert_eq!(same, top, "{} and {}", pair.top, pair.bottom);
+            assert_eq!(pair_of(pair.top), Some(&pair));
+            assert_eq!(pair_of(pair.bottom), Some(&pair));
+            assert!(
+                pair.top_label
+                    .iter()
+                    .chain(&pair.bottom_label)
+                    .all(|l| !l.is_empty())
+            );
+        }
+        assert_eq!(pair_of("timeout-retry"), None);
+        let paired = NAMES.iter().filter(|n| pair_of(n).is_some()).count();
+        assert_eq!(paired, 2 * PAIRS.len(), "no built-in is in two pairs");
     }
 }
