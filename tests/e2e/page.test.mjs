@@ -590,7 +590,7 @@ describe('the built page', () => {
     await bare.close();
     const tab = await openPage('?lang=en');
     const steps = await readSteps(tab);
-    assert.equal(steps.length, 42, 'the English article has every step paragraph');
+    assert.equal(steps.length, 45, 'the English article has every step paragraph');
     assert.ok(steps.every((s) => /^[\x00-\x7F“”’…—]*$/.test(s.text.replace(/R\$/g, ''))), 'the paragraphs on show are the English ones');
     const twice = await showStep(tab, 'second-capture', 'check-then-act');
     assert.equal(twice.captures, 2);
@@ -1243,6 +1243,21 @@ describe('the built page', () => {
     checkReplay(again, await readLines(reopened), names);
     assert.equal(new URL(reopened.url()).search, link, 'opening the link leaves it as it was');
     await reopened.close();
+
+    // Section 6 asks for the pair again, just below the two lines, where a
+    // reader sees them: the lines are on screen and compare the pair.
+    const steps = await readSteps(page);
+    const below = steps.findLastIndex((st) => st.step === 'provider-replayed' && st.scenario === 'late-retry-provider-key');
+    assert.ok(below > steps.findIndex((st) => st.step === 'provider-replayed'), 'a second pair paragraph, in section 6');
+    await scrollToStep(page, below);
+    await page.waitForFunction(() => document.querySelector('[data-testid=lousa]').dataset.scenario === 'late-retry-provider-key', null, { timeout: SETTLE_TIMEOUT_MS });
+    checkReplay(await readBoard(page), await readLines(page), names);
+    const seen = await page.evaluate(() => {
+      const r = document.querySelector('[data-testid=twin]').getBoundingClientRect();
+      return r.bottom > 0 && r.top < innerHeight;
+    });
+    assert.ok(seen, 'the two lines are on screen beside the paragraph that names them');
+    await screenshot(page, 'desktop-9b-provider-key-two-lines');
 
     // In English, the same paragraph and the lines' names in English.
     const english = await openPage('?lang=en');
