@@ -111,6 +111,15 @@ enum Command {
         /// policy, key lifetime and seed, all from N), as `lousa swarm` ran it.
         #[arg(long)]
         variant: Option<u64>,
+        /// Branch the run: FRAME:FAULT injects a fault at that frame of the
+        /// run (12:crash-2+3000, 5:lose-response-1, 8:silence-acquirer-1,
+        /// 6:delay-1+500, 3:lose-request-2) and runs on from there.
+        #[arg(long)]
+        fork: Option<String>,
+        /// List the faults that can be injected at this frame, as --fork
+        /// texts, instead of running.
+        #[arg(long)]
+        palette: Option<usize>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
         #[arg(long, value_enum, default_value = "en")]
@@ -330,6 +339,8 @@ fn execute(cmd: Command) -> Result<(), String> {
             seed,
             schedule,
             variant,
+            fork,
+            palette,
             format,
             lang,
         } => {
@@ -341,11 +352,30 @@ fn execute(cmd: Command) -> Result<(), String> {
                 }
                 s.validate().map_err(|e| format!("--variant {v}: {e}"))?;
             }
-            let r = run_seeded_or_scheduled(&s, schedule.as_deref())?;
+            let mut r = run_seeded_or_scheduled(&s, schedule.as_deref())?;
             let lang = match lang {
                 LangArg::Pt => Lang::Pt,
                 LangArg::En => Lang::En,
             };
+            if let Some(frame) = palette {
+                let last = r.frame_count() - 1;
+                let world = lousa_core::fork::world_at(&s, &r, frame).ok_or_else(|| {
+                    format!(
+                        "--palette: frame {frame} is past the run's end: it has frames 0 to {last}"
+                    )
+                })?;
+                for offer in lousa_core::fork::palette(&world, frame, lang) {
+                    outln!("{:<24} {}", offer.fork.to_string(), offer.label);
+                }
+                return Ok(());
+            }
+            if let Some(text) = fork {
+                let at: lousa_core::fork::Fork =
+                    text.parse().map_err(|e| format!("--fork: {e}"))?;
+                let schedule: Schedule = r.schedule.parse().map_err(|e| format!("{e}"))?;
+                r = run::run_forked(&s, &schedule, at.frame, at.injection)
+                    .map_err(|e| format!("--fork {text}: {e}"))?;
+            }
             match format {
                 Format::Json => outln!(
                     "{}",

@@ -549,3 +549,18 @@ fn export_formats() {
     ]);
     check("exports.txt", &t);
 }
+
+/// Forks: the palette at a frame, a crash injected there and run on, and
+/// the refusals of a fork that cannot be.
+#[test]
+fn forks() {
+    let mut t = String::new();
+    let base = ["run", "timeout-retry", "--strategy", "idempotency-key"];
+    t += &transcript(&[&base[..], &["--palette", "6"]].concat());
+    t += &transcript(&[&base[..], &["--palette", "6", "--lang", "pt"]].concat());
+    t += &transcript(&[&base[..], &["--fork", "6:crash-1+3000"]].concat());
+    t += &transcript(&[&base[..], &["--fork", "6:lose-response-1"]].concat());
+    t += &transcript(&[&base[..], &["--fork", "6:melt-1"]].concat());
+    t += &transcript(&[&base[..], &["--palette", "999"]].concat());
+    check("forks.txt", &t);
+}

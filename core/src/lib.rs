@@ -13,6 +13,7 @@ pub mod choice;
 pub mod explore;
 pub mod export;
 mod fingerprint;
+pub mod fork;
 pub mod handler;
 pub mod link;
 pub mod narrate;

@@ -227,6 +227,25 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
                 Lang::En => format!("answers {status} to attempt {}{with}", n(*attempt)),
             }
         }
+        EventKind::Delayed {
+            attempt,
+            response,
+            by_ms,
+        } => match (response, lang) {
+            (false, Lang::Pt) => {
+                format!("a tentativa {} atrasa {by_ms} ms no caminho", n(*attempt))
+            }
+            (false, Lang::En) => {
+                format!("attempt {} is held up {by_ms} ms on the way", n(*attempt))
+            }
+            (true, Lang::Pt) => {
+                format!("a resposta da tentativa {} atrasa {by_ms} ms", n(*attempt))
+            }
+            (true, Lang::En) => format!(
+                "the answer to attempt {} is held up {by_ms} ms",
+                n(*attempt)
+            ),
+        },
         EventKind::ResponseDropped { attempt } => match lang {
             Lang::Pt => format!("a resposta da tentativa {} se perde", n(*attempt)),
             Lang::En => format!("the answer to attempt {} is lost", n(*attempt)),

@@ -5,7 +5,7 @@ use crate::choice::{Chooser, Recording, RngChooser, Schedule, ScheduleChooser};
 use crate::property::{self, Ending};
 use crate::scenario::{Scenario, ScenarioError, Strategy};
 use crate::trace::*;
-use crate::world::World;
+use crate::world::{InjectError, Injection, World};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,12 +81,78 @@ pub fn run_schedule_exact(scenario: &Scenario, schedule: &Schedule) -> Result<Ru
 /// Runs with any chooser, recording a frame per step. The scenario must be
 /// valid.
 pub fn run_with(scenario: &Scenario, chooser: &mut dyn Chooser) -> Run {
+    match record(scenario, chooser, None) {
+        Ok(run) => run,
+        Err(_) => unreachable!("nothing was injected"),
+    }
+}
+
+/// Why a run could not be forked where asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ForkError {
+    Scenario(ScenarioError),
+    /// The run has only `frames` frames.
+    PastEnd {
+        frame: usize,
+        frames: usize,
+    },
+    Inject(InjectError),
+}
+
+impl std::fmt::Display for ForkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ForkError::Scenario(e) => e.fmt(f),
+            ForkError::PastEnd { frame, frames } => write!(
+                f,
+                "frame {frame} is past the run's end: it has frames 0 to {}",
+                frames - 1
+            ),
+            ForkError::Inject(e) => e.fmt(f),
+        }
+    }
+}
+
+/// The branch of a run: `schedule`'s choices up to `frame` (the world after
+/// that many steps, exactly as the unforked run shows it), then `injection`
+/// as a step of its own, then on to the end with the choices left (0 past
+/// them). The frames before the fork are the unforked run's.
+pub fn run_forked(
+    scenario: &Scenario,
+    schedule: &Schedule,
+    frame: usize,
+    injection: Injection,
+) -> Result<Run, ForkError> {
+    scenario.validate().map_err(ForkError::Scenario)?;
+    let mut chooser = ScheduleChooser::new(schedule);
+    let mut r = record(scenario, &mut chooser, Some((frame, injection)))?;
+    r.schedule = chooser.schedule().to_string();
+    Ok(r)
+}
+
+fn record(
+    scenario: &Scenario,
+    chooser: &mut dyn Chooser,
+    mut injection: Option<(usize, Injection)>,
+) -> Result<Run, ForkError> {
     let mut w = World::new(scenario);
     w.log_store_statements();
     let initial = w.frame();
     let mut steps = Vec::new();
     let mut store_log = Vec::new();
-    while !w.is_done() {
+    loop {
+        if let Some((frame, what)) = injection.take_if(|(frame, _)| *frame == steps.len()) {
+            debug_assert_eq!(frame, steps.len());
+            w.inject(what).map_err(ForkError::Inject)?;
+            store_log.extend(w.take_store_log());
+            steps.push(Step {
+                events: w.take_events(),
+                frame: w.frame(),
+            });
+        }
+        if w.is_done() {
+            break;
+        }
         let events = w.step(chooser);
         store_log.extend(w.take_store_log());
         if events.is_empty() && w.is_done() {
@@ -97,7 +163,13 @@ pub fn run_with(scenario: &Scenario, chooser: &mut dyn Chooser) -> Run {
             frame: w.frame(),
         });
     }
-    Run {
+    if let Some((frame, _)) = injection {
+        return Err(ForkError::PastEnd {
+            frame,
+            frames: steps.len() + 1,
+        });
+    }
+    Ok(Run {
         strategy: scenario.strategy,
         seed: scenario.seed,
         schedule: String::new(),
@@ -105,7 +177,7 @@ pub fn run_with(scenario: &Scenario, chooser: &mut dyn Chooser) -> Run {
         steps,
         summary: summarize(&w),
         store_log,
-    }
+    })
 }
 
 /// Runs to the end without recording frames: for explorers and swarms.

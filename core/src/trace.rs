@@ -146,6 +146,13 @@ pub enum EventKind {
     ResponseDropped {
         attempt: u32,
     },
+    /// An injected delay: the request (or the answer) of `attempt` arrives
+    /// `by_ms` later than it would have.
+    Delayed {
+        attempt: u32,
+        response: bool,
+        by_ms: u64,
+    },
     ResponseReceived {
         client: u32,
         attempt: u32,
@@ -211,6 +218,7 @@ impl EventKind {
             EventKind::AcquirerTimedOut { .. } => "acquirer_timed_out",
             EventKind::Responded { .. } => "responded",
             EventKind::ResponseDropped { .. } => "response_dropped",
+            EventKind::Delayed { .. } => "delayed",
             EventKind::ResponseReceived { .. } => "response_received",
             EventKind::LateResponseIgnored { .. } => "late_response_ignored",
             EventKind::TimedOut { .. } => "timed_out",

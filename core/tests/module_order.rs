@@ -25,6 +25,7 @@ const ORDER: &[&str] = &[
     "property",
     "run",
     "narrate",
+    "fork",
     "story",
     "view",
     "export",

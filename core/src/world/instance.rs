@@ -319,6 +319,11 @@ impl World {
                 _ => None,
             })
         });
+        self.crash_then(instance, restart_after);
+    }
+
+    /// The crash itself, then a restart after `restart_after` ms if any.
+    pub(super) fn crash_then(&mut self, instance: InstanceId, restart_after: Option<u64>) {
         let inst = &mut self.instances[instance.ix()];
         inst.alive = false;
         let lost: Vec<u32> = inst.jobs.drain(..).map(|j| j.attempt).collect();

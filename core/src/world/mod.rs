@@ -13,12 +13,14 @@ mod client;
 mod fingerprint_tests;
 mod frame;
 mod ids;
+mod inject;
 mod instance;
 mod load_balancer;
 mod recovery;
 
 pub(crate) use agenda::{Agenda, Due, Event};
 pub(crate) use ids::{AttemptId, CallId, ClientId, InstanceId};
+pub use inject::{InjectError, Injection};
 pub(crate) use recovery::effects_per_intent;
 
 use crate::choice::{ChoiceKind, Chooser};
