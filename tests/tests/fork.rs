@@ -262,3 +262,29 @@ fn the_fork_text_reads_back_and_names_what_is_wrong() {
         "a long value is cut"
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Any text a link or a terminal could carry reads as a fork that
+    /// prints back the same, or is refused with a reason; any fork that
+    /// reads, applied to a built-in, branches or says why, and never panics.
+    #[test]
+    fn any_fork_text_reads_or_is_refused_and_any_fork_runs_or_is_refused(
+        text in "[0-9]{1,3}:(crash|lose-request|lose-response|silence-acquirer|delay|melt)-[0-9]{1,2}(\\+[0-9]{1,7})?|.{0,40}",
+        which in 0..NAMES.len(),
+    ) {
+        match text.parse::<Fork>() {
+            Ok(fork) => {
+                proptest::prop_assert_eq!(fork.to_string().parse::<Fork>(), Ok(fork));
+                let s = builtins::builtin(NAMES[which]).unwrap();
+                let run = lousa_core::run(&s).unwrap();
+                let schedule: Schedule = run.schedule.parse().unwrap();
+                if let Ok(branch) = run_forked(&s, &schedule, fork.frame, fork.injection) {
+                    proptest::prop_assert_eq!(branch.state_at(fork.frame), run.state_at(fork.frame));
+                }
+            }
+            Err(e) => proptest::prop_assert!(!e.problem.is_empty()),
+        }
+    }
+}
