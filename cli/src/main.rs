@@ -120,6 +120,10 @@ enum Command {
         /// texts, instead of running.
         #[arg(long)]
         palette: Option<usize>,
+        /// Print the run's predict-then-reveal questions (the frame each
+        /// waits at, its choices, the answer marked *) instead of the run.
+        #[arg(long)]
+        prompts: bool,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
         #[arg(long, value_enum, default_value = "en")]
@@ -341,6 +345,7 @@ fn execute(cmd: Command) -> Result<(), String> {
             variant,
             fork,
             palette,
+            prompts,
             format,
             lang,
         } => {
@@ -366,6 +371,25 @@ fn execute(cmd: Command) -> Result<(), String> {
                 })?;
                 for offer in lousa_core::fork::palette(&world, frame, lang) {
                     outln!("{:<24} {}", offer.fork.to_string(), offer.label);
+                }
+                return Ok(());
+            }
+            if prompts {
+                for p in lousa_core::predict::prompts(&r) {
+                    let pick = |t: &lousa_core::scenario::Text| match lang {
+                        Lang::Pt => t.pt.clone(),
+                        Lang::En => t.en.clone(),
+                    };
+                    outln!(
+                        "frame {} → {}: {}",
+                        p.ask_at,
+                        p.reveal_at,
+                        pick(&p.question)
+                    );
+                    for (i, c) in p.choices.iter().enumerate() {
+                        let mark = if i == p.answer { '*' } else { ' ' };
+                        outln!("  {mark} {}. {}", i + 1, pick(c));
+                    }
                 }
                 return Ok(());
             }

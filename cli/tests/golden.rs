@@ -564,3 +564,22 @@ fn forks() {
     t += &transcript(&[&base[..], &["--palette", "999"]].concat());
     check("forks.txt", &t);
 }
+
+/// Predict, then reveal: the questions of the timeout story under two
+/// designs, and a run whose repeat waits.
+#[test]
+fn prompts() {
+    let mut t = String::new();
+    t += &transcript(&["run", "timeout-retry", "--prompts"]);
+    t += &transcript(&[
+        "run",
+        "timeout-retry",
+        "--strategy",
+        "idempotency-key",
+        "--prompts",
+        "--lang",
+        "pt",
+    ]);
+    t += &transcript(&["run", "held-transaction", "--prompts"]);
+    check("prompts.txt", &t);
+}

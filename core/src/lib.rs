@@ -18,6 +18,7 @@ pub mod handler;
 pub mod link;
 pub mod narrate;
 mod part;
+pub mod predict;
 pub mod property;
 pub mod run;
 pub mod scenario;

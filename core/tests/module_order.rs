@@ -27,6 +27,7 @@ const ORDER: &[&str] = &[
     "narrate",
     "fork",
     "story",
+    "predict",
     "view",
     "export",
     "swarm",

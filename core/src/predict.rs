@@ -1,0 +1,167 @@
+//! Predict, then reveal: at a run's decisive steps, a question with two or
+//! three answers, the right one read from the run itself rather than
+//! written beside the question, so a changed scenario can never make a
+//! prompt lie. The page stops the board at `ask_at`, asks, and steps to
+//! `reveal_at` once the reader has chosen.
+//!
+//! The questions follow the repeat: the second attempt sent (a retry, a
+//! second click, a redelivery), whose fate is the story of every built-in.
+
+use crate::run::Run;
+use crate::scenario::Text;
+use crate::trace::{EventKind, SqlOutcome};
+
+/// One question at one step of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prompt {
+    /// What the question is about, a name tests and the page can key on.
+    pub about: Question,
+    /// The frame the board waits at, just before the step.
+    pub ask_at: usize,
+    /// The frame that shows the answer.
+    pub reveal_at: usize,
+    pub question: Text,
+    pub choices: Vec<Text>,
+    /// The right choice, an index into `choices`.
+    pub answer: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Question {
+    /// What the database answers to the repeat's first statement.
+    RepeatFirstStatement,
+    /// Whether the intent ends up charged twice.
+    ChargedTwice,
+    /// What the repeat's sender hears.
+    RepeatAnswer,
+}
+
+fn text(pt: &str, en: &str) -> Text {
+    Text {
+        pt: pt.into(),
+        en: en.into(),
+    }
+}
+
+/// The prompts of `run`, in the order the board meets them; none when the
+/// run has no repeat.
+pub fn prompts(run: &Run) -> Vec<Prompt> {
+    let Some((sent_at, repeat)) = run.events().find_map(|(f, e)| match e.kind {
+        EventKind::AttemptSent { attempt: 1, .. } => Some((f, 1)),
+        _ => None,
+    }) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if let Some(p) = first_statement(run, repeat) {
+        out.push(p);
+    }
+    out.push(charged_twice(run, sent_at));
+    if let Some(p) = repeat_answer(run, repeat) {
+        out.push(p);
+    }
+    out.sort_by_key(|p| p.ask_at);
+    out
+}
+
+fn first_statement(run: &Run, repeat: u32) -> Option<Prompt> {
+    let (frame, sql, outcome) = run.events().find_map(|(f, e)| match &e.kind {
+        EventKind::Sql {
+            attempt: Some(a),
+            sql,
+            outcome,
+        } if *a == repeat && !sql.starts_with("BEGIN") => Some((f, sql, outcome)),
+        _ => None,
+    })?;
+    let insert = sql.starts_with("INSERT");
+    let answer = match outcome {
+        SqlOutcome::Waiting { .. } => 2,
+        // An INSERT that returns its row claimed a free key; a SELECT that
+        // returns none found nothing.
+        SqlOutcome::Rows { rows } if rows.is_empty() != insert => 0,
+        SqlOutcome::Rows { .. } | SqlOutcome::Error { .. } => 1,
+        SqlOutcome::Ok | SqlOutcome::Affected { .. } => 0,
+    };
+    Some(Prompt {
+        about: Question::RepeatFirstStatement,
+        ask_at: frame - 1,
+        reveal_at: frame,
+        question: text(
+            "A repetição chega ao banco. O que a primeira instrução dela encontra?",
+            "The repeat reaches the database. What does its first statement find?",
+        ),
+        choices: vec![
+            text(
+                "Nada: para o banco, é um pedido novo",
+                "Nothing: to the database, this is a new request",
+            ),
+            text("A linha da primeira tentativa", "The first attempt's row"),
+            text(
+                "Nada ainda: espera outra transação terminar",
+                "Nothing yet: it waits for another transaction to end",
+            ),
+        ],
+        answer,
+    })
+}
+
+fn charged_twice(run: &Run, sent_at: usize) -> Prompt {
+    let second = run.events().find_map(|(f, e)| match e.kind {
+        EventKind::Captured {
+            captures_for_intent: 2,
+            ..
+        } => Some(f),
+        _ => None,
+    });
+    Prompt {
+        about: Question::ChargedTwice,
+        ask_at: sent_at - 1,
+        reveal_at: second.unwrap_or(run.frame_count() - 1),
+        question: text(
+            "A mesma compra vai ser cobrada duas vezes?",
+            "Will the same purchase be charged twice?",
+        ),
+        choices: vec![
+            text("Sim, o cartão paga duas vezes", "Yes, the card pays twice"),
+            text("Não, uma cobrança só", "No, a single charge"),
+        ],
+        // From the summary, which counts local effects too (`local-effect`
+        // writes an order instead of calling the acquirer).
+        answer: usize::from(run.summary.double_charged_intents.is_empty()),
+    }
+}
+
+fn repeat_answer(run: &Run, repeat: u32) -> Option<Prompt> {
+    let (frame, status) = run.events().find_map(|(f, e)| match e.kind {
+        EventKind::Responded {
+            attempt, status, ..
+        } if attempt == repeat => Some((f, status)),
+        _ => None,
+    })?;
+    let answer = match status {
+        200..=299 => 0,
+        409 => 1,
+        _ => 2,
+    };
+    Some(Prompt {
+        about: Question::RepeatAnswer,
+        ask_at: frame - 1,
+        reveal_at: frame,
+        question: text(
+            "O que o serviço responde à repetição?",
+            "What does the service answer to the repeat?",
+        ),
+        choices: vec![
+            text(
+                "Sucesso (2xx), com a cobrança",
+                "Success (2xx), with the charge",
+            ),
+            text(
+                "409: outra tentativa ainda cuida disso",
+                "409: another attempt is still on it",
+            ),
+            text("Um erro: 422 ou 5xx", "An error: 422 or 5xx"),
+        ],
+        answer,
+    })
+}
