@@ -902,10 +902,15 @@ fn actors(run: &Run, frame: usize, width: i32, lang: Lang) -> Actors {
         .collect();
     let acquirer = acquirer_block(state, before, columns.acquirer.1, lang, t);
     let mut balancer_lines = Vec::new();
-    let balancer_name = if columns.balancer.1 < 60 {
-        "LB"
-    } else {
-        "load balancer"
+    // A queue hands its deliveries to the consumers itself: where every
+    // client is a queue, the box between names who takes them.
+    let queues = !state.clients.is_empty() && state.clients.iter().all(|c| c.queue);
+    let balancer_name = match (queues, columns.balancer.1 < 60, lang) {
+        (false, true, _) => "LB",
+        (false, false, _) => "load balancer",
+        (true, true, _) => "cons.",
+        (true, false, Lang::Pt) => "consumidores",
+        (true, false, Lang::En) => "consumers",
     };
     wrapped(
         &mut balancer_lines,
@@ -917,7 +922,12 @@ fn actors(run: &Run, frame: usize, width: i32, lang: Lang) -> Actors {
         lines: balancer_lines,
         class: "actor balancer".into(),
         testid: "load-balancer".into(),
-        label: "load balancer".into(),
+        label: match (queues, lang) {
+            (false, _) => "load balancer",
+            (true, Lang::Pt) => "consumidores",
+            (true, Lang::En) => "consumers",
+        }
+        .into(),
         data: Vec::new(),
     };
     Actors {
@@ -1225,6 +1235,21 @@ mod tests {
         let english = draw(&run, frame, 640, Lang::En).markup();
         assert!(english.contains("R$ 500.00"), "money as English writes it");
         assert!(!english.contains("R$ 500,00"));
+    }
+
+    #[test]
+    fn a_queue_is_named_and_hands_its_deliveries_to_consumers() {
+        let run = lousa_core::run(&builtin("queue-redelivery").expect("built-in")).expect("valid");
+        let drawn = draw(&run, 1, 640, Lang::Pt).markup();
+        assert!(
+            drawn.contains("fila 1") && !drawn.contains("cliente 1"),
+            "{drawn}"
+        );
+        assert!(drawn.contains("consumidores") && !drawn.contains("load balancer"));
+        let english = draw(&run, 1, 640, Lang::En).markup();
+        assert!(english.contains("queue 1") && english.contains("consumers"));
+        let app = draw(&story(Strategy::CheckThenAct), 1, 640, Lang::Pt).markup();
+        assert!(app.contains("cliente 1") && app.contains("load balancer"));
     }
 
     #[test]
