@@ -56,13 +56,14 @@
 //! "states_per_s", "elapsed_ms"}}`, once as the run starts (0 states) and then
 //! after every slice of the explorer's search (`explore::explore_with`'s
 //! callback, every 4,096 states: in Chromium on the 2-core dev machine,
-//! every 10 to 17 ms typically; the longest waits, 25 to 110 ms in the runs
-//! measured, are the slices in which the state index doubles, at about
-//! 459,000 and 918,000 states). `elapsed_ms` is wall time since the run started,
-//! `states_per_s` the mean rate since then. No progress comes while the
-//! explorer builds its report after the last slice (counts, shortest
-//! schedules, verdicts): about 0.1 to 0.2 s for race-3 check-then-act with
-//! both reductions, 0.3 to 0.6 s with symmetry alone (README, the bench).
+//! every 11 to 18 ms typically; the longest waits, 21 to 110 ms in the runs
+//! measured, are mostly the slices in which the state index doubles, at
+//! about 459,000 and 918,000 states). `elapsed_ms` is wall time since the
+//! run started, `states_per_s` the mean rate since then. No progress comes
+//! while the explorer builds its report after the last slice (counts,
+//! shortest schedules, verdicts): about 0.1 to 0.2 s for race-3
+//! check-then-act with both reductions, 0.3 to 0.6 s with symmetry alone
+//! (README, the bench).
 //!
 //! **Worker to page, at the end:** either
 //!
