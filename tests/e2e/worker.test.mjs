@@ -212,6 +212,7 @@ describe('the explorer\'s Web Worker', () => {
     const paths = served.slice(from);
     assert.ok(paths.some((p) => p.endsWith('_bg.wasm')), `the page's own wasm was served: ${paths.join(' ')}`);
     assert.deepEqual(paths.filter((p) => p.includes('lousa-worker')), [], 'worker files fetched by a plain page load');
+    assert.equal(await tab.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content'), CSP, 'the page\'s policy, as the bench page has it');
     assert.equal(await tab.evaluate(() => window.__cspViolations ?? 0), 0, 'securitypolicyviolation events');
     await tab.close();
   });
@@ -264,6 +265,7 @@ describe('the explorer\'s Web Worker', () => {
     for (const file of WORKER_FILES) {
       assert.ok(workerPaths.includes(`/${file}`), `the bench fetched ${file} (so the first-load check looks for real names): ${workerPaths.join(' ')}`);
     }
+    assert.equal(await tab.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content'), CSP, 'the bench page runs under the page\'s policy');
     assert.equal(await tab.evaluate(() => window.__cspViolations ?? 0), 0, 'securitypolicyviolation events on the bench page');
 
     // Each report (counts, outcome histogram, shortest schedules, verdicts)
