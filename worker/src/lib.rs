@@ -1,0 +1,330 @@
+//! lousa-core's exhaustive explorer behind a message protocol, for a Web
+//! Worker: the page posts a request, the worker explores every schedule off
+//! the main thread, posting progress while it runs and the report at the end.
+//!
+//! Trunk builds the binary (`src/main.rs`) from the second rust link in
+//! `index.html` (`data-type="worker"`), with lousa-core's `shared-parts`
+//! feature, which explorers want and the reader's page leaves off. Trunk
+//! neither preloads nor loads it: its three files (`lousa-worker_loader.js`,
+//! `lousa-worker.js`, `lousa-worker_bg.wasm`, named without a hash, as Trunk
+//! names workers) are fetched only when a page creates the worker:
+//!
+//! ```js
+//! const worker = new Worker(new URL('./lousa-worker_loader.js', base), { type: 'module' });
+//! worker.onmessage = ({ data }) => {
+//!   if (data.ready) worker.postMessage({ explore: { scenario: 'race-3', strategy: 'check-then-act', unordered_ties: true } });
+//!   else if (data.progress) bar(data.progress.states);
+//!   else if (data.done) show(data.done.report);
+//!   else if (data.error) say(data.error.message);
+//! };
+//! worker.terminate(); // cancels at once, whatever the worker is doing
+//! ```
+//!
+//! # Protocol
+//!
+//! Messages are JSON objects with one key, which names the message. The page
+//! may post them as objects (structured clones of JSON values) or as JSON
+//! text; the worker posts objects.
+//!
+//! **Worker to page, first:** `{"ready": {"states_default": 5000000,
+//! "states_max": 50000000}}` once it listens (the explorer's default and
+//! largest `max_states`). A request posted before `ready` may be lost while
+//! the wasm starts, so wait for it.
+//!
+//! **Page to worker:** one request, served in the order posted (a request
+//! posted during a run waits for that run to end):
+//!
+//! ```json
+//! {"explore": {"scenario": "race-3", "strategy": "check-then-act",
+//!              "unordered_ties": true, "symmetry": true, "max_states": 5000000}}
+//! ```
+//!
+//! * `scenario` (required): a built-in name (`race-2`, `race-3`, any
+//!   `race-N` the core builds, `timeout-retry`, ...) or a scenario link
+//!   (`timeout-retry;clients.0.timeout_ms=1500`: `lousa_core::link`).
+//! * `strategy`: a strategy name; the scenario's own when absent.
+//! * `symmetry` (default `true`), `unordered_ties` (default `false`): the
+//!   explorer's reductions, as `lousa explore` has them (`--no-symmetry`,
+//!   `--unordered-ties`).
+//! * `max_states` (default 5,000,000, at most 50,000,000): reaching it ends
+//!   the run with the status `state-limit`.
+//!
+//! Unknown fields are refused by name. The search is depth-first, as the
+//! CLI's default.
+//!
+//! **Worker to page, during a run:** `{"progress": {"states", "transitions",
+//! "states_per_s", "elapsed_ms"}}`, once as the run starts (0 states) and then
+//! after every slice of the explorer's search (`explore::explore_with`'s
+//! callback, every 4,096 states: in Chromium on the 2-core dev machine,
+//! every 11 to 18 ms typically; the longest waits, 21 to 110 ms in the runs
+//! measured, are mostly the slices in which the state index doubles, at
+//! about 459,000 and 918,000 states). `elapsed_ms` is wall time since the
+//! run started, `states_per_s` the mean rate since then. No progress comes
+//! while the explorer builds its report after the last slice (counts,
+//! shortest schedules, verdicts): about 0.1 to 0.2 s for race-3
+//! check-then-act with both reductions, 0.3 to 0.6 s with symmetry alone
+//! (README, the bench).
+//!
+//! **Worker to page, at the end:** either
+//!
+//! * `{"done": {"report", "passed", "failure", "states_per_s",
+//!   "elapsed_ms"}}`: `report` is lousa-core's `explore::Report`, the JSON
+//!   `lousa explore --format json` prints less its `counterexample` replay
+//!   and `passed` (`status`: `complete`, or `state-limit` when `max_states`
+//!   cut the run; the outcome histogram with exact schedule counts in
+//!   `outcomes`, `by_captures` and `by_answers`; each outcome's shortest
+//!   schedule in `outcomes[].example.text`; the *always* and *sometimes*
+//!   properties and their verdicts in `properties`). `passed` is true when
+//!   the run is complete and every property met its requirement; `failure`
+//!   says why not, in the words of the CLI's exit message
+//!   (`exploration stopped (state-limit) after 100 states: nothing can be
+//!   said to hold; raise max_states (limit 50000000)`), or is null.
+//! * or `{"error": {"message"}}`: the request was refused, in lousa-core's
+//!   words where the core refused it (`scenario: a link starts with a
+//!   built-in's name, and "race-x" names none`, `max_states: 0 is outside
+//!   1..=50000000`, `strategy: unknown value "optimistic" (expected one of:
+//!   ...)` as the scenario parser words it).
+//!
+//! **Cancelling:** `worker.terminate()`. The explorer runs synchronously,
+//! so the worker reads no message until a run ends; terminating stops it
+//! at once, and a fresh worker starts clean. A trap in the wasm (a bug, or
+//! memory the tab refuses) reaches the page as the worker's `error` event.
+//!
+//! Like the core, this crate reads no clock: the host passes one in
+//! (`performance.now()` in the browser, `Instant` natively).
+
+use lousa_core::explore::{self, Report, Status};
+use lousa_core::{Strategy, link};
+use serde::{Deserialize, Serialize};
+use std::ops::ControlFlow;
+
+/// A request from the page.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub enum Request {
+    Explore(ExploreRequest),
+}
+
+/// What to explore and how: the options of `lousa explore`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExploreRequest {
+    /// A built-in name or a scenario link.
+    pub scenario: String,
+    /// A strategy name; the scenario's own when absent.
+    #[serde(default)]
+    pub strategy: Option<String>,
+    #[serde(default = "on")]
+    pub symmetry: bool,
+    #[serde(default)]
+    pub unordered_ties: bool,
+    #[serde(default = "states_default")]
+    pub max_states: u32,
+}
+
+fn on() -> bool {
+    true
+}
+
+fn states_default() -> u32 {
+    explore::limits::STATES_DEFAULT
+}
+
+/// A message to the page.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Message {
+    Ready {
+        states_default: u32,
+        states_max: u32,
+    },
+    Progress(Figures),
+    Done(Box<Done>),
+    Error {
+        message: String,
+    },
+}
+
+impl Message {
+    /// The first message, once the worker listens.
+    pub fn ready() -> Message {
+        Message::Ready {
+            states_default: explore::limits::STATES_DEFAULT,
+            states_max: explore::limits::STATES_MAX,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a message is JSON")
+    }
+}
+
+/// How far a run has come.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Figures {
+    pub states: u64,
+    pub transitions: u64,
+    /// The mean since the run started; 0 before any time has passed.
+    pub states_per_s: u64,
+    /// Wall time since the run started, in milliseconds.
+    pub elapsed_ms: f64,
+}
+
+impl Figures {
+    fn new(states: u64, transitions: u64, elapsed_ms: f64) -> Figures {
+        let states_per_s = if elapsed_ms > 0.0 {
+            (states as f64 * 1000.0 / elapsed_ms).round() as u64
+        } else {
+            0
+        };
+        Figures {
+            states,
+            transitions,
+            states_per_s,
+            // Microseconds are all any clock here resolves.
+            elapsed_ms: (elapsed_ms * 1000.0).round() / 1000.0,
+        }
+    }
+}
+
+/// The end of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Done {
+    pub report: Report,
+    pub passed: bool,
+    /// Why the run did not pass, as `lousa explore` words its exit message.
+    pub failure: Option<String>,
+    pub states_per_s: u64,
+    pub elapsed_ms: f64,
+}
+
+/// Serves one request, given as JSON text: posts progress while it runs,
+/// then `done` or `error`. `clock` reads wall time in milliseconds; only
+/// differences between its readings matter.
+pub fn serve(text: &str, clock: &mut dyn FnMut() -> f64, post: &mut dyn FnMut(Message)) {
+    match parse(text) {
+        Ok(Request::Explore(request)) => run_explore(&request, clock, post),
+        Err(message) => post(Message::Error { message }),
+    }
+}
+
+/// Reads a request, naming the field it refuses.
+pub fn parse(text: &str) -> Result<Request, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("request: {e}"))?;
+    if !value.is_object() {
+        return Err(format!(
+            "request: expected an object with one key, such as {{\"explore\": {{\"scenario\": \"race-2\"}}}}, got {}",
+            shorten(&value.to_string())
+        ));
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let at = if path == "." {
+            "request".to_string()
+        } else {
+            format!("request.{path}")
+        };
+        format!("{at}: {}", e.inner())
+    })
+}
+
+/// The first 40 characters of `text`, and an ellipsis if there were more.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// The scenario and the explorer's options a request asks for, or why not.
+pub fn prepare(
+    request: &ExploreRequest,
+) -> Result<(lousa_core::Scenario, explore::Options), String> {
+    let mut scenario = link::decode(&request.scenario).map_err(|e| e.to_string())?;
+    if let Some(name) = &request.strategy {
+        scenario.strategy = Strategy::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+            // The scenario parser's words for an unknown strategy.
+            format!(
+                "strategy: unknown value {name:?} (expected one of: {})",
+                names.join(", ")
+            )
+        })?;
+    }
+    let mut options = explore::Options::for_scenario(&scenario);
+    options.max_states = request.max_states;
+    options.symmetry = request.symmetry;
+    options.unordered_ties = request.unordered_ties;
+    // The explorer checks both again; checked here, a refusal comes before
+    // any progress.
+    scenario.validate().map_err(|e| e.to_string())?;
+    options.validate().map_err(|e| e.to_string())?;
+    Ok((scenario, options))
+}
+
+fn run_explore(
+    request: &ExploreRequest,
+    clock: &mut dyn FnMut() -> f64,
+    post: &mut dyn FnMut(Message),
+) {
+    let (scenario, options) = match prepare(request) {
+        Ok(prepared) => prepared,
+        Err(message) => return post(Message::Error { message }),
+    };
+    let start = clock();
+    post(Message::Progress(Figures::new(0, 0, 0.0)));
+    let result = {
+        let mut progress = |p: &explore::Progress| {
+            post(Message::Progress(Figures::new(
+                p.states,
+                p.transitions,
+                clock() - start,
+            )));
+            ControlFlow::Continue(())
+        };
+        explore::explore_with(&scenario, &options, &mut progress)
+    };
+    match result {
+        Ok(report) => {
+            let figures = Figures::new(report.states, report.transitions, clock() - start);
+            post(Message::Done(Box::new(Done {
+                passed: report.passed(),
+                failure: failure(&report),
+                states_per_s: figures.states_per_s,
+                elapsed_ms: figures.elapsed_ms,
+                report,
+            })));
+        }
+        // Scenario validation and the options (max_states), in the core's words.
+        Err(e) => post(Message::Error {
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// Why a run did not pass: the CLI's exit message, with the request's
+/// `max_states` where the CLI names its flag.
+pub fn failure(report: &Report) -> Option<String> {
+    if report.passed() {
+        return None;
+    }
+    if report.status != Status::Complete {
+        return Some(format!(
+            "exploration stopped ({}) after {} states: nothing can be said to hold; raise max_states (limit {})",
+            report.status.name(),
+            report.states,
+            explore::limits::STATES_MAX
+        ));
+    }
+    let failed: Vec<String> = report
+        .properties
+        .iter()
+        .filter(|p| !p.ok)
+        .map(|p| format!("{} {}", p.claim.property.name, p.verdict.name()))
+        .collect();
+    Some(format!("properties failed: {}", failed.join("; ")))
+}
+
+#[cfg(test)]
+mod tests;

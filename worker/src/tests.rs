@@ -1,0 +1,250 @@
+use super::*;
+use lousa_core::builtins;
+
+/// Serves `text` with a clock that advances 1 ms a reading; the messages posted.
+fn served(text: &str) -> Vec<Message> {
+    let mut now = 0.0;
+    let mut clock = || {
+        now += 1.0;
+        now
+    };
+    let mut out = Vec::new();
+    serve(text, &mut clock, &mut |m| out.push(m));
+    out
+}
+
+fn done(messages: &[Message]) -> &Done {
+    match messages.last() {
+        Some(Message::Done(done)) => done,
+        other => panic!("expected done last, got {other:?}"),
+    }
+}
+
+fn error(messages: &[Message]) -> &str {
+    match messages {
+        [Message::Error { message }] => message,
+        other => panic!("expected one error, got {other:?}"),
+    }
+}
+
+/// What the CLI would explore: `lousa explore <name> --strategy <s> [--unordered-ties]`.
+fn native(name: &str, strategy: Strategy, unordered_ties: bool) -> Report {
+    let mut s = builtins::builtin(name).unwrap();
+    s.strategy = strategy;
+    let mut options = explore::Options::for_scenario(&s);
+    options.unordered_ties = unordered_ties;
+    explore::explore(&s, &options).unwrap()
+}
+
+#[test]
+fn a_request_is_answered_with_the_explorers_report() {
+    let messages = served(
+        r#"{"explore": {"scenario": "race-2", "strategy": "check-then-act", "unordered_ties": true}}"#,
+    );
+    assert!(matches!(messages[0], Message::Progress(f) if f.states == 0));
+    let d = done(&messages);
+    assert_eq!(
+        d.report,
+        native("race-2", Strategy::CheckThenAct, true),
+        "the report the CLI gets"
+    );
+    assert_eq!(d.report.status, Status::Complete);
+    assert!(d.passed);
+    assert_eq!(d.failure, None);
+    assert_eq!(
+        d.report.states, 855,
+        "race-2 check-then-act with both reductions"
+    );
+    // check-then-act can charge twice: an outcome with two captures, and its shortest schedule.
+    let double = d
+        .report
+        .outcomes
+        .iter()
+        .find(|o| o.double_charge)
+        .expect("a double charge");
+    assert_eq!(double.captures, vec![2]);
+    assert!(!double.example.as_ref().unwrap().text.is_empty());
+}
+
+#[test]
+fn defaults_are_the_clis() {
+    let Ok(Request::Explore(r)) = parse(r#"{"explore": {"scenario": "race-2"}}"#) else {
+        panic!("parses");
+    };
+    assert_eq!(
+        r,
+        ExploreRequest {
+            scenario: "race-2".into(),
+            strategy: None,
+            symmetry: true,
+            unordered_ties: false,
+            max_states: explore::limits::STATES_DEFAULT,
+        }
+    );
+    let (s, options) = prepare(&r).unwrap();
+    assert_eq!(s, builtins::builtin("race-2").unwrap());
+    assert_eq!(options, explore::Options::for_scenario(&s));
+}
+
+#[test]
+fn a_scenario_link_is_explored_as_the_scenario_it_makes() {
+    let by_link = served(r#"{"explore": {"scenario": "race-2;strategy=\"idempotency-key\""}}"#);
+    let by_option = served(r#"{"explore": {"scenario": "race-2", "strategy": "idempotency-key"}}"#);
+    assert_eq!(done(&by_link).report, done(&by_option).report);
+    assert_eq!(
+        done(&by_option).report,
+        native("race-2", Strategy::IdempotencyKey, false)
+    );
+}
+
+#[test]
+fn the_state_limit_is_a_named_outcome_with_the_clis_words() {
+    let messages = served(
+        r#"{"explore": {"scenario": "race-3", "strategy": "check-then-act", "max_states": 100}}"#,
+    );
+    let d = done(&messages);
+    assert_eq!(d.report.status, Status::StateLimit);
+    assert_eq!(d.report.states, 100);
+    assert!(!d.passed);
+    assert_eq!(
+        d.failure.as_deref(),
+        Some(
+            "exploration stopped (state-limit) after 100 states: nothing can be said to hold; raise max_states (limit 50000000)"
+        )
+    );
+    let json = Message::Done(Box::new(d.clone())).to_json();
+    assert!(json.contains(r#""status":"state-limit""#), "{json}");
+}
+
+#[test]
+fn progress_comes_after_every_slice_with_the_hosts_clock() {
+    let messages = served(
+        r#"{"explore": {"scenario": "race-3", "strategy": "check-then-act", "unordered_ties": true, "max_states": 20000}}"#,
+    );
+    let progress: Vec<Figures> = messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Progress(f) => Some(*f),
+            _ => None,
+        })
+        .collect();
+    // 0 at the start, then one per slice of 4,096 states before the limit.
+    let states: Vec<u64> = progress.iter().map(|f| f.states).collect();
+    assert_eq!(states.len(), 5, "{states:?}");
+    assert_eq!(states[0], 0);
+    assert!(states.windows(2).all(|w| w[0] < w[1]), "{states:?}");
+    assert!(
+        progress
+            .iter()
+            .all(|f| f.transitions >= f.states.saturating_sub(1))
+    );
+    // The fake clock reads 1 at the start and advances 1 ms a reading.
+    let elapsed: Vec<f64> = progress.iter().map(|f| f.elapsed_ms).collect();
+    assert_eq!(elapsed, vec![0.0, 1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(progress[1].states_per_s, progress[1].states * 1000);
+    let d = done(&messages);
+    assert_eq!(d.elapsed_ms, 5.0);
+    assert_eq!(d.report.states, 20_000);
+}
+
+#[test]
+fn refusals_name_what_is_wrong_in_the_cores_words() {
+    assert_eq!(
+        error(&served(r#"{"explore": {"scenario": "race-x"}}"#)),
+        r#"scenario: a link starts with a built-in's name, and "race-x" names none"#
+    );
+    assert_eq!(
+        error(&served(
+            r#"{"explore": {"scenario": "race-2;clients.0.timeout_ms=-1"}}"#
+        )),
+        "edit 1, clients[0].timeout_ms: expected a whole number of milliseconds, got -1"
+    );
+    assert_eq!(
+        error(&served(
+            r#"{"explore": {"scenario": "race-2", "strategy": "optimistic"}}"#
+        )),
+        "strategy: unknown value \"optimistic\" (expected one of: naive, check-then-act, idempotency-key, idempotency-key-catch, idempotency-key-held-tx, idempotency-key-lease, local-effect)"
+    );
+    assert_eq!(
+        error(&served(
+            r#"{"explore": {"scenario": "race-2", "max_states": 0}}"#
+        )),
+        "max_states: 0 is outside 1..=50000000"
+    );
+    assert_eq!(
+        error(&served(
+            r#"{"explore": {"scenario": "race-2", "max_states": 50000001}}"#
+        )),
+        "max_states: 50000001 is outside 1..=50000000"
+    );
+}
+
+#[test]
+fn a_malformed_request_is_refused_at_its_field() {
+    let unknown = served(r#"{"explore": {"scenario": "race-2", "maxStates": 3}}"#);
+    assert!(
+        error(&unknown).starts_with("request.explore.maxStates: unknown field `maxStates`, expected one of `scenario`, `strategy`, `symmetry`, `unordered_ties`, `max_states`"),
+        "{unknown:?}"
+    );
+    let wrong_type = served(r#"{"explore": {"scenario": "race-2", "max_states": "many"}}"#);
+    assert!(
+        error(&wrong_type)
+            .starts_with("request.explore.max_states: invalid type: string \"many\", expected u32"),
+        "{wrong_type:?}"
+    );
+    let missing = served(r#"{"explore": {}}"#);
+    assert!(
+        error(&missing).starts_with("request.explore: missing field `scenario`"),
+        "{missing:?}"
+    );
+    let other = served(r#"{"sweep": {}}"#);
+    assert!(
+        error(&other).starts_with("request: unknown variant `sweep`, expected `explore`"),
+        "{other:?}"
+    );
+    let trailing = served(r#"{"explore": {"scenario": "race-2"}} {}"#);
+    assert!(
+        error(&trailing).starts_with("request: trailing characters at line 1 column 37"),
+        "{trailing:?}"
+    );
+    assert_eq!(
+        error(&served("42")),
+        r#"request: expected an object with one key, such as {"explore": {"scenario": "race-2"}}, got 42"#
+    );
+    assert_eq!(
+        error(&served(&format!("[{}]", "1,".repeat(30) + "1"))),
+        r#"request: expected an object with one key, such as {"explore": {"scenario": "race-2"}}, got [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1…"#
+    );
+}
+
+#[test]
+fn messages_are_json_objects_with_one_key() {
+    assert_eq!(
+        Message::ready().to_json(),
+        r#"{"ready":{"states_default":5000000,"states_max":50000000}}"#
+    );
+    assert_eq!(
+        Message::Progress(Figures::new(4096, 9000, 20.0)).to_json(),
+        r#"{"progress":{"states":4096,"transitions":9000,"states_per_s":204800,"elapsed_ms":20.0}}"#
+    );
+    assert_eq!(
+        Message::Error {
+            message: "m".into()
+        }
+        .to_json(),
+        r#"{"error":{"message":"m"}}"#
+    );
+    let json: serde_json::Value = serde_json::from_str(
+        &served(r#"{"explore": {"scenario": "race-2", "strategy": "idempotency-key"}}"#)
+            .last()
+            .unwrap()
+            .to_json(),
+    )
+    .unwrap();
+    let done = &json["done"];
+    assert_eq!(done["passed"], true);
+    assert_eq!(done["failure"], serde_json::Value::Null);
+    assert_eq!(done["report"]["status"], "complete");
+    assert!(done["report"]["outcomes"][0]["schedules"].is_u64());
+    assert!(done["report"]["properties"][0]["verdict"].is_string());
+}
