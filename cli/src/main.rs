@@ -358,10 +358,7 @@ fn execute(cmd: Command) -> Result<(), String> {
                 s.validate().map_err(|e| format!("--variant {v}: {e}"))?;
             }
             let mut r = run_seeded_or_scheduled(&s, schedule.as_deref())?;
-            let lang = match lang {
-                LangArg::Pt => Lang::Pt,
-                LangArg::En => Lang::En,
-            };
+            let lang = lang_of(lang);
             if let Some(frame) = palette {
                 let last = r.frame_count() - 1;
                 let world = lousa_core::fork::world_at(&s, &r, frame).ok_or_else(|| {
@@ -549,10 +546,9 @@ fn execute(cmd: Command) -> Result<(), String> {
                 ),
                 Format::Text => print_explore(&s, &scenario, &report, lang_of(lang)),
             }
-            if report.passed() {
-                Ok(())
-            } else {
-                Err(failure_reason(&report))
+            match report.failure("--max-states") {
+                None => Ok(()),
+                Some(why) => Err(why),
             }
         }
     }
@@ -637,25 +633,6 @@ fn lang_of(lang: LangArg) -> Lang {
         LangArg::Pt => Lang::Pt,
         LangArg::En => Lang::En,
     }
-}
-
-/// Why an exploration did not pass, for the exit message.
-fn failure_reason(r: &explore::Report) -> String {
-    if r.status != explore::Status::Complete {
-        return format!(
-            "exploration stopped ({}) after {} states: nothing can be said to hold; raise --max-states (limit {})",
-            r.status.name(),
-            r.states,
-            explore::limits::STATES_MAX
-        );
-    }
-    let failed: Vec<String> = r
-        .properties
-        .iter()
-        .filter(|p| !p.ok)
-        .map(|p| format!("{} {}", p.claim.property.name, p.verdict.name()))
-        .collect();
-    format!("properties failed: {}", failed.join("; "))
 }
 
 /// Explores, printing progress on stderr when it takes a while.

@@ -135,8 +135,8 @@ pub struct Offer {
     pub label: String,
 }
 
-/// The faults that can be injected at `frame` of `run` (a run of
-/// `scenario` replaying `run.schedule`), labelled in `lang`.
+/// The faults that can be injected into `world_at_frame` (see
+/// [`world_at`]), as forks at `frame`, labelled in `lang`.
 pub fn palette(world_at_frame: &World, frame: usize, lang: Lang) -> Vec<Offer> {
     world_at_frame
         .injections(RESTART_AFTER_MS, DELAY_MS)

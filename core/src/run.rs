@@ -141,8 +141,7 @@ fn record(
     let mut steps = Vec::new();
     let mut store_log = Vec::new();
     loop {
-        if let Some((frame, what)) = injection.take_if(|(frame, _)| *frame == steps.len()) {
-            debug_assert_eq!(frame, steps.len());
+        if let Some((_, what)) = injection.take_if(|(frame, _)| *frame == steps.len()) {
             w.inject(what).map_err(ForkError::Inject)?;
             store_log.extend(w.take_store_log());
             steps.push(Step {

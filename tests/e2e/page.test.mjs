@@ -13,100 +13,20 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, DIST_DIR, MOUNT_TIMEOUT_MS, REPO_ROOT, chromium, serve } from './harness.mjs';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-// playwright-core lives in tools/node_modules (npm ci --prefix tools), not next to this file.
-const { chromium } = createRequire(path.join(REPO_ROOT, 'tools', 'package.json'))('playwright-core');
-
-const DIST_DIR = path.resolve(process.env.LOUSA_DIST ?? path.join(REPO_ROOT, 'dist'));
-const FIXTURES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
-const CHROMIUM_PATH = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const SCREENSHOT_DIR = path.resolve(process.env.LOUSA_SCREENSHOTS ?? path.join(REPO_ROOT, 'target', 'screenshots'));
-// The page must mount well within this; a release build mounts in well under a second.
-const MOUNT_TIMEOUT_MS = 20_000;
 // How long to wait for the lousa to follow a scroll, a key or a click.
 const SETTLE_TIMEOUT_MS = 5_000;
-
-// Without the background-networking flags Chromium keeps trying to reach
-// Google's hosts, which this machine's closed network refuses.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-// application/wasm matters: without it wasm-bindgen falls back to a slower
-// path and logs a warning.
-const CONTENT_TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-};
 
 /** True for URLs that stay on this machine (or never touch the network). */
 function isLocal(url) {
   const { protocol, hostname } = new URL(url);
   if (protocol === 'data:' || protocol === 'blob:' || protocol === 'about:') return true;
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
-/** The file under one of `roots` that `urlPath` names, or null. */
-function resolveFile(roots, urlPath) {
-  const relative = urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath;
-  for (const root of roots) {
-    const filePath = path.join(root, path.normalize(relative));
-    // Refuse anything outside root (e.g. /../) and anything missing.
-    if (filePath.startsWith(root + path.sep) && fs.existsSync(filePath) && fs.statSync(filePath).isFile()) {
-      return filePath;
-    }
-  }
-  return null;
-}
-
-/**
- * Serves dist/ (and, under /fixtures/, this folder's fixtures) read-only on
- * 127.0.0.1 on a free port. Cross-origin isolation headers make
- * performance.now() precise to microseconds instead of 0.1 ms, which the
- * seek benchmark needs; every resource is same-origin, so nothing else changes.
- */
-function serve() {
-  // A large header limit: a test opens links with a 100 kB query.
-  const server = http.createServer({ maxHeaderSize: 1 << 20 }, (request, response) => {
-    const urlPath = decodeURIComponent(new URL(request.url, 'http://127.0.0.1').pathname);
-    const filePath = urlPath.startsWith('/fixtures/')
-      ? resolveFile([FIXTURES_DIR], urlPath.slice('/fixtures'.length))
-      : resolveFile([DIST_DIR], urlPath);
-    if (!filePath) {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    response.writeHead(200, {
-      'content-type': CONTENT_TYPES[path.extname(filePath)] ?? 'application/octet-stream',
-      'cache-control': 'no-store',
-      'cross-origin-opener-policy': 'same-origin',
-      'cross-origin-embedder-policy': 'require-corp',
-    });
-    fs.createReadStream(filePath).pipe(response);
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
 }
 
 /** Percentile `p` (0..100) of numbers, nearest rank. */

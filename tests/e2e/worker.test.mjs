@@ -18,80 +18,19 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, DIST_DIR, MOUNT_TIMEOUT_MS, REPO_ROOT, chromium, serve } from './harness.mjs';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const { chromium } = createRequire(path.join(REPO_ROOT, 'tools', 'package.json'))('playwright-core');
-
-const DIST_DIR = path.resolve(process.env.LOUSA_DIST ?? path.join(REPO_ROOT, 'dist'));
-const FIXTURES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
-const CHROMIUM_PATH = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const NATIVE_WORKER = path.resolve(
   process.env.LOUSA_WORKER_NATIVE ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO_ROOT, 'target'), 'release', 'lousa-worker'),
 );
 const WORKER_FILES = ['lousa-worker_loader.js', 'lousa-worker.js', 'lousa-worker_bg.wasm'];
-const MOUNT_TIMEOUT_MS = 20_000;
 // The longest run here takes about 10 s in the browser; this only bounds a hang.
 const RUN_TIMEOUT_MS = 180_000;
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
-
-// As in page.test.mjs: without the background-networking flags Chromium
-// keeps trying to reach Google's hosts.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const CONTENT_TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-};
-
-/**
- * Serves dist/ and, under /fixtures/, this folder's fixtures, on 127.0.0.1,
- * with the cross-origin isolation headers page.test.mjs sends (precise
- * performance.now(), in the worker too). Every path asked for is recorded in
- * `served`: the server's own record, whoever asked (page or worker).
- */
-function serve(served) {
-  const server = http.createServer((request, response) => {
-    const urlPath = decodeURIComponent(new URL(request.url, 'http://127.0.0.1').pathname);
-    served.push(urlPath);
-    const [root, relative] = urlPath.startsWith('/fixtures/')
-      ? [FIXTURES_DIR, urlPath.slice('/fixtures'.length)]
-      : [DIST_DIR, urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath];
-    const filePath = path.join(root, path.normalize(relative));
-    if (!filePath.startsWith(root + path.sep) || !fs.existsSync(filePath) || !fs.statSync(filePath).isFile()) {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    response.writeHead(200, {
-      'content-type': CONTENT_TYPES[path.extname(filePath)] ?? 'application/octet-stream',
-      'cache-control': 'no-store',
-      'cross-origin-opener-policy': 'same-origin',
-      'cross-origin-embedder-policy': 'require-corp',
-    });
-    fs.createReadStream(filePath).pipe(response);
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
 
 /**
  * The native worker: one process serving requests in turn, one JSON message

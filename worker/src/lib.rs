@@ -93,7 +93,7 @@
 //! Like the core, this crate reads no clock: the host passes one in
 //! (`performance.now()` in the browser, `Instant` natively).
 
-use lousa_core::explore::{self, Report, Status};
+use lousa_core::explore::{self, Report};
 use lousa_core::{Strategy, link};
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
@@ -290,7 +290,7 @@ fn run_explore(
             let figures = Figures::new(report.states, report.transitions, clock() - start);
             post(Message::Done(Box::new(Done {
                 passed: report.passed(),
-                failure: failure(&report),
+                failure: report.failure("max_states"),
                 states_per_s: figures.states_per_s,
                 elapsed_ms: figures.elapsed_ms,
                 report,
@@ -301,29 +301,6 @@ fn run_explore(
             message: e.to_string(),
         }),
     }
-}
-
-/// Why a run did not pass: the CLI's exit message, with the request's
-/// `max_states` where the CLI names its flag.
-pub fn failure(report: &Report) -> Option<String> {
-    if report.passed() {
-        return None;
-    }
-    if report.status != Status::Complete {
-        return Some(format!(
-            "exploration stopped ({}) after {} states: nothing can be said to hold; raise max_states (limit {})",
-            report.status.name(),
-            report.states,
-            explore::limits::STATES_MAX
-        ));
-    }
-    let failed: Vec<String> = report
-        .properties
-        .iter()
-        .filter(|p| !p.ok)
-        .map(|p| format!("{} {}", p.claim.property.name, p.verdict.name()))
-        .collect();
-    Some(format!("properties failed: {}", failed.join("; ")))
 }
 
 #[cfg(test)]

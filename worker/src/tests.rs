@@ -1,5 +1,6 @@
 use super::*;
 use lousa_core::builtins;
+use lousa_core::explore::Status;
 
 /// Serves `text` with a clock that advances 1 ms a reading; the messages posted.
 fn served(text: &str) -> Vec<Message> {

@@ -156,6 +156,29 @@ impl Report {
         self.status == Status::Complete && self.properties.iter().all(|p| p.ok)
     }
 
+    /// Why the exploration did not pass, in the words the CLI exits with
+    /// and the worker reports; `max_states` names the front end's option.
+    pub fn failure(&self, max_states: &str) -> Option<String> {
+        if self.passed() {
+            return None;
+        }
+        if self.status != Status::Complete {
+            return Some(format!(
+                "exploration stopped ({}) after {} states: nothing can be said to hold; raise {max_states} (limit {})",
+                self.status.name(),
+                self.states,
+                super::limits::STATES_MAX
+            ));
+        }
+        let failed: Vec<String> = self
+            .properties
+            .iter()
+            .filter(|p| !p.ok)
+            .map(|p| format!("{} {}", p.claim.property.name, p.verdict.name()))
+            .collect();
+        Some(format!("properties failed: {}", failed.join("; ")))
+    }
+
     /// The shortest counterexample to the first violated *always* property,
     /// in the order given (at-most-one-capture comes first by default).
     pub fn counterexample(&self) -> Option<(&Property, &Example)> {

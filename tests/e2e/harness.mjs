@@ -1,0 +1,89 @@
+// What the browser test files share: where things are, how Chromium is
+// started on this closed network, and the loopback server of dist/ and the
+// fixtures. Not a test file (node --test runs *.test.mjs).
+
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+// playwright-core lives in tools/node_modules (npm ci --prefix tools), not next to this file.
+export const { chromium } = createRequire(path.join(REPO_ROOT, 'tools', 'package.json'))('playwright-core');
+
+export const DIST_DIR = path.resolve(process.env.LOUSA_DIST ?? path.join(REPO_ROOT, 'dist'));
+export const FIXTURES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+export const CHROMIUM_PATH = process.env.CHROMIUM ?? '/usr/bin/chromium';
+// The page must mount well within this; a release build mounts in well under a second.
+export const MOUNT_TIMEOUT_MS = 20_000;
+
+// Without the background-networking flags Chromium keeps trying to reach
+// Google's hosts, which this machine's closed network refuses.
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// application/wasm matters: without it wasm-bindgen falls back to a slower
+// path and logs a warning.
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+/** The file under `root` that `urlPath` names, or null. */
+function resolveFile(root, urlPath) {
+  const relative = urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath;
+  const filePath = path.join(root, path.normalize(relative));
+  // Refuse anything outside root (e.g. /../) and anything missing.
+  if (filePath.startsWith(root + path.sep) && fs.existsSync(filePath) && fs.statSync(filePath).isFile()) {
+    return filePath;
+  }
+  return null;
+}
+
+/**
+ * Serves dist/ (and, under /fixtures/, this folder's fixtures) read-only on
+ * 127.0.0.1 on a free port. Cross-origin isolation headers make
+ * performance.now() precise to microseconds instead of 0.1 ms (in a worker
+ * too), which the benchmarks need; every resource is same-origin, so
+ * nothing else changes. Each path asked for, whoever asked (page or
+ * worker), is pushed to `served` when given: the server's own record.
+ */
+export function serve(served = null) {
+  // A large header limit: a test opens links with a 100 kB query.
+  const server = http.createServer({ maxHeaderSize: 1 << 20 }, (request, response) => {
+    const urlPath = decodeURIComponent(new URL(request.url, 'http://127.0.0.1').pathname);
+    served?.push(urlPath);
+    const filePath = urlPath.startsWith('/fixtures/')
+      ? resolveFile(FIXTURES_DIR, urlPath.slice('/fixtures'.length))
+      : resolveFile(DIST_DIR, urlPath);
+    if (!filePath) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': CONTENT_TYPES[path.extname(filePath)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+    });
+    fs.createReadStream(filePath).pipe(response);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
