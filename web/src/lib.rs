@@ -17,16 +17,16 @@
 //!   changed) and the event listeners.
 
 mod app;
-mod board;
+pub mod board;
 mod callbacks;
 mod dom;
-mod markup;
+pub mod markup;
 mod skeleton;
-mod state;
-mod text;
-mod twin;
-mod words;
-mod worlds;
+pub mod state;
+pub mod text;
+pub mod twin;
+pub mod words;
+pub mod worlds;
 
 use std::cell::RefCell;
 

@@ -1,0 +1,5 @@
+//! Entry point of the workshop view: mounts it and does nothing else.
+
+fn main() {
+    lousa_workshop::start();
+}
