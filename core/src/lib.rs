@@ -22,6 +22,7 @@ pub mod predict;
 pub mod property;
 pub mod run;
 pub mod scenario;
+pub mod scheduling;
 pub mod store;
 pub mod story;
 pub mod swarm;

@@ -24,6 +24,7 @@ const ORDER: &[&str] = &[
     "world",
     "property",
     "run",
+    "scheduling",
     "narrate",
     "fork",
     "story",

@@ -48,6 +48,10 @@
 //!   `--unordered-ties`).
 //! * `max_states` (default 5,000,000, at most 50,000,000): reaching it ends
 //!   the run with the status `state-limit`.
+//! * `prefix`: a schedule (`0-1x6`, as `lousa run --schedule` takes it).
+//!   The run replays it and the counts are of the schedules on from there
+//!   (the workshop's "from here"); example schedules include it. A prefix
+//!   that does not fit the scenario, or stops inside a step, is refused.
 //!
 //! Unknown fields are refused by name. The search is depth-first, as the
 //! CLI's default.
@@ -94,7 +98,7 @@
 //! (`performance.now()` in the browser, `Instant` natively).
 
 use lousa_core::explore::{self, Report};
-use lousa_core::{Strategy, link};
+use lousa_core::{Schedule, Strategy, link};
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 
@@ -120,6 +124,10 @@ pub struct ExploreRequest {
     pub unordered_ties: bool,
     #[serde(default = "states_default")]
     pub max_states: u32,
+    /// A schedule prefix (`lousa run --schedule` text): explore every way on
+    /// from where it leaves the run, as `explore::explore_from` does.
+    #[serde(default)]
+    pub prefix: Option<String>,
 }
 
 fn on() -> bool {
@@ -237,10 +245,11 @@ fn shorten(text: &str) -> String {
     }
 }
 
-/// The scenario and the explorer's options a request asks for, or why not.
+/// The scenario, the explorer's options and the prefix a request asks
+/// for, or why not.
 pub fn prepare(
     request: &ExploreRequest,
-) -> Result<(lousa_core::Scenario, explore::Options), String> {
+) -> Result<(lousa_core::Scenario, explore::Options, Option<Schedule>), String> {
     let mut scenario = link::decode(&request.scenario).map_err(|e| e.to_string())?;
     if let Some(name) = &request.strategy {
         scenario.strategy = Strategy::from_name(name).ok_or_else(|| {
@@ -260,7 +269,14 @@ pub fn prepare(
     // any progress.
     scenario.validate().map_err(|e| e.to_string())?;
     options.validate().map_err(|e| e.to_string())?;
-    Ok((scenario, options))
+    let prefix = match &request.prefix {
+        Some(text) => Some(
+            text.parse::<Schedule>()
+                .map_err(|e| format!("prefix: {e}"))?,
+        ),
+        None => None,
+    };
+    Ok((scenario, options, prefix))
 }
 
 fn run_explore(
@@ -268,7 +284,7 @@ fn run_explore(
     clock: &mut dyn FnMut() -> f64,
     post: &mut dyn FnMut(Message),
 ) {
-    let (scenario, options) = match prepare(request) {
+    let (scenario, options, prefix) = match prepare(request) {
         Ok(prepared) => prepared,
         Err(message) => return post(Message::Error { message }),
     };
@@ -283,7 +299,10 @@ fn run_explore(
             )));
             ControlFlow::Continue(())
         };
-        explore::explore_with(&scenario, &options, &mut progress)
+        match &prefix {
+            Some(prefix) => explore::explore_from(&scenario, &options, prefix, &mut progress),
+            None => explore::explore_with(&scenario, &options, &mut progress),
+        }
     };
     match result {
         Ok(report) => {

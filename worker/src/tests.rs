@@ -80,9 +80,11 @@ fn defaults_are_the_clis() {
             symmetry: true,
             unordered_ties: false,
             max_states: explore::limits::STATES_DEFAULT,
+            prefix: None,
         }
     );
-    let (s, options) = prepare(&r).unwrap();
+    let (s, options, prefix) = prepare(&r).unwrap();
+    assert_eq!(prefix, None);
     assert_eq!(s, builtins::builtin("race-2").unwrap());
     assert_eq!(options, explore::Options::for_scenario(&s));
 }
@@ -248,4 +250,35 @@ fn messages_are_json_objects_with_one_key() {
     assert_eq!(done["report"]["status"], "complete");
     assert!(done["report"]["outcomes"][0]["schedules"].is_u64());
     assert!(done["report"]["properties"][0]["verdict"].is_string());
+}
+
+#[test]
+fn a_prefix_counts_the_schedules_on_from_it_as_explore_from_does() {
+    let messages = served(
+        r#"{"explore": {"scenario": "race-2", "strategy": "check-then-act", "prefix": "1"}}"#,
+    );
+    let mut s = builtins::builtin("race-2").unwrap();
+    s.strategy = Strategy::CheckThenAct;
+    let options = explore::Options::for_scenario(&s);
+    let prefix: lousa_core::Schedule = "1".parse().unwrap();
+    let from = explore::explore_from(&s, &options, &prefix, &mut |_| {
+        std::ops::ControlFlow::Continue(())
+    })
+    .unwrap();
+    assert_eq!(done(&messages).report, from);
+    assert!(from.schedules < native("race-2", Strategy::CheckThenAct, false).schedules);
+}
+
+#[test]
+fn a_prefix_that_does_not_fit_is_refused_with_its_position() {
+    let messages = served(r#"{"explore": {"scenario": "race-2", "prefix": "9"}}"#);
+    let Some(Message::Error { message }) = messages.last() else {
+        panic!("{messages:?}");
+    };
+    assert!(message.contains("choice 1 is 9,"), "{message}");
+    let messages = served(r#"{"explore": {"scenario": "race-2", "prefix": "!"}}"#);
+    let Some(Message::Error { message }) = messages.last() else {
+        panic!("{messages:?}");
+    };
+    assert!(message.starts_with("prefix: "), "{message}");
 }

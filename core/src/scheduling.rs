@@ -1,0 +1,299 @@
+//! Scheduling a run by hand: the workshop's attendee is the scheduler.
+//!
+//! A hand-made schedule grows one choice at a time. [`turn`] replays the
+//! choices made so far and stops at the next choice point: the frame the
+//! board shows while the attendee decides, what kind of choice it is, and
+//! what each alternative would do (the events of the step it picks), so the
+//! page can label the alternatives on the actors they move. [`fit`] cuts a
+//! schedule from a link down to the longest prefix the scenario accepts and
+//! says where the rest did not fit.
+
+use crate::choice::{ChoiceKind, Chooser, Misfit, Schedule, ScheduleChooser};
+use crate::run::{Run, run_schedule};
+use crate::scenario::{Scenario, ScenarioError};
+use crate::trace::{Actor, TraceEvent};
+use crate::world::World;
+
+/// Where a hand-made schedule stands.
+#[derive(Clone, Debug)]
+pub struct Turn {
+    /// The whole run the choices made lead to, first come, first served
+    /// past them: its frames up to [`Turn::frame`] are fixed by the choices,
+    /// the rest is one way on.
+    pub run: Run,
+    /// The frame the choices reach: the world before the step that asks the
+    /// next choice, or the run's last frame when none is left to make.
+    pub frame: usize,
+    /// The next choice to make; `None` when the run is over.
+    pub next: Option<ChoicePoint>,
+}
+
+/// A choice the scheduler has to make.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChoicePoint {
+    /// Its place in the schedule (0-based): how many choices came before.
+    pub position: usize,
+    /// How many choices came before the step that asks this one: fewer than
+    /// `position` when an earlier choice of the same step was made already.
+    /// The explorer counts from step boundaries, so "from here" counts from
+    /// this many choices.
+    pub step_start: usize,
+    pub kind: ChoiceKind,
+    /// One per alternative, in choice order (alternative 0 is first come,
+    /// first served).
+    pub alternatives: Vec<Alternative>,
+}
+
+/// What one alternative of a choice point does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alternative {
+    pub choice: u32,
+    /// The actor the alternative moves: the one its step's first event is
+    /// about (for a route, the instance it sends the request to).
+    pub actor: Actor,
+    /// The events of the step this alternative runs, later choices of that
+    /// step first come, first served.
+    pub events: Vec<TraceEvent>,
+}
+
+/// Why a schedule could not be taken up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TurnError {
+    Scenario(ScenarioError),
+    Misfit(Misfit),
+}
+
+impl std::fmt::Display for TurnError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TurnError::Scenario(e) => e.fmt(f),
+            TurnError::Misfit(m) => m.fmt(f),
+        }
+    }
+}
+
+/// The run `choices` lead to and the choice point they stop at. The choices
+/// must fit the scenario (see [`fit`]).
+pub fn turn(scenario: &Scenario, choices: &Schedule) -> Result<Turn, TurnError> {
+    scenario.validate().map_err(TurnError::Scenario)?;
+    let walk = walk(scenario, &choices.0);
+    if let Some(misfit) = walk.misfit {
+        return Err(TurnError::Misfit(misfit));
+    }
+    let run = run_schedule(scenario, choices).map_err(TurnError::Scenario)?;
+    let next = walk.asked.map(|(kind, arity)| ChoicePoint {
+        position: choices.0.len(),
+        step_start: walk.chooser.taken.len(),
+        kind,
+        alternatives: (0..arity)
+            .map(|choice| alternative(&walk, &choices.0, kind, choice))
+            .collect(),
+    });
+    let frame = match next {
+        Some(_) => walk.steps,
+        None => run.frame_count() - 1,
+    };
+    Ok(Turn { run, frame, next })
+}
+
+/// A schedule cut to the longest prefix that fits `scenario`, and how the
+/// rest did not fit (`None`: all of it fits).
+pub fn fit(scenario: &Scenario, schedule: &Schedule) -> (Schedule, Option<Misfit>) {
+    let mut chooser = ScheduleChooser::new(schedule);
+    let mut w = World::new(scenario);
+    while !w.is_done() && chooser.taken.len() < schedule.0.len() {
+        w.step(&mut chooser);
+    }
+    let Some(misfit) = chooser.misfit() else {
+        return (schedule.clone(), None);
+    };
+    let keep = match misfit {
+        Misfit::PastAlternatives { position, .. } => position,
+        Misfit::TooLong { points, .. } => points,
+    };
+    (Schedule(schedule.0[..keep].to_vec()), Some(misfit))
+}
+
+/// The world the choices reach, stopped before the step that asks a choice
+/// past them.
+struct Walk {
+    world: World,
+    /// The chooser as it stood before that step.
+    chooser: ScheduleChooser,
+    /// Whole steps taken.
+    steps: usize,
+    /// The kind and arity of the choice past the given ones; `None` when the
+    /// run ended first.
+    asked: Option<(ChoiceKind, u32)>,
+    misfit: Option<Misfit>,
+}
+
+fn walk(scenario: &Scenario, choices: &[u32]) -> Walk {
+    let mut world = World::new(scenario);
+    let mut chooser = ScheduleChooser::new(&Schedule(choices.to_vec()));
+    let mut steps = 0;
+    while !world.is_done() {
+        let (before, taken) = (world.clone(), chooser.clone());
+        world.step(&mut chooser);
+        if chooser.taken.len() > choices.len() {
+            let (kind, arity, _) = chooser.taken[choices.len()];
+            return Walk {
+                world: before,
+                misfit: chooser.misfit(),
+                chooser: taken,
+                steps,
+                asked: Some((kind, arity)),
+            };
+        }
+        steps += 1;
+    }
+    Walk {
+        misfit: chooser.misfit(),
+        world,
+        chooser,
+        steps,
+        asked: None,
+    }
+}
+
+/// Runs the step that asks the choice with `choice` picked.
+fn alternative(walk: &Walk, choices: &[u32], kind: ChoiceKind, choice: u32) -> Alternative {
+    let mut script = choices.to_vec();
+    script.push(choice);
+    let mut chooser = Picked {
+        inner: ScheduleChooser::new(&Schedule(script)),
+    };
+    chooser.inner.taken = walk.chooser.taken.clone();
+    let mut world = walk.world.clone();
+    let events = world.step(&mut chooser);
+    let actor = match kind {
+        ChoiceKind::Route => routed_to(&events).unwrap_or(Actor::LoadBalancer),
+        _ => events.first().map_or(Actor::Network, |e| e.actor),
+    };
+    Alternative {
+        choice,
+        actor,
+        events,
+    }
+}
+
+/// The instance the first routing event of a step names.
+fn routed_to(events: &[TraceEvent]) -> Option<Actor> {
+    events.iter().find_map(|e| match e.kind {
+        crate::trace::EventKind::Routed { instance, .. } => Some(Actor::Instance(instance)),
+        _ => None,
+    })
+}
+
+/// A [`ScheduleChooser`] under another name, so the borrow of the walk's
+/// chooser stays plain.
+struct Picked {
+    inner: ScheduleChooser,
+}
+
+impl Chooser for Picked {
+    fn choose(&mut self, kind: ChoiceKind, n: u32) -> u32 {
+        self.inner.choose(kind, n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtins::builtin;
+    use crate::scenario::Strategy;
+
+    fn race2(strategy: Strategy) -> Scenario {
+        let mut s = builtin("race-2").expect("a built-in");
+        s.strategy = strategy;
+        s
+    }
+
+    #[test]
+    fn the_empty_schedule_stops_at_the_first_choice_point() {
+        let s = race2(Strategy::CheckThenAct);
+        let t = turn(&s, &Schedule::default()).expect("fits");
+        let next = t.next.expect("race-2 has choices");
+        assert_eq!(next.position, 0);
+        assert!(next.alternatives.len() >= 2, "{next:?}");
+        assert!(t.frame < t.run.frame_count() - 1);
+        // Every alternative runs a step, and they differ.
+        let firsts: Vec<_> = next.alternatives.iter().map(|a| a.events.clone()).collect();
+        assert!(firsts.iter().all(|e| !e.is_empty()));
+        assert_ne!(firsts[0], firsts[1]);
+    }
+
+    #[test]
+    fn taking_alternative_zero_everywhere_is_the_first_come_first_served_run() {
+        let s = race2(Strategy::CheckThenAct);
+        let whole = run_schedule(&s, &Schedule::default()).expect("valid");
+        let mut choices = Schedule::default();
+        let mut frames = vec![];
+        loop {
+            let t = turn(&s, &choices).expect("fits");
+            assert_eq!(
+                t.run.summary, whole.summary,
+                "the run past the choices is FCFS"
+            );
+            frames.push(t.frame);
+            match t.next {
+                Some(point) => {
+                    assert_eq!(point.position, choices.0.len());
+                    choices.0.push(0);
+                }
+                None => break,
+            }
+        }
+        assert!(frames.windows(2).all(|w| w[0] <= w[1]), "{frames:?}");
+        assert_eq!(*frames.last().unwrap(), whole.frame_count() - 1);
+    }
+
+    #[test]
+    fn an_alternative_shows_the_step_the_next_turn_takes() {
+        let s = race2(Strategy::CheckThenAct);
+        let t = turn(&s, &Schedule::default()).expect("fits");
+        let point = t.next.expect("a choice");
+        let pick = &point.alternatives[1];
+        let after = turn(&s, &Schedule(vec![1])).expect("fits");
+        // The step alternative 1 runs is the run's next step from the frame.
+        assert_eq!(after.run.steps[t.frame].events, pick.events);
+    }
+
+    #[test]
+    fn fit_keeps_the_longest_prefix_and_names_the_position() {
+        let s = race2(Strategy::CheckThenAct);
+        let (kept, misfit) = fit(&s, &Schedule(vec![1, 0, 99]));
+        assert_eq!(kept, Schedule(vec![1, 0]));
+        assert!(matches!(
+            misfit,
+            Some(Misfit::PastAlternatives {
+                position: 2,
+                choice: 99,
+                ..
+            })
+        ));
+        let (kept, misfit) = fit(&s, &Schedule(vec![0; 10_000]));
+        let Some(Misfit::TooLong {
+            given: 10_000,
+            points,
+        }) = misfit
+        else {
+            panic!("{misfit:?}");
+        };
+        assert_eq!(kept.0.len(), points);
+        assert!(turn(&s, &kept).expect("fits").next.is_none());
+        assert_eq!(fit(&s, &Schedule(vec![1])), (Schedule(vec![1]), None));
+    }
+
+    #[test]
+    fn a_schedule_that_does_not_fit_is_refused_by_turn() {
+        let s = race2(Strategy::CheckThenAct);
+        assert!(matches!(
+            turn(&s, &Schedule(vec![99])),
+            Err(TurnError::Misfit(Misfit::PastAlternatives {
+                position: 0,
+                ..
+            }))
+        ));
+    }
+}
