@@ -55,6 +55,26 @@ impl Chooser for RngChooser {
 pub struct Schedule(pub Vec<u32>);
 
 impl Schedule {
+    /// The text form keeping trailing zeros, which parses back to exactly
+    /// these choices. The display drops them: that replays the same run,
+    /// but a prefix that stands at a choice point needs them all.
+    pub fn exact_text(&self) -> String {
+        let kept = self.trimmed();
+        let zeros = self.0.len() - kept.0.len();
+        let tail = match zeros {
+            0 => String::new(),
+            // "0" alone is the empty schedule.
+            1 if kept.0.is_empty() => "0x1".to_string(),
+            1 | 2 => vec!["0"; zeros].join("-"),
+            n => format!("0x{n}"),
+        };
+        match (kept.0.is_empty(), tail.is_empty()) {
+            (true, _) => tail,
+            (false, true) => kept.to_string(),
+            (false, false) => format!("{kept}-{tail}"),
+        }
+    }
+
     /// The choices without trailing zeros, which replay identically.
     pub fn trimmed(&self) -> Schedule {
         let end = self.0.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
@@ -353,6 +373,24 @@ mod misfit_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_exact_text_keeps_trailing_zeros() {
+        for choices in [
+            vec![],
+            vec![0],
+            vec![0, 0],
+            vec![0; 5],
+            vec![1, 0],
+            vec![2, 0, 0, 0],
+            vec![0, 1],
+        ] {
+            let s = Schedule(choices);
+            let text = s.exact_text();
+            assert_eq!(text.parse::<Schedule>().unwrap(), s, "{text}");
+        }
+        assert_eq!(Schedule(vec![1, 0, 0, 0]).exact_text(), "1-0x3");
+    }
 
     #[test]
     fn schedule_text_round_trips_and_compresses_runs() {

@@ -15,7 +15,7 @@ use crate::trace::{Actor, TraceEvent};
 use crate::world::World;
 
 /// Where a hand-made schedule stands.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
     /// The whole run the choices made lead to, first come, first served
     /// past them: its frames up to [`Turn::frame`] are fixed by the choices,

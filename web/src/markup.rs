@@ -126,8 +126,8 @@ impl El {
             .attr("aria-label", label)
     }
 
-    /// The element as markup: what the browser would hold.
-    #[cfg(test)]
+    /// The element as markup: what the browser would hold (the workshop
+    /// view writes the board this way).
     pub fn markup(&self) -> String {
         let mut out = format!("<{}", self.tag);
         for (name, value) in &self.attrs {

@@ -1,8 +1,32 @@
 //! The workshop view of Lousa (`?modo=oficina`): the board gets the screen,
 //! the attendee picks every choice of the scheduler, the explorer's worker
 //! counts every interleaving, and any schedule goes home as an export.
+//!
+//! Codemap, in import order (each module uses only those above it):
+//!
+//! - `texts`: the view's sentences, Portuguese and English;
+//! - `url`: the state a link carries, read and written;
+//! - `state`: that state as signals, the run as a memo, the actions;
+//! - `alternatives`: the words for a choice point's alternatives;
+//! - `explorer`: the explorer's Web Worker, started and cancelled;
+//! - `board`, `scheduler`, `counts`, `exports`: the components of each
+//!   part of the screen; `app`: the page that holds them.
+//!
+//! Like the reader's page, it only reads lousa-core's data and draws with
+//! lousa-web's pure pictures; the simulation is the core's.
 
-use leptos::prelude::*;
+mod alternatives;
+mod app;
+mod board;
+mod counts;
+mod explorer;
+mod exports;
+mod scheduler;
+mod state;
+mod texts;
+mod url;
+
+use wasm_bindgen::JsCast;
 
 /// Mounts the workshop into `#oficina-root`, creating it if the page has none.
 pub fn start() {
@@ -20,6 +44,7 @@ pub fn start() {
             root
         }
     };
-    let root: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(root);
-    leptos::mount::mount_to(root, || view! { <p data-testid="workshop">"Oficina"</p> }).forget();
+    root.remove_attribute("hidden").ok();
+    let root: web_sys::HtmlElement = root.unchecked_into();
+    leptos::mount::mount_to(root, app::Workshop).forget();
 }

@@ -1,0 +1,265 @@
+//! The workshop view: settings on top, the board with its step controls,
+//! and beside it the scheduler, the counts and the exports. The URL follows
+//! the state, and the keyboard reaches every action.
+
+use crate::board::Board;
+use crate::counts::{Counting, Counts, Whole, start_whole};
+use crate::exports::Exports;
+use crate::scheduler::Scheduler;
+use crate::state::Ws;
+use crate::texts::words;
+use crate::url;
+use leptos::prelude::*;
+use lousa_core::narrate::Lang;
+use lousa_core::{Strategy, builtins};
+use lousa_web::text::html_lang;
+use lousa_web::words::event_rows;
+use wasm_bindgen::JsCast;
+
+#[component]
+pub fn Workshop() -> impl IntoView {
+    let query = window().location().search().unwrap_or_default();
+    let (setup, problems) = url::parse(&query);
+    let ws = Ws::new(setup, problems);
+    provide_context(ws);
+    // The URL, the document's language and title follow the state.
+    Effect::new(move |_| {
+        let q = url::query(&ws.setup());
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));
+        }
+        let lang = ws.lang.get();
+        if let Some(html) = document().document_element() {
+            let _ = html.set_attribute("lang", html_lang(lang));
+        }
+        document().set_title(words(lang).title);
+    });
+    let whole: Whole = RwSignal::new((None, Counting::Idle));
+    let handle = window_event_listener(leptos::ev::keydown, move |e| on_key(ws, whole, &e));
+    on_cleanup(move || handle.remove());
+    view! {
+        <div class="workshop" data-testid="workshop">
+            <Settings />
+            <div class="workshop-main">
+                <div class="workshop-board">
+                    <Steps />
+                    <Board />
+                    <Events />
+                </div>
+                <aside class="workshop-side">
+                    <Scheduler />
+                    <Counts whole />
+                    <Exports />
+                    <Keys />
+                </aside>
+            </div>
+        </div>
+    }
+}
+
+/// The keys: 1-9 pick, U undo, R redo, F finish, arrows step, E counts.
+fn on_key(ws: Ws, whole: Whole, e: &web_sys::KeyboardEvent) {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return;
+    }
+    let typing = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+    if typing {
+        return;
+    }
+    let key = e.key();
+    match key.as_str() {
+        "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" => {
+            let n: u32 = key.parse().expect("a digit");
+            ws.pick(n - 1);
+        }
+        "u" | "U" => ws.undo(),
+        "r" | "R" => ws.redo(),
+        "f" | "F" => ws.finish(),
+        "ArrowLeft" => ws.step(-1),
+        "ArrowRight" => ws.step(1),
+        "e" | "E" => start_whole(ws, whole),
+        _ => return,
+    }
+    e.prevent_default();
+}
+
+/// The title, the scenario and strategy pickers, the language and the way
+/// back to the article.
+#[component]
+fn Settings() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    let w = move || words(ws.lang.get());
+    let scenarios = builtins::NAMES
+        .iter()
+        .map(|name| view! { <option value=*name>{*name}</option> })
+        .collect_view();
+    let strategies = Strategy::ALL
+        .iter()
+        .map(|s| view! { <option value=s.name()>{s.name()}</option> })
+        .collect_view();
+    let title = move || {
+        let lang = ws.lang.get();
+        ws.built.with(|s| match lang {
+            Lang::Pt => s.title.pt.clone(),
+            Lang::En => s.title.en.clone(),
+        })
+    };
+    let reader = move || match ws.lang.get() {
+        Lang::Pt => "./".to_string(),
+        Lang::En => "./?lang=en".to_string(),
+    };
+    view! {
+        <header class="workshop-head">
+            <h1>{move || w().title}</h1>
+            <p class="workshop-intro">{move || w().intro}</p>
+            <p class="workshop-settings">
+                <label>
+                    {move || w().scenario}
+                    " "
+                    <select
+                        data-testid="scenario"
+                        prop:value=move || ws.scenario.get()
+                        on:change=move |e| {
+                            if let Some(name) = url::scenario_name(&event_target_value(&e)) {
+                                let strategy = builtins::builtin(name).map_or(Strategy::CheckThenAct, |s| s.strategy);
+                                ws.choose_world(name, strategy);
+                            }
+                        }
+                    >
+                        {scenarios}
+                    </select>
+                </label>
+                " "
+                <label>
+                    {move || w().strategy}
+                    " "
+                    <select
+                        data-testid="strategy"
+                        prop:value=move || ws.strategy.get().name()
+                        on:change=move |e| {
+                            if let Some(s) = Strategy::from_name(&event_target_value(&e)) {
+                                ws.choose_world(ws.scenario.get_untracked(), s);
+                            }
+                        }
+                    >
+                        {strategies}
+                    </select>
+                </label>
+                " "
+                <button
+                    data-testid="language"
+                    on:click=move |_| {
+                        ws.lang.update(|l| *l = if *l == Lang::Pt { Lang::En } else { Lang::Pt })
+                    }
+                >
+                    {move || w().other_language}
+                </button>
+                " "
+                <a href=reader>{move || w().reader_page}</a>
+            </p>
+            <p class="scenario-title" data-testid="scenario-title">{title}</p>
+        </header>
+    }
+}
+
+/// Back and forward through the frames the choices fixed, and where the
+/// board stands.
+#[component]
+fn Steps() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    let w = move || words(ws.lang.get());
+    let last = move || ws.turn.with(|t| t.as_ref().map_or(0, |t| t.frame));
+    let counter = move || {
+        format!(
+            "{} {} {} {}",
+            w().frame_word,
+            ws.frame(),
+            w().of_word,
+            last()
+        )
+    };
+    let state = move || {
+        if ws.viewed.get().is_some() {
+            String::new()
+        } else if ws.arity() > 0 {
+            w().your_turn.to_string()
+        } else {
+            w().run_over.to_string()
+        }
+    };
+    view! {
+        <p class="workshop-steps">
+            <button
+                data-testid="back"
+                aria-label=move || w().back
+                on:click=move |_| ws.step(-1)
+                prop:disabled=move || ws.frame() == 0
+            >
+                "←"
+            </button>
+            <button
+                data-testid="forward"
+                aria-label=move || w().forward
+                on:click=move |_| ws.step(1)
+                prop:disabled=move || ws.frame() >= last()
+            >
+                "→"
+            </button>
+            " "
+            <span data-testid="step-counter">{counter}</span>
+            " "
+            <span class="turn-state" data-testid="turn-state">{state}</span>
+        </p>
+    }
+}
+
+/// Every event of the run, as the reader's page lists them.
+#[component]
+fn Events() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    let rows = move || {
+        let lang = ws.lang.get();
+        ws.turn.with(|t| {
+            t.as_ref().map_or_else(
+                |_| String::new(),
+                |t| {
+                    event_rows(&t.run, lang)
+                        .iter()
+                        .map(|r| r.markup())
+                        .collect()
+                },
+            )
+        })
+    };
+    view! {
+        <details class="events">
+            <summary>{move || words(ws.lang.get()).events_summary}</summary>
+            <table>
+                <tbody inner_html=rows></tbody>
+            </table>
+        </details>
+    }
+}
+
+/// The keyboard shortcuts.
+#[component]
+fn Keys() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    move || {
+        let w = words(ws.lang.get());
+        let items = w
+            .keys
+            .iter()
+            .map(|(k, what)| view! { <li><kbd>{*k}</kbd> " " {*what}</li> })
+            .collect_view();
+        view! {
+            <section class="keys">
+                <h2>{w.keys_title}</h2>
+                <ul>{items}</ul>
+            </section>
+        }
+    }
+}

@@ -1,0 +1,295 @@
+//! Every interleaving, counted in the explorer's worker: a progress bar and
+//! a cancel button while it runs, then the outcome histogram with exact
+//! schedule counts, the properties' verdicts, and each outcome's shortest
+//! schedule as a button that loads it. Once it has run, every choice the
+//! attendee makes recounts from where they stand ("daqui").
+
+use crate::explorer::{self, Event, Figures, Report, Slot};
+use crate::state::Ws;
+use crate::texts::{Words, count, words};
+use leptos::prelude::*;
+use lousa_core::Strategy;
+use lousa_core::choice::Schedule;
+use lousa_core::narrate::Lang;
+
+/// Where a count stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Counting {
+    Idle,
+    Running(Figures),
+    Done(Box<Report>),
+    Cancelled,
+    Failed(String),
+}
+
+/// The world a count is of: the built-in and its strategy.
+pub type Of = (&'static str, Strategy);
+
+/// The largest number of states the explorer may visit (the worker's
+/// default): shown as the progress bar's end.
+const STATES_DEFAULT: f64 = 5_000_000.0;
+
+/// The count of every schedule, and the world it is of.
+pub type Whole = RwSignal<(Option<Of>, Counting)>;
+
+/// The counts' panel. `whole` is held by the page, so that a key can start it.
+#[component]
+pub fn Counts(whole: Whole) -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    let here = RwSignal::new(Counting::Idle);
+    let of = move || (ws.scenario.get(), ws.strategy.get());
+    let start = move || start_whole(ws, whole);
+    // A new world forgets the counts of the old one.
+    Effect::new(move |_| {
+        let now = of();
+        if whole.with_untracked(|(o, _)| o.is_some_and(|o| o != now)) {
+            explorer::cancel(Slot::Whole);
+            explorer::cancel(Slot::Here);
+            whole.set((None, Counting::Idle));
+            here.set(Counting::Idle);
+        }
+    });
+    let whole_done =
+        Memo::new(move |_| whole.with(|(o, c)| *o == Some(of()) && matches!(c, Counting::Done(_))));
+    // Once every schedule is counted, count again from each new position.
+    Effect::new(move |_| {
+        let done = whole_done.get();
+        let prefix = ws.turn.with(|t| {
+            t.as_ref().ok().map(|t| match &t.next {
+                Some(p) => ws.choices.with_untracked(|c| c[..p.step_start].to_vec()),
+                None => ws.choices.get_untracked(),
+            })
+        });
+        match (done, prefix) {
+            (true, Some(prefix)) => {
+                let (scenario, strategy) = of();
+                let text = Schedule(prefix).exact_text();
+                let request = explorer::request(scenario, strategy.name(), Some(text));
+                here.set(Counting::Running(Figures::default()));
+                explorer::start(Slot::Here, request, move |e| here.set(from_event(e)));
+            }
+            _ => {
+                explorer::cancel(Slot::Here);
+                here.set(Counting::Idle);
+            }
+        }
+    });
+    let w = move || words(ws.lang.get());
+    let running = move || whole.with(|(_, c)| matches!(c, Counting::Running(_)));
+    view! {
+        <section class="counts" aria-labelledby="counts-title">
+            <h2 id="counts-title">{move || w().explore_title}</h2>
+            <p>
+                <button data-testid="explore" on:click=move |_| start() prop:disabled=running>
+                    {move || w().explore_button}
+                </button>
+                " "
+                <button
+                    data-testid="cancel"
+                    on:click=move |_| {
+                        explorer::cancel(Slot::Whole);
+                        whole.update(|(_, c)| *c = Counting::Cancelled);
+                    }
+                    prop:disabled=move || !running()
+                >
+                    {move || w().cancel}
+                </button>
+            </p>
+            <FromHere here />
+            {move || {
+                let lang = ws.lang.get();
+                let c = whole.with(|(_, c)| c.clone());
+                status(&c, lang)
+            }}
+        </section>
+    }
+}
+
+/// Starts counting every schedule of the world on the board.
+pub fn start_whole(ws: Ws, whole: Whole) {
+    let (scenario, strategy) = (ws.scenario.get_untracked(), ws.strategy.get_untracked());
+    let request = explorer::request(scenario, strategy.name(), None);
+    whole.set((
+        Some((scenario, strategy)),
+        Counting::Running(Figures::default()),
+    ));
+    explorer::start(Slot::Whole, request, move |e| {
+        let was = whole.with_untracked(|(_, c)| c.clone());
+        let next = match (e, was) {
+            // A late message of a cancelled run changes nothing.
+            (_, Counting::Cancelled) => return,
+            (e, _) => from_event(e),
+        };
+        whole.update(|(_, c)| *c = next);
+    });
+}
+
+fn from_event(e: Event) -> Counting {
+    match e {
+        Event::Progress(f) => Counting::Running(f),
+        Event::Done(r) => Counting::Done(r),
+        Event::Failed(m) => Counting::Failed(m),
+    }
+}
+
+/// "daqui: 1.472 escalonamentos, 1.388 cobram duas vezes".
+#[component]
+fn FromHere(here: RwSignal<Counting>) -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    move || {
+        let lang = ws.lang.get();
+        let w = words(lang);
+        let inside = ws.turn.with(|t| {
+            t.as_ref()
+                .ok()
+                .and_then(|t| t.next.as_ref())
+                .is_some_and(|p| p.step_start < p.position)
+        });
+        let said = match here.get() {
+            Counting::Idle | Counting::Cancelled => return None,
+            Counting::Running(_) => w.counting_here.to_string(),
+            Counting::Failed(m) => format!("{} {m}", w.worker_failed),
+            Counting::Done(r) => {
+                let mut s = format!(
+                    "{}: {} {}, {} {}",
+                    w.from_here,
+                    count(r.schedules.0, lang),
+                    w.schedules_word,
+                    count(r.double_charging(), lang),
+                    w.charge_twice
+                );
+                if inside {
+                    s = format!("{s} ({})", w.from_step_start);
+                }
+                s
+            }
+        };
+        Some(view! { <p class="from-here" data-testid="from-here" aria-live="polite">{said}</p> })
+    }
+}
+
+fn status(c: &Counting, lang: Lang) -> AnyView {
+    let w = words(lang);
+    match c {
+        Counting::Idle => ().into_any(),
+        Counting::Cancelled => {
+            view! { <p data-testid="explore-status">{w.cancelled}</p> }.into_any()
+        }
+        Counting::Failed(m) => view! {
+            <p data-testid="explore-status" role="alert">{format!("{} {m}", w.worker_failed)}</p>
+        }
+        .into_any(),
+        Counting::Running(f) => {
+            let figures = format!(
+                "{} {} {} · {} {} · {} {}",
+                w.exploring,
+                count(u128::from(f.states), lang),
+                w.states_word,
+                count(u128::from(f.transitions), lang),
+                w.transitions_word,
+                count(u128::from(f.states_per_s), lang),
+                w.per_second
+            );
+            view! {
+                <progress
+                    data-testid="explore-progress"
+                    max=STATES_DEFAULT
+                    value=f.states as f64
+                ></progress>
+                <p data-testid="explore-status" aria-live="polite">{figures}</p>
+            }
+            .into_any()
+        }
+        Counting::Done(r) => result(r, w, lang).into_any(),
+    }
+}
+
+fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
+    let ws = expect_context::<Ws>();
+    let head = if r.status == "complete" {
+        format!(
+            "{}: {} {} · {} {} · {} {}",
+            w.complete,
+            count(u128::from(r.states), lang),
+            w.states_word,
+            count(u128::from(r.transitions), lang),
+            w.transitions_word,
+            count(r.schedules.0, lang),
+            w.schedules_word
+        )
+    } else {
+        w.state_limit.to_string()
+    };
+    let rows = r
+        .outcomes
+        .iter()
+        .map(|o| {
+            let captures = o
+                .captures
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let answers = o
+                .answers
+                .iter()
+                .map(|a| a.map_or_else(|| w.no_answer.to_string(), |s| s.to_string()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let example = o.example.clone().map(|e| {
+                let schedule = e.schedule.clone();
+                let text = e.text.clone();
+                view! {
+                    <button
+                        data-testid="load-example"
+                        data-schedule=e.text
+                        on:click=move |_| ws.load(&schedule)
+                    >
+                        {text}
+                    </button>
+                }
+            });
+            view! {
+                <tr data-testid="outcome" class:double=o.double_charge>
+                    <td>"[" {captures} "]"</td>
+                    <td>"[" {answers} "]"</td>
+                    <td data-testid="outcome-schedules">{count(o.schedules.0, lang)}</td>
+                    <td>{example}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let properties = r
+        .properties
+        .iter()
+        .map(|p| {
+            let modality = if p.property.modality == "always" {
+                w.always
+            } else {
+                w.sometimes
+            };
+            let mark = if p.ok { "✓" } else { "✗" };
+            view! {
+                <li data-testid="property" data-verdict=p.verdict.clone()>
+                    {format!("{mark} {modality} {}: {}", p.property.name, p.verdict)}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <p data-testid="explore-status">{head}</p>
+        <table class="outcomes" data-testid="outcomes">
+            <thead>
+                <tr>
+                    <th scope="col">{w.captures_col}</th>
+                    <th scope="col">{w.answers_col}</th>
+                    <th scope="col">{w.schedules_col}</th>
+                    <th scope="col">{w.shortest_col}</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+        <h3>{w.properties_title}</h3>
+        <ul class="properties">{properties}</ul>
+    }
+}

@@ -1,0 +1,234 @@
+//! The explorer's Web Worker (`lousa-worker`, see its crate doc for the
+//! protocol), as the workshop drives it: one worker per [`Slot`], started
+//! for a request and terminated to cancel. The worker's files are fetched
+//! only when a slot first starts, so a page that never counts never loads
+//! them.
+
+use serde::Deserialize;
+use std::cell::RefCell;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+
+/// The loader Trunk writes for the worker, next to the page.
+const WORKER_URL: &str = "./lousa-worker_loader.js";
+
+/// Two runs may overlap: the count of every schedule, and the count from
+/// where the attendee stands, which restarts at every choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    Whole,
+    Here,
+}
+
+/// Progress of a run, as the worker posts it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
+pub struct Figures {
+    pub states: u64,
+    pub transitions: u64,
+    pub states_per_s: u64,
+    pub elapsed_ms: f64,
+}
+
+/// The part of `explore::Report` the workshop shows.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Report {
+    pub status: String,
+    pub states: u64,
+    pub transitions: u64,
+    pub schedules: Count,
+    pub outcomes: Vec<Outcome>,
+    pub properties: Vec<PropertyReport>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Outcome {
+    pub captures: Vec<u32>,
+    pub answers: Vec<Option<u16>>,
+    pub double_charge: bool,
+    pub schedules: Count,
+    pub example: Option<Example>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Example {
+    pub text: String,
+    pub schedule: Vec<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct PropertyReport {
+    pub property: Claim,
+    pub verdict: String,
+    pub ok: bool,
+    pub example: Option<Example>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Claim {
+    pub modality: String,
+    pub name: String,
+}
+
+/// A schedule count: a JSON number below 2^53, a decimal string above (so
+/// that JavaScript keeps it exact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count(pub u128);
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            Number(u64),
+            Text(String),
+        }
+        match Either::deserialize(d)? {
+            Either::Number(n) => Ok(Count(n.into())),
+            Either::Text(t) => t.parse().map(Count).map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+impl Report {
+    /// Schedules that end charging some intent twice.
+    pub fn double_charging(&self) -> u128 {
+        self.outcomes
+            .iter()
+            .filter(|o| o.double_charge)
+            .map(|o| o.schedules.0)
+            .fold(0u128, u128::saturating_add)
+    }
+}
+
+/// A message from the worker.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Message {
+    Ready {},
+    Progress(Figures),
+    Done { report: Report },
+    Error { message: String },
+}
+
+/// What a run tells its starter.
+pub enum Event {
+    Progress(Figures),
+    Done(Box<Report>),
+    Failed(String),
+}
+
+struct Running {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+thread_local! {
+    static SLOTS: RefCell<[Option<Running>; 2]> = const { RefCell::new([None, None]) };
+}
+
+fn index(slot: Slot) -> usize {
+    match slot {
+        Slot::Whole => 0,
+        Slot::Here => 1,
+    }
+}
+
+/// Starts `request` (the worker's JSON request) in `slot`, cancelling what
+/// ran there; `tell` hears its progress and its end.
+pub fn start(slot: Slot, request: String, tell: impl Fn(Event) + 'static) {
+    cancel(slot);
+    let tell = std::rc::Rc::new(tell);
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let worker = match Worker::new_with_options(WORKER_URL, &options) {
+        Ok(w) => w,
+        Err(e) => {
+            tell(Event::Failed(format!("{e:?}")));
+            return;
+        }
+    };
+    let on_message = {
+        let (worker, tell) = (worker.clone(), tell.clone());
+        Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let text = js_sys::JSON::stringify(&event.data())
+                .ok()
+                .and_then(|t| JsValue::from(t).as_string())
+                .unwrap_or_default();
+            match serde_json::from_str::<Message>(&text) {
+                Ok(Message::Ready {}) => {
+                    if worker.post_message(&JsValue::from_str(&request)).is_err() {
+                        tell(Event::Failed("postMessage".into()));
+                    }
+                }
+                Ok(Message::Progress(f)) => tell(Event::Progress(f)),
+                Ok(Message::Done { report }) => tell(Event::Done(Box::new(report))),
+                Ok(Message::Error { message }) => tell(Event::Failed(message)),
+                Err(e) => tell(Event::Failed(e.to_string())),
+            }
+        })
+    };
+    let on_error = {
+        let tell = tell.clone();
+        Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
+            tell(Event::Failed("the worker stopped on an error".into()));
+        })
+    };
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    SLOTS.with(|slots| {
+        slots.borrow_mut()[index(slot)] = Some(Running {
+            worker,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    });
+}
+
+/// Stops the run in `slot` at once, if one runs.
+pub fn cancel(slot: Slot) {
+    let running = SLOTS.with(|slots| slots.borrow_mut()[index(slot)].take());
+    if let Some(running) = running {
+        running.worker.terminate();
+    }
+}
+
+/// The worker's request to explore a built-in under a strategy, on from
+/// `prefix` (exact schedule text) when given.
+pub fn request(scenario: &str, strategy: &str, prefix: Option<String>) -> String {
+    let mut explore = serde_json::json!({ "scenario": scenario, "strategy": strategy });
+    if let Some(prefix) = prefix {
+        explore["prefix"] = prefix.into();
+    }
+    serde_json::json!({ "explore": explore }).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_reads_counts_as_numbers_and_as_text() {
+        let text = r#"{"status": "complete", "states": 3, "transitions": 2, "schedules": "18014398509481985",
+            "outcomes": [{"captures": [2], "answers": [201, null], "double_charge": true,
+                          "schedules": "18014398509481984", "example": {"text": "0", "schedule": []}},
+                         {"captures": [1], "answers": [201, 200], "double_charge": false,
+                          "schedules": 1, "example": null}],
+            "properties": [{"property": {"modality": "always", "name": "x", "required": true},
+                            "verdict": "holds", "ok": true, "example": null}]}"#;
+        let r: Report = serde_json::from_str(text).unwrap();
+        assert_eq!(r.schedules, Count(18_014_398_509_481_985));
+        assert_eq!(r.double_charging(), 18_014_398_509_481_984);
+        assert_eq!(r.outcomes[0].answers, vec![Some(201), None]);
+    }
+
+    #[test]
+    fn a_request_carries_the_prefix_only_when_given() {
+        assert_eq!(
+            request("race-2", "naive", None),
+            r#"{"explore":{"scenario":"race-2","strategy":"naive"}}"#
+        );
+        assert!(request("race-2", "naive", Some("1-0".into())).contains(r#""prefix":"1-0""#));
+    }
+}

@@ -1,0 +1,140 @@
+//! Take it home: the run on the board (the choices made, first come first
+//! served past them) as lousa-core's four exports, each by download and by
+//! copy. The page renders the same bytes as `lousa export`.
+
+use crate::state::Ws;
+use crate::texts::words;
+use leptos::prelude::*;
+use lousa_core::choice::Schedule;
+use lousa_core::export::{self, Format};
+use wasm_bindgen::JsCast;
+
+/// The file name's extension and MIME type of each format.
+fn file_kind(format: Format) -> (&'static str, &'static str) {
+    match format {
+        Format::Psql => ("sql", "application/sql"),
+        Format::RustTest => ("rs", "text/x-rust"),
+        Format::History => ("json", "application/json"),
+        Format::Mermaid => ("mmd", "text/plain"),
+    }
+}
+
+/// `race-2-check-then-act-0-1x6.sql`.
+pub fn file_name(scenario: &str, strategy: &str, choices: &[u32], format: Format) -> String {
+    let schedule = Schedule(choices.to_vec()).to_string();
+    format!("{scenario}-{strategy}-{schedule}.{}", file_kind(format).0)
+}
+
+#[component]
+pub fn Exports() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    let said = RwSignal::new(None::<&'static str>);
+    let text_of = move |format: Format| {
+        ws.built.with_untracked(|s| {
+            ws.turn
+                .with_untracked(|t| t.as_ref().ok().map(|t| export::render(format, s, &t.run)))
+        })
+    };
+    let rows = Format::ALL
+        .into_iter()
+        .enumerate()
+        .map(|(i, format)| {
+            view! {
+                <li data-testid="export" data-format=format.name()>
+                    <span class="export-name">{move || words(ws.lang.get()).export_names[i]}</span>
+                    " "
+                    <button
+                        data-testid="download"
+                        on:click=move |_| {
+                            if let Some(text) = text_of(format) {
+                                let name = file_name(
+                                    ws.scenario.get_untracked(),
+                                    ws.strategy.get_untracked().name(),
+                                    &ws.choices.get_untracked(),
+                                    format,
+                                );
+                                download(&name, &text, file_kind(format).1);
+                            }
+                        }
+                    >
+                        {move || words(ws.lang.get()).download}
+                    </button>
+                    " "
+                    <button
+                        data-testid="copy"
+                        on:click=move |_| {
+                            if let Some(text) = text_of(format) {
+                                copy(&text, said, ws);
+                            }
+                        }
+                    >
+                        {move || words(ws.lang.get()).copy}
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="exports" aria-labelledby="exports-title">
+            <h2 id="exports-title">{move || words(ws.lang.get()).exports_title}</h2>
+            <ul>{rows}</ul>
+            <p data-testid="copy-status" aria-live="polite">{move || said.get()}</p>
+        </section>
+    }
+}
+
+/// Saves `text` as a file named `name`, through a link to a blob.
+fn download(name: &str, text: &str, mime: &str) {
+    let parts = js_sys::Array::of1(&text.into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    let a: web_sys::HtmlAnchorElement = document()
+        .create_element("a")
+        .expect("an anchor")
+        .unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    // The download reads the blob after this handler returns.
+    gloo_timers::callback::Timeout::new(10_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
+}
+
+/// Puts `text` on the clipboard, and says whether it went.
+fn copy(text: &str, said: RwSignal<Option<&'static str>>, ws: Ws) {
+    let promise = window().navigator().clipboard().write_text(text);
+    leptos::task::spawn_local(async move {
+        let words = words(ws.lang.get_untracked());
+        let done = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        said.set(Some(if done {
+            words.copied
+        } else {
+            words.copy_failed
+        }));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_named_after_the_run() {
+        assert_eq!(
+            file_name("race-2", "check-then-act", &[0, 1, 1, 1, 0], Format::Psql),
+            "race-2-check-then-act-0-1x3.sql"
+        );
+        assert_eq!(
+            file_name("race-2", "naive", &[], Format::Mermaid),
+            "race-2-naive-0.mmd"
+        );
+    }
+}

@@ -1,0 +1,129 @@
+//! The scheduler's panel: the choice point's alternatives as a numbered
+//! list (keys 1-9 pick; screen readers read the list), undo, redo, first
+//! come first served, the schedule made so far, and what a link asked for
+//! that did not fit.
+
+use crate::alternatives::labels;
+use crate::state::Ws;
+use crate::texts::{choice_kind, misfit, words};
+use crate::url::Problem;
+use leptos::prelude::*;
+use lousa_core::choice::Schedule;
+
+#[component]
+pub fn Scheduler() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    let w = move || words(ws.lang.get());
+    let kind = move || {
+        let lang = ws.lang.get();
+        ws.turn.with(|t| {
+            t.as_ref()
+                .ok()
+                .and_then(|t| t.next.as_ref())
+                .map_or(w().run_over, |p| choice_kind(p.kind, lang))
+        })
+    };
+    let items = move || {
+        let lang = ws.lang.get();
+        let list = ws
+            .turn
+            .with(|t| t.as_ref().ok().map(|t| labels(t, lang)).unwrap_or_default());
+        list.into_iter()
+            .map(|l| {
+                let choice = l.choice;
+                view! {
+                    <li>
+                        <button
+                            class="pick"
+                            data-testid="pick"
+                            data-choice=choice.to_string()
+                            on:click=move |_| ws.pick(choice)
+                        >
+                            <kbd>{(choice + 1).to_string()}</kbd>
+                            " "
+                            {l.text}
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    let schedule_text = move || {
+        ws.choices.with(|c| {
+            if c.is_empty() {
+                w().no_choices_yet.to_string()
+            } else {
+                Schedule(c.clone()).exact_text()
+            }
+        })
+    };
+    view! {
+        <section class="scheduler" aria-labelledby="scheduler-title">
+            <h2 id="scheduler-title">{move || w().choices_label}</h2>
+            <Problems />
+            <p class="turn-kind" data-testid="turn-kind">{kind}</p>
+            <ol class="picks" data-testid="picks">{items}</ol>
+            <p class="scheduler-actions">
+                <button
+                    data-testid="undo"
+                    on:click=move |_| ws.undo()
+                    prop:disabled=move || ws.choices.with(Vec::is_empty)
+                >
+                    {move || w().undo}
+                </button>
+                <button
+                    data-testid="redo"
+                    on:click=move |_| ws.redo()
+                    prop:disabled=move || ws.redo.with(Vec::is_empty)
+                >
+                    {move || w().redo}
+                </button>
+                <button
+                    data-testid="finish"
+                    on:click=move |_| ws.finish()
+                    prop:disabled=move || ws.arity() == 0
+                >
+                    {move || w().first_come}
+                </button>
+                <button data-testid="restart" on:click=move |_| ws.restart()>
+                    {move || w().restart}
+                </button>
+            </p>
+            <p class="schedule-line">
+                {move || w().schedule_word}
+                ": "
+                <code data-testid="schedule">{schedule_text}</code>
+            </p>
+        </section>
+    }
+}
+
+/// What a link asked for that the workshop could not give, and what it
+/// shows instead.
+#[component]
+fn Problems() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    move || {
+        let lang = ws.lang.get();
+        let w = words(lang);
+        let problems = ws.problems.get();
+        (!problems.is_empty()).then(|| {
+            let items = problems
+                .into_iter()
+                .map(|p| {
+                    let said = match p {
+                        Problem::Value { name, value } => {
+                            format!("{} {name}={value}", w.unknown_value)
+                        }
+                        Problem::ScheduleText(t) => format!("{} {t}", w.link_problem),
+                        Problem::Misfit(m) => {
+                            format!("{} {}; {}.", w.link_problem, misfit(&m, lang), w.cut_to)
+                        }
+                    };
+                    view! { <li>{said}</li> }
+                })
+                .collect_view();
+            view! { <ul class="problems" data-testid="problems" role="alert">{items}</ul> }
+        })
+    }
+}

@@ -1,0 +1,179 @@
+//! The workshop's state, as signals, and the attendee's actions on it.
+//!
+//! The inputs are the built-in, its strategy, the language and the choices
+//! made; the run and the next choice point are a memo of them
+//! (`scheduling::turn`). Undone choices wait on a redo stack until a
+//! different pick drops them.
+
+use crate::url::{Problem, Setup};
+use leptos::prelude::*;
+use lousa_core::choice::Schedule;
+use lousa_core::narrate::Lang;
+use lousa_core::scheduling::{self, Turn};
+use lousa_core::{Scenario, Strategy, builtins};
+
+/// Choices a finish may add: more than any built-in's run has choice points.
+const FINISH_MAX: usize = 100_000;
+
+/// The workshop's signals; `Copy`, handed to components through context.
+#[derive(Clone, Copy)]
+pub struct Ws {
+    pub scenario: RwSignal<&'static str>,
+    pub strategy: RwSignal<Strategy>,
+    pub lang: RwSignal<Lang>,
+    pub choices: RwSignal<Vec<u32>>,
+    /// Undone choices, the last undone at the end.
+    pub redo: RwSignal<Vec<u32>>,
+    /// A frame the attendee stepped back to; `None`: the turn's frame.
+    pub viewed: RwSignal<Option<usize>>,
+    pub problems: RwSignal<Vec<Problem>>,
+    pub built: Memo<Scenario>,
+    pub turn: Memo<Result<Turn, String>>,
+}
+
+impl Ws {
+    pub fn new(setup: Setup, problems: Vec<Problem>) -> Ws {
+        let scenario = RwSignal::new(setup.scenario);
+        let strategy = RwSignal::new(setup.strategy);
+        let choices = RwSignal::new(setup.choices);
+        let built = Memo::new(move |_| {
+            let mut s = builtins::builtin(scenario.get()).expect("a listed built-in");
+            s.strategy = strategy.get();
+            s
+        });
+        let turn = Memo::new(move |_| {
+            built.with(|s| {
+                choices
+                    .with(|c| scheduling::turn(s, &Schedule(c.clone())).map_err(|e| e.to_string()))
+            })
+        });
+        Ws {
+            scenario,
+            strategy,
+            lang: RwSignal::new(setup.lang),
+            choices,
+            redo: RwSignal::new(Vec::new()),
+            viewed: RwSignal::new(None),
+            problems: RwSignal::new(problems),
+            built,
+            turn,
+        }
+    }
+
+    /// What the URL should say now.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            scenario: self.scenario.get(),
+            strategy: self.strategy.get(),
+            lang: self.lang.get(),
+            choices: self.choices.get(),
+        }
+    }
+
+    /// The frame on the board: the one stepped to, or the turn's.
+    pub fn frame(&self) -> usize {
+        let at = self.turn.with(|t| t.as_ref().map_or(0, |t| t.frame));
+        self.viewed.get().map_or(at, |f| f.min(at))
+    }
+
+    /// How many alternatives the choice point has (0 when the run is over).
+    pub fn arity(&self) -> usize {
+        self.turn.with(|t| {
+            t.as_ref()
+                .ok()
+                .and_then(|t| t.next.as_ref())
+                .map_or(0, |p| p.alternatives.len())
+        })
+    }
+
+    /// Takes alternative `choice` at the choice point.
+    pub fn pick(&self, choice: u32) {
+        if choice as usize >= self.arity() {
+            return;
+        }
+        let redo = self.redo.get_untracked();
+        if redo.last() == Some(&choice) {
+            self.redo.update(|r| {
+                r.pop();
+            });
+        } else if !redo.is_empty() {
+            self.redo.set(Vec::new());
+        }
+        self.choices.update(|c| c.push(choice));
+        self.viewed.set(None);
+        self.problems.set(Vec::new());
+    }
+
+    pub fn undo(&self) {
+        let mut choices = self.choices.get_untracked();
+        if let Some(last) = choices.pop() {
+            self.choices.set(choices);
+            self.redo.update(|r| r.push(last));
+            self.viewed.set(None);
+        }
+    }
+
+    pub fn redo(&self) {
+        let mut redo = self.redo.get_untracked();
+        if let Some(next) = redo.pop() {
+            self.redo.set(redo);
+            self.choices.update(|c| c.push(next));
+            self.viewed.set(None);
+        }
+    }
+
+    /// First come, first served to the end: choice 0 at every choice left.
+    pub fn finish(&self) {
+        let mut all = self.choices.get_untracked();
+        all.resize(all.len() + FINISH_MAX, 0);
+        let (kept, _) = self
+            .built
+            .with_untracked(|s| scheduling::fit(s, &Schedule(all)));
+        self.redo.set(Vec::new());
+        self.choices.set(kept.0);
+        self.viewed.set(None);
+    }
+
+    /// No choices made: the board at the first choice point.
+    pub fn restart(&self) {
+        self.choices.set(Vec::new());
+        self.redo.set(Vec::new());
+        self.viewed.set(None);
+        self.problems.set(Vec::new());
+    }
+
+    /// Loads a whole schedule (an explorer's example): its choices and zeros
+    /// to the end, the board at its first choice point so the attendee can
+    /// step through it.
+    pub fn load(&self, schedule: &[u32]) {
+        let mut all = schedule.to_vec();
+        all.resize(all.len() + FINISH_MAX, 0);
+        let (kept, _) = self
+            .built
+            .with_untracked(|s| scheduling::fit(s, &Schedule(all)));
+        let first = self
+            .built
+            .with_untracked(|s| scheduling::turn(s, &Schedule::default()).map_or(0, |t| t.frame));
+        self.redo.set(Vec::new());
+        self.choices.set(kept.0);
+        self.viewed.set(Some(first));
+        self.problems.set(Vec::new());
+    }
+
+    /// Moves the board `by` frames, between the start and the turn's frame.
+    pub fn step(&self, by: isize) {
+        let at = self
+            .turn
+            .with_untracked(|t| t.as_ref().map_or(0, |t| t.frame));
+        let now = self.viewed.get_untracked().unwrap_or(at).min(at);
+        let to = now.saturating_add_signed(by).min(at);
+        self.viewed.set((to != at).then_some(to));
+    }
+
+    /// Another built-in or strategy starts over.
+    pub fn choose_world(&self, scenario: &'static str, strategy: Strategy) {
+        self.scenario.set(scenario);
+        self.strategy.set(strategy);
+        self.restart();
+    }
+}

@@ -1,0 +1,308 @@
+//! Every sentence the workshop view shows that the reader's page does not,
+//! in Brazilian Portuguese first and English second.
+
+use lousa_core::choice::{ChoiceKind, Misfit};
+use lousa_core::narrate::Lang;
+
+pub struct Words {
+    pub title: &'static str,
+    pub intro: &'static str,
+    pub scenario: &'static str,
+    pub strategy: &'static str,
+    pub other_language: &'static str,
+    pub reader_page: &'static str,
+    pub board_label: &'static str,
+    pub back: &'static str,
+    pub forward: &'static str,
+    pub frame_word: &'static str,
+    pub of_word: &'static str,
+    pub your_turn: &'static str,
+    pub run_over: &'static str,
+    pub choices_label: &'static str,
+    pub undo: &'static str,
+    pub redo: &'static str,
+    pub first_come: &'static str,
+    pub restart: &'static str,
+    pub schedule_word: &'static str,
+    pub no_choices_yet: &'static str,
+    pub explore_title: &'static str,
+    pub explore_button: &'static str,
+    pub cancel: &'static str,
+    pub cancelled: &'static str,
+    pub exploring: &'static str,
+    pub states_word: &'static str,
+    pub transitions_word: &'static str,
+    pub per_second: &'static str,
+    pub state_limit: &'static str,
+    pub complete: &'static str,
+    pub schedules_word: &'static str,
+    pub captures_col: &'static str,
+    pub answers_col: &'static str,
+    pub schedules_col: &'static str,
+    pub shortest_col: &'static str,
+    pub no_answer: &'static str,
+    pub properties_title: &'static str,
+    pub always: &'static str,
+    pub sometimes: &'static str,
+    pub from_here: &'static str,
+    pub charge_twice: &'static str,
+    pub counting_here: &'static str,
+    pub from_step_start: &'static str,
+    pub worker_failed: &'static str,
+    pub exports_title: &'static str,
+    pub download: &'static str,
+    pub copy: &'static str,
+    pub copied: &'static str,
+    pub copy_failed: &'static str,
+    pub export_names: [&'static str; 4],
+    pub keys_title: &'static str,
+    pub keys: [(&'static str, &'static str); 6],
+    pub link_problem: &'static str,
+    pub unknown_value: &'static str,
+    pub cut_to: &'static str,
+    pub events_summary: &'static str,
+}
+
+pub const PT: Words = Words {
+    title: "Oficina: você é o escalonador",
+    intro: "A cada ponto de escolha a lousa para e mostra as alternativas: qual evento acontece primeiro, para qual instância o load balancer manda o pedido. Escolha até a cobrança sair duas vezes, depois conte todos os escalonamentos possíveis.",
+    scenario: "Cenário",
+    strategy: "Estratégia",
+    other_language: "English",
+    reader_page: "Voltar ao texto",
+    board_label: "A lousa no ponto de escolha",
+    back: "Passo anterior",
+    forward: "Próximo passo",
+    frame_word: "Passo",
+    of_word: "de",
+    your_turn: "Sua vez: escolha o que acontece agora.",
+    run_over: "A execução terminou: não há mais escolhas.",
+    choices_label: "Alternativas",
+    undo: "Desfazer",
+    redo: "Refazer",
+    first_come: "Primeiro a chegar até o fim",
+    restart: "Recomeçar",
+    schedule_word: "Escalonamento",
+    no_choices_yet: "nenhuma escolha ainda",
+    explore_title: "Todos os escalonamentos",
+    explore_button: "Contar todos",
+    cancel: "Cancelar",
+    cancelled: "Contagem cancelada.",
+    exploring: "Explorando…",
+    states_word: "estados",
+    transitions_word: "transições",
+    per_second: "estados/s",
+    state_limit: "A exploração parou no limite de estados: nada pode ser afirmado sobre os escalonamentos que faltaram.",
+    complete: "Exploração completa",
+    schedules_word: "escalonamentos",
+    captures_col: "Capturas por intenção",
+    answers_col: "Respostas finais",
+    schedules_col: "Escalonamentos",
+    shortest_col: "O mais curto",
+    no_answer: "sem resposta",
+    properties_title: "Propriedades",
+    always: "sempre",
+    sometimes: "às vezes",
+    from_here: "daqui",
+    charge_twice: "cobram duas vezes",
+    counting_here: "contando daqui…",
+    from_step_start: "a partir do início deste passo",
+    worker_failed: "O explorador não respondeu:",
+    exports_title: "Levar para casa",
+    download: "Baixar",
+    copy: "Copiar",
+    copied: "Copiado.",
+    copy_failed: "O navegador não deixou copiar; use o download.",
+    export_names: [
+        "Script psql (dois terminais)",
+        "Teste em Rust",
+        "Histórico JSON",
+        "Diagrama Mermaid",
+    ],
+    keys_title: "Atalhos",
+    keys: [
+        ("1–9", "escolhe a alternativa"),
+        ("U", "desfaz"),
+        ("R", "refaz"),
+        ("F", "primeiro a chegar até o fim"),
+        ("← →", "passo anterior e seguinte"),
+        ("E", "conta todos os escalonamentos"),
+    ],
+    link_problem: "O escalonamento do link não serve para este cenário:",
+    unknown_value: "O link traz um valor que a oficina não conhece, e vale o padrão:",
+    cut_to: "a lousa mostra as escolhas que servem",
+    events_summary: "Todos os eventos desta execução",
+};
+
+pub const EN: Words = Words {
+    title: "Workshop: you are the scheduler",
+    intro: "At each choice point the board stops and shows the alternatives: which event happens first, which instance the load balancer sends the request to. Choose until the charge goes through twice, then count every possible schedule.",
+    scenario: "Scenario",
+    strategy: "Strategy",
+    other_language: "Português",
+    reader_page: "Back to the article",
+    board_label: "The board at the choice point",
+    back: "Previous step",
+    forward: "Next step",
+    frame_word: "Step",
+    of_word: "of",
+    your_turn: "Your turn: choose what happens now.",
+    run_over: "The run is over: no choices are left.",
+    choices_label: "Alternatives",
+    undo: "Undo",
+    redo: "Redo",
+    first_come: "First come, first served to the end",
+    restart: "Start over",
+    schedule_word: "Schedule",
+    no_choices_yet: "no choices yet",
+    explore_title: "Every schedule",
+    explore_button: "Count them all",
+    cancel: "Cancel",
+    cancelled: "Count cancelled.",
+    exploring: "Exploring…",
+    states_word: "states",
+    transitions_word: "transitions",
+    per_second: "states/s",
+    state_limit: "The exploration stopped at the state limit: nothing can be said about the schedules it did not reach.",
+    complete: "Exploration complete",
+    schedules_word: "schedules",
+    captures_col: "Captures per intent",
+    answers_col: "Final answers",
+    schedules_col: "Schedules",
+    shortest_col: "Shortest",
+    no_answer: "no answer",
+    properties_title: "Properties",
+    always: "always",
+    sometimes: "sometimes",
+    from_here: "from here",
+    charge_twice: "charge twice",
+    counting_here: "counting from here…",
+    from_step_start: "from the start of this step",
+    worker_failed: "The explorer did not answer:",
+    exports_title: "Take it home",
+    download: "Download",
+    copy: "Copy",
+    copied: "Copied.",
+    copy_failed: "The browser would not copy; use the download.",
+    export_names: [
+        "psql script (two terminals)",
+        "Rust test",
+        "JSON history",
+        "Mermaid diagram",
+    ],
+    keys_title: "Shortcuts",
+    keys: [
+        ("1–9", "picks the alternative"),
+        ("U", "undoes"),
+        ("R", "redoes"),
+        ("F", "first come, first served to the end"),
+        ("← →", "previous and next step"),
+        ("E", "counts every schedule"),
+    ],
+    link_problem: "The link's schedule does not fit this scenario:",
+    unknown_value: "The link carries a value the workshop does not know, and the default stands:",
+    cut_to: "the board shows the choices that fit",
+    events_summary: "Every event of this run",
+};
+
+pub fn words(lang: Lang) -> &'static Words {
+    match lang {
+        Lang::Pt => &PT,
+        Lang::En => &EN,
+    }
+}
+
+/// What kind of choice the scheduler makes now.
+pub fn choice_kind(kind: ChoiceKind, lang: Lang) -> &'static str {
+    match (kind, lang) {
+        (ChoiceKind::Next, Lang::Pt) => "Qual evento acontece primeiro?",
+        (ChoiceKind::Next, Lang::En) => "Which event happens first?",
+        (ChoiceKind::Route, Lang::Pt) => "Para qual instância o load balancer manda?",
+        (ChoiceKind::Route, Lang::En) => "Which instance does the load balancer send it to?",
+        (ChoiceKind::Jitter, Lang::Pt) => "Quantos milissegundos a mais nesta ida pela rede?",
+        (ChoiceKind::Jitter, Lang::En) => "How many extra milliseconds on this network hop?",
+    }
+}
+
+/// Where a link's schedule stopped fitting, naming the position and the
+/// limit.
+pub fn misfit(m: &Misfit, lang: Lang) -> String {
+    match (*m, lang) {
+        (
+            Misfit::PastAlternatives {
+                position,
+                choice,
+                alternatives,
+            },
+            Lang::Pt,
+        ) => format!(
+            "a escolha {} é {choice}, mas esse ponto de escolha só tem as alternativas 0 a {}",
+            position + 1,
+            alternatives - 1
+        ),
+        (
+            Misfit::PastAlternatives {
+                position,
+                choice,
+                alternatives,
+            },
+            Lang::En,
+        ) => format!(
+            "choice {} is {choice}, but that choice point only has alternatives 0 to {}",
+            position + 1,
+            alternatives - 1
+        ),
+        (Misfit::TooLong { given, points }, Lang::Pt) => {
+            format!("são {given} escolhas, mas esta execução só tem {points} pontos de escolha")
+        }
+        (Misfit::TooLong { given, points }, Lang::En) => {
+            format!("{given} choices, but this run only has {points} choice points")
+        }
+    }
+}
+
+/// A count with the language's thousands separator: 1.472 or 1,472.
+pub fn count(n: u128, lang: Lang) -> String {
+    let digits = n.to_string();
+    let sep = match lang {
+        Lang::Pt => '.',
+        Lang::En => ',',
+    };
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(sep);
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_group_thousands_by_language() {
+        assert_eq!(count(1472, Lang::Pt), "1.472");
+        assert_eq!(count(700_922, Lang::En), "700,922");
+        assert_eq!(count(12, Lang::Pt), "12");
+        assert_eq!(count(1_000_000, Lang::Pt), "1.000.000");
+    }
+
+    #[test]
+    fn a_misfit_names_the_position_and_the_limit() {
+        let m = Misfit::PastAlternatives {
+            position: 2,
+            choice: 9,
+            alternatives: 2,
+        };
+        assert!(misfit(&m, Lang::Pt).contains("escolha 3 é 9"));
+        assert!(misfit(&m, Lang::En).contains("alternatives 0 to 1"));
+        let m = Misfit::TooLong {
+            given: 40,
+            points: 12,
+        };
+        assert!(misfit(&m, Lang::En).contains("12 choice points"));
+    }
+}

@@ -1,0 +1,214 @@
+//! The workshop's state in the URL: `?modo=oficina&scenario=race-2&
+//! strategy=check-then-act&schedule=1-0x3&lang=en`. A hand-made
+//! interleaving is a link that opens at the same step. Reading never fails:
+//! what does not fit becomes a [`Problem`] the page shows, and the board
+//! falls back to what does.
+
+use lousa_core::Strategy;
+use lousa_core::builtins;
+use lousa_core::choice::{Misfit, Schedule};
+use lousa_core::narrate::Lang;
+use lousa_core::scheduling;
+
+/// The scenario a workshop link opens when it names none: the smallest race.
+pub const DEFAULT_SCENARIO: &str = "race-2";
+
+/// Longest parameter value shown back in a message.
+const SHOWN_MAX: usize = 40;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub scenario: &'static str,
+    pub strategy: Strategy,
+    pub lang: Lang,
+    pub choices: Vec<u32>,
+}
+
+/// What a link asked for that the workshop could not give.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// `name=value` is not one the workshop knows; the default stands.
+    Value { name: String, value: String },
+    /// The schedule does not parse (the core's words).
+    ScheduleText(String),
+    /// The schedule parses but does not fit; the board shows the prefix
+    /// that does.
+    Misfit(Misfit),
+}
+
+/// The built-in a name names, as the `&'static str` the page keeps.
+pub fn scenario_name(name: &str) -> Option<&'static str> {
+    builtins::NAMES.iter().copied().find(|n| *n == name)
+}
+
+/// Reads a query string (with or without its `?`).
+pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
+    let mut problems = Vec::new();
+    let mut scenario = DEFAULT_SCENARIO;
+    let mut strategy = None;
+    let mut lang = Lang::Pt;
+    let mut schedule_text = None;
+    for pair in query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let value = decode(value);
+        let bad = |problems: &mut Vec<Problem>| {
+            problems.push(Problem::Value {
+                name: shown(name),
+                value: shown(&value),
+            })
+        };
+        match name {
+            "modo" | "mode" => {}
+            "scenario" => match scenario_name(&value) {
+                Some(n) => scenario = n,
+                None => bad(&mut problems),
+            },
+            "strategy" => match Strategy::from_name(&value) {
+                Some(s) => strategy = Some(s),
+                None => bad(&mut problems),
+            },
+            "lang" => match value.as_str() {
+                "pt" | "pt-BR" => lang = Lang::Pt,
+                "en" => lang = Lang::En,
+                _ => bad(&mut problems),
+            },
+            "schedule" => schedule_text = Some(value),
+            _ => bad(&mut problems),
+        }
+    }
+    let mut built = builtins::builtin(scenario).expect("a listed built-in");
+    let strategy = strategy.unwrap_or(built.strategy);
+    built.strategy = strategy;
+    let mut choices = Vec::new();
+    if let Some(text) = schedule_text {
+        match text.parse::<Schedule>() {
+            Err(e) => problems.push(Problem::ScheduleText(e.to_string())),
+            Ok(schedule) => {
+                let (kept, misfit) = scheduling::fit(&built, &schedule);
+                choices = kept.0;
+                problems.extend(misfit.map(Problem::Misfit));
+            }
+        }
+    }
+    let setup = Setup {
+        scenario,
+        strategy,
+        lang,
+        choices,
+    };
+    (setup, problems)
+}
+
+/// The query that reopens `setup`.
+pub fn query(setup: &Setup) -> String {
+    let mut q = format!(
+        "?modo=oficina&scenario={}&strategy={}",
+        setup.scenario,
+        setup.strategy.name()
+    );
+    if !setup.choices.is_empty() {
+        q.push_str("&schedule=");
+        q.push_str(&Schedule(setup.choices.clone()).exact_text());
+    }
+    if setup.lang == Lang::En {
+        q.push_str("&lang=en");
+    }
+    q
+}
+
+/// Percent-decoding of a query value (`+` is a space); bytes that do not
+/// make UTF-8 become U+FFFD.
+fn decode(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(hi), Some(lo)) => {
+                    out.push(hi * 16 + lo);
+                    i += 3;
+                    continue;
+                }
+                _ => out.push(b'%'),
+            },
+            b'+' => out.push(b' '),
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    char::from(b).to_digit(16).map(|d| d as u8)
+}
+
+/// At most [`SHOWN_MAX`] characters of what a link said, for a message.
+fn shown(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_MAX) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_setup_reads_back_from_its_query() {
+        let setup = Setup {
+            scenario: "race-2",
+            strategy: Strategy::IdempotencyKey,
+            lang: Lang::En,
+            choices: vec![1, 0, 0],
+        };
+        let (back, problems) = parse(&query(&setup));
+        assert_eq!(problems, vec![]);
+        assert_eq!(back, setup);
+    }
+
+    #[test]
+    fn a_schedule_past_the_alternatives_is_cut_and_named() {
+        let (setup, problems) = parse("?modo=oficina&scenario=race-2&schedule=1-0-9");
+        assert_eq!(setup.choices, vec![1, 0]);
+        assert!(matches!(
+            problems[..],
+            [Problem::Misfit(Misfit::PastAlternatives {
+                position: 2,
+                choice: 9,
+                ..
+            })]
+        ));
+    }
+
+    #[test]
+    fn bad_values_are_problems_and_the_defaults_stand() {
+        let long = "x".repeat(100_000);
+        let (setup, problems) = parse(&format!(
+            "?scenario={long}&strategy=optimistic&lang=fr&schedule=!&zz=1"
+        ));
+        assert_eq!(setup.scenario, DEFAULT_SCENARIO);
+        assert_eq!(problems.len(), 5, "{problems:?}");
+        let Problem::Value { value, .. } = &problems[0] else {
+            panic!("{problems:?}");
+        };
+        assert!(value.chars().count() <= SHOWN_MAX + 1);
+        assert!(matches!(&problems[4], Problem::ScheduleText(t) if t.starts_with("schedule:")));
+    }
+
+    #[test]
+    fn decoding_survives_broken_escapes() {
+        assert_eq!(decode("a%20b+c"), "a b c");
+        assert_eq!(decode("%"), "%");
+        assert_eq!(decode("%4"), "%4");
+        assert_eq!(decode("%zz"), "%zz");
+        assert_eq!(decode("%C3%A9"), "é");
+        assert_eq!(decode("%é%"), "%é%");
+    }
+}
