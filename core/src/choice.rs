@@ -142,14 +142,21 @@ impl fmt::Display for ScheduleParseError {
                 format!("at most {SCHEDULE_LEN_MAX} choices in all, but this run expands past it")
             }
         };
+        // A link may carry a huge bad part: show its start only.
+        let found = match self.found.char_indices().nth(FOUND_SHOWN) {
+            Some((at, _)) => format!("{:?}…", &self.found[..at]),
+            None => format!("{:?}", self.found),
+        };
         write!(
             f,
-            "schedule: at character {} ({:?}): expected {what}",
+            "schedule: at character {} ({found}): expected {what}",
             self.position + 1,
-            self.found
         )
     }
 }
+
+/// Characters of a bad part a parse error quotes.
+const FOUND_SHOWN: usize = 24;
 
 impl std::error::Error for ScheduleParseError {}
 
@@ -373,6 +380,17 @@ mod misfit_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_bad_part_is_quoted_cut() {
+        let e = "!".repeat(100_000).parse::<Schedule>().unwrap_err();
+        let said = e.to_string();
+        assert!(said.len() < 200, "{said}");
+        assert!(
+            said.contains(&format!("{:?}…", "!".repeat(FOUND_SHOWN))),
+            "{said}"
+        );
+    }
 
     #[test]
     fn the_exact_text_keeps_trailing_zeros() {

@@ -38,7 +38,7 @@ pub fn Workshop() -> impl IntoView {
     let handle = window_event_listener(leptos::ev::keydown, move |e| on_key(ws, whole, &e));
     on_cleanup(move || handle.remove());
     view! {
-        <div class="workshop" data-testid="workshop">
+        <div class="workshop lz" data-testid="workshop">
             <Settings />
             <div class="workshop-main">
                 <div class="workshop-board">
@@ -204,7 +204,7 @@ fn Steps() -> impl IntoView {
                 data-testid="forward"
                 aria-label=move || w().forward
                 on:click=move |_| ws.step(1)
-                prop:disabled=move || ws.frame() >= last()
+                prop:disabled=move || { ws.frame() >= last() }
             >
                 "→"
             </button>

@@ -63,6 +63,7 @@ pub fn Scheduler() -> impl IntoView {
             <Problems />
             <p class="turn-kind" data-testid="turn-kind">{kind}</p>
             <ol class="picks" data-testid="picks">{items}</ol>
+            <Ending />
             <p class="scheduler-actions">
                 <button
                     data-testid="undo"
@@ -125,5 +126,51 @@ fn Problems() -> impl IntoView {
                 .collect_view();
             view! { <ul class="problems" data-testid="problems" role="alert">{items}</ul> }
         })
+    }
+}
+
+/// How the run ended, once no choice is left: the captures per intent and
+/// whether the money left twice.
+#[component]
+fn Ending() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    move || {
+        let lang = ws.lang.get();
+        ws.turn.with(|t| {
+            let t = t.as_ref().ok().filter(|t| t.next.is_none())?;
+            let s = &t.run.summary;
+            let captures: Vec<String> = s.intents.iter().map(|i| i.captures.to_string()).collect();
+            let twice = !s.double_charged_intents.is_empty();
+            let said = ending(&captures.join(", "), s.charged_cents, twice, lang);
+            Some(view! {
+                <p
+                    class="ending"
+                    class:double=twice
+                    data-testid="ending"
+                    data-captures=captures.join(",")
+                >
+                    {said}
+                </p>
+            })
+        })
+    }
+}
+
+fn ending(captures: &str, cents: i64, twice: bool, lang: lousa_core::narrate::Lang) -> String {
+    use lousa_core::narrate::Lang;
+    let money = lousa_core::narrate::amount(cents, lang);
+    match (lang, twice) {
+        (Lang::Pt, true) => format!(
+            "Fim: capturas por intenção [{captures}], {money} cobrados. A cobrança saiu duas vezes."
+        ),
+        (Lang::Pt, false) => format!(
+            "Fim: capturas por intenção [{captures}], {money} cobrados. Nenhuma intenção foi cobrada duas vezes."
+        ),
+        (Lang::En, true) => format!(
+            "End: captures per intent [{captures}], {money} charged. The charge went through twice."
+        ),
+        (Lang::En, false) => format!(
+            "End: captures per intent [{captures}], {money} charged. No intent was charged twice."
+        ),
     }
 }

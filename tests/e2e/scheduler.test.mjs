@@ -1,0 +1,273 @@
+// Browser tests of the workshop view's scheduler (workshop/, lousa-workshop,
+// at ?modo=oficina): the attendee schedules race-2 by clicks and by keys,
+// undoes and redoes, a schedule link reopens the same board, a link whose
+// schedule does not fit is cut and named, the explorer's worker counts every
+// schedule exactly as `lousa explore --format json` does and counts again
+// from where the attendee stands, a race-3 count cancels with the page still
+// answering (and no long task on the main thread), an outcome's shortest
+// schedule loads into the board, and every export downloads the bytes
+// `lousa export` prints.
+//
+// Run: node --test tests/e2e/scheduler.test.mjs   (./x test builds dist/
+//      and the native CLI first: cargo build --release -p lousa-cli)
+// Env: LOUSA_DIST (default <repo>/dist), CHROMIUM (default /usr/bin/chromium),
+//      LOUSA_CLI (default $CARGO_TARGET_DIR/release/lousa).
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, DIST_DIR, MOUNT_TIMEOUT_MS, REPO_ROOT, chromium, serve } from './harness.mjs';
+
+const CLI = path.resolve(
+  process.env.LOUSA_CLI ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO_ROOT, 'target'), 'release', 'lousa'),
+);
+// A race-3 count takes a few seconds; this only bounds a hang.
+const RUN_TIMEOUT_MS = 120_000;
+
+const cli = (...args) => execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+
+describe('the workshop\'s scheduler', () => {
+  let server;
+  let baseUrl;
+  let userDataDir;
+  let context;
+  const consoleErrors = [];
+  const pageErrors = [];
+
+  async function open(query) {
+    const tab = await context.newPage();
+    tab.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`${query}: ${message.text()}`);
+    });
+    tab.on('pageerror', (error) => pageErrors.push(`${query}: ${error}`));
+    await tab.goto(`${baseUrl}${query}`, { waitUntil: 'load' });
+    await tab.waitForSelector('[data-testid=workshop] [data-testid=lousa]', { timeout: MOUNT_TIMEOUT_MS });
+    return tab;
+  }
+
+  const text = (tab, testid) => tab.textContent(`[data-testid=${testid}]`);
+  const schedule = (tab) => text(tab, 'schedule');
+  const query = (tab) => new URL(tab.url()).searchParams;
+  /** Clicks alternative `choice` (0-based) in the list beside the board. */
+  const pick = (tab, choice) => tab.click(`[data-testid=pick][data-choice="${choice}"]`);
+  /** The board as drawn: its frame and its markup. */
+  const board = (tab) =>
+    tab.$eval('[data-testid=workshop] [data-testid=lousa]', (svg) => ({
+      frame: svg.dataset.frame,
+      // Leptos may leave an empty comment as a marker: not part of the drawing.
+      markup: svg.innerHTML.replaceAll('<!---->', ''),
+    }));
+
+  before(async () => {
+    assert.ok(fs.existsSync(path.join(DIST_DIR, 'lousa-workshop_bg.wasm')), `no workshop wasm in ${DIST_DIR}: build the page first`);
+    assert.ok(fs.existsSync(CLI), `no ${CLI}: run cargo build --release -p lousa-cli`);
+    server = await serve();
+    baseUrl = `http://127.0.0.1:${server.address().port}/`;
+    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lousa-e2e-scheduler-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      acceptsDownloads: true,
+      viewport: { width: 1280, height: 900 },
+    });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+    await context.route('**/*', (route) => {
+      const { hostname } = new URL(route.request().url());
+      return hostname === '127.0.0.1' ? route.continue() : route.abort('blockedbyclient');
+    });
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline code'}`);
+      });
+      window.__longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+  });
+
+  after(async () => {
+    await context?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+  });
+
+  test('clicks schedule race-2 under check-then-act into the double charge; undo and redo walk it back and forth', async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act');
+    assert.equal(await schedule(tab), 'nenhuma escolha ainda');
+    const first = await tab.locator('[data-testid=pick]').count();
+    assert.ok(first >= 2, `the first choice point has alternatives, got ${first}`);
+    // The badges on the board are the same alternatives, on the actors they move.
+    assert.equal(await tab.locator('[data-testid=pick-badge]').count(), first);
+    const badge = await tab.locator('[data-testid=pick-badge]').first().boundingBox();
+    const svg = await tab.locator('[data-testid=workshop] [data-testid=lousa]').boundingBox();
+    assert.ok(badge.y >= svg.y - 20 && badge.y <= svg.y + svg.height, 'the badge sits on the board');
+    // First come, first served, choice by choice, by clicking: the double charge.
+    let clicks = 0;
+    while ((await tab.locator('[data-testid=pick]').count()) > 0) {
+      await pick(tab, 0);
+      clicks += 1;
+      assert.ok(clicks < 200, 'the run ends');
+    }
+    assert.match(await text(tab, 'ending'), /capturas por intenção \[2\], R\$ 500,00 cobrados\. A cobrança saiu duas vezes/);
+    assert.equal(await tab.getAttribute('[data-testid=ending]', 'data-captures'), '2');
+    assert.equal(query(tab).get('schedule').split('-').length >= 1, true);
+    // Undo steps back one choice, to a choice point again; redo returns.
+    const end = await board(tab);
+    await tab.click('[data-testid=undo]');
+    assert.ok((await tab.locator('[data-testid=pick]').count()) >= 2);
+    assert.equal(await tab.locator('[data-testid=ending]').count(), 0);
+    assert.notEqual((await board(tab)).frame, end.frame);
+    await tab.click('[data-testid=redo]');
+    assert.deepEqual(await board(tab), end);
+    await tab.close();
+  });
+
+  test('keys schedule the single charge that lousa explore names as shortest, and the link reopens the same board', async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act');
+    const report = JSON.parse(cli('explore', 'race-2', '--strategy', 'check-then-act', '--format', 'json'));
+    const single = report.outcomes.find((o) => !o.double_charge);
+    // Choice k is key k + 1; F finishes first come, first served.
+    for (const choice of single.example.schedule) await tab.keyboard.press(String(choice + 1));
+    await tab.keyboard.press('f');
+    assert.equal(await tab.getAttribute('[data-testid=ending]', 'data-captures'), single.captures.join(','));
+    assert.match(await text(tab, 'ending'), /Nenhuma intenção foi cobrada duas vezes/);
+    // U undoes by key too, R redoes.
+    const before = await schedule(tab);
+    await tab.keyboard.press('u');
+    assert.notEqual(await schedule(tab), before);
+    await tab.keyboard.press('r');
+    assert.equal(await schedule(tab), before);
+    // The URL is the hand-made interleaving: a fresh page opens the same board.
+    const drawn = await board(tab);
+    const link = new URL(tab.url());
+    const fresh = await open(link.search);
+    assert.deepEqual(await board(fresh), drawn);
+    assert.equal(await schedule(fresh), before);
+    // Mid-run too: three choices in, the link opens at that choice point.
+    await tab.click('[data-testid=restart]');
+    for (const key of ['2', '1', '1']) await tab.keyboard.press(key);
+    const mid = await board(tab);
+    const midTab = await open(new URL(tab.url()).search);
+    assert.deepEqual(await board(midTab), mid);
+    assert.equal(await schedule(midTab), '1-0-0');
+    assert.deepEqual(
+      await midTab.locator('[data-testid=pick]').allTextContents(),
+      await tab.locator('[data-testid=pick]').allTextContents(),
+    );
+    for (const t of [tab, fresh, midTab]) await t.close();
+  });
+
+  test('a schedule that does not fit is named by position and limit, and the board shows the prefix that fits', async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act&schedule=1-0-9');
+    const said = await text(tab, 'problems');
+    assert.match(said, /a escolha 3 é 9, mas esse ponto de escolha só tem as alternativas 0 a 1/);
+    assert.equal(await schedule(tab), '1-0');
+    const fitting = await open('?modo=oficina&scenario=race-2&strategy=check-then-act&schedule=1-0');
+    assert.deepEqual(await board(tab), await board(fitting));
+    const long = await open(`?modo=oficina&scenario=race-2&lang=en&schedule=0x5000`);
+    assert.match(await text(long, 'problems'), /5000 choices, but this run only has \d+ choice points/);
+    assert.equal(await long.locator('[data-testid=pick]').count(), 0, 'the board is at the end');
+    const garbage = await open(`?modo=oficina&scenario=nope&schedule=${'!'.repeat(100_000)}`);
+    assert.match(await text(garbage, 'problems'), /scenario=nope/);
+    assert.ok((await text(garbage, 'problems')).length < 2000, 'a long bad value is shown cut');
+    for (const t of [tab, fitting, long, garbage]) await t.close();
+  });
+
+  for (const strategy of ['check-then-act', 'idempotency-key']) {
+    test(`the worker counts race-2 under ${strategy} exactly as lousa explore does, and again from here`, { timeout: RUN_TIMEOUT_MS }, async () => {
+      const tab = await open(`?modo=oficina&scenario=race-2&strategy=${strategy}`);
+      const report = JSON.parse(cli('explore', 'race-2', '--strategy', strategy, '--format', 'json'));
+      await tab.click('[data-testid=explore]');
+      await tab.waitForSelector('[data-testid=outcomes]', { timeout: RUN_TIMEOUT_MS });
+      const pt = (n) => Number(n).toLocaleString('pt-BR');
+      assert.match(await text(tab, 'explore-status'), new RegExp(`${pt(report.states)} estados · ${pt(report.transitions)} transições · ${pt(report.schedules)} escalonamentos`));
+      const shown = await tab.locator('[data-testid=outcome-schedules]').allTextContents();
+      assert.deepEqual(shown, report.outcomes.map((o) => pt(o.schedules)));
+      const verdicts = await tab.locator('[data-testid=property]').evaluateAll((items) => items.map((i) => i.dataset.verdict));
+      assert.deepEqual(verdicts, report.properties.map((p) => p.verdict));
+      // From here: at the start, every schedule; after a choice, those on from it.
+      const twice = report.outcomes.filter((o) => o.double_charge).reduce((n, o) => n + o.schedules, 0);
+      await tab.waitForFunction((want) => document.querySelector('[data-testid=from-here]')?.textContent.includes(want), `daqui: ${pt(report.schedules)} escalonamentos, ${pt(twice)} cobram duas vezes`, { timeout: RUN_TIMEOUT_MS });
+      await pick(tab, 1);
+      const from = JSON.parse(cli('explore', 'race-2', '--strategy', strategy, '--format', 'json', '--from', '1'));
+      const fromTwice = from.outcomes.filter((o) => o.double_charge).reduce((n, o) => n + o.schedules, 0);
+      await tab.waitForFunction((want) => document.querySelector('[data-testid=from-here]')?.textContent.includes(want), `daqui: ${pt(from.schedules)} escalonamentos, ${pt(fromTwice)} cobram duas vezes`, { timeout: RUN_TIMEOUT_MS });
+      await tab.close();
+    });
+  }
+
+  test('clicking an outcome\'s shortest schedule loads it into the board at its first choice', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act');
+    const start = await board(tab);
+    await tab.keyboard.press('e');
+    await tab.waitForSelector('[data-testid=outcomes]', { timeout: RUN_TIMEOUT_MS });
+    const button = tab.locator('[data-testid=load-example][data-schedule="0-1x6"]');
+    await button.click();
+    // The board stands at the run's first choice point, the whole schedule loaded.
+    assert.equal((await board(tab)).frame, start.frame);
+    assert.match(await schedule(tab), /^0-1x6/);
+    assert.equal(await tab.getAttribute('[data-testid=ending]', 'data-captures'), '1');
+    // Stepping forward walks the loaded interleaving to its end.
+    const last = Number((await text(tab, 'step-counter')).match(/de (\d+)/)[1]);
+    for (let i = Number(start.frame); i < last; i += 1) await tab.keyboard.press('ArrowRight');
+    assert.equal((await board(tab)).frame, String(last));
+    await tab.close();
+  });
+
+  test('a race-3 count cancels midway; the page answers and the main thread had no long task', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=race-3&strategy=check-then-act');
+    const t0 = await tab.evaluate(() => performance.now());
+    await tab.click('[data-testid=explore]');
+    await tab.waitForFunction(() => Number(document.querySelector('[data-testid=explore-progress]')?.value) > 20_000, null, { timeout: RUN_TIMEOUT_MS });
+    const progress = await text(tab, 'explore-status');
+    assert.match(progress, /Explorando… [\d.]+ estados · [\d.]+ transições · [\d.]+ estados\/s/);
+    await tab.click('[data-testid=cancel]');
+    assert.equal(await text(tab, 'explore-status'), 'Contagem cancelada.');
+    assert.equal(await tab.locator('[data-testid=outcomes]').count(), 0);
+    const t1 = await tab.evaluate(() => performance.now());
+    // Still answering: a pick redraws the board.
+    const before = await board(tab);
+    await pick(tab, 1);
+    assert.notDeepEqual(await board(tab), before);
+    const long = await tab.evaluate(([from, to]) => window.__longTasks.filter((t) => t.start >= from && t.start <= to), [t0, t1]);
+    assert.deepEqual(long.filter((t) => t.duration > 50), [], `long tasks while the worker ran: ${JSON.stringify(long)}`);
+    await tab.close();
+  });
+
+  test('each export downloads what lousa export prints, and copies it', async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act&schedule=0-1x6');
+    for (const format of ['psql', 'rust-test', 'history', 'mermaid']) {
+      const [download] = await Promise.all([
+        tab.waitForEvent('download'),
+        tab.click(`[data-testid=export][data-format=${format}] [data-testid=download]`),
+      ]);
+      const got = fs.readFileSync(await download.path(), 'utf8');
+      const want = cli('export', 'race-2', '--strategy', 'check-then-act', '--schedule', '0-1x6', '--format', format);
+      assert.equal(got, want, `${format} download`);
+      assert.match(download.suggestedFilename(), /^race-2-check-then-act-0-1x6\.(sql|rs|json|mmd)$/);
+    }
+    await tab.click('[data-testid=export][data-format=mermaid] [data-testid=copy]');
+    await tab.waitForFunction(() => document.querySelector('[data-testid=copy-status]')?.textContent === 'Copiado.');
+    const copied = await tab.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, cli('export', 'race-2', '--strategy', 'check-then-act', '--schedule', '0-1x6', '--format', 'mermaid'));
+    await tab.close();
+  });
+
+  test('English, and no console errors or page errors on any workshop page', async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&lang=en');
+    assert.equal(await schedule(tab), 'no choices yet');
+    assert.equal(await text(tab, 'turn-kind'), 'Which event happens first?');
+    await tab.click('[data-testid=language]');
+    assert.equal(await text(tab, 'turn-kind'), 'Qual evento acontece primeiro?');
+    assert.equal(query(tab).get('lang'), null);
+    assert.equal(await tab.getAttribute('html', 'lang'), 'pt-BR');
+    await tab.close();
+    assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(pageErrors, []);
+  });
+});
