@@ -22,8 +22,8 @@ pub enum Counting {
     Failed(String),
 }
 
-/// The world a count is of: the built-in and its strategy.
-pub type Of = (&'static str, Strategy);
+/// The world a count is of: the scenario's link and its strategy.
+pub type Of = (String, Strategy);
 
 /// The largest number of states the explorer may visit (the worker's
 /// default): shown as the progress bar's end.
@@ -37,12 +37,12 @@ pub type Whole = RwSignal<(Option<Of>, Counting)>;
 pub fn Counts(whole: Whole) -> impl IntoView {
     let ws = expect_context::<Ws>();
     let here = RwSignal::new(Counting::Idle);
-    let of = move || (ws.scenario.get(), ws.strategy.get());
+    let of = move || (ws.link(), ws.strategy.get());
     let start = move || start_whole(ws, whole);
     // A new world forgets the counts of the old one.
     Effect::new(move |_| {
         let now = of();
-        if whole.with_untracked(|(o, _)| o.is_some_and(|o| o != now)) {
+        if whole.with_untracked(|(o, _)| o.as_ref().is_some_and(|o| *o != now)) {
             explorer::cancel(Slot::Whole);
             explorer::cancel(Slot::Here);
             whole.set((None, Counting::Idle));
@@ -62,9 +62,9 @@ pub fn Counts(whole: Whole) -> impl IntoView {
         });
         match (done, prefix) {
             (true, Some(prefix)) => {
-                let (scenario, strategy) = of();
+                let (link, strategy) = untrack(of);
                 let text = Schedule(prefix).exact_text();
-                let request = explorer::request(scenario, strategy.name(), Some(text));
+                let request = explorer::request(&link, strategy.name(), Some(text));
                 here.set(Counting::Running(Figures::default()));
                 explorer::start(Slot::Here, request, move |e| here.set(from_event(e)));
             }
@@ -107,10 +107,10 @@ pub fn Counts(whole: Whole) -> impl IntoView {
 
 /// Starts counting every schedule of the world on the board.
 pub fn start_whole(ws: Ws, whole: Whole) {
-    let (scenario, strategy) = (ws.scenario.get_untracked(), ws.strategy.get_untracked());
-    let request = explorer::request(scenario, strategy.name(), None);
+    let (link, strategy) = untrack(|| (ws.link(), ws.strategy.get()));
+    let request = explorer::request(&link, strategy.name(), None);
     whole.set((
-        Some((scenario, strategy)),
+        Some((link, strategy)),
         Counting::Running(Figures::default()),
     ));
     explorer::start(Slot::Whole, request, move |e| {

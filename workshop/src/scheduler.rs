@@ -117,6 +117,7 @@ fn Problems() -> impl IntoView {
                             format!("{} {name}={value}", w.unknown_value)
                         }
                         Problem::ScheduleText(t) => format!("{} {t}", w.link_problem),
+                        Problem::Edits(t) => format!("{} {t}", w.edits_problem),
                         Problem::Misfit(m) => {
                             format!("{} {}; {}.", w.link_problem, misfit(&m, lang), w.cut_to)
                         }

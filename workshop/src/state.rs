@@ -5,7 +5,7 @@
 //! (`scheduling::turn`). Undone choices wait on a redo stack until a
 //! different pick drops them.
 
-use crate::url::{Problem, Setup};
+use crate::url::{self, Problem, Setup};
 use leptos::prelude::*;
 use lousa_core::choice::Schedule;
 use lousa_core::narrate::Lang;
@@ -18,7 +18,9 @@ const FINISH_MAX: usize = 100_000;
 /// The workshop's signals; `Copy`, handed to components through context.
 #[derive(Clone, Copy)]
 pub struct Ws {
+    /// The built-in the scenario starts from, and the link's edits to it.
     pub scenario: RwSignal<&'static str>,
+    pub edits: RwSignal<String>,
     pub strategy: RwSignal<Strategy>,
     pub lang: RwSignal<Lang>,
     pub choices: RwSignal<Vec<u32>>,
@@ -34,10 +36,16 @@ pub struct Ws {
 impl Ws {
     pub fn new(setup: Setup, problems: Vec<Problem>) -> Ws {
         let scenario = RwSignal::new(setup.scenario);
+        let edits = RwSignal::new(setup.edits);
         let strategy = RwSignal::new(setup.strategy);
         let choices = RwSignal::new(setup.choices);
+        // Edits are checked before they are set (`url::scenario_of`), so
+        // the built-in stands in only for a bug.
         let built = Memo::new(move |_| {
-            let mut s = builtins::builtin(scenario.get()).expect("a listed built-in");
+            let name = scenario.get();
+            let mut s = edits
+                .with(|e| url::scenario_of(name, e))
+                .unwrap_or_else(|_| builtins::builtin(name).expect("a listed built-in"));
             s.strategy = strategy.get();
             s
         });
@@ -49,6 +57,7 @@ impl Ws {
         });
         Ws {
             scenario,
+            edits,
             strategy,
             lang: RwSignal::new(setup.lang),
             choices,
@@ -64,6 +73,7 @@ impl Ws {
     pub fn setup(&self) -> Setup {
         Setup {
             scenario: self.scenario.get(),
+            edits: self.edits.get(),
             strategy: self.strategy.get(),
             lang: self.lang.get(),
             choices: self.choices.get(),
@@ -170,10 +180,27 @@ impl Ws {
         self.viewed.set((to != at).then_some(to));
     }
 
-    /// Another built-in or strategy starts over.
+    /// Another built-in or strategy starts over; another built-in drops
+    /// the edits.
     pub fn choose_world(&self, scenario: &'static str, strategy: Strategy) {
+        if scenario != self.scenario.get_untracked() {
+            self.edits.set(String::new());
+        }
         self.scenario.set(scenario);
         self.strategy.set(strategy);
         self.restart();
+    }
+
+    /// The scenario as a link (`race-2;db_latency_ms=5`), which the worker
+    /// and the CLI read.
+    pub fn link(&self) -> String {
+        let name = self.scenario.get();
+        self.edits.with(|e| {
+            if e.is_empty() {
+                name.to_string()
+            } else {
+                format!("{name};{e}")
+            }
+        })
     }
 }

@@ -1,6 +1,8 @@
 //! The workshop's state in the URL: `?modo=oficina&scenario=race-2&
 //! strategy=check-then-act&schedule=1-0x3&lang=en`. A hand-made
-//! interleaving is a link that opens at the same step. Reading never fails:
+//! interleaving is a link that opens at the same step. The scenario may be
+//! a scenario link (`race-2;db_latency_ms=5`, `lousa_core::link`): an
+//! edited scenario is a link too. Reading never fails:
 //! what does not fit becomes a [`Problem`] the page shows, and the board
 //! falls back to what does.
 
@@ -18,7 +20,11 @@ const SHOWN_MAX: usize = 40;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
+    /// The built-in the scenario starts from.
     pub scenario: &'static str,
+    /// The link's edits after the built-in's name (`db_latency_ms=5`), or
+    /// empty: the built-in as it is.
+    pub edits: String,
     pub strategy: Strategy,
     pub lang: Lang,
     pub choices: Vec<u32>,
@@ -31,6 +37,9 @@ pub enum Problem {
     Value { name: String, value: String },
     /// The schedule does not parse (the core's words).
     ScheduleText(String),
+    /// The scenario link names a built-in but its edits are refused (the
+    /// core's words); the built-in stands.
+    Edits(String),
     /// The schedule parses but does not fit; the board shows the prefix
     /// that does.
     Misfit(Misfit),
@@ -45,6 +54,7 @@ pub fn scenario_name(name: &str) -> Option<&'static str> {
 pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     let mut problems = Vec::new();
     let mut scenario = DEFAULT_SCENARIO;
+    let mut edits = String::new();
     let mut strategy = None;
     let mut lang = Lang::Pt;
     let mut schedule_text = None;
@@ -63,10 +73,16 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
         };
         match name {
             "modo" | "mode" => {}
-            "scenario" => match scenario_name(&value) {
-                Some(n) => scenario = n,
-                None => bad(&mut problems),
-            },
+            "scenario" => {
+                let (name, rest) = value.split_once(';').unwrap_or((&value, ""));
+                match scenario_name(name) {
+                    Some(n) => {
+                        scenario = n;
+                        edits = rest.to_string();
+                    }
+                    None => bad(&mut problems),
+                }
+            }
             "strategy" => match Strategy::from_name(&value) {
                 Some(s) => strategy = Some(s),
                 None => bad(&mut problems),
@@ -80,7 +96,14 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
             _ => bad(&mut problems),
         }
     }
-    let mut built = builtins::builtin(scenario).expect("a listed built-in");
+    let mut built = match scenario_of(scenario, &edits) {
+        Ok(s) => s,
+        Err(e) => {
+            problems.push(Problem::Edits(shown_long(&e)));
+            edits.clear();
+            builtins::builtin(scenario).expect("a listed built-in")
+        }
+    };
     let strategy = strategy.unwrap_or(built.strategy);
     built.strategy = strategy;
     let mut choices = Vec::new();
@@ -96,6 +119,7 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     }
     let setup = Setup {
         scenario,
+        edits,
         strategy,
         lang,
         choices,
@@ -105,11 +129,13 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
 
 /// The query that reopens `setup`.
 pub fn query(setup: &Setup) -> String {
-    let mut q = format!(
-        "?modo=oficina&scenario={}&strategy={}",
-        setup.scenario,
-        setup.strategy.name()
-    );
+    let mut q = format!("?modo=oficina&scenario={}", setup.scenario);
+    if !setup.edits.is_empty() {
+        q.push(';');
+        q.push_str(&encode(&setup.edits));
+    }
+    q.push_str("&strategy=");
+    q.push_str(setup.strategy.name());
     if !setup.choices.is_empty() {
         q.push_str("&schedule=");
         q.push_str(&Schedule(setup.choices.clone()).exact_text());
@@ -118,6 +144,37 @@ pub fn query(setup: &Setup) -> String {
         q.push_str("&lang=en");
     }
     q
+}
+
+/// The scenario a built-in and a link's edits make, or the core's words
+/// for why not.
+pub fn scenario_of(name: &str, edits: &str) -> Result<lousa_core::Scenario, String> {
+    if edits.is_empty() {
+        return builtins::builtin(name).ok_or_else(|| format!("{name}: no such built-in"));
+    }
+    lousa_core::link::decode(&format!("{name};{edits}")).map_err(|e| e.to_string())
+}
+
+/// Percent-encoding of what a query value must not carry as it is.
+fn encode(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        match b {
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'_'
+            | b'.'
+            | b'~'
+            | b';'
+            | b'='
+            | b','
+            | b':' => out.push(char::from(b)),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
 }
 
 /// Percent-decoding of a query value (`+` is a space); bytes that do not
@@ -148,6 +205,14 @@ fn hex(b: u8) -> Option<u8> {
     char::from(b).to_digit(16).map(|d| d as u8)
 }
 
+/// A message quoting a link, cut to a readable length.
+fn shown_long(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_MAX * 5) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 /// At most [`SHOWN_MAX`] characters of what a link said, for a message.
 fn shown(text: &str) -> String {
     match text.char_indices().nth(SHOWN_MAX) {
@@ -164,6 +229,7 @@ mod tests {
     fn a_setup_reads_back_from_its_query() {
         let setup = Setup {
             scenario: "race-2",
+            edits: String::new(),
             strategy: Strategy::IdempotencyKey,
             lang: Lang::En,
             choices: vec![1, 0, 0],
@@ -171,6 +237,36 @@ mod tests {
         let (back, problems) = parse(&query(&setup));
         assert_eq!(problems, vec![]);
         assert_eq!(back, setup);
+    }
+
+    #[test]
+    fn an_edited_scenario_reads_back_from_its_query() {
+        let setup = Setup {
+            scenario: "race-2",
+            edits: r#"db_latency_ms=7;clients.0.intents.0.order_id=9"#.into(),
+            strategy: Strategy::Naive,
+            lang: Lang::Pt,
+            choices: vec![],
+        };
+        let (back, problems) = parse(&query(&setup));
+        assert_eq!(problems, vec![]);
+        assert_eq!(back, setup);
+        assert_eq!(
+            scenario_of(back.scenario, &back.edits)
+                .unwrap()
+                .db_latency_ms,
+            7
+        );
+    }
+
+    #[test]
+    fn refused_edits_leave_the_built_in_and_say_why() {
+        let (setup, problems) = parse("?scenario=race-2;db_latency_ms=-1");
+        assert_eq!(setup.edits, "");
+        assert!(
+            matches!(&problems[..], [Problem::Edits(e)] if e.contains("db_latency_ms")),
+            "{problems:?}"
+        );
     }
 
     #[test]
