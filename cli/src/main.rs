@@ -464,11 +464,7 @@ fn execute(cmd: Command) -> Result<(), String> {
             let x: sweep::Axis = x.parse().map_err(|e| format!("--x: {e}"))?;
             let y: sweep::Axis = y.parse().map_err(|e| format!("--y: {e}"))?;
             let designs = if strategies.is_empty() {
-                let mut two = vec![s.strategy];
-                if s.strategy != Strategy::IdempotencyKey {
-                    two.push(Strategy::IdempotencyKey);
-                }
-                two
+                sweep::default_strategies(&s)
             } else {
                 strategies
                     .iter()
@@ -483,8 +479,12 @@ fn execute(cmd: Command) -> Result<(), String> {
                     })
                     .collect::<Result<Vec<_>, _>>()?
             };
+            // The core reports every run; a line every 2000 runs is enough
+            // to see it move.
+            let mut shown = 0;
             let report = sweep::sweep(&s, &x, &y, &designs, first_seed, seeds, &mut |p| {
-                if p.runs_done % 2000 < seeds || p.runs_done == p.runs_total {
+                if p.runs_done - shown >= 2000 || p.runs_done == p.runs_total {
+                    shown = p.runs_done;
                     eprint!("\rsweep: {} of {} runs", p.runs_done, p.runs_total);
                 }
                 ControlFlow::Continue(())

@@ -165,8 +165,22 @@ pub struct Progress {
     pub runs_total: u64,
 }
 
-/// Runs the sweep. `progress` hears after every cell and may stop the sweep
-/// (then the result is `Ok(None)`).
+/// The designs a sweep compares when none are named: the scenario's own
+/// and `idempotency-key`, the one the story recommends (once if they are the
+/// same). `lousa sweep` and the worker both default to these.
+pub fn default_strategies(base: &Scenario) -> Vec<Strategy> {
+    let mut two = vec![base.strategy];
+    if base.strategy != Strategy::IdempotencyKey {
+        two.push(Strategy::IdempotencyKey);
+    }
+    two
+}
+
+/// Runs the sweep. `progress` hears once the sweep is checked (no run done
+/// yet, and the total) and then after every run (a refused cell's runs
+/// count as done at once), so that a host can report on time even when one
+/// cell holds many seeds; it may stop the sweep (then the result is
+/// `Ok(None)`).
 pub fn sweep(
     base: &Scenario,
     x: &Axis,
@@ -224,6 +238,14 @@ pub fn sweep(
         maps: Vec::new(),
     };
     let mut done = 0;
+    if progress(Progress {
+        runs_done: 0,
+        runs_total,
+    })
+    .is_break()
+    {
+        return Ok(None);
+    }
     for &strategy in strategies {
         let mut map = Heatmap {
             strategy,
@@ -249,7 +271,18 @@ pub fn sweep(
                 })
             });
             match scenario {
-                Err(e) => out.refused = Some(e.to_string()),
+                Err(e) => {
+                    out.refused = Some(e.to_string());
+                    done += seeds;
+                    if progress(Progress {
+                        runs_done: done,
+                        runs_total,
+                    })
+                    .is_break()
+                    {
+                        return Ok(None);
+                    }
+                }
                 Ok(mut s) => {
                     out.link = link::encode(&base.name, &s);
                     for seed in first_seed..first_seed + seeds {
@@ -261,19 +294,19 @@ pub fn sweep(
                         }
                         out.runs += 1;
                         out.double_charged += u64::from(double);
+                        done += 1;
+                        if progress(Progress {
+                            runs_done: done,
+                            runs_total,
+                        })
+                        .is_break()
+                        {
+                            return Ok(None);
+                        }
                     }
                 }
             }
-            done += seeds;
             map.cells.push(out);
-            if progress(Progress {
-                runs_done: done,
-                runs_total,
-            })
-            .is_break()
-            {
-                return Ok(None);
-            }
         }
         report.maps.push(map);
     }
@@ -403,7 +436,7 @@ mod tests {
     }
 
     #[test]
-    fn progress_is_heard_after_every_cell_and_can_stop_the_sweep() {
+    fn progress_is_heard_after_every_run_and_can_stop_the_sweep() {
         let base = builtin("timeout-retry").unwrap();
         let mut heard = Vec::new();
         let result = sweep(
@@ -414,8 +447,8 @@ mod tests {
             0,
             2,
             &mut |p| {
-                heard.push(p.runs_done);
-                if p.runs_done == 4 {
+                heard.push((p.runs_done, p.runs_total));
+                if p.runs_done == 3 {
                     ControlFlow::Break(())
                 } else {
                     ControlFlow::Continue(())
@@ -423,6 +456,39 @@ mod tests {
             },
         );
         assert_eq!(result, Ok(None));
-        assert_eq!(heard, [2, 4]);
+        assert_eq!(heard, [(0, 6), (1, 6), (2, 6), (3, 6)]);
+    }
+
+    #[test]
+    fn the_default_designs_are_the_scenarios_own_and_the_key() {
+        let mut base = builtin("race-2").unwrap();
+        base.strategy = Strategy::Naive;
+        assert_eq!(
+            default_strategies(&base),
+            [Strategy::Naive, Strategy::IdempotencyKey]
+        );
+        base.strategy = Strategy::IdempotencyKey;
+        assert_eq!(default_strategies(&base), [Strategy::IdempotencyKey]);
+    }
+
+    #[test]
+    fn a_refused_cell_counts_its_runs_as_done_at_once() {
+        let base = builtin("timeout-retry").unwrap();
+        let mut heard = Vec::new();
+        sweep(
+            &base,
+            &axis("instances=99,1"),
+            &axis("seed=1"),
+            &[Strategy::CheckThenAct],
+            0,
+            3,
+            &mut |p| {
+                heard.push(p.runs_done);
+                ControlFlow::Continue(())
+            },
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(heard, [0, 3, 4, 5, 6]);
     }
 }
