@@ -1,6 +1,7 @@
-//! lousa-core's exhaustive explorer behind a message protocol, for a Web
-//! Worker: the page posts a request, the worker explores every schedule off
-//! the main thread, posting progress while it runs and the report at the end.
+//! lousa-core's exhaustive explorer and its sweep behind a message
+//! protocol, for a Web Worker: the page posts a request, the worker explores
+//! every schedule (or sweeps a grid of seeded runs) off the main thread,
+//! posting progress while it runs and the report at the end.
 //!
 //! Trunk builds the binary (`src/main.rs`) from the second rust link in
 //! `index.html` (`data-type="worker"`), with lousa-core's `shared-parts`
@@ -56,6 +57,28 @@
 //! Unknown fields are refused by name. The search is depth-first, as the
 //! CLI's default.
 //!
+//! The second kind of request sweeps a scenario over a grid of two of its
+//! fields, as `lousa sweep` does (`lousa_core::sweep`):
+//!
+//! ```json
+//! {"sweep": {"scenario": "timeout-retry", "x": "clients.0.timeout_ms=500..4000:8",
+//!            "y": "acquirer.latency_ms=1000,3000",
+//!            "strategies": ["check-then-act", "idempotency-key"], "seeds": 10, "first_seed": 0}}
+//! ```
+//!
+//! * `scenario` (required): a built-in name or a scenario link, as above.
+//! * `x`, `y` (required): the axes, written exactly as `lousa sweep --x`
+//!   and `--y` take them: a link's dotted path, then `=v1,v2,...` (JSON
+//!   values) or `=from..to:n` (n whole numbers, both ends included), at
+//!   most `sweep::limits::VALUES_MAX` values each.
+//! * `strategies`: the designs, one heatmap each; when absent, the
+//!   scenario's own and idempotency-key, as `lousa sweep` defaults.
+//! * `seeds` (default 10), `first_seed` (default 0): each cell runs every
+//!   design under the seeds from `first_seed` on. Cells x designs x seeds
+//!   may be at most `sweep::limits::RUNS_MAX` runs.
+//!
+//! Unknown fields are refused by name here too.
+//!
 //! **Worker to page, during a run:** `{"progress": {"states", "transitions",
 //! "states_per_s", "elapsed_ms"}}`, once as the run starts (0 states) and then
 //! after every slice of the explorer's search (`explore::explore_with`'s
@@ -68,6 +91,12 @@
 //! shortest schedules, verdicts): about 0.1 to 0.2 s for race-3
 //! check-then-act with both reductions, 0.3 to 0.6 s with symmetry alone
 //! (README, the bench).
+//!
+//! **Worker to page, during a sweep:** `{"progress": {"runs", "runs_total",
+//! "runs_per_s", "elapsed_ms"}}`, once when the sweep is checked (0 runs,
+//! and the total) and then at most every [`SWEEP_PROGRESS_EVERY_MS`] of
+//! wall time: the core reports every run, so a cell of many seeds still
+//! moves the bar.
 //!
 //! **Worker to page, at the end:** either
 //!
@@ -83,22 +112,35 @@
 //!   says why not, in the words of the CLI's exit message
 //!   (`exploration stopped (state-limit) after 100 states: nothing can be
 //!   said to hold; raise max_states (limit 50000000)`), or is null.
+//! * for a sweep, `{"done": {"report", "runs", "runs_per_s",
+//!   "elapsed_ms"}}`: `report` is lousa-core's `sweep::SweepReport`, the
+//!   JSON `lousa sweep --format json` prints (`scenario`, the axes `x` and
+//!   `y` with their `path` and `values`, `first_seed`, `seeds`, and `maps`:
+//!   one per design, its `strategy` and its `cells` row by row along x,
+//!   each with its indexes `x` and `y`, `runs`, `double_charged`,
+//!   `representative_seed`, the cell's scenario as a `link`, and `refused`,
+//!   why the cell's scenario cannot run, or null);
 //! * or `{"error": {"message"}}`: the request was refused, in lousa-core's
 //!   words where the core refused it (`scenario: a link starts with a
 //!   built-in's name, and "race-x" names none`, `max_states: 0 is outside
 //!   1..=50000000`, `strategy: unknown value "optimistic" (expected one of:
-//!   ...)` as the scenario parser words it).
+//!   ...)` as the scenario parser words it; for a sweep, the axis or the
+//!   limit: `x: 17 values are outside 1..=16`, `seeds: 24 cells x 2
+//!   designs x 5000 seeds = 240000 runs, outside 1..=100000`,
+//!   `instances: every cell is refused: 99 is outside 1..=8`).
 //!
-//! **Cancelling:** `worker.terminate()`. The explorer runs synchronously,
-//! so the worker reads no message until a run ends; terminating stops it
-//! at once, and a fresh worker starts clean. A trap in the wasm (a bug, or
-//! memory the tab refuses) reaches the page as the worker's `error` event.
+//! **Cancelling:** `worker.terminate()`. The explorer and the sweep run
+//! synchronously, so the worker reads no message until a run ends;
+//! terminating stops it at once, and a fresh worker starts clean. A trap in
+//! the wasm (a bug, or memory the tab refuses) reaches the page as the
+//! worker's `error` event.
 //!
 //! Like the core, this crate reads no clock: the host passes one in
 //! (`performance.now()` in the browser, `Instant` natively).
 
 use lousa_core::explore::{self, Report};
-use lousa_core::{Schedule, Strategy, link};
+use lousa_core::sweep::{self, Axis, SweepReport};
+use lousa_core::{Scenario, Schedule, Strategy, link};
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 
@@ -107,6 +149,7 @@ use std::ops::ControlFlow;
 #[serde(deny_unknown_fields, rename_all = "snake_case")]
 pub enum Request {
     Explore(ExploreRequest),
+    Sweep(SweepRequest),
 }
 
 /// What to explore and how: the options of `lousa explore`.
@@ -130,6 +173,36 @@ pub struct ExploreRequest {
     pub prefix: Option<String>,
 }
 
+/// What to sweep: the options of `lousa sweep`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepRequest {
+    /// A built-in name or a scenario link.
+    pub scenario: String,
+    /// The axes, as `lousa sweep --x` and `--y` take them.
+    pub x: String,
+    pub y: String,
+    /// Strategy names, one heatmap each; when absent, the scenario's own
+    /// and idempotency-key (`sweep::default_strategies`).
+    #[serde(default)]
+    pub strategies: Option<Vec<String>>,
+    #[serde(default = "seeds_default")]
+    pub seeds: u64,
+    #[serde(default)]
+    pub first_seed: u64,
+}
+
+/// Seeds per cell when a sweep names none: `lousa sweep`'s default.
+pub const SEEDS_DEFAULT: u64 = 10;
+
+fn seeds_default() -> u64 {
+    SEEDS_DEFAULT
+}
+
+/// The least wall time between two progress messages of a sweep. The core
+/// reports every run, far more often than a progress bar can show.
+pub const SWEEP_PROGRESS_EVERY_MS: f64 = 50.0;
+
 fn on() -> bool {
     true
 }
@@ -147,7 +220,13 @@ pub enum Message {
         states_max: u32,
     },
     Progress(Figures),
+    /// A sweep's progress: under the same key as an exploration's, since
+    /// a page knows which it asked for.
+    #[serde(rename = "progress")]
+    SweepProgress(SweepFigures),
     Done(Box<Done>),
+    #[serde(rename = "done")]
+    SweepDone(Box<SweepDone>),
     Error {
         message: String,
     },
@@ -206,12 +285,47 @@ pub struct Done {
     pub elapsed_ms: f64,
 }
 
+/// How far a sweep has come.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SweepFigures {
+    pub runs: u64,
+    /// Cells x designs x seeds: the runs the sweep will make.
+    pub runs_total: u64,
+    /// The mean since the sweep started; 0 before any time has passed.
+    pub runs_per_s: u64,
+    pub elapsed_ms: f64,
+}
+
+impl SweepFigures {
+    fn new(runs: u64, runs_total: u64, elapsed_ms: f64) -> SweepFigures {
+        let f = Figures::new(runs, 0, elapsed_ms);
+        SweepFigures {
+            runs,
+            runs_total,
+            runs_per_s: f.states_per_s,
+            elapsed_ms: f.elapsed_ms,
+        }
+    }
+}
+
+/// The end of a sweep.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SweepDone {
+    /// lousa-core's `sweep::SweepReport`: the JSON `lousa sweep --format
+    /// json` prints.
+    pub report: SweepReport,
+    pub runs: u64,
+    pub runs_per_s: u64,
+    pub elapsed_ms: f64,
+}
+
 /// Serves one request, given as JSON text: posts progress while it runs,
 /// then `done` or `error`. `clock` reads wall time in milliseconds; only
 /// differences between its readings matter.
 pub fn serve(text: &str, clock: &mut dyn FnMut() -> f64, post: &mut dyn FnMut(Message)) {
     match parse(text) {
         Ok(Request::Explore(request)) => run_explore(&request, clock, post),
+        Ok(Request::Sweep(request)) => run_sweep(&request, clock, post),
         Err(message) => post(Message::Error { message }),
     }
 }
@@ -252,14 +366,7 @@ pub fn prepare(
 ) -> Result<(lousa_core::Scenario, explore::Options, Option<Schedule>), String> {
     let mut scenario = link::decode(&request.scenario).map_err(|e| e.to_string())?;
     if let Some(name) = &request.strategy {
-        scenario.strategy = Strategy::from_name(name).ok_or_else(|| {
-            let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
-            // The scenario parser's words for an unknown strategy.
-            format!(
-                "strategy: unknown value {name:?} (expected one of: {})",
-                names.join(", ")
-            )
-        })?;
+        scenario.strategy = strategy_named("strategy", name)?;
     }
     let mut options = explore::Options::for_scenario(&scenario);
     options.max_states = request.max_states;
@@ -277,6 +384,97 @@ pub fn prepare(
         None => None,
     };
     Ok((scenario, options, prefix))
+}
+
+/// The strategy `name` names, or the scenario parser's words for an
+/// unknown one, at `field`.
+fn strategy_named(field: &str, name: &str) -> Result<Strategy, String> {
+    Strategy::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+        format!(
+            "{field}: unknown value {name:?} (expected one of: {})",
+            names.join(", ")
+        )
+    })
+}
+
+/// The base scenario, the axes and the designs a sweep request asks for,
+/// or why not. The scenario is checked under its own strategy first, as
+/// `lousa sweep` loads it.
+pub fn prepare_sweep(
+    request: &SweepRequest,
+) -> Result<(Scenario, Axis, Axis, Vec<Strategy>), String> {
+    let scenario = link::decode(&request.scenario).map_err(|e| e.to_string())?;
+    scenario.validate().map_err(|e| e.to_string())?;
+    let x: Axis = request.x.parse().map_err(|e| format!("x: {e}"))?;
+    let y: Axis = request.y.parse().map_err(|e| format!("y: {e}"))?;
+    let strategies = match &request.strategies {
+        None => sweep::default_strategies(&scenario),
+        Some(names) => names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| strategy_named(&format!("strategies[{i}]"), name))
+            .collect::<Result<_, _>>()?,
+    };
+    Ok((scenario, x, y, strategies))
+}
+
+fn run_sweep(
+    request: &SweepRequest,
+    clock: &mut dyn FnMut() -> f64,
+    post: &mut dyn FnMut(Message),
+) {
+    let (scenario, x, y, strategies) = match prepare_sweep(request) {
+        Ok(prepared) => prepared,
+        Err(message) => return post(Message::Error { message }),
+    };
+    let start = clock();
+    let mut posted = start;
+    let result = sweep::sweep(
+        &scenario,
+        &x,
+        &y,
+        &strategies,
+        request.first_seed,
+        request.seeds,
+        &mut |p| {
+            // The core's first call, before any run, gives the page the
+            // total; after it, one post per interval at most.
+            let now = clock();
+            if p.runs_done == 0 || now - posted >= SWEEP_PROGRESS_EVERY_MS {
+                posted = now;
+                post(Message::SweepProgress(SweepFigures::new(
+                    p.runs_done,
+                    p.runs_total,
+                    now - start,
+                )));
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    match result {
+        Ok(Some(report)) => {
+            let runs = report
+                .maps
+                .iter()
+                .flat_map(|m| &m.cells)
+                .map(|c| c.runs)
+                .sum();
+            let figures = SweepFigures::new(runs, runs, clock() - start);
+            post(Message::SweepDone(Box::new(SweepDone {
+                report,
+                runs,
+                runs_per_s: figures.runs_per_s,
+                elapsed_ms: figures.elapsed_ms,
+            })));
+        }
+        Ok(None) => unreachable!("the worker never stops a sweep: the page terminates it"),
+        // The core's words: the field (x, y, seeds, strategies or the
+        // scenario's field every cell refused) and the limit.
+        Err(e) => post(Message::Error {
+            message: e.to_string(),
+        }),
+    }
 }
 
 fn run_explore(

@@ -1,6 +1,7 @@
 use super::*;
 use lousa_core::builtins;
 use lousa_core::explore::Status;
+use lousa_core::sweep::Axis;
 
 /// Serves `text` with a clock that advances 1 ms a reading; the messages posted.
 fn served(text: &str) -> Vec<Message> {
@@ -200,9 +201,10 @@ fn a_malformed_request_is_refused_at_its_field() {
         error(&missing).starts_with("request.explore: missing field `scenario`"),
         "{missing:?}"
     );
-    let other = served(r#"{"sweep": {}}"#);
+    let other = served(r#"{"swarm": {}}"#);
     assert!(
-        error(&other).starts_with("request: unknown variant `sweep`, expected `explore`"),
+        error(&other)
+            .starts_with("request: unknown variant `swarm`, expected `explore` or `sweep`"),
         "{other:?}"
     );
     let trailing = served(r#"{"explore": {"scenario": "race-2"}} {}"#);
@@ -281,4 +283,203 @@ fn a_prefix_that_does_not_fit_is_refused_with_its_position() {
         panic!("{messages:?}");
     };
     assert!(message.starts_with("prefix: "), "{message}");
+}
+
+fn swept(messages: &[Message]) -> &SweepDone {
+    match messages.last() {
+        Some(Message::SweepDone(done)) => done,
+        other => panic!("expected a sweep's done last, got {other:?}"),
+    }
+}
+
+fn sweep_progress(messages: &[Message]) -> Vec<SweepFigures> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::SweepProgress(f) => Some(*f),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What `lousa sweep <scenario> --x <x> --y <y> --strategies <..> --seeds
+/// <seeds> --first-seed <first>` reports.
+fn core_sweep(
+    scenario: &str,
+    x: &str,
+    y: &str,
+    strategies: &[Strategy],
+    first: u64,
+    seeds: u64,
+) -> sweep::SweepReport {
+    let base = link::decode(scenario).unwrap();
+    let (x, y): (Axis, Axis) = (x.parse().unwrap(), y.parse().unwrap());
+    sweep::sweep(&base, &x, &y, strategies, first, seeds, &mut |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap()
+    .unwrap()
+}
+
+#[test]
+fn a_sweep_is_answered_with_the_cores_report() {
+    let messages = served(
+        r#"{"sweep": {"scenario": "race-2", "x": "network.jitter_ms=0,5,50", "y": "instances=2,3",
+                      "strategies": ["check-then-act", "idempotency-key"], "seeds": 5, "first_seed": 3}}"#,
+    );
+    let want = core_sweep(
+        "race-2",
+        "network.jitter_ms=0,5,50",
+        "instances=2,3",
+        &[Strategy::CheckThenAct, Strategy::IdempotencyKey],
+        3,
+        5,
+    );
+    let d = swept(&messages);
+    assert_eq!(d.report, want);
+    assert_eq!(d.runs, 3 * 2 * 2 * 5);
+    // The seeds decide some cells and not others: the sweep shows rates.
+    let doubles: Vec<u64> = d.report.maps[0]
+        .cells
+        .iter()
+        .map(|c| c.double_charged)
+        .collect();
+    assert!(doubles.contains(&5) && doubles.contains(&0), "{doubles:?}");
+    assert!(d.report.maps[1].cells.iter().all(|c| c.double_charged == 0));
+    // The JSON is what `lousa sweep --format json` prints: the report as serde writes it.
+    let json: serde_json::Value =
+        serde_json::from_str(&Message::SweepDone(Box::new(d.clone())).to_json()).unwrap();
+    assert_eq!(json["done"]["report"], serde_json::to_value(&want).unwrap());
+    assert_eq!(
+        json["done"]["report"]["maps"][0]["strategy"],
+        "check-then-act"
+    );
+    assert_eq!(json["done"]["runs"], 60);
+}
+
+#[test]
+fn a_sweeps_defaults_are_the_clis() {
+    let Ok(Request::Sweep(r)) = parse(
+        r#"{"sweep": {"scenario": "timeout-retry;clients.0.retries_max=2", "x": "instances=1,2", "y": "seed=1"}}"#,
+    ) else {
+        panic!("parses");
+    };
+    assert_eq!(r.seeds, 10);
+    assert_eq!(r.first_seed, 0);
+    assert_eq!(r.strategies, None);
+    let (base, _, _, strategies) = prepare_sweep(&r).unwrap();
+    assert_eq!(base.clients[0].retries_max, 2, "the link's edit");
+    assert_eq!(
+        strategies,
+        [Strategy::CheckThenAct, Strategy::IdempotencyKey]
+    );
+    let d = swept(&served(
+        r#"{"sweep": {"scenario": "timeout-retry;clients.0.retries_max=2", "x": "instances=1,2", "y": "seed=1"}}"#,
+    ))
+    .clone();
+    assert_eq!(
+        d.report,
+        core_sweep(
+            "timeout-retry;clients.0.retries_max=2",
+            "instances=1,2",
+            "seed=1",
+            &strategies,
+            0,
+            10
+        )
+    );
+}
+
+#[test]
+fn a_sweeps_progress_comes_first_with_the_total_then_at_intervals() {
+    // 4 cells x 1 design x 100 seeds; the fake clock advances 1 ms a
+    // reading, one reading a run, so a post every 50 runs.
+    let messages = served(
+        r#"{"sweep": {"scenario": "timeout-retry", "x": "clients.0.timeout_ms=1000,4000", "y": "acquirer.latency_ms=500,3000",
+                      "strategies": ["check-then-act"], "seeds": 100}}"#,
+    );
+    let progress = sweep_progress(&messages);
+    assert_eq!(progress[0].runs, 0);
+    assert!(progress.iter().all(|f| f.runs_total == 400));
+    let runs: Vec<u64> = progress.iter().map(|f| f.runs).collect();
+    assert_eq!(runs, (0..=8).map(|i| i * 50).collect::<Vec<_>>());
+    let gaps: Vec<f64> = progress
+        .windows(2)
+        .map(|w| w[1].elapsed_ms - w[0].elapsed_ms)
+        .collect();
+    assert!(
+        gaps.iter().all(|&g| g == SWEEP_PROGRESS_EVERY_MS),
+        "{gaps:?}"
+    );
+    assert_eq!(
+        progress[1].runs_per_s,
+        50 * 1000 / progress[1].elapsed_ms as u64
+    );
+    let d = swept(&messages);
+    assert_eq!(d.runs, 400);
+    assert_eq!(
+        Message::SweepProgress(SweepFigures::new(50, 400, 25.0)).to_json(),
+        r#"{"progress":{"runs":50,"runs_total":400,"runs_per_s":2000,"elapsed_ms":25.0}}"#
+    );
+}
+
+#[test]
+fn a_sweep_is_refused_with_the_axis_or_the_limit_named() {
+    let sweep = |fields: &str| {
+        served(&format!(
+            r#"{{"sweep": {{"scenario": "timeout-retry", {fields}}}}}"#
+        ))
+    };
+    assert_eq!(
+        error(&sweep(r#""x": "instances", "y": "seed=1""#)),
+        r#"x: "instances" is not an axis; write path=v1,v2,... or path=from..to:n"#
+    );
+    assert_eq!(
+        error(&sweep(r#""x": "instances=1,2", "y": "seed=0..100:17""#)),
+        "y: 17 values are outside 1..=16"
+    );
+    assert_eq!(
+        error(&sweep(
+            r#""x": "clients.0.timeout_ms=500..4000:8", "y": "acquirer.latency_ms=500,1500,3000", "seeds": 5000"#
+        )),
+        "seeds: 24 cells x 2 designs x 5000 seeds = 240000 runs, outside 1..=100000"
+    );
+    assert_eq!(
+        error(&sweep(r#""x": "instances=1,2", "y": "seed=1", "seeds": 0"#)),
+        "seeds: 2 cells x 2 designs x 0 seeds = 0 runs, outside 1..=100000"
+    );
+    assert_eq!(
+        error(&sweep(r#""x": "instances=99,100", "y": "seed=1""#)),
+        "instances: every cell is refused: 99 is outside 1..=8"
+    );
+    assert_eq!(
+        error(&sweep(
+            r#""x": "instances=1,2", "y": "seed=1", "strategies": ["naive", "optimistic"]"#
+        )),
+        "strategies[1]: unknown value \"optimistic\" (expected one of: naive, check-then-act, idempotency-key, idempotency-key-catch, idempotency-key-held-tx, idempotency-key-lease, local-effect)"
+    );
+    assert_eq!(
+        error(&sweep(
+            r#""x": "instances=1,2", "y": "seed=1", "strategies": []"#
+        )),
+        "strategies: at least one design is needed"
+    );
+    assert_eq!(
+        error(&served(
+            r#"{"sweep": {"scenario": "race-x", "x": "instances=1", "y": "seed=1"}}"#
+        )),
+        r#"scenario: a link starts with a built-in's name, and "race-x" names none"#
+    );
+    let unknown = sweep(r#""x": "instances=1,2", "y": "seed=1", "seed": 3"#);
+    assert!(
+        error(&unknown).starts_with(
+            "request.sweep.seed: unknown field `seed`, expected one of `scenario`, `x`, `y`, `strategies`, `seeds`, `first_seed`"
+        ),
+        "{unknown:?}"
+    );
+    let missing = served(r#"{"sweep": {"scenario": "race-2", "x": "instances=1"}}"#);
+    assert!(
+        error(&missing).starts_with("request.sweep: missing field `y`"),
+        "{missing:?}"
+    );
 }
