@@ -1,10 +1,11 @@
 //! The explorer's Web Worker (`lousa-worker`, see its crate doc for the
 //! protocol), as the workshop drives it: one worker per [`Slot`], started
-//! for a request and terminated to cancel. The worker's files are fetched
-//! only when a slot first starts, so a page that never counts never loads
-//! them.
+//! for a request (an exploration or a sweep) and terminated to cancel. The
+//! worker's files are fetched only when a slot first starts, so a page that
+//! never counts never loads them.
 
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -13,12 +14,13 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 /// The loader Trunk writes for the worker, next to the page.
 const WORKER_URL: &str = "./lousa-worker_loader.js";
 
-/// Two runs may overlap: the count of every schedule, and the count from
-/// where the attendee stands, which restarts at every choice.
+/// Three runs may overlap: the count of every schedule, the count from
+/// where the attendee stands, which restarts at every choice, and a sweep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slot {
     Whole,
     Here,
+    Sweep,
 }
 
 /// Progress of a run, as the worker posts it.
@@ -101,20 +103,22 @@ impl Report {
     }
 }
 
-/// A message from the worker.
+/// A message from the worker, with the figures `P` and the report `D` of
+/// the kind of request it answers.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "snake_case")]
-enum Message {
+enum Message<P, D> {
     Ready {},
-    Progress(Figures),
-    Done { report: Report },
+    Progress(P),
+    Done { report: D },
     Error { message: String },
 }
 
-/// What a run tells its starter.
-pub enum Event {
-    Progress(Figures),
-    Done(Box<Report>),
+/// What a run tells its starter: an exploration's figures and report by
+/// default, a sweep's when it asked for a sweep.
+pub enum Event<P = Figures, D = Report> {
+    Progress(P),
+    Done(Box<D>),
     Failed(String),
 }
 
@@ -125,19 +129,24 @@ struct Running {
 }
 
 thread_local! {
-    static SLOTS: RefCell<[Option<Running>; 2]> = const { RefCell::new([None, None]) };
+    static SLOTS: RefCell<[Option<Running>; 3]> = const { RefCell::new([None, None, None]) };
 }
 
 fn index(slot: Slot) -> usize {
     match slot {
         Slot::Whole => 0,
         Slot::Here => 1,
+        Slot::Sweep => 2,
     }
 }
 
 /// Starts `request` (the worker's JSON request) in `slot`, cancelling what
-/// ran there; `tell` hears its progress and its end.
-pub fn start(slot: Slot, request: String, tell: impl Fn(Event) + 'static) {
+/// ran there; `tell` hears its progress and its end, read as `P` and `D`.
+pub fn start<P, D>(slot: Slot, request: String, tell: impl Fn(Event<P, D>) + 'static)
+where
+    P: DeserializeOwned + 'static,
+    D: DeserializeOwned + 'static,
+{
     cancel(slot);
     let tell = std::rc::Rc::new(tell);
     let options = WorkerOptions::new();
@@ -156,7 +165,7 @@ pub fn start(slot: Slot, request: String, tell: impl Fn(Event) + 'static) {
                 .ok()
                 .and_then(|t| JsValue::from(t).as_string())
                 .unwrap_or_default();
-            match serde_json::from_str::<Message>(&text) {
+            match serde_json::from_str::<Message<P, D>>(&text) {
                 Ok(Message::Ready {}) => {
                     if worker.post_message(&JsValue::from_str(&request)).is_err() {
                         tell(Event::Failed("postMessage".into()));
