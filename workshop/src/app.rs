@@ -7,6 +7,7 @@ use crate::counts::{Counting, Counts, Whole, start_whole};
 use crate::exports::Exports;
 use crate::scheduler::Scheduler;
 use crate::state::Ws;
+use crate::sweep::Sweep;
 use crate::texts::words;
 use crate::url;
 use leptos::prelude::*;
@@ -49,6 +50,7 @@ pub fn Workshop() -> impl IntoView {
                 <aside class="workshop-side">
                     <Scheduler />
                     <Counts whole />
+                    <Sweep />
                     <Exports />
                     <Keys />
                 </aside>

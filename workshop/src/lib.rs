@@ -9,8 +9,9 @@
 //! - `state`: that state as signals, the run as a memo, the actions;
 //! - `alternatives`: the words for a choice point's alternatives;
 //! - `explorer`: the explorer's Web Worker, started and cancelled;
-//! - `board`, `scheduler`, `counts`, `exports`: the components of each
-//!   part of the screen; `app`: the page that holds them.
+//! - `board`, `scheduler`, `counts`, `sweep`, `exports`: the components of
+//!   each part of the screen (`sweep` with its own sentences); `app`: the
+//!   page that holds them.
 //!
 //! Like the reader's page, it only reads lousa-core's data and draws with
 //! lousa-web's pure pictures; the simulation is the core's.
@@ -23,6 +24,7 @@ mod explorer;
 mod exports;
 mod scheduler;
 mod state;
+mod sweep;
 mod texts;
 mod url;
 

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use lousa_core::choice::Schedule;
 use lousa_core::narrate::Lang;
 use lousa_core::scheduling::{self, Turn};
-use lousa_core::{Scenario, Strategy, builtins};
+use lousa_core::{Scenario, Strategy, builtins, link, run};
 
 /// Choices a finish may add: more than any built-in's run has choice points.
 const FINISH_MAX: usize = 100_000;
@@ -170,6 +170,19 @@ impl Ws {
         self.problems.set(Vec::new());
     }
 
+    /// Opens a seeded run on the board (a sweep cell's representative
+    /// seed): the scenario `link` makes, under `strategy`, with the choices
+    /// the run of `seed` made, loaded as [`Ws::load`] loads them. The
+    /// board replays choices, not seeds, so this is exactly that run.
+    pub fn open_seeded(&self, link: &str, strategy: Strategy, seed: u64) -> Result<(), String> {
+        let seeded = seeded(link, strategy, seed)?;
+        self.scenario.set(seeded.scenario);
+        self.edits.set(seeded.edits);
+        self.strategy.set(strategy);
+        self.load(&seeded.choices);
+        Ok(())
+    }
+
     /// Moves the board `by` frames, between the start and the turn's frame.
     pub fn step(&self, by: isize) {
         let at = self
@@ -202,5 +215,93 @@ impl Ws {
                 format!("{name};{e}")
             }
         })
+    }
+}
+
+/// A seeded run as the board holds it: the built-in, the link's edits
+/// (without the strategy, which the board keeps apart) and the choices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seeded {
+    pub scenario: &'static str,
+    pub edits: String,
+    pub choices: Vec<u32>,
+}
+
+/// The board's setup for the run of `seed` on the scenario `link` makes,
+/// under `strategy`: the choices that run made, recorded by
+/// `lousa_core::run::run`.
+pub fn seeded(link: &str, strategy: Strategy, seed: u64) -> Result<Seeded, String> {
+    let name = link.split_once(';').map_or(link, |(name, _)| name);
+    let name = url::scenario_name(name).ok_or_else(|| format!("{name}: no such built-in"))?;
+    let mut s = link::decode(link).map_err(|e| e.to_string())?;
+    // The edits say what differs from the built-in but its strategy and
+    // seed: the board has a signal for the one and replays choices, not
+    // the other.
+    let plain = builtins::builtin(name).expect("a listed built-in");
+    s.strategy = plain.strategy;
+    s.seed = plain.seed;
+    let edits = link::encode(name, &s)
+        .map(|l| {
+            l.split_once(';')
+                .map_or(String::new(), |(_, e)| e.to_string())
+        })
+        .unwrap_or_default();
+    s.strategy = strategy;
+    s.seed = seed;
+    let r = run::run(&s).map_err(|e| e.to_string())?;
+    let schedule: Schedule = r.schedule.parse().map_err(|e| format!("{e}"))?;
+    Ok(Seeded {
+        scenario: name,
+        edits,
+        choices: schedule.0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lousa_core::run::run_schedule;
+
+    #[test]
+    fn a_seeded_run_is_the_same_run_replayed_from_its_choices() {
+        let link = "timeout-retry;clients.0.timeout_ms=2500;network.jitter_ms=500";
+        let cell = seeded(link, Strategy::CheckThenAct, 7).unwrap();
+        assert_eq!(cell.scenario, "timeout-retry");
+        assert_eq!(
+            cell.edits,
+            "clients.0.timeout_ms=2500;network.jitter_ms=500"
+        );
+        // Jitter makes the seed matter: its run is not first come, first served.
+        assert!(cell.choices.iter().any(|&c| c != 0), "{:?}", cell.choices);
+        let mut s = link::decode(link).unwrap();
+        s.seed = 7;
+        let by_seed = run::run(&s).unwrap();
+        // The board's scenario: the built-in and the edits, the strategy
+        // from its own signal, the seed the built-in's.
+        let mut board = url::scenario_of(cell.scenario, &cell.edits).unwrap();
+        board.strategy = Strategy::CheckThenAct;
+        assert_eq!(board.seed, builtins::builtin("timeout-retry").unwrap().seed);
+        let by_choices = run_schedule(&board, &Schedule(cell.choices.clone())).unwrap();
+        assert_eq!(by_choices.steps, by_seed.steps);
+        assert_eq!(by_choices.summary, by_seed.summary);
+        // What `Ws::load` keeps of them: every choice fits.
+        let (kept, misfit) = scheduling::fit(&board, &Schedule(cell.choices.clone()));
+        assert_eq!(misfit, None);
+        assert_eq!(kept.0, cell.choices);
+    }
+
+    #[test]
+    fn a_cells_strategy_edit_moves_to_the_boards_strategy() {
+        let cell = seeded(
+            "race-2;strategy=\"idempotency-key\";instances=3",
+            Strategy::IdempotencyKey,
+            1,
+        )
+        .unwrap();
+        assert_eq!(cell.edits, "instances=3");
+        assert_eq!(
+            seeded("race-9;instances=3", Strategy::Naive, 1).unwrap_err(),
+            "race-9: no such built-in"
+        );
     }
 }

@@ -1,0 +1,946 @@
+//! The sweep: the scenario on the board over a grid of two of its fields
+//! (the client's timeout by the acquirer's latency, retries by the key's
+//! lifetime, ...), each cell run under several designs and seeds by
+//! lousa-core's sweep in the explorer's worker, with a progress bar and a
+//! cancel button. It is drawn as one heatmap per design, side by side:
+//! each cell coloured by the share of its runs that charged twice, with its
+//! counts. A cell is a button that opens its representative seed on the
+//! board.
+
+use crate::explorer::{self, Event, Slot};
+use crate::state::Ws;
+use crate::texts::count;
+use leptos::prelude::*;
+use lousa_core::Strategy;
+use lousa_core::narrate::Lang;
+use lousa_core::sweep::{Axis, limits};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// A field the attendee can sweep: a link's dotted path into the
+/// scenario, the values it starts with (as `lousa sweep --x` writes them),
+/// and its name in both languages.
+pub struct Field {
+    pub path: &'static str,
+    pub values: &'static str,
+    pub pt: &'static str,
+    pub en: &'static str,
+}
+
+/// The fields on offer. Only the first client is swept: most built-ins
+/// have one, and in the races the clients are alike.
+pub const FIELDS: [Field; 11] = [
+    Field {
+        path: "clients.0.timeout_ms",
+        values: "500..4000:8",
+        pt: "Timeout do cliente (ms)",
+        en: "Client timeout (ms)",
+    },
+    Field {
+        path: "clients.0.retries_max",
+        values: "0..4:5",
+        pt: "Reenvios do cliente",
+        en: "Client retries",
+    },
+    Field {
+        path: "clients.0.backoff_ms",
+        values: "0,500,1000,2000,5000",
+        pt: "Espera antes de reenviar (ms)",
+        en: "Backoff before a retry (ms)",
+    },
+    Field {
+        path: "acquirer.latency_ms",
+        values: "500,1500,3000,4500",
+        pt: "Latência do adquirente (ms)",
+        en: "Acquirer latency (ms)",
+    },
+    Field {
+        path: "acquirer.timeout_ms",
+        values: "1000,5000,10000",
+        pt: "Timeout do serviço no adquirente (ms)",
+        en: "Service's timeout at the acquirer (ms)",
+    },
+    Field {
+        path: "key_ttl_ms",
+        values: "1000,60000,86400000",
+        pt: "Validade da chave (ms)",
+        en: "Key lifetime (ms)",
+    },
+    Field {
+        path: "instances",
+        values: "1..4:4",
+        pt: "Instâncias do serviço",
+        en: "Service instances",
+    },
+    Field {
+        path: "pool_size",
+        values: "1..4:4",
+        pt: "Conexões por instância",
+        en: "Connections per instance",
+    },
+    Field {
+        path: "network.latency_ms",
+        values: "0,20,200",
+        pt: "Latência da rede (ms)",
+        en: "Network latency (ms)",
+    },
+    Field {
+        path: "network.jitter_ms",
+        values: "0,5,50,500",
+        pt: "Variação da rede por ida (ms)",
+        en: "Network jitter per hop (ms)",
+    },
+    Field {
+        path: "db_latency_ms",
+        values: "0,5,50",
+        pt: "Latência do banco (ms)",
+        en: "Database latency (ms)",
+    },
+];
+
+/// The axes a sweep starts with: the story's timeout against the
+/// acquirer's latency.
+const X_DEFAULT: usize = 0;
+const Y_DEFAULT: usize = 3;
+const SEEDS_DEFAULT: u64 = 10;
+
+/// A heatmap cell's size and the room for the axes' labels, in the SVG's
+/// units.
+const CELL_W: f64 = 58.0;
+const CELL_H: f64 = 32.0;
+const LEFT: f64 = 78.0;
+const BELOW: f64 = 40.0;
+
+/// Progress of a sweep, as the worker posts it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
+pub struct Figures {
+    pub runs: u64,
+    pub runs_total: u64,
+    pub runs_per_s: u64,
+    pub elapsed_ms: f64,
+}
+
+/// lousa-core's `sweep::SweepReport`, as the worker posts it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Report {
+    pub x: AxisReport,
+    pub y: AxisReport,
+    pub first_seed: u64,
+    pub seeds: u64,
+    pub maps: Vec<Map>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct AxisReport {
+    pub path: String,
+    pub values: Vec<Value>,
+}
+
+/// One design's heatmap: its cells row by row (y), each row along x.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Map {
+    pub strategy: String,
+    pub cells: Vec<Cell>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Cell {
+    pub x: usize,
+    pub y: usize,
+    pub runs: u64,
+    pub double_charged: u64,
+    pub representative_seed: u64,
+    pub link: Option<String>,
+    pub refused: Option<String>,
+}
+
+/// Where a sweep stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Sweeping {
+    Idle,
+    /// The figures so far, and when it started (`Date.now()`).
+    Running(Figures, f64),
+    /// The report, the scenario it swept (a link) and the wall time it
+    /// took the page, worker start included.
+    Done(Box<Report>, String, f64),
+    Cancelled,
+    Failed(String),
+}
+
+/// The sweep's panel: the axes, seeds and designs, the button and the
+/// progress, then the heatmaps.
+#[component]
+pub fn Sweep() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    let w = move || words(ws.lang.get());
+    let x_field = RwSignal::new(X_DEFAULT);
+    let x_values = RwSignal::new(FIELDS[X_DEFAULT].values.to_string());
+    let y_field = RwSignal::new(Y_DEFAULT);
+    let y_values = RwSignal::new(FIELDS[Y_DEFAULT].values.to_string());
+    let seeds = RwSignal::new(SEEDS_DEFAULT.to_string());
+    // None until the attendee ticks a box: the board's strategy and
+    // idempotency-key, following the board.
+    let picked = RwSignal::new(None::<Vec<Strategy>>);
+    let chosen = move || {
+        picked.get().unwrap_or_else(|| {
+            let board = ws.strategy.get();
+            Strategy::ALL
+                .into_iter()
+                .filter(|s| *s == board || *s == Strategy::IdempotencyKey)
+                .collect()
+        })
+    };
+    let sweeping = RwSignal::new(Sweeping::Idle);
+    let opened = RwSignal::new(None::<(usize, usize, usize)>);
+    let running = move || sweeping.with(|s| matches!(s, Sweeping::Running(..)));
+    let x_text = move || axis_text(x_field.get(), &x_values.get());
+    let y_text = move || axis_text(y_field.get(), &y_values.get());
+    let planned = move || {
+        plan(
+            &x_text(),
+            &y_text(),
+            &seeds.get(),
+            chosen().len(),
+            ws.lang.get(),
+        )
+    };
+    let start = move |_| {
+        let seeds = match seeds.get_untracked().trim().parse::<u64>() {
+            Ok(n) => n,
+            Err(_) => {
+                let lang = ws.lang.get_untracked();
+                let said = seeds_refused(&seeds.get_untracked(), lang);
+                sweeping.set(Sweeping::Failed(said));
+                return;
+            }
+        };
+        let link = untrack(|| ws.link());
+        let request = request(
+            &link,
+            &untrack(x_text),
+            &untrack(y_text),
+            &untrack(chosen),
+            seeds,
+        );
+        let since = js_sys::Date::now();
+        opened.set(None);
+        sweeping.set(Sweeping::Running(Figures::default(), since));
+        explorer::start(Slot::Sweep, request, move |e: Event<Figures, Report>| {
+            // A late message of a cancelled sweep changes nothing.
+            if sweeping.with_untracked(|s| *s == Sweeping::Cancelled) {
+                return;
+            }
+            sweeping.set(match e {
+                Event::Progress(f) => Sweeping::Running(f, since),
+                Event::Done(r) => Sweeping::Done(r, link.clone(), js_sys::Date::now() - since),
+                Event::Failed(m) => Sweeping::Failed(m),
+            });
+        });
+    };
+    let cancel = move |_| {
+        explorer::cancel(Slot::Sweep);
+        sweeping.set(Sweeping::Cancelled);
+    };
+    let options = move |selected: RwSignal<usize>| {
+        let lang = ws.lang.get();
+        FIELDS
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                view! {
+                    <option value=i.to_string() selected=move || selected.get() == i>
+                        {label(f, lang)}
+                    </option>
+                }
+            })
+            .collect_view()
+    };
+    let axis_picker =
+        move |name: &'static str, field: RwSignal<usize>, values: RwSignal<String>| {
+            view! {
+                <p class="sweep-axis">
+                    <label>
+                        {move || if name == "x" { w().across } else { w().down }}
+                        " "
+                        <select
+                            data-testid=format!("sweep-{name}-field")
+                            prop:value=move || field.get().to_string()
+                            on:change=move |e| {
+                                if let Some(i) = event_target_value(&e)
+                                    .parse::<usize>()
+                                    .ok()
+                                    .filter(|i| *i < FIELDS.len())
+                                {
+                                    field.set(i);
+                                    values.set(FIELDS[i].values.to_string());
+                                }
+                            }
+                        >
+                            {move || options(field)}
+                        </select>
+                    </label>
+                    " "
+                    <label>
+                        {move || w().values}
+                        " "
+                        <input
+                            type="text"
+                            size="16"
+                            spellcheck="false"
+                            data-testid=format!("sweep-{name}-values")
+                            prop:value=move || values.get()
+                            on:input=move |e| values.set(event_target_value(&e))
+                        />
+                    </label>
+                </p>
+            }
+        };
+    let strategies = Strategy::ALL
+        .into_iter()
+        .map(|s| {
+            let toggle = move |_| {
+                let mut now = untrack(chosen);
+                if now.contains(&s) {
+                    now.retain(|c| *c != s);
+                } else {
+                    now.push(s);
+                    now.sort_by_key(|c| Strategy::ALL.iter().position(|a| a == c));
+                }
+                picked.set(Some(now));
+            };
+            view! {
+                <label class="sweep-strategy">
+                    <input
+                        type="checkbox"
+                        data-testid="sweep-strategy"
+                        value=s.name()
+                        prop:checked=move || chosen().contains(&s)
+                        on:change=toggle
+                    />
+                    {s.name()}
+                </label>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="sweep" aria-labelledby="sweep-title" data-testid="sweep">
+            <h2 id="sweep-title">{move || w().title}</h2>
+            <p class="sweep-intro">{move || w().intro}</p>
+            {axis_picker("x", x_field, x_values)}
+            {axis_picker("y", y_field, y_values)}
+            <p class="sweep-axis">
+                <label>
+                    {move || w().seeds}
+                    " "
+                    <input
+                        type="number"
+                        min="1"
+                        max=limits::RUNS_MAX.to_string()
+                        data-testid="sweep-seeds"
+                        prop:value=move || seeds.get()
+                        on:input=move |e| seeds.set(event_target_value(&e))
+                    />
+                </label>
+            </p>
+            <fieldset class="sweep-strategies">
+                <legend>{move || w().designs}</legend>
+                {strategies}
+            </fieldset>
+            <p class="sweep-plan" data-testid="sweep-plan">{planned}</p>
+            <p>
+                <button data-testid="sweep-start" on:click=start prop:disabled=running>
+                    {move || w().button}
+                </button>
+                " "
+                <button
+                    data-testid="sweep-cancel"
+                    on:click=cancel
+                    prop:disabled=move || !running()
+                >
+                    {move || w().cancel}
+                </button>
+            </p>
+            {move || {
+                let lang = ws.lang.get();
+                sweeping.with(|s| status(s, lang, opened))
+            }}
+        </section>
+    }
+}
+
+/// `path=values`, as `lousa sweep --x` takes it.
+fn axis_text(field: usize, values: &str) -> String {
+    format!("{}={}", FIELDS[field].path, values.trim())
+}
+
+/// The worker's request to sweep `scenario` (a link).
+pub fn request(scenario: &str, x: &str, y: &str, strategies: &[Strategy], seeds: u64) -> String {
+    let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
+    serde_json::json!({ "sweep": {
+        "scenario": scenario,
+        "x": x,
+        "y": y,
+        "strategies": names,
+        "seeds": seeds,
+        "first_seed": 0,
+    }})
+    .to_string()
+}
+
+/// How many runs the sweep asked for will make, or what is wrong with it,
+/// before it starts: the same checks the core makes, in the page's words
+/// where the page has them.
+fn plan(x: &str, y: &str, seeds: &str, designs: usize, lang: Lang) -> String {
+    let w = words(lang);
+    let axis = |name: &str, text: &str| {
+        text.parse::<Axis>()
+            .map_err(|e| format!("{} {name}: {e}", w.axis_refused))
+    };
+    let (x, y) = match (axis("x", x), axis("y", y)) {
+        (Ok(x), Ok(y)) => (x, y),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    let Ok(seeds) = seeds.trim().parse::<u64>() else {
+        return seeds_refused(seeds, lang);
+    };
+    let cells = (x.values.len() * y.values.len()) as u64;
+    let runs = cells.saturating_mul(designs as u64).saturating_mul(seeds);
+    let sum = format!(
+        "{} {} × {} {} × {} {} = {} {}",
+        count(cells.into(), lang),
+        w.cells_word,
+        designs,
+        w.designs_word,
+        count(seeds.into(), lang),
+        w.seeds_word,
+        count(runs.into(), lang),
+        w.runs_word
+    );
+    if designs == 0 {
+        format!("{sum}: {}", w.no_design)
+    } else if runs == 0 || runs > limits::RUNS_MAX {
+        format!(
+            "{sum}: {} 1 {} {}",
+            w.outside,
+            w.to_word,
+            count(limits::RUNS_MAX.into(), lang)
+        )
+    } else {
+        sum
+    }
+}
+
+fn seeds_refused(seeds: &str, lang: Lang) -> String {
+    let w = words(lang);
+    format!("{} {:?}", w.seeds_not_number, seeds.trim())
+}
+
+fn status(s: &Sweeping, lang: Lang, opened: RwSignal<Option<(usize, usize, usize)>>) -> AnyView {
+    let w = words(lang);
+    match s {
+        Sweeping::Idle => ().into_any(),
+        Sweeping::Cancelled => view! { <p data-testid="sweep-status">{w.cancelled}</p> }.into_any(),
+        Sweeping::Failed(m) => view! {
+            <p data-testid="sweep-status" role="alert">{format!("{} {m}", w.failed)}</p>
+        }
+        .into_any(),
+        Sweeping::Running(f, _) => {
+            let said = format!(
+                "{} {} {} {} {} · {} {}",
+                w.sweeping,
+                count(f.runs.into(), lang),
+                w.of_word,
+                count(f.runs_total.into(), lang),
+                w.runs_word,
+                count(f.runs_per_s.into(), lang),
+                w.per_second
+            );
+            view! {
+                <progress
+                    data-testid="sweep-progress"
+                    max=f.runs_total.max(1) as f64
+                    value=f.runs as f64
+                ></progress>
+                <p data-testid="sweep-status" aria-live="polite">{said}</p>
+            }
+            .into_any()
+        }
+        Sweeping::Done(r, of, ms) => {
+            let runs: u64 = r.maps.iter().flat_map(|m| &m.cells).map(|c| c.runs).sum();
+            let said = format!(
+                "{} {of}, {} {} {} {}: {} {} {} {}. {}",
+                w.swept,
+                count(r.seeds.into(), lang),
+                w.seeds_per_cell,
+                w.from_seed,
+                r.first_seed,
+                count(runs.into(), lang),
+                w.runs_word,
+                w.in_word,
+                seconds(*ms, lang),
+                w.click_a_cell
+            );
+            let maps = r
+                .maps
+                .iter()
+                .enumerate()
+                .map(|(i, m)| heatmap(r, i, m, lang, opened))
+                .collect_view();
+            view! {
+                <p data-testid="sweep-status" data-elapsed-ms=format!("{ms:.0}")>{said}</p>
+                <p class="sweep-legend">{w.legend}</p>
+                <div class="sweep-maps" data-testid="sweep-maps">{maps}</div>
+            }
+            .into_any()
+        }
+    }
+}
+
+/// `0,4 s` or `0.4 s`.
+fn seconds(ms: f64, lang: Lang) -> String {
+    let text = format!("{:.1} s", ms / 1000.0);
+    match lang {
+        Lang::Pt => text.replace('.', ","),
+        Lang::En => text,
+    }
+}
+
+/// A JSON value as an axis shows it: a string without its quotes.
+fn shown(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The name of the field at `path`, or the path itself.
+fn field_name(path: &str, lang: Lang) -> String {
+    FIELDS
+        .iter()
+        .find(|f| f.path == path)
+        .map_or_else(|| path.to_string(), |f| label(f, lang).to_string())
+}
+
+fn label(f: &Field, lang: Lang) -> &'static str {
+    match lang {
+        Lang::Pt => f.pt,
+        Lang::En => f.en,
+    }
+}
+
+/// The share of a cell's runs that charged twice, 0 to 1.
+fn rate(c: &Cell) -> f64 {
+    if c.runs == 0 {
+        0.0
+    } else {
+        c.double_charged as f64 / c.runs as f64
+    }
+}
+
+/// What a cell says to a screen reader: where it is, its figures and
+/// which seed it opens.
+fn cell_label(r: &Report, c: &Cell, lang: Lang) -> String {
+    let w = words(lang);
+    let at = format!(
+        "{} {}, {} {}",
+        field_name(&r.x.path, lang),
+        r.x.values.get(c.x).map(shown).unwrap_or_default(),
+        field_name(&r.y.path, lang),
+        r.y.values.get(c.y).map(shown).unwrap_or_default()
+    );
+    match &c.refused {
+        Some(why) => format!("{at}: {} {why}", w.refused),
+        None => format!(
+            "{at}: {} {} {} {} ({}%). {} {}.",
+            count(c.double_charged.into(), lang),
+            w.of_word,
+            count(c.runs.into(), lang),
+            w.runs_charged_twice,
+            (rate(c) * 100.0).round(),
+            w.opens_seed,
+            c.representative_seed
+        ),
+    }
+}
+
+/// One design's heatmap: rows down the y values, columns across the x
+/// values, each cell a button.
+fn heatmap(
+    r: &Report,
+    index: usize,
+    m: &Map,
+    lang: Lang,
+    opened: RwSignal<Option<(usize, usize, usize)>>,
+) -> impl IntoView + use<> {
+    let ws = expect_context::<Ws>();
+    let w = words(lang);
+    let (cols, rows) = (r.x.values.len(), r.y.values.len());
+    let width = LEFT + cols as f64 * CELL_W + 4.0;
+    let height = rows as f64 * CELL_H + BELOW;
+    let strategy = Strategy::from_name(&m.strategy);
+    let twice: u64 = m.cells.iter().map(|c| c.double_charged).sum();
+    let runs: u64 = m.cells.iter().map(|c| c.runs).sum();
+    let caption = format!(
+        "{}: {} {} {} {}",
+        m.strategy,
+        count(twice.into(), lang),
+        w.of_word,
+        count(runs.into(), lang),
+        w.runs_charged_twice
+    );
+    let x_labels =
+        r.x.values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                view! {
+                    <text
+                        class="sweep-tick"
+                        x=format!("{:.1}", LEFT + (i as f64 + 0.5) * CELL_W)
+                        y=format!("{:.1}", rows as f64 * CELL_H + 14.0)
+                        text-anchor="middle"
+                    >
+                        {shown(v)}
+                    </text>
+                }
+            })
+            .collect_view();
+    let y_labels =
+        r.y.values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                view! {
+                    <text
+                        class="sweep-tick"
+                        x=format!("{:.1}", LEFT - 6.0)
+                        y=format!("{:.1}", (i as f64 + 0.5) * CELL_H + 4.0)
+                        text-anchor="end"
+                    >
+                        {shown(v)}
+                    </text>
+                }
+            })
+            .collect_view();
+    let cells = m
+        .cells
+        .iter()
+        .map(|c| {
+            let key = (index, c.x, c.y);
+            let (x0, y0) = (LEFT + c.x as f64 * CELL_W, c.y as f64 * CELL_H);
+            let share = rate(c);
+            let (class, opacity) = match (&c.refused, c.double_charged) {
+                (Some(_), _) => ("sweep-refused", 1.0),
+                (None, 0) => ("sweep-none", 1.0),
+                // The faintest double charge must still show.
+                (None, _) => ("sweep-some", 0.2 + 0.8 * share),
+            };
+            let figures = match c.refused {
+                Some(_) => "—".to_string(),
+                None => format!("{}/{}", c.double_charged, c.runs),
+            };
+            let small = figures.len() > 7;
+            let strong = c.refused.is_none() && share > 0.55;
+            let target = c.link.clone().zip(strategy);
+            let seed = c.representative_seed;
+            let open = move || {
+                if let Some((link, strategy)) = &target
+                    && ws.open_seeded(link, *strategy, seed).is_ok()
+                {
+                    opened.set(Some(key));
+                }
+            };
+            let on_key = {
+                let open = open.clone();
+                move |e: leptos::ev::KeyboardEvent| {
+                    if e.key() == "Enter" || e.key() == " " {
+                        e.prevent_default();
+                        open();
+                    }
+                }
+            };
+            view! {
+                <g
+                    class="sweep-cell"
+                    class:opened=move || opened.get() == Some(key)
+                    role="button"
+                    tabindex="0"
+                    aria-disabled=c.refused.as_ref().map(|_| "true")
+                    aria-label=cell_label(r, c, lang)
+                    data-testid="sweep-cell"
+                    data-x=c.x.to_string()
+                    data-y=c.y.to_string()
+                    data-runs=c.runs.to_string()
+                    data-double=c.double_charged.to_string()
+                    data-seed=seed.to_string()
+                    data-link=c.link.clone()
+                    on:click=move |_| open()
+                    on:keydown=on_key
+                >
+                    <rect
+                        class=class
+                        x=format!("{:.1}", x0 + 1.0)
+                        y=format!("{:.1}", y0 + 1.0)
+                        width=format!("{:.1}", CELL_W - 2.0)
+                        height=format!("{:.1}", CELL_H - 2.0)
+                        rx="3"
+                        fill-opacity=format!("{opacity:.2}")
+                    ></rect>
+                    <text
+                        class="sweep-figures"
+                        class:strong=strong
+                        class:small=small
+                        x=format!("{:.1}", x0 + CELL_W / 2.0)
+                        y=format!("{:.1}", y0 + CELL_H / 2.0 + 4.0)
+                        text-anchor="middle"
+                    >
+                        {figures}
+                    </text>
+                </g>
+            }
+        })
+        .collect_view();
+    let x_title = field_name(&r.x.path, lang);
+    let y_title = field_name(&r.y.path, lang);
+    view! {
+        <figure class="sweep-map" data-testid="sweep-map" data-strategy=m.strategy.clone()>
+            <figcaption>{caption}</figcaption>
+            <p class="sweep-y-title">{format!("↓ {y_title}")}</p>
+            <svg
+                class="sweep-svg"
+                role="group"
+                aria-label=format!("{} {}", w.map_of, m.strategy)
+                viewBox=format!("0 0 {width:.0} {height:.0}")
+                width=format!("{width:.0}")
+            >
+                {y_labels}
+                {x_labels}
+                {cells}
+                <text
+                    class="sweep-axis-title"
+                    x=format!("{:.1}", LEFT + cols as f64 * CELL_W / 2.0)
+                    y=format!("{:.1}", rows as f64 * CELL_H + 32.0)
+                    text-anchor="middle"
+                >
+                    {format!("{x_title} →")}
+                </text>
+            </svg>
+        </figure>
+    }
+}
+
+/// The sweep's sentences, Portuguese and English.
+pub struct Words {
+    pub title: &'static str,
+    pub intro: &'static str,
+    pub across: &'static str,
+    pub down: &'static str,
+    pub values: &'static str,
+    pub seeds: &'static str,
+    pub designs: &'static str,
+    pub button: &'static str,
+    pub cancel: &'static str,
+    pub cancelled: &'static str,
+    pub failed: &'static str,
+    pub sweeping: &'static str,
+    pub of_word: &'static str,
+    pub runs_word: &'static str,
+    pub per_second: &'static str,
+    pub swept: &'static str,
+    pub seeds_per_cell: &'static str,
+    pub from_seed: &'static str,
+    pub in_word: &'static str,
+    pub click_a_cell: &'static str,
+    pub legend: &'static str,
+    pub runs_charged_twice: &'static str,
+    pub opens_seed: &'static str,
+    pub refused: &'static str,
+    pub map_of: &'static str,
+    pub cells_word: &'static str,
+    pub designs_word: &'static str,
+    pub seeds_word: &'static str,
+    pub no_design: &'static str,
+    pub outside: &'static str,
+    pub to_word: &'static str,
+    pub axis_refused: &'static str,
+    pub seeds_not_number: &'static str,
+}
+
+pub const PT: Words = Words {
+    title: "Varredura",
+    intro: "O cenário da lousa numa grade de dois campos: cada célula roda com várias sementes em cada estratégia, e a cor diz quantas dessas execuções cobraram duas vezes.",
+    across: "Na horizontal",
+    down: "Na vertical",
+    values: "valores",
+    seeds: "Sementes por célula",
+    designs: "Estratégias (um mapa para cada)",
+    button: "Varrer",
+    cancel: "Cancelar",
+    cancelled: "Varredura cancelada.",
+    failed: "A varredura foi recusada:",
+    sweeping: "Varrendo…",
+    of_word: "de",
+    runs_word: "execuções",
+    per_second: "execuções/s",
+    swept: "Varredura de",
+    seeds_per_cell: "sementes por célula",
+    from_seed: "a partir da semente",
+    in_word: "em",
+    click_a_cell: "Clique numa célula para ver a sua semente na lousa.",
+    legend: "Verde: nenhuma execução cobrou duas vezes. Quanto mais vermelha a célula, maior a parte das execuções que cobrou duas vezes; o texto diz quantas.",
+    runs_charged_twice: "execuções cobraram duas vezes",
+    opens_seed: "Abre na lousa a semente",
+    refused: "cenário recusado:",
+    map_of: "Mapa de calor de",
+    cells_word: "células",
+    designs_word: "estratégias",
+    seeds_word: "sementes",
+    no_design: "marque ao menos uma estratégia",
+    outside: "fora do limite de",
+    to_word: "a",
+    axis_refused: "Eixo recusado,",
+    seeds_not_number: "Sementes por célula: escreva um número inteiro, não",
+};
+
+pub const EN: Words = Words {
+    title: "Sweep",
+    intro: "The board's scenario over a grid of two fields: each cell runs with several seeds under each strategy, and its colour says how many of those runs charged twice.",
+    across: "Across",
+    down: "Down",
+    values: "values",
+    seeds: "Seeds per cell",
+    designs: "Strategies (one map each)",
+    button: "Sweep",
+    cancel: "Cancel",
+    cancelled: "Sweep cancelled.",
+    failed: "The sweep was refused:",
+    sweeping: "Sweeping…",
+    of_word: "of",
+    runs_word: "runs",
+    per_second: "runs/s",
+    swept: "Sweep of",
+    seeds_per_cell: "seeds per cell",
+    from_seed: "from seed",
+    in_word: "in",
+    click_a_cell: "Click a cell to see its seed on the board.",
+    legend: "Green: no run charged twice. The redder a cell, the larger the share of its runs that charged twice; its text says how many.",
+    runs_charged_twice: "runs charged twice",
+    opens_seed: "Opens on the board seed",
+    refused: "scenario refused:",
+    map_of: "Heatmap of",
+    cells_word: "cells",
+    designs_word: "strategies",
+    seeds_word: "seeds",
+    no_design: "tick at least one strategy",
+    outside: "outside the limit of",
+    to_word: "to",
+    axis_refused: "Axis refused,",
+    seeds_not_number: "Seeds per cell: write a whole number, not",
+};
+
+pub fn words(lang: Lang) -> &'static Words {
+    match lang {
+        Lang::Pt => &PT,
+        Lang::En => &EN,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lousa_core::builtins;
+    use lousa_core::link;
+
+    #[test]
+    fn every_field_on_offer_parses_and_exists_in_every_built_in() {
+        for f in &FIELDS {
+            let axis: Axis = axis_text(
+                FIELDS.iter().position(|g| g.path == f.path).unwrap(),
+                f.values,
+            )
+            .parse()
+            .unwrap_or_else(|e| panic!("{}: {e}", f.path));
+            assert!(
+                axis.values.len() >= 2,
+                "{}: a sweep needs two values",
+                f.path
+            );
+            for name in builtins::NAMES {
+                let base = builtins::builtin(name).unwrap();
+                // A path the built-in lacks would refuse every cell. A
+                // value its design forbids is a refused cell that says why
+                // (a lease outliving the key), which is worth seeing.
+                for v in &axis.values {
+                    if let Err(e) = link::edit(&base, &[(f.path, v.clone())]) {
+                        let path_error = ["unknown field", "has no field", "past the end"]
+                            .iter()
+                            .any(|m| e.message.contains(m));
+                        assert!(!path_error, "{name}, {}={v}: {e}", f.path);
+                        assert!(e.message.contains("limit"), "{name}, {}={v}: {e}", f.path);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_request_is_the_workers_sweep_request() {
+        let r = request(
+            "race-2;instances=3",
+            "clients.0.timeout_ms=500..4000:8",
+            "network.jitter_ms=0,5",
+            &[Strategy::CheckThenAct, Strategy::IdempotencyKey],
+            5,
+        );
+        assert_eq!(
+            r,
+            r#"{"sweep":{"first_seed":0,"scenario":"race-2;instances=3","seeds":5,"strategies":["check-then-act","idempotency-key"],"x":"clients.0.timeout_ms=500..4000:8","y":"network.jitter_ms=0,5"}}"#
+        );
+    }
+
+    #[test]
+    fn the_plan_counts_runs_and_names_the_limit() {
+        let x = "clients.0.timeout_ms=500..4000:8";
+        let y = "acquirer.latency_ms=500,1500,3000";
+        assert_eq!(
+            plan(x, y, "10", 2, Lang::Pt),
+            "24 células × 2 estratégias × 10 sementes = 480 execuções"
+        );
+        assert_eq!(
+            plan(x, y, "5000", 2, Lang::En),
+            "24 cells × 2 strategies × 5,000 seeds = 240,000 runs: outside the limit of 1 to 100,000"
+        );
+        assert!(plan(x, y, "10", 0, Lang::En).ends_with("tick at least one strategy"));
+        assert_eq!(
+            plan(x, y, "ten", 2, Lang::En),
+            r#"Seeds per cell: write a whole number, not "ten""#
+        );
+        assert_eq!(
+            plan("instances=1..9:17", y, "10", 2, Lang::Pt),
+            "Eixo recusado, x: 17 values are outside 1..=16"
+        );
+    }
+
+    #[test]
+    fn a_report_reads_as_the_worker_posts_it() {
+        let text = r#"{"scenario": "race-2", "x": {"path": "instances", "values": [2, 3]},
+            "y": {"path": "network.jitter_ms", "values": [0]}, "first_seed": 0, "seeds": 5,
+            "maps": [{"strategy": "check-then-act", "cells": [
+                {"x": 0, "y": 0, "runs": 5, "double_charged": 2, "representative_seed": 3, "link": "race-2", "refused": null},
+                {"x": 1, "y": 0, "runs": 0, "double_charged": 0, "representative_seed": 0, "link": null,
+                 "refused": "edit 1, instances: 99 is outside 1..=8"}]}]}"#;
+        let r: Report = serde_json::from_str(text).unwrap();
+        let [hot, refused] = &r.maps[0].cells[..] else {
+            panic!("two cells");
+        };
+        assert_eq!(rate(hot), 0.4);
+        assert_eq!(
+            cell_label(&r, hot, Lang::Pt),
+            "Instâncias do serviço 2, Variação da rede por ida (ms) 0: 2 de 5 execuções cobraram duas vezes (40%). Abre na lousa a semente 3."
+        );
+        assert_eq!(
+            cell_label(&r, refused, Lang::En),
+            "Service instances 3, Network jitter per hop (ms) 0: scenario refused: edit 1, instances: 99 is outside 1..=8"
+        );
+    }
+}
