@@ -258,6 +258,50 @@ describe('the workshop\'s scheduler', () => {
     await tab.close();
   });
 
+  test('the editor: a field changes the board, a bad value is named beside it and the board keeps its run, the link reopens it', async () => {
+    const tab = await open('?modo=oficina&scenario=timeout-retry&strategy=check-then-act');
+    await tab.click('[data-testid=editor] summary');
+    const field = (path) => tab.locator(`[data-field="${path}"] :is(input, select, textarea)`);
+    const acquirer = async () => tab.getAttribute('[data-testid=workshop] [data-testid=acquirer]', 'data-captures');
+    await tab.keyboard.press('f');
+    assert.equal(await acquirer(), '2', 'timeout-retry under check-then-act charges twice');
+    // A client timeout longer than the acquirer's call: no retry while it works, one charge.
+    await field('clients.0.timeout_ms').fill('20000');
+    await field('clients.0.timeout_ms').press('Enter');
+    await tab.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'timeout-retry;clients.0.timeout_ms=20000');
+    await tab.keyboard.press('f');
+    assert.equal(await acquirer(), '1');
+    const drawn = await board(tab);
+    // A refused value: the message names the field and the limit; the board stays.
+    await field('instances').fill('9');
+    await field('instances').press('Enter');
+    const said = await tab.locator('[data-field=instances] [data-testid=field-error]').textContent();
+    assert.match(said, /^instances: .*8/);
+    assert.deepEqual(await board(tab), drawn);
+    await field('clients.0.retries_max').fill('-1');
+    await field('clients.0.retries_max').press('Enter');
+    assert.match(await tab.locator('[data-field="clients.0.retries_max"] [data-testid=field-error]').textContent(), /^clients\[0\]\.retries_max: /);
+    await field('faults').fill('[{"kind": "meteor"}]');
+    await field('faults').press('Tab');
+    assert.match(await tab.locator('[data-field=faults] [data-testid=field-error]').textContent(), /^faults\[0\]/);
+    assert.deepEqual(await board(tab), drawn);
+    // The edited scenario is a link: a fresh page opens the same board.
+    const fresh = await open(new URL(tab.url()).search);
+    assert.deepEqual(await board(fresh), drawn);
+    // Out as a JSON file and back in: the same link.
+    const [download] = await Promise.all([tab.waitForEvent('download'), tab.click('[data-testid=export-json]')]);
+    const json = fs.readFileSync(await download.path(), 'utf8');
+    assert.equal(JSON.parse(json).clients[0].timeout_ms, 20000);
+    const other = await open('?modo=oficina&scenario=timeout-retry&strategy=check-then-act');
+    await other.click('[data-testid=editor] summary');
+    await other.setInputFiles('[data-testid=import-json]', { name: 'edited.json', mimeType: 'application/json', buffer: Buffer.from(json) });
+    await other.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'timeout-retry;clients.0.timeout_ms=20000');
+    await other.setInputFiles('[data-testid=import-json]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"name": "x", "clients": "abc"}') });
+    await other.waitForSelector('[data-testid=editor-error]');
+    assert.match(await other.textContent('[data-testid=editor-error]'), /clients: expected a list, got a string/);
+    for (const t of [tab, fresh, other]) await t.close();
+  });
+
   test('English, and no console errors or page errors on any workshop page', async () => {
     const tab = await open('?modo=oficina&scenario=race-2&lang=en');
     assert.equal(await schedule(tab), 'no choices yet');

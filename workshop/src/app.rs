@@ -4,6 +4,7 @@
 
 use crate::board::Board;
 use crate::counts::{Counting, Counts, Whole, start_whole};
+use crate::editor::Editor;
 use crate::exports::Exports;
 use crate::scheduler::Scheduler;
 use crate::state::Ws;
@@ -45,6 +46,7 @@ pub fn Workshop() -> impl IntoView {
                     <Steps />
                     <Board />
                     <Events />
+                    <Editor />
                 </div>
                 <aside class="workshop-side">
                     <Scheduler />

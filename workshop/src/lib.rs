@@ -8,8 +8,9 @@
 //! - `url`: the state a link carries, read and written;
 //! - `state`: that state as signals, the run as a memo, the actions;
 //! - `alternatives`: the words for a choice point's alternatives;
+//! - `edit`: the scenario editor's fields and what an edit makes;
 //! - `explorer`: the explorer's Web Worker, started and cancelled;
-//! - `board`, `scheduler`, `counts`, `exports`: the components of each
+//! - `board`, `scheduler`, `counts`, `exports`, `editor`: the components of each
 //!   part of the screen; `app`: the page that holds them.
 //!
 //! Like the reader's page, it only reads lousa-core's data and draws with
@@ -19,6 +20,8 @@ mod alternatives;
 mod app;
 mod board;
 mod counts;
+mod edit;
+mod editor;
 mod explorer;
 mod exports;
 mod scheduler;

@@ -180,6 +180,15 @@ impl Ws {
         self.viewed.set((to != at).then_some(to));
     }
 
+    /// The scenario's edits changed (the editor checked them): the choices
+    /// start over, as they may not fit the new scenario.
+    pub fn set_edits(&self, edits: String) {
+        if self.edits.with_untracked(|e| *e != edits) {
+            self.edits.set(edits);
+            self.restart();
+        }
+    }
+
     /// Another built-in or strategy starts over; another built-in drops
     /// the edits.
     pub fn choose_world(&self, scenario: &'static str, strategy: Strategy) {
