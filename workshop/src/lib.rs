@@ -20,14 +20,14 @@ mod alternatives;
 mod app;
 mod board;
 mod counts;
-mod edit;
+pub mod edit;
 mod editor;
 mod explorer;
 mod exports;
 mod scheduler;
 mod state;
 mod texts;
-mod url;
+pub mod url;
 
 use wasm_bindgen::JsCast;
 
