@@ -302,6 +302,52 @@ describe('the workshop\'s scheduler', () => {
     for (const t of [tab, fresh, other]) await t.close();
   });
 
+  test('a fault injected at a step forks the run: the branch on the two lines, in the URL, restored by a reload', async () => {
+    const tab = await open('?modo=oficina&scenario=timeout-retry&strategy=check-then-act');
+    // Back to the step where the first attempt waits on the acquirer.
+    const palette = cli('run', 'timeout-retry', '--strategy', 'check-then-act', '--palette', '5')
+      .split('\n')
+      .map((line) => line.match(/^(\d+:\S+)\s/)?.[1])
+      .filter(Boolean);
+    const last = Number((await text(tab, 'step-counter')).match(/de (\d+)/)[1]);
+    for (let i = 0; i < last - 5; i += 1) await tab.keyboard.press('ArrowLeft');
+    assert.equal((await board(tab)).frame, '5');
+    const offers = await tab.locator('[data-testid=inject]').evaluateAll((b) => b.map((x) => x.dataset.fork));
+    assert.ok(offers.length >= 2, `faults offered at step 5: ${offers}`);
+    assert.deepEqual(offers, palette, 'the palette of lousa run --palette 5');
+    const crash = offers.find((f) => f.includes('crash-1'));
+    assert.ok(crash, `a crash of instance 1 is offered: ${offers}`);
+    await tab.click(`[data-testid=inject][data-fork="${crash}"]`);
+    assert.equal(query(tab).get('fork'), crash);
+    assert.equal(await tab.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-line'), 'branch');
+    assert.equal((await board(tab)).frame, '6', 'the board shows the fault\'s own step');
+    assert.match(await text(tab, 'narration'), /instância 1: cai/);
+    assert.equal(await tab.locator('[data-testid=branch-lines]').count(), 1);
+    // The branch against the CLI's: the same fork, the same captures at its end.
+    const forked = cli('run', 'timeout-retry', '--strategy', 'check-then-act', '--fork', crash);
+    const captures = Number(forked.match(/captures: (\d+)/)[1]);
+    await tab.keyboard.press('ArrowRight');
+    for (let i = 0; i < 200; i += 1) await tab.keyboard.press('ArrowRight');
+    assert.equal(Number(await tab.getAttribute('[data-testid=workshop] [data-testid=acquirer]', 'data-captures')), captures);
+    const branchEnd = await board(tab);
+    // Both lines stay navigable.
+    await tab.click('[data-testid=show-run]');
+    assert.equal(await tab.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-line'), 'run');
+    assert.notDeepEqual(await board(tab), branchEnd);
+    await tab.click('[data-testid=show-branch]');
+    // A reload restores the branch.
+    const fresh = await open(new URL(tab.url()).search);
+    assert.equal(await fresh.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-line'), 'branch');
+    assert.equal(query(fresh).get('fork'), crash);
+    for (let i = 0; i < 200; i += 1) await fresh.keyboard.press('ArrowRight');
+    assert.deepEqual(await board(fresh), branchEnd);
+    // A fork the run cannot take is named, and the board shows the run.
+    const bad = await open('?modo=oficina&scenario=timeout-retry&fork=9999:crash-1');
+    assert.match(await text(bad, 'problems'), /A falha do link não pôde ser injetada/);
+    assert.equal(await bad.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-line'), 'run');
+    for (const t of [tab, fresh, bad]) await t.close();
+  });
+
   test('English, and no console errors or page errors on any workshop page', async () => {
     const tab = await open('?modo=oficina&scenario=race-2&lang=en');
     assert.equal(await schedule(tab), 'no choices yet');

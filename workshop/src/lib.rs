@@ -10,7 +10,7 @@
 //! - `alternatives`: the words for a choice point's alternatives;
 //! - `edit`: the scenario editor's fields and what an edit makes;
 //! - `explorer`: the explorer's Web Worker, started and cancelled;
-//! - `board`, `scheduler`, `counts`, `exports`, `editor`: the components of each
+//! - `board`, `scheduler`, `counts`, `exports`, `editor`, `branch`: the components of each
 //!   part of the screen; `app`: the page that holds them.
 //!
 //! Like the reader's page, it only reads lousa-core's data and draws with
@@ -19,6 +19,7 @@
 mod alternatives;
 mod app;
 mod board;
+mod branch;
 mod counts;
 pub mod edit;
 mod editor;
