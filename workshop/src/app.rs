@@ -3,7 +3,9 @@
 //! the state, and the keyboard reaches every action.
 
 use crate::board::Board;
+use crate::branch::Branch;
 use crate::counts::{Counting, Counts, Whole, start_whole};
+use crate::editor::Editor;
 use crate::exports::Exports;
 use crate::scheduler::Scheduler;
 use crate::state::Ws;
@@ -45,7 +47,9 @@ pub fn Workshop() -> impl IntoView {
                 <div class="workshop-board">
                     <Steps />
                     <Board />
+                    <Branch />
                     <Events />
+                    <Editor />
                 </div>
                 <aside class="workshop-side">
                     <Scheduler />
@@ -173,7 +177,7 @@ fn Settings() -> impl IntoView {
 fn Steps() -> impl IntoView {
     let ws = expect_context::<Ws>();
     let w = move || words(ws.lang.get());
-    let last = move || ws.turn.with(|t| t.as_ref().map_or(0, |t| t.frame));
+    let last = move || ws.last_frame();
     let counter = move || {
         format!(
             "{} {} {} {}",
@@ -184,7 +188,7 @@ fn Steps() -> impl IntoView {
         )
     };
     let state = move || {
-        if ws.viewed.get().is_some() {
+        if ws.viewed.get().is_some() || ws.on_branch.get() {
             String::new()
         } else if ws.arity() > 0 {
             w().your_turn.to_string()

@@ -31,10 +31,10 @@ struct Badge {
 #[component]
 pub fn Board() -> impl IntoView {
     let ws = expect_context::<Ws>();
+    let shown = Memo::new(move |_| ws.shown_run());
     let drawn = Memo::new(move |_| {
         let lang = ws.lang.get();
-        ws.turn
-            .with(|t| t.as_ref().ok().map(|t| board::frames(&t.run, WIDTH, lang)))
+        shown.with(|r| r.as_ref().map(|r| board::frames(r, WIDTH, lang)))
     });
     let markup = move || {
         let frame = ws.frame();
@@ -54,7 +54,7 @@ pub fn Board() -> impl IntoView {
     Effect::new(move |_| {
         resized.track();
         let _ = markup();
-        let at_point = ws.viewed.get().is_none();
+        let at_point = ws.viewed.get().is_none() && !ws.on_branch.get();
         let lang = ws.lang.get();
         let wanted: Vec<Label> = if at_point {
             ws.turn
@@ -84,6 +84,7 @@ pub fn Board() -> impl IntoView {
                 data-frame=move || ws.frame().to_string()
                 data-scenario=move || ws.scenario.get()
                 data-strategy=move || ws.strategy.get().name()
+                data-line=move || if ws.on_branch.get() { "branch" } else { "run" }
                 inner_html=markup
             ></svg>
             {move || {
@@ -114,10 +115,10 @@ pub fn Board() -> impl IntoView {
             {move || {
                 let lang = ws.lang.get();
                 let frame = ws.frame();
-                ws.turn.with(|t| match t {
-                    Ok(t) => narration(&t.run, ws.scenario.get(), frame, lang, ui(lang)),
-                    Err(e) => e.clone(),
-                })
+                match shown.get() {
+                    Some(r) => narration(&r, ws.scenario.get(), frame, lang, ui(lang)),
+                    None => ws.turn.with(|t| t.as_ref().err().cloned().unwrap_or_default()),
+                }
             }}
         </p>
     }

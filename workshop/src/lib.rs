@@ -8,10 +8,11 @@
 //! - `url`: the state a link carries, read and written;
 //! - `state`: that state as signals, the run as a memo, the actions;
 //! - `alternatives`: the words for a choice point's alternatives;
+//! - `edit`: the scenario editor's fields and what an edit makes;
 //! - `explorer`: the explorer's Web Worker, started and cancelled;
-//! - `board`, `scheduler`, `counts`, `sweep`, `exports`: the components of
-//!   each part of the screen (`sweep` with its own sentences); `app`: the
-//!   page that holds them.
+//! - `board`, `scheduler`, `counts`, `sweep`, `exports`, `editor`,
+//!   `branch`: the components of each part of the screen (`sweep` with its
+//!   own sentences); `app`: the page that holds them.
 //!
 //! Like the reader's page, it only reads lousa-core's data and draws with
 //! lousa-web's pure pictures; the simulation is the core's.
@@ -19,14 +20,17 @@
 mod alternatives;
 mod app;
 mod board;
+mod branch;
 mod counts;
+pub mod edit;
+mod editor;
 mod explorer;
 mod exports;
 mod scheduler;
 mod state;
 mod sweep;
 mod texts;
-mod url;
+pub mod url;
 
 use wasm_bindgen::JsCast;
 

@@ -8,7 +8,9 @@
 use crate::url::{self, Problem, Setup};
 use leptos::prelude::*;
 use lousa_core::choice::Schedule;
+use lousa_core::fork::Fork;
 use lousa_core::narrate::Lang;
+use lousa_core::run::Run;
 use lousa_core::scheduling::{self, Turn};
 use lousa_core::{Scenario, Strategy, builtins, link, run};
 
@@ -29,8 +31,14 @@ pub struct Ws {
     /// A frame the attendee stepped back to; `None`: the turn's frame.
     pub viewed: RwSignal<Option<usize>>,
     pub problems: RwSignal<Vec<Problem>>,
+    /// A fault injected at a frame of the run on the board.
+    pub fork: RwSignal<Option<Fork>>,
+    /// The board shows the branch (the run with the fault), not the run.
+    pub on_branch: RwSignal<bool>,
     pub built: Memo<Scenario>,
     pub turn: Memo<Result<Turn, String>>,
+    /// The run with the fork's fault: the same choices up to its frame.
+    pub branch: Memo<Option<Result<Run, String>>>,
 }
 
 impl Ws {
@@ -55,7 +63,20 @@ impl Ws {
                     .with(|c| scheduling::turn(s, &Schedule(c.clone())).map_err(|e| e.to_string()))
             })
         });
+        let fork = RwSignal::new(setup.fork);
+        let branch = Memo::new(move |_| {
+            let f = fork.get()?;
+            Some(built.with(|s| {
+                choices.with(|c| {
+                    lousa_core::run::run_forked(s, &Schedule(c.clone()), f.frame, f.injection)
+                        .map_err(|e| e.to_string())
+                })
+            }))
+        });
         Ws {
+            on_branch: RwSignal::new(setup.fork.is_some()),
+            fork,
+            branch,
             scenario,
             edits,
             strategy,
@@ -77,12 +98,59 @@ impl Ws {
             strategy: self.strategy.get(),
             lang: self.lang.get(),
             choices: self.choices.get(),
+            fork: self.fork.get(),
+        }
+    }
+
+    /// The frames the board can show: the branch's, or up to the turn's.
+    pub fn last_frame(&self) -> usize {
+        if self.on_branch.get()
+            && let Some(Ok(r)) = self.branch.get()
+        {
+            return r.frame_count() - 1;
+        }
+        self.turn.with(|t| t.as_ref().map_or(0, |t| t.frame))
+    }
+
+    /// The run the board shows: the branch's, or the turn's.
+    pub fn shown_run(&self) -> Option<Run> {
+        if self.on_branch.get()
+            && let Some(Ok(r)) = self.branch.get()
+        {
+            return Some(r);
+        }
+        self.turn.with(|t| t.as_ref().ok().map(|t| t.run.clone()))
+    }
+
+    /// Injects `fork`'s fault: the branch shows from the fault's step.
+    pub fn inject(&self, fork: Fork) {
+        self.fork.set(Some(fork));
+        self.on_branch.set(true);
+        self.viewed.set(Some(fork.frame + 1));
+    }
+
+    /// Drops the fork.
+    pub fn unfork(&self) {
+        self.fork.set(None);
+        self.on_branch.set(false);
+        self.viewed.set(None);
+    }
+
+    /// Shows the run (false) or the branch (true) on the board, at the same
+    /// frame where both have it.
+    pub fn show_branch(&self, branch: bool) {
+        if self.fork.get_untracked().is_some() {
+            self.on_branch.set(branch);
         }
     }
 
     /// The frame on the board: the one stepped to, or the turn's.
     pub fn frame(&self) -> usize {
-        let at = self.turn.with(|t| t.as_ref().map_or(0, |t| t.frame));
+        let at = self.last_frame();
+        if self.on_branch.get() {
+            let start = self.fork.get().map_or(0, |f| f.frame + 1).min(at);
+            return self.viewed.get().map_or(start, |f| f.min(at));
+        }
         self.viewed.get().map_or(at, |f| f.min(at))
     }
 
@@ -110,8 +178,14 @@ impl Ws {
             self.redo.set(Vec::new());
         }
         self.choices.update(|c| c.push(choice));
-        self.viewed.set(None);
+        self.on_main();
         self.problems.set(Vec::new());
+    }
+
+    /// Back on the run, at the turn's frame: where the scheduler acts.
+    fn on_main(&self) {
+        self.on_branch.set(false);
+        self.viewed.set(None);
     }
 
     pub fn undo(&self) {
@@ -119,7 +193,7 @@ impl Ws {
         if let Some(last) = choices.pop() {
             self.choices.set(choices);
             self.redo.update(|r| r.push(last));
-            self.viewed.set(None);
+            self.on_main();
         }
     }
 
@@ -128,7 +202,7 @@ impl Ws {
         if let Some(next) = redo.pop() {
             self.redo.set(redo);
             self.choices.update(|c| c.push(next));
-            self.viewed.set(None);
+            self.on_main();
         }
     }
 
@@ -141,11 +215,13 @@ impl Ws {
             .with_untracked(|s| scheduling::fit(s, &Schedule(all)));
         self.redo.set(Vec::new());
         self.choices.set(kept.0);
-        self.viewed.set(None);
+        self.on_main();
     }
 
     /// No choices made: the board at the first choice point.
     pub fn restart(&self) {
+        self.fork.set(None);
+        self.on_branch.set(false);
         self.choices.set(Vec::new());
         self.redo.set(Vec::new());
         self.viewed.set(None);
@@ -166,6 +242,7 @@ impl Ws {
             .with_untracked(|s| scheduling::turn(s, &Schedule::default()).map_or(0, |t| t.frame));
         self.redo.set(Vec::new());
         self.choices.set(kept.0);
+        self.on_branch.set(false);
         self.viewed.set(Some(first));
         self.problems.set(Vec::new());
     }
@@ -176,6 +253,8 @@ impl Ws {
     /// board replays choices, not seeds, so this is exactly that run.
     pub fn open_seeded(&self, link: &str, strategy: Strategy, seed: u64) -> Result<(), String> {
         let seeded = seeded(link, strategy, seed)?;
+        // A fault injected into the run on the board is not this run's.
+        self.fork.set(None);
         self.scenario.set(seeded.scenario);
         self.edits.set(seeded.edits);
         self.strategy.set(strategy);
@@ -183,14 +262,22 @@ impl Ws {
         Ok(())
     }
 
-    /// Moves the board `by` frames, between the start and the turn's frame.
+    /// Moves the board `by` frames: on the run, between the start and the
+    /// turn's frame; on the branch, through all of its frames.
     pub fn step(&self, by: isize) {
-        let at = self
-            .turn
-            .with_untracked(|t| t.as_ref().map_or(0, |t| t.frame));
-        let now = self.viewed.get_untracked().unwrap_or(at).min(at);
+        let (at, now) = untrack(|| (self.last_frame(), self.frame()));
         let to = now.saturating_add_signed(by).min(at);
-        self.viewed.set((to != at).then_some(to));
+        let branch = self.on_branch.get_untracked();
+        self.viewed.set((branch || to != at).then_some(to));
+    }
+
+    /// The scenario's edits changed (the editor checked them): the choices
+    /// start over, as they may not fit the new scenario.
+    pub fn set_edits(&self, edits: String) {
+        if self.edits.with_untracked(|e| *e != edits) {
+            self.edits.set(edits);
+            self.restart();
+        }
     }
 
     /// Another built-in or strategy starts over; another built-in drops
