@@ -13,7 +13,7 @@ use crate::texts::count;
 use leptos::prelude::*;
 use lousa_core::Strategy;
 use lousa_core::narrate::Lang;
-use lousa_core::sweep::{Axis, limits};
+use lousa_core::sweep::{Axis, default_strategies, limits};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -104,12 +104,13 @@ const X_DEFAULT: usize = 0;
 const Y_DEFAULT: usize = 3;
 const SEEDS_DEFAULT: u64 = 10;
 
-/// A heatmap cell's size and the room for the axes' labels, in the SVG's
-/// units.
-const CELL_W: f64 = 58.0;
+/// A heatmap cell's size and the room for the axes' values, in the SVG's
+/// units (pixels: the SVG is drawn at its own size). The axes' names are
+/// text beside it, where they can wrap.
+const CELL_W: f64 = 50.0;
 const CELL_H: f64 = 32.0;
-const LEFT: f64 = 78.0;
-const BELOW: f64 = 40.0;
+const LEFT: f64 = 58.0;
+const BELOW: f64 = 22.0;
 
 /// Progress of a sweep, as the worker posts it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
@@ -158,8 +159,7 @@ pub struct Cell {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Sweeping {
     Idle,
-    /// The figures so far, and when it started (`Date.now()`).
-    Running(Figures, f64),
+    Running(Figures),
     /// The report, the scenario it swept (a link) and the wall time it
     /// took the page, worker start included.
     Done(Box<Report>, String, f64),
@@ -178,21 +178,17 @@ pub fn Sweep() -> impl IntoView {
     let y_field = RwSignal::new(Y_DEFAULT);
     let y_values = RwSignal::new(FIELDS[Y_DEFAULT].values.to_string());
     let seeds = RwSignal::new(SEEDS_DEFAULT.to_string());
-    // None until the attendee ticks a box: the board's strategy and
-    // idempotency-key, following the board.
+    // None until the attendee ticks a box: the designs `lousa sweep`
+    // defaults to (the board's and idempotency-key), following the board.
     let picked = RwSignal::new(None::<Vec<Strategy>>);
     let chosen = move || {
-        picked.get().unwrap_or_else(|| {
-            let board = ws.strategy.get();
-            Strategy::ALL
-                .into_iter()
-                .filter(|s| *s == board || *s == Strategy::IdempotencyKey)
-                .collect()
-        })
+        picked
+            .get()
+            .unwrap_or_else(|| ws.built.with(default_strategies))
     };
     let sweeping = RwSignal::new(Sweeping::Idle);
     let opened = RwSignal::new(None::<(usize, usize, usize)>);
-    let running = move || sweeping.with(|s| matches!(s, Sweeping::Running(..)));
+    let running = move || sweeping.with(|s| matches!(s, Sweeping::Running(_)));
     let x_text = move || axis_text(x_field.get(), &x_values.get());
     let y_text = move || axis_text(y_field.get(), &y_values.get());
     let planned = move || {
@@ -224,14 +220,14 @@ pub fn Sweep() -> impl IntoView {
         );
         let since = js_sys::Date::now();
         opened.set(None);
-        sweeping.set(Sweeping::Running(Figures::default(), since));
+        sweeping.set(Sweeping::Running(Figures::default()));
         explorer::start(Slot::Sweep, request, move |e: Event<Figures, Report>| {
             // A late message of a cancelled sweep changes nothing.
             if sweeping.with_untracked(|s| *s == Sweeping::Cancelled) {
                 return;
             }
             sweeping.set(match e {
-                Event::Progress(f) => Sweeping::Running(f, since),
+                Event::Progress(f) => Sweeping::Running(f),
                 Event::Done(r) => Sweeping::Done(r, link.clone(), js_sys::Date::now() - since),
                 Event::Failed(m) => Sweeping::Failed(m),
             });
@@ -248,7 +244,7 @@ pub fn Sweep() -> impl IntoView {
             .enumerate()
             .map(|(i, f)| {
                 view! {
-                    <option value=i.to_string() selected=move || selected.get() == i>
+                    <option value=f.path selected=move || selected.get() == i>
                         {label(f, lang)}
                     </option>
                 }
@@ -264,13 +260,10 @@ pub fn Sweep() -> impl IntoView {
                         " "
                         <select
                             data-testid=format!("sweep-{name}-field")
-                            prop:value=move || field.get().to_string()
+                            prop:value=move || FIELDS[field.get()].path
                             on:change=move |e| {
-                                if let Some(i) = event_target_value(&e)
-                                    .parse::<usize>()
-                                    .ok()
-                                    .filter(|i| *i < FIELDS.len())
-                                {
+                                let path = event_target_value(&e);
+                                if let Some(i) = FIELDS.iter().position(|f| f.path == path) {
                                     field.set(i);
                                     values.set(FIELDS[i].values.to_string());
                                 }
@@ -304,7 +297,6 @@ pub fn Sweep() -> impl IntoView {
                     now.retain(|c| *c != s);
                 } else {
                     now.push(s);
-                    now.sort_by_key(|c| Strategy::ALL.iter().position(|a| a == c));
                 }
                 picked.set(Some(now));
             };
@@ -444,7 +436,7 @@ fn status(s: &Sweeping, lang: Lang, opened: RwSignal<Option<(usize, usize, usize
             <p data-testid="sweep-status" role="alert">{format!("{} {m}", w.failed)}</p>
         }
         .into_any(),
-        Sweeping::Running(f, _) => {
+        Sweeping::Running(f) => {
             let said = format!(
                 "{} {} {} {} {} · {} {}",
                 w.sweeping,
@@ -622,6 +614,11 @@ fn heatmap(
                 }
             })
             .collect_view();
+    // One size for every figure of a map, set by its longest.
+    let small = m
+        .cells
+        .iter()
+        .any(|c| c.refused.is_none() && format!("{}/{}", c.double_charged, c.runs).len() > 5);
     let cells = m
         .cells
         .iter()
@@ -639,7 +636,6 @@ fn heatmap(
                 Some(_) => "—".to_string(),
                 None => format!("{}/{}", c.double_charged, c.runs),
             };
-            let small = figures.len() > 7;
             let strong = c.refused.is_none() && share > 0.55;
             let target = c.link.clone().zip(strategy);
             let seed = c.representative_seed;
@@ -716,15 +712,8 @@ fn heatmap(
                 {y_labels}
                 {x_labels}
                 {cells}
-                <text
-                    class="sweep-axis-title"
-                    x=format!("{:.1}", LEFT + cols as f64 * CELL_W / 2.0)
-                    y=format!("{:.1}", rows as f64 * CELL_H + 32.0)
-                    text-anchor="middle"
-                >
-                    {format!("{x_title} →")}
-                </text>
             </svg>
+            <p class="sweep-x-title">{format!("{x_title} →")}</p>
         </figure>
     }
 }
