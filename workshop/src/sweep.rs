@@ -14,8 +14,10 @@ use leptos::prelude::*;
 use lousa_core::Strategy;
 use lousa_core::narrate::Lang;
 use lousa_core::sweep::{Axis, default_strategies, limits};
+use lousa_web::markup::el;
 use serde::Deserialize;
 use serde_json::Value;
+use wasm_bindgen::JsCast;
 
 /// A field the attendee can sweep: a link's dotted path into the
 /// scenario, the values it starts with (as `lousa sweep --x` writes them),
@@ -107,10 +109,10 @@ const SEEDS_DEFAULT: u64 = 10;
 /// A heatmap cell's size and the room for the axes' values, in the SVG's
 /// units (pixels: the SVG is drawn at its own size). The axes' names are
 /// text beside it, where they can wrap.
-const CELL_W: f64 = 50.0;
-const CELL_H: f64 = 32.0;
-const LEFT: f64 = 58.0;
-const BELOW: f64 = 22.0;
+const CELL_W: i32 = 50;
+const CELL_H: i32 = 32;
+const LEFT: i32 = 58;
+const BELOW: i32 = 22;
 
 /// Progress of a sweep, as the worker posts it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
@@ -187,7 +189,6 @@ pub fn Sweep() -> impl IntoView {
             .unwrap_or_else(|| ws.built.with(default_strategies))
     };
     let sweeping = RwSignal::new(Sweeping::Idle);
-    let opened = RwSignal::new(None::<(usize, usize, usize)>);
     let running = move || sweeping.with(|s| matches!(s, Sweeping::Running(_)));
     let x_text = move || axis_text(x_field.get(), &x_values.get());
     let y_text = move || axis_text(y_field.get(), &y_values.get());
@@ -219,7 +220,6 @@ pub fn Sweep() -> impl IntoView {
             seeds,
         );
         let since = js_sys::Date::now();
-        opened.set(None);
         sweeping.set(Sweeping::Running(Figures::default()));
         explorer::start(Slot::Sweep, request, move |e: Event<Figures, Report>| {
             // A late message of a cancelled sweep changes nothing.
@@ -354,7 +354,7 @@ pub fn Sweep() -> impl IntoView {
             </p>
             {move || {
                 let lang = ws.lang.get();
-                sweeping.with(|s| status(s, lang, opened))
+                sweeping.with(|s| status(s, lang, ws, sweeping))
             }}
         </section>
     }
@@ -427,7 +427,7 @@ fn seeds_refused(seeds: &str, lang: Lang) -> String {
     format!("{} {:?}", w.seeds_not_number, seeds.trim())
 }
 
-fn status(s: &Sweeping, lang: Lang, opened: RwSignal<Option<(usize, usize, usize)>>) -> AnyView {
+fn status(s: &Sweeping, lang: Lang, ws: Ws, sweeping: RwSignal<Sweeping>) -> AnyView {
     let w = words(lang);
     match s {
         Sweeping::Idle => ().into_any(),
@@ -472,16 +472,30 @@ fn status(s: &Sweeping, lang: Lang, opened: RwSignal<Option<(usize, usize, usize
                 seconds(*ms, lang),
                 w.click_a_cell
             );
-            let maps = r
+            let maps: String = r
                 .maps
                 .iter()
                 .enumerate()
-                .map(|(i, m)| heatmap(r, i, m, lang, opened))
-                .collect_view();
+                .map(|(i, m)| heatmap(r, i, m, lang))
+                .collect();
+            // One handler for every cell of every map: Enter and Space
+            // press a focused cell as a click does.
+            let on_key = move |e: leptos::ev::KeyboardEvent| {
+                if e.key() == "Enter" || e.key() == " " {
+                    e.prevent_default();
+                    open_at(ws, sweeping, e.target());
+                }
+            };
             view! {
                 <p data-testid="sweep-status" data-elapsed-ms=format!("{ms:.0}")>{said}</p>
                 <p class="sweep-legend">{w.legend}</p>
-                <div class="sweep-maps" data-testid="sweep-maps">{maps}</div>
+                <div
+                    class="sweep-maps"
+                    data-testid="sweep-maps"
+                    inner_html=maps
+                    on:click=move |e| open_at(ws, sweeping, e.target())
+                    on:keydown=on_key
+                ></div>
             }
             .into_any()
         }
@@ -555,166 +569,153 @@ fn cell_label(r: &Report, c: &Cell, lang: Lang) -> String {
     }
 }
 
-/// One design's heatmap: rows down the y values, columns across the x
-/// values, each cell a button.
-fn heatmap(
-    r: &Report,
-    index: usize,
-    m: &Map,
-    lang: Lang,
-    opened: RwSignal<Option<(usize, usize, usize)>>,
-) -> impl IntoView + use<> {
-    let ws = expect_context::<Ws>();
+/// One design's heatmap as markup: rows down the y values, columns across
+/// the x values, each cell a `g` that is a button (its figures its label,
+/// its place in `data-map`, `data-x` and `data-y`, which [`open_at`]
+/// reads). Markup rather than a view: drawn once per sweep, it would
+/// otherwise cost the wasm a view type per element for no reactivity.
+fn heatmap(r: &Report, index: usize, m: &Map, lang: Lang) -> String {
     let w = words(lang);
-    let (cols, rows) = (r.x.values.len(), r.y.values.len());
-    let width = LEFT + cols as f64 * CELL_W + 4.0;
-    let height = rows as f64 * CELL_H + BELOW;
-    let strategy = Strategy::from_name(&m.strategy);
+    let (cols, rows) = (r.x.values.len() as i32, r.y.values.len() as i32);
+    let (width, height) = (LEFT + cols * CELL_W + 4, rows * CELL_H + BELOW);
     let twice: u64 = m.cells.iter().map(|c| c.double_charged).sum();
     let runs: u64 = m.cells.iter().map(|c| c.runs).sum();
-    let caption = format!(
+    let mut svg = el("svg");
+    svg.class("sweep-svg")
+        .attr("role", "group")
+        .attr("aria-label", &format!("{} {}", w.map_of, m.strategy))
+        .attr("viewBox", &format!("0 0 {width} {height}"))
+        .num("width", width.into())
+        .num("height", height.into());
+    for (i, v) in r.x.values.iter().enumerate() {
+        let x = LEFT + i as i32 * CELL_W + CELL_W / 2;
+        svg.label(x, rows * CELL_H + 14, "sweep-tick", &shown(v))
+            .attr("text-anchor", "middle");
+    }
+    for (i, v) in r.y.values.iter().enumerate() {
+        let y = i as i32 * CELL_H + CELL_H / 2 + 4;
+        svg.label(LEFT - 6, y, "sweep-tick", &shown(v))
+            .attr("text-anchor", "end");
+    }
+    let figures = |c: &Cell| match c.refused {
+        Some(_) => "—".to_string(),
+        None => format!("{}/{}", c.double_charged, c.runs),
+    };
+    // One size for every figure of a map, set by its longest.
+    let small = m.cells.iter().any(|c| figures(c).chars().count() > 5);
+    for c in &m.cells {
+        let (x0, y0) = (LEFT + c.x as i32 * CELL_W, c.y as i32 * CELL_H);
+        let share = rate(c);
+        let (class, opacity) = match (&c.refused, c.double_charged) {
+            (Some(_), _) => ("sweep-refused", 1.0),
+            (None, 0) => ("sweep-none", 1.0),
+            // The faintest double charge must still show.
+            (None, _) => ("sweep-some", 0.2 + 0.8 * share),
+        };
+        let strong = c.refused.is_none() && share > 0.55;
+        let g = svg.add("g");
+        g.class("sweep-cell")
+            .attr("role", "button")
+            .attr("tabindex", "0")
+            .attr("aria-label", &cell_label(r, c, lang))
+            .attr("data-testid", "sweep-cell")
+            .num("data-map", index as i64)
+            .num("data-x", c.x as i64)
+            .num("data-y", c.y as i64)
+            .attr("data-runs", &c.runs.to_string())
+            .attr("data-double", &c.double_charged.to_string())
+            .attr("data-seed", &c.representative_seed.to_string());
+        match (&c.link, &c.refused) {
+            (Some(link), None) => g.attr("data-link", link),
+            _ => g.attr("aria-disabled", "true"),
+        };
+        g.add("rect")
+            .num("x", (x0 + 1).into())
+            .num("y", (y0 + 1).into())
+            .num("width", (CELL_W - 2).into())
+            .num("height", (CELL_H - 2).into())
+            .attr("rx", "3")
+            .class(class)
+            .attr("fill-opacity", &format!("{opacity:.2}"));
+        let text_class = match (strong, small) {
+            (true, true) => "sweep-figures strong small",
+            (true, false) => "sweep-figures strong",
+            (false, true) => "sweep-figures small",
+            (false, false) => "sweep-figures",
+        };
+        g.label(
+            x0 + CELL_W / 2,
+            y0 + CELL_H / 2 + 4,
+            text_class,
+            &figures(c),
+        )
+        .attr("text-anchor", "middle");
+    }
+    let mut figure = el("figure");
+    figure
+        .class("sweep-map")
+        .attr("data-testid", "sweep-map")
+        .attr("data-strategy", &m.strategy);
+    figure.add("figcaption").text(&format!(
         "{}: {} {} {} {}",
         m.strategy,
         count(twice.into(), lang),
         w.of_word,
         count(runs.into(), lang),
         w.runs_charged_twice
-    );
-    let x_labels =
-        r.x.values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                view! {
-                    <text
-                        class="sweep-tick"
-                        x=format!("{:.1}", LEFT + (i as f64 + 0.5) * CELL_W)
-                        y=format!("{:.1}", rows as f64 * CELL_H + 14.0)
-                        text-anchor="middle"
-                    >
-                        {shown(v)}
-                    </text>
-                }
-            })
-            .collect_view();
-    let y_labels =
-        r.y.values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                view! {
-                    <text
-                        class="sweep-tick"
-                        x=format!("{:.1}", LEFT - 6.0)
-                        y=format!("{:.1}", (i as f64 + 0.5) * CELL_H + 4.0)
-                        text-anchor="end"
-                    >
-                        {shown(v)}
-                    </text>
-                }
-            })
-            .collect_view();
-    // One size for every figure of a map, set by its longest.
-    let small = m
-        .cells
-        .iter()
-        .any(|c| c.refused.is_none() && format!("{}/{}", c.double_charged, c.runs).len() > 5);
-    let cells = m
-        .cells
-        .iter()
-        .map(|c| {
-            let key = (index, c.x, c.y);
-            let (x0, y0) = (LEFT + c.x as f64 * CELL_W, c.y as f64 * CELL_H);
-            let share = rate(c);
-            let (class, opacity) = match (&c.refused, c.double_charged) {
-                (Some(_), _) => ("sweep-refused", 1.0),
-                (None, 0) => ("sweep-none", 1.0),
-                // The faintest double charge must still show.
-                (None, _) => ("sweep-some", 0.2 + 0.8 * share),
-            };
-            let figures = match c.refused {
-                Some(_) => "—".to_string(),
-                None => format!("{}/{}", c.double_charged, c.runs),
-            };
-            let strong = c.refused.is_none() && share > 0.55;
-            let target = c.link.clone().zip(strategy);
-            let seed = c.representative_seed;
-            let open = move || {
-                if let Some((link, strategy)) = &target
-                    && ws.open_seeded(link, *strategy, seed).is_ok()
-                {
-                    opened.set(Some(key));
-                }
-            };
-            let on_key = {
-                let open = open.clone();
-                move |e: leptos::ev::KeyboardEvent| {
-                    if e.key() == "Enter" || e.key() == " " {
-                        e.prevent_default();
-                        open();
-                    }
-                }
-            };
-            view! {
-                <g
-                    class="sweep-cell"
-                    class:opened=move || opened.get() == Some(key)
-                    role="button"
-                    tabindex="0"
-                    aria-disabled=c.refused.as_ref().map(|_| "true")
-                    aria-label=cell_label(r, c, lang)
-                    data-testid="sweep-cell"
-                    data-x=c.x.to_string()
-                    data-y=c.y.to_string()
-                    data-runs=c.runs.to_string()
-                    data-double=c.double_charged.to_string()
-                    data-seed=seed.to_string()
-                    data-link=c.link.clone()
-                    on:click=move |_| open()
-                    on:keydown=on_key
-                >
-                    <rect
-                        class=class
-                        x=format!("{:.1}", x0 + 1.0)
-                        y=format!("{:.1}", y0 + 1.0)
-                        width=format!("{:.1}", CELL_W - 2.0)
-                        height=format!("{:.1}", CELL_H - 2.0)
-                        rx="3"
-                        fill-opacity=format!("{opacity:.2}")
-                    ></rect>
-                    <text
-                        class="sweep-figures"
-                        class:strong=strong
-                        class:small=small
-                        x=format!("{:.1}", x0 + CELL_W / 2.0)
-                        y=format!("{:.1}", y0 + CELL_H / 2.0 + 4.0)
-                        text-anchor="middle"
-                    >
-                        {figures}
-                    </text>
-                </g>
-            }
-        })
-        .collect_view();
-    let x_title = field_name(&r.x.path, lang);
-    let y_title = field_name(&r.y.path, lang);
-    view! {
-        <figure class="sweep-map" data-testid="sweep-map" data-strategy=m.strategy.clone()>
-            <figcaption>{caption}</figcaption>
-            <p class="sweep-y-title">{format!("↓ {y_title}")}</p>
-            <svg
-                class="sweep-svg"
-                role="group"
-                aria-label=format!("{} {}", w.map_of, m.strategy)
-                viewBox=format!("0 0 {width:.0} {height:.0}")
-                width=format!("{width:.0}")
-            >
-                {y_labels}
-                {x_labels}
-                {cells}
-            </svg>
-            <p class="sweep-x-title">{format!("{x_title} →")}</p>
-        </figure>
+    ));
+    figure
+        .add("p")
+        .class("sweep-y-title")
+        .text(&format!("↓ {}", field_name(&r.y.path, lang)));
+    figure.kids.push(svg);
+    figure
+        .add("p")
+        .class("sweep-x-title")
+        .text(&format!("{} →", field_name(&r.x.path, lang)));
+    figure.markup()
+}
+
+/// Opens the cell an event landed in (its `g`, found from the target up)
+/// on the board, and marks it as the one shown there. The maps are markup
+/// written once, so the mark is set on the element itself.
+fn open_at(ws: Ws, sweeping: RwSignal<Sweeping>, target: Option<web_sys::EventTarget>) {
+    let Some(cell) = target
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|e| e.closest("[data-testid=sweep-cell]").ok().flatten())
+    else {
+        return;
+    };
+    let index = |name| {
+        cell.get_attribute(name)
+            .and_then(|v| v.parse::<usize>().ok())
+    };
+    let (Some(map), Some(x), Some(y)) = (index("data-map"), index("data-x"), index("data-y"))
+    else {
+        return;
+    };
+    let wanted = sweeping.with_untracked(|s| {
+        let Sweeping::Done(r, ..) = s else {
+            return None;
+        };
+        let m = r.maps.get(map)?;
+        let c = m.cells.iter().find(|c| c.x == x && c.y == y)?;
+        Some((
+            c.link.clone()?,
+            Strategy::from_name(&m.strategy)?,
+            c.representative_seed,
+        ))
+    });
+    let Some((link, strategy, seed)) = wanted else {
+        return;
+    };
+    if ws.open_seeded(&link, strategy, seed).is_ok() {
+        if let Ok(Some(maps)) = cell.closest("[data-testid=sweep-maps]")
+            && let Ok(Some(before)) = maps.query_selector(".sweep-cell.opened")
+        {
+            let _ = before.set_attribute("class", "sweep-cell");
+        }
+        let _ = cell.set_attribute("class", "sweep-cell opened");
     }
 }
 
@@ -908,6 +909,35 @@ mod tests {
             plan("instances=1..9:17", y, "10", 2, Lang::Pt),
             "Eixo recusado, x: 17 values are outside 1..=16"
         );
+    }
+
+    #[test]
+    fn a_heatmap_is_a_button_per_cell_with_its_figures_and_its_place() {
+        let text = r#"{"x": {"path": "instances", "values": [2, 99]},
+            "y": {"path": "network.jitter_ms", "values": ["<5>"]}, "first_seed": 0, "seeds": 5,
+            "maps": [{"strategy": "check-then-act", "cells": [
+                {"x": 0, "y": 0, "runs": 5, "double_charged": 5, "representative_seed": 3, "link": "race-2", "refused": null},
+                {"x": 1, "y": 0, "runs": 0, "double_charged": 0, "representative_seed": 0, "link": null,
+                 "refused": "edit 1, instances: 99 is outside 1..=8"}]}]}"#;
+        let r: Report = serde_json::from_str(text).unwrap();
+        let markup = heatmap(&r, 0, &r.maps[0], Lang::En);
+        assert!(markup.starts_with(r#"<figure class="sweep-map" data-testid="sweep-map" data-strategy="check-then-act"><figcaption>check-then-act: 5 of 5 runs charged twice</figcaption>"#), "{markup}");
+        assert_eq!(markup.matches(r#"role="button""#).count(), 2);
+        assert!(markup.contains(r#"data-map="0" data-x="0" data-y="0" data-runs="5" data-double="5" data-seed="3" data-link="race-2">"#), "{markup}");
+        // All of them charged twice: the strongest red, the paper's colour on it.
+        assert!(
+            markup.contains(r#"class="sweep-some" fill-opacity="1.00""#),
+            "{markup}"
+        );
+        assert!(markup.contains(r#"<text x="83" y="20" class="sweep-figures strong" text-anchor="middle">5/5</text>"#), "{markup}");
+        // The refused cell opens nothing and says why.
+        assert!(
+            markup.contains(r#"data-seed="0" aria-disabled="true"><rect"#),
+            "{markup}"
+        );
+        assert!(markup.contains("scenario refused: edit 1, instances: 99 is outside 1..=8"));
+        // Values are text, escaped.
+        assert!(markup.contains("&lt;5&gt;</text>"), "{markup}");
     }
 
     #[test]
