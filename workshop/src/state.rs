@@ -26,8 +26,12 @@ pub struct Ws {
     pub choices: RwSignal<Vec<u32>>,
     /// Undone choices, the last undone at the end.
     pub redo: RwSignal<Vec<u32>>,
-    /// A frame the attendee stepped back to; `None`: the turn's frame.
+    /// A frame the attendee stepped to; `None`: the turn's frame. Up to the
+    /// turn's frame, or in presenter mode up to the run's last.
     pub viewed: RwSignal<Option<usize>>,
+    /// Presenter mode: the board fills the screen and steps through the
+    /// whole run, first come, first served past the choices made.
+    pub presenting: RwSignal<bool>,
     pub problems: RwSignal<Vec<Problem>>,
     pub built: Memo<Scenario>,
     pub turn: Memo<Result<Turn, String>>,
@@ -55,7 +59,7 @@ impl Ws {
                     .with(|c| scheduling::turn(s, &Schedule(c.clone())).map_err(|e| e.to_string()))
             })
         });
-        Ws {
+        let ws = Ws {
             scenario,
             edits,
             strategy,
@@ -63,10 +67,15 @@ impl Ws {
             choices,
             redo: RwSignal::new(Vec::new()),
             viewed: RwSignal::new(None),
+            presenting: RwSignal::new(setup.presenting),
             problems: RwSignal::new(problems),
             built,
             turn,
+        };
+        if setup.presenting {
+            ws.seek(0);
         }
+        ws
     }
 
     /// What the URL should say now.
@@ -77,13 +86,74 @@ impl Ws {
             strategy: self.strategy.get(),
             lang: self.lang.get(),
             choices: self.choices.get(),
+            presenting: self.presenting.get(),
         }
     }
 
     /// The frame on the board: the one stepped to, or the turn's.
     pub fn frame(&self) -> usize {
-        let at = self.turn.with(|t| t.as_ref().map_or(0, |t| t.frame));
-        self.viewed.get().map_or(at, |f| f.min(at))
+        let (at, last) = self.bounds(true);
+        self.viewed.get().map_or(at, |f| f.min(last))
+    }
+
+    /// [`Ws::frame`], for event handlers.
+    pub fn frame_untracked(&self) -> usize {
+        let (at, last) = self.bounds(false);
+        self.viewed.get_untracked().map_or(at, |f| f.min(last))
+    }
+
+    /// The last frame the board can step to: the run's last in presenter
+    /// mode, the turn's otherwise.
+    pub fn last_frame(&self) -> usize {
+        self.bounds(true).1
+    }
+
+    /// [`Ws::last_frame`], for event handlers.
+    pub fn last_frame_untracked(&self) -> usize {
+        self.bounds(false).1
+    }
+
+    /// The turn's frame and the last frame the board can step to, read
+    /// tracked or not.
+    fn bounds(&self, tracked: bool) -> (usize, usize) {
+        let of = |t: &Result<Turn, String>| {
+            t.as_ref()
+                .map_or((0, 0), |t| (t.frame, t.run.frame_count() - 1))
+        };
+        let ((at, last), presenting) = if tracked {
+            (self.turn.with(of), self.presenting.get())
+        } else {
+            (
+                self.turn.with_untracked(of),
+                self.presenting.get_untracked(),
+            )
+        };
+        (at, if presenting { last } else { at })
+    }
+
+    /// Puts the board at `frame`, within what [`Ws::step`] could reach.
+    pub fn seek(&self, frame: usize) {
+        let (at, last) = self.bounds(false);
+        let to = frame.min(last);
+        self.viewed.set((to != at).then_some(to));
+    }
+
+    /// Enters presenter mode at the run's first frame, or leaves it with
+    /// the board at the same frame if the scheduler can show it, else at
+    /// the choice point.
+    pub fn present(&self, on: bool) {
+        if on == self.presenting.get_untracked() {
+            return;
+        }
+        self.presenting.set(on);
+        if on {
+            self.seek(0);
+        } else {
+            let (at, _) = self.bounds(false);
+            if self.viewed.get_untracked().is_some_and(|f| f >= at) {
+                self.viewed.set(None);
+            }
+        }
     }
 
     /// How many alternatives the choice point has (0 when the run is over).
@@ -170,14 +240,11 @@ impl Ws {
         self.problems.set(Vec::new());
     }
 
-    /// Moves the board `by` frames, between the start and the turn's frame.
+    /// Moves the board `by` frames, between the start and the turn's frame
+    /// (in presenter mode, the run's last frame).
     pub fn step(&self, by: isize) {
-        let at = self
-            .turn
-            .with_untracked(|t| t.as_ref().map_or(0, |t| t.frame));
-        let now = self.viewed.get_untracked().unwrap_or(at).min(at);
-        let to = now.saturating_add_signed(by).min(at);
-        self.viewed.set((to != at).then_some(to));
+        let now = self.frame_untracked();
+        self.seek(now.saturating_add_signed(by));
     }
 
     /// Another built-in or strategy starts over; another built-in drops

@@ -1,5 +1,5 @@
 //! The workshop's state in the URL: `?modo=oficina&scenario=race-2&
-//! strategy=check-then-act&schedule=1-0x3&lang=en`. A hand-made
+//! strategy=check-then-act&schedule=1-0x3&lang=en&apresentar=1`. A hand-made
 //! interleaving is a link that opens at the same step. The scenario may be
 //! a scenario link (`race-2;db_latency_ms=5`, `lousa_core::link`): an
 //! edited scenario is a link too. Reading never fails:
@@ -28,6 +28,8 @@ pub struct Setup {
     pub strategy: Strategy,
     pub lang: Lang,
     pub choices: Vec<u32>,
+    /// Presenter mode (`&apresentar=1`): the board fills the screen.
+    pub presenting: bool,
 }
 
 /// What a link asked for that the workshop could not give.
@@ -58,6 +60,7 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     let mut strategy = None;
     let mut lang = Lang::Pt;
     let mut schedule_text = None;
+    let mut presenting = false;
     for pair in query
         .trim_start_matches('?')
         .split('&')
@@ -93,6 +96,11 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
                 _ => bad(&mut problems),
             },
             "schedule" => schedule_text = Some(value),
+            "apresentar" | "present" => match value.as_str() {
+                "1" => presenting = true,
+                "0" => presenting = false,
+                _ => bad(&mut problems),
+            },
             _ => bad(&mut problems),
         }
     }
@@ -123,6 +131,7 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
         strategy,
         lang,
         choices,
+        presenting,
     };
     (setup, problems)
 }
@@ -142,6 +151,9 @@ pub fn query(setup: &Setup) -> String {
     }
     if setup.lang == Lang::En {
         q.push_str("&lang=en");
+    }
+    if setup.presenting {
+        q.push_str("&apresentar=1");
     }
     q
 }
@@ -233,6 +245,7 @@ mod tests {
             strategy: Strategy::IdempotencyKey,
             lang: Lang::En,
             choices: vec![1, 0, 0],
+            presenting: false,
         };
         let (back, problems) = parse(&query(&setup));
         assert_eq!(problems, vec![]);
@@ -247,6 +260,7 @@ mod tests {
             strategy: Strategy::Naive,
             lang: Lang::Pt,
             choices: vec![],
+            presenting: false,
         };
         let (back, problems) = parse(&query(&setup));
         assert_eq!(problems, vec![]);
@@ -256,6 +270,38 @@ mod tests {
                 .unwrap()
                 .db_latency_ms,
             7
+        );
+    }
+
+    #[test]
+    fn presenter_mode_reads_back_from_its_query() {
+        let setup = Setup {
+            scenario: "timeout-retry",
+            edits: String::new(),
+            strategy: Strategy::CheckThenAct,
+            lang: Lang::Pt,
+            choices: vec![],
+            presenting: true,
+        };
+        let q = query(&setup);
+        assert!(q.ends_with("&apresentar=1"), "{q}");
+        let (back, problems) = parse(&q);
+        assert_eq!(problems, vec![]);
+        assert_eq!(back, setup);
+        // Leaving presenter mode drops the parameter rather than writing 0.
+        let q = query(&Setup {
+            presenting: false,
+            ..setup
+        });
+        assert!(!q.contains("apresentar"), "{q}");
+        assert!(!parse(&q).0.presenting);
+        // The English name reads too; a value other than 1 or 0 is a problem.
+        assert!(parse("?scenario=race-2&present=1").0.presenting);
+        let (odd, problems) = parse("?scenario=race-2&apresentar=sim");
+        assert!(!odd.presenting);
+        assert!(
+            matches!(&problems[..], [Problem::Value { name, value }] if name == "apresentar" && value == "sim"),
+            "{problems:?}"
         );
     }
 
