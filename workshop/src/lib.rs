@@ -10,7 +10,10 @@
 //! - `alternatives`: the words for a choice point's alternatives;
 //! - `explorer`: the explorer's Web Worker, started and cancelled;
 //! - `board`, `scheduler`, `counts`, `exports`: the components of each
-//!   part of the screen; `app`: the page that holds them.
+//!   part of the screen;
+//! - `presenter`: presenter mode, the board alone for a room, and its
+//!   predict-then-reveal questions;
+//! - `app`: the page that holds them.
 //!
 //! Like the reader's page, it only reads lousa-core's data and draws with
 //! lousa-web's pure pictures; the simulation is the core's.
@@ -21,6 +24,7 @@ mod board;
 mod counts;
 mod explorer;
 mod exports;
+mod presenter;
 mod scheduler;
 mod state;
 mod texts;
