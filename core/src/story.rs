@@ -195,8 +195,12 @@ pub fn twin(scenario: &Scenario, left: Strategy, right: Strategy) -> Result<Twin
 /// with and without one option (`late-retry-after-ttl` against
 /// `late-retry-provider-key`), where [`twin`] varies the strategy alone.
 pub fn twin_of(a: &Scenario, b: &Scenario) -> Result<Twin, ScenarioError> {
-    let left = crate::run(a)?;
-    let right = crate::run(b)?;
+    Ok(twin_of_runs(crate::run(a)?, crate::run(b)?))
+}
+
+/// The twin of two runs already made: a run and its fork (the workshop's
+/// branch), or any two runs to compare on one axis.
+pub fn twin_of_runs(left: Run, right: Run) -> Twin {
     let le: Vec<_> = left.events().map(|(_, e)| shape(e)).collect();
     let re: Vec<_> = right.events().map(|(_, e)| shape(e)).collect();
     // Greedy alignment in time order: each left event links to the first
@@ -221,12 +225,12 @@ pub fn twin_of(a: &Scenario, b: &Scenario) -> Result<Twin, ScenarioError> {
             right_event: (common < re.len()).then_some(common),
         }
     });
-    Ok(Twin {
+    Twin {
         left,
         right,
         links,
         divergence,
-    })
+    }
 }
 
 impl Run {

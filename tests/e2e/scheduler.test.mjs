@@ -258,6 +258,96 @@ describe('the workshop\'s scheduler', () => {
     await tab.close();
   });
 
+  test('the editor: a field changes the board, a bad value is named beside it and the board keeps its run, the link reopens it', async () => {
+    const tab = await open('?modo=oficina&scenario=timeout-retry&strategy=check-then-act');
+    await tab.click('[data-testid=editor] summary');
+    const field = (path) => tab.locator(`[data-field="${path}"] :is(input, select, textarea)`);
+    const acquirer = async () => tab.getAttribute('[data-testid=workshop] [data-testid=acquirer]', 'data-captures');
+    await tab.keyboard.press('f');
+    assert.equal(await acquirer(), '2', 'timeout-retry under check-then-act charges twice');
+    // A client timeout longer than the acquirer's call: no retry while it works, one charge.
+    await field('clients.0.timeout_ms').fill('20000');
+    await field('clients.0.timeout_ms').press('Enter');
+    await tab.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'timeout-retry;clients.0.timeout_ms=20000');
+    await tab.keyboard.press('f');
+    assert.equal(await acquirer(), '1');
+    const drawn = await board(tab);
+    // A refused value: the message names the field and the limit; the board stays.
+    await field('instances').fill('9');
+    await field('instances').press('Enter');
+    const said = await tab.locator('[data-field=instances] [data-testid=field-error]').textContent();
+    assert.match(said, /^instances: .*8/);
+    assert.deepEqual(await board(tab), drawn);
+    await field('clients.0.retries_max').fill('-1');
+    await field('clients.0.retries_max').press('Enter');
+    assert.match(await tab.locator('[data-field="clients.0.retries_max"] [data-testid=field-error]').textContent(), /^clients\[0\]\.retries_max: /);
+    await field('faults').fill('[{"kind": "meteor"}]');
+    await field('faults').press('Tab');
+    assert.match(await tab.locator('[data-field=faults] [data-testid=field-error]').textContent(), /^faults\[0\]/);
+    assert.deepEqual(await board(tab), drawn);
+    // The edited scenario is a link: a fresh page opens the same board.
+    const fresh = await open(new URL(tab.url()).search);
+    assert.deepEqual(await board(fresh), drawn);
+    // Out as a JSON file and back in: the same link.
+    const [download] = await Promise.all([tab.waitForEvent('download'), tab.click('[data-testid=export-json]')]);
+    const json = fs.readFileSync(await download.path(), 'utf8');
+    assert.equal(JSON.parse(json).clients[0].timeout_ms, 20000);
+    const other = await open('?modo=oficina&scenario=timeout-retry&strategy=check-then-act');
+    await other.click('[data-testid=editor] summary');
+    await other.setInputFiles('[data-testid=import-json]', { name: 'edited.json', mimeType: 'application/json', buffer: Buffer.from(json) });
+    await other.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'timeout-retry;clients.0.timeout_ms=20000');
+    await other.setInputFiles('[data-testid=import-json]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"name": "x", "clients": "abc"}') });
+    await other.waitForSelector('[data-testid=editor-error]');
+    assert.match(await other.textContent('[data-testid=editor-error]'), /clients: expected a list, got a string/);
+    for (const t of [tab, fresh, other]) await t.close();
+  });
+
+  test('a fault injected at a step forks the run: the branch on the two lines, in the URL, restored by a reload', async () => {
+    const tab = await open('?modo=oficina&scenario=timeout-retry&strategy=check-then-act');
+    // Back to the step where the first attempt waits on the acquirer.
+    const palette = cli('run', 'timeout-retry', '--strategy', 'check-then-act', '--palette', '5')
+      .split('\n')
+      .map((line) => line.match(/^(\d+:\S+)\s/)?.[1])
+      .filter(Boolean);
+    const last = Number((await text(tab, 'step-counter')).match(/de (\d+)/)[1]);
+    for (let i = 0; i < last - 5; i += 1) await tab.keyboard.press('ArrowLeft');
+    assert.equal((await board(tab)).frame, '5');
+    const offers = await tab.locator('[data-testid=inject]').evaluateAll((b) => b.map((x) => x.dataset.fork));
+    assert.ok(offers.length >= 2, `faults offered at step 5: ${offers}`);
+    assert.deepEqual(offers, palette, 'the palette of lousa run --palette 5');
+    const crash = offers.find((f) => f.includes('crash-1'));
+    assert.ok(crash, `a crash of instance 1 is offered: ${offers}`);
+    await tab.click(`[data-testid=inject][data-fork="${crash}"]`);
+    assert.equal(query(tab).get('fork'), crash);
+    assert.equal(await tab.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-line'), 'branch');
+    assert.equal((await board(tab)).frame, '6', 'the board shows the fault\'s own step');
+    assert.match(await text(tab, 'narration'), /instância 1: cai/);
+    assert.equal(await tab.locator('[data-testid=branch-lines]').count(), 1);
+    // The branch against the CLI's: the same fork, the same captures at its end.
+    const forked = cli('run', 'timeout-retry', '--strategy', 'check-then-act', '--fork', crash);
+    const captures = Number(forked.match(/captures: (\d+)/)[1]);
+    await tab.keyboard.press('ArrowRight');
+    for (let i = 0; i < 200; i += 1) await tab.keyboard.press('ArrowRight');
+    assert.equal(Number(await tab.getAttribute('[data-testid=workshop] [data-testid=acquirer]', 'data-captures')), captures);
+    const branchEnd = await board(tab);
+    // Both lines stay navigable.
+    await tab.click('[data-testid=show-run]');
+    assert.equal(await tab.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-line'), 'run');
+    assert.notDeepEqual(await board(tab), branchEnd);
+    await tab.click('[data-testid=show-branch]');
+    // A reload restores the branch.
+    const fresh = await open(new URL(tab.url()).search);
+    assert.equal(await fresh.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-line'), 'branch');
+    assert.equal(query(fresh).get('fork'), crash);
+    for (let i = 0; i < 200; i += 1) await fresh.keyboard.press('ArrowRight');
+    assert.deepEqual(await board(fresh), branchEnd);
+    // A fork the run cannot take is named, and the board shows the run.
+    const bad = await open('?modo=oficina&scenario=timeout-retry&fork=9999:crash-1');
+    assert.match(await text(bad, 'problems'), /A falha do link não pôde ser injetada/);
+    assert.equal(await bad.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-line'), 'run');
+    for (const t of [tab, fresh, bad]) await t.close();
+  });
+
   test('English, and no console errors or page errors on any workshop page', async () => {
     const tab = await open('?modo=oficina&scenario=race-2&lang=en');
     assert.equal(await schedule(tab), 'no choices yet');

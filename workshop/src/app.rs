@@ -4,7 +4,9 @@
 //! reaches every action.
 
 use crate::board::Board;
+use crate::branch::Branch;
 use crate::counts::{Counting, Counts, Whole, start_whole};
+use crate::editor::Editor;
 use crate::exports::Exports;
 use crate::presenter::{self, Blank, Presenter, PresenterBar, QuizPanel};
 use crate::scheduler::Scheduler;
@@ -63,7 +65,9 @@ pub fn Workshop() -> impl IntoView {
                     <Steps />
                     <Board width />
                     {move || on_stage().then(|| view! { <QuizPanel /> })}
+                    <Branch />
                     <Events />
+                    <Editor />
                 </div>
                 <aside class="workshop-side">
                     <Scheduler />
@@ -208,7 +212,7 @@ fn Settings() -> impl IntoView {
 fn Steps() -> impl IntoView {
     let ws = expect_context::<Ws>();
     let w = move || words(ws.lang.get());
-    let last = move || ws.turn.with(|t| t.as_ref().map_or(0, |t| t.frame));
+    let last = move || ws.last_frame();
     let counter = move || {
         format!(
             "{} {} {} {}",
@@ -219,7 +223,7 @@ fn Steps() -> impl IntoView {
         )
     };
     let state = move || {
-        if ws.viewed.get().is_some() {
+        if ws.viewed.get().is_some() || ws.on_branch.get() {
             String::new()
         } else if ws.arity() > 0 {
             w().your_turn.to_string()

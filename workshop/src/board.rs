@@ -33,14 +33,11 @@ struct Badge {
 #[component]
 pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     let ws = expect_context::<Ws>();
+    let shown = Memo::new(move |_| ws.shown_run());
     let drawn = Memo::new(move |_| {
         let lang = ws.lang.get();
         let width = width.get();
-        ws.turn.with(|t| {
-            t.as_ref()
-                .ok()
-                .map(|t| (width, board::frames(&t.run, width, lang)))
-        })
+        shown.with(|r| r.as_ref().map(|r| (width, board::frames(r, width, lang))))
     });
     let markup = move || {
         let frame = ws.frame();
@@ -68,7 +65,7 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
         resized.track();
         let _ = markup();
         // In presenter mode the room watches; the scheduler's badges stay off.
-        let at_point = ws.viewed.get().is_none() && !ws.presenting.get();
+        let at_point = ws.viewed.get().is_none() && !ws.on_branch.get() && !ws.presenting.get();
         let lang = ws.lang.get();
         let wanted: Vec<Label> = if at_point {
             ws.turn
@@ -98,6 +95,7 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
                 data-frame=move || ws.frame().to_string()
                 data-scenario=move || ws.scenario.get()
                 data-strategy=move || ws.strategy.get().name()
+                data-line=move || if ws.on_branch.get() { "branch" } else { "run" }
                 inner_html=markup
             ></svg>
             {move || {
@@ -128,10 +126,10 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
             {move || {
                 let lang = ws.lang.get();
                 let frame = ws.frame();
-                ws.turn.with(|t| match t {
-                    Ok(t) => narration(&t.run, ws.scenario.get(), frame, lang, ui(lang)),
-                    Err(e) => e.clone(),
-                })
+                match shown.get() {
+                    Some(r) => narration(&r, ws.scenario.get(), frame, lang, ui(lang)),
+                    None => ws.turn.with(|t| t.as_ref().err().cloned().unwrap_or_default()),
+                }
             }}
         </p>
     }

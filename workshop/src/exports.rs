@@ -84,7 +84,7 @@ pub fn Exports() -> impl IntoView {
 }
 
 /// Saves `text` as a file named `name`, through a link to a blob.
-fn download(name: &str, text: &str, mime: &str) {
+pub fn download(name: &str, text: &str, mime: &str) {
     let parts = js_sys::Array::of1(&text.into());
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);

@@ -8,9 +8,10 @@
 //! - `url`: the state a link carries, read and written;
 //! - `state`: that state as signals, the run as a memo, the actions;
 //! - `alternatives`: the words for a choice point's alternatives;
+//! - `edit`: the scenario editor's fields and what an edit makes;
 //! - `explorer`: the explorer's Web Worker, started and cancelled;
-//! - `board`, `scheduler`, `counts`, `exports`: the components of each
-//!   part of the screen;
+//! - `board`, `scheduler`, `counts`, `exports`, `editor`, `branch`: the
+//!   components of each part of the screen;
 //! - `presenter`: presenter mode, the board alone for a room, and its
 //!   predict-then-reveal questions;
 //! - `app`: the page that holds them.
@@ -21,14 +22,17 @@
 mod alternatives;
 mod app;
 mod board;
+mod branch;
 mod counts;
+pub mod edit;
+mod editor;
 mod explorer;
 mod exports;
 mod presenter;
 mod scheduler;
 mod state;
 mod texts;
-mod url;
+pub mod url;
 
 use wasm_bindgen::JsCast;
 

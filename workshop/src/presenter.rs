@@ -176,31 +176,31 @@ pub struct Presenter {
 
 impl Presenter {
     pub fn new(ws: Ws) -> Presenter {
+        // The run on the board (the branch's, when it shows), in presenter
+        // mode only.
+        let shown = Memo::new(move |_| {
+            if ws.presenting.get() {
+                ws.shown_run()
+            } else {
+                None
+            }
+        });
         let prompts = Memo::new(move |_| {
-            ws.turn.with(|t| {
-                t.as_ref()
-                    .map(|t| predict::prompts(&t.run))
-                    .unwrap_or_default()
-            })
+            shown.with(|r| r.as_ref().map(predict::prompts).unwrap_or_default())
         });
         let quiz = RwSignal::new(Quiz::new(prompts.get_untracked()));
-        // Another run (another scenario, strategy or choices) asks anew.
+        // Another run (another scenario, strategy, choices or the branch)
+        // asks anew.
         Effect::new(move |_| prompts.with(|p| quiz.update(|q| q.for_run(p))));
         let sizes = Memo::new(move |_| {
-            if !ws.presenting.get() {
-                return Vec::new();
-            }
             let lang = ws.lang.get();
-            ws.turn.with(|t| {
-                t.as_ref().map_or_else(
-                    |_| Vec::new(),
-                    |t| {
-                        WIDTHS
-                            .iter()
-                            .map(|&w| (w, board::frames(&t.run, w, lang).0.tallest))
-                            .collect()
-                    },
-                )
+            shown.with(|r| {
+                r.as_ref().map_or_else(Vec::new, |r| {
+                    WIDTHS
+                        .iter()
+                        .map(|&w| (w, board::frames(r, w, lang).0.tallest))
+                        .collect()
+                })
             })
         });
         let area = RwSignal::new((0.0, 0.0));
@@ -230,13 +230,13 @@ impl Presenter {
     }
 
     pub fn forward(&self, ws: Ws) {
-        let (frame, last) = (ws.frame_untracked(), ws.last_frame_untracked());
+        let (frame, last) = untrack(|| (ws.frame(), ws.last_frame()));
         let to = self.quiz.try_update(|q| q.forward(frame, last));
         ws.seek(to.unwrap_or(frame));
     }
 
     pub fn back(&self, ws: Ws) {
-        let frame = ws.frame_untracked();
+        let frame = untrack(|| ws.frame());
         let to = self.quiz.try_update(|q| q.back(frame));
         ws.seek(to.unwrap_or(frame));
     }

@@ -8,7 +8,9 @@
 use crate::url::{self, Problem, Setup};
 use leptos::prelude::*;
 use lousa_core::choice::Schedule;
+use lousa_core::fork::Fork;
 use lousa_core::narrate::Lang;
+use lousa_core::run::Run;
 use lousa_core::scheduling::{self, Turn};
 use lousa_core::{Scenario, Strategy, builtins};
 
@@ -27,14 +29,21 @@ pub struct Ws {
     /// Undone choices, the last undone at the end.
     pub redo: RwSignal<Vec<u32>>,
     /// A frame the attendee stepped to; `None`: the turn's frame. Up to the
-    /// turn's frame, or in presenter mode up to the run's last.
+    /// turn's frame, or in presenter mode or on the branch up to the run's
+    /// last.
     pub viewed: RwSignal<Option<usize>>,
     /// Presenter mode: the board fills the screen and steps through the
     /// whole run, first come, first served past the choices made.
     pub presenting: RwSignal<bool>,
     pub problems: RwSignal<Vec<Problem>>,
+    /// A fault injected at a frame of the run on the board.
+    pub fork: RwSignal<Option<Fork>>,
+    /// The board shows the branch (the run with the fault), not the run.
+    pub on_branch: RwSignal<bool>,
     pub built: Memo<Scenario>,
     pub turn: Memo<Result<Turn, String>>,
+    /// The run with the fork's fault: the same choices up to its frame.
+    pub branch: Memo<Option<Result<Run, String>>>,
 }
 
 impl Ws {
@@ -59,7 +68,20 @@ impl Ws {
                     .with(|c| scheduling::turn(s, &Schedule(c.clone())).map_err(|e| e.to_string()))
             })
         });
+        let fork = RwSignal::new(setup.fork);
+        let branch = Memo::new(move |_| {
+            let f = fork.get()?;
+            Some(built.with(|s| {
+                choices.with(|c| {
+                    lousa_core::run::run_forked(s, &Schedule(c.clone()), f.frame, f.injection)
+                        .map_err(|e| e.to_string())
+                })
+            }))
+        });
         let ws = Ws {
+            on_branch: RwSignal::new(setup.fork.is_some()),
+            fork,
+            branch,
             scenario,
             edits,
             strategy,
@@ -86,56 +108,86 @@ impl Ws {
             strategy: self.strategy.get(),
             lang: self.lang.get(),
             choices: self.choices.get(),
+            fork: self.fork.get(),
             presenting: self.presenting.get(),
+        }
+    }
+
+    /// The frames the board can show: the branch's; in presenter mode the
+    /// whole run's; else up to the turn's.
+    pub fn last_frame(&self) -> usize {
+        if self.on_branch.get()
+            && let Some(Ok(r)) = self.branch.get()
+        {
+            return r.frame_count() - 1;
+        }
+        let presenting = self.presenting.get();
+        self.turn.with(|t| {
+            t.as_ref().map_or(0, |t| {
+                if presenting {
+                    t.run.frame_count() - 1
+                } else {
+                    t.frame
+                }
+            })
+        })
+    }
+
+    /// The turn's frame: where the scheduler acts.
+    fn turn_frame(&self) -> usize {
+        self.turn.with(|t| t.as_ref().map_or(0, |t| t.frame))
+    }
+
+    /// The run the board shows: the branch's, or the turn's.
+    pub fn shown_run(&self) -> Option<Run> {
+        if self.on_branch.get()
+            && let Some(Ok(r)) = self.branch.get()
+        {
+            return Some(r);
+        }
+        self.turn.with(|t| t.as_ref().ok().map(|t| t.run.clone()))
+    }
+
+    /// Injects `fork`'s fault: the branch shows from the fault's step.
+    pub fn inject(&self, fork: Fork) {
+        self.fork.set(Some(fork));
+        self.on_branch.set(true);
+        self.viewed.set(Some(fork.frame + 1));
+    }
+
+    /// Drops the fork.
+    pub fn unfork(&self) {
+        self.fork.set(None);
+        self.on_branch.set(false);
+        self.viewed.set(None);
+    }
+
+    /// Shows the run (false) or the branch (true) on the board, at the same
+    /// frame where both have it.
+    pub fn show_branch(&self, branch: bool) {
+        if self.fork.get_untracked().is_some() {
+            self.on_branch.set(branch);
         }
     }
 
     /// The frame on the board: the one stepped to, or the turn's.
     pub fn frame(&self) -> usize {
-        let (at, last) = self.bounds(true);
-        self.viewed.get().map_or(at, |f| f.min(last))
-    }
-
-    /// [`Ws::frame`], for event handlers.
-    pub fn frame_untracked(&self) -> usize {
-        let (at, last) = self.bounds(false);
-        self.viewed.get_untracked().map_or(at, |f| f.min(last))
-    }
-
-    /// The last frame the board can step to: the run's last in presenter
-    /// mode, the turn's otherwise.
-    pub fn last_frame(&self) -> usize {
-        self.bounds(true).1
-    }
-
-    /// [`Ws::last_frame`], for event handlers.
-    pub fn last_frame_untracked(&self) -> usize {
-        self.bounds(false).1
-    }
-
-    /// The turn's frame and the last frame the board can step to, read
-    /// tracked or not.
-    fn bounds(&self, tracked: bool) -> (usize, usize) {
-        let of = |t: &Result<Turn, String>| {
-            t.as_ref()
-                .map_or((0, 0), |t| (t.frame, t.run.frame_count() - 1))
-        };
-        let ((at, last), presenting) = if tracked {
-            (self.turn.with(of), self.presenting.get())
-        } else {
-            (
-                self.turn.with_untracked(of),
-                self.presenting.get_untracked(),
-            )
-        };
-        (at, if presenting { last } else { at })
+        let at = self.last_frame();
+        if self.on_branch.get() {
+            let start = self.fork.get().map_or(0, |f| f.frame + 1).min(at);
+            return self.viewed.get().map_or(start, |f| f.min(at));
+        }
+        self.viewed
+            .get()
+            .map_or_else(|| self.turn_frame().min(at), |f| f.min(at))
     }
 
     /// Puts the board at `frame`, within what [`Ws::step`] could reach.
     pub fn seek(&self, frame: usize) {
-        let (at, last) = self.bounds(false);
+        let (last, turn) = untrack(|| (self.last_frame(), self.turn_frame()));
         let to = frame.min(last);
-        self.viewed.set((to != at).then_some(to));
+        let branch = self.on_branch.get_untracked();
+        self.viewed.set((branch || to != turn).then_some(to));
     }
 
     /// Enters presenter mode at the run's first frame, or leaves it with
@@ -148,9 +200,9 @@ impl Ws {
         self.presenting.set(on);
         if on {
             self.seek(0);
-        } else {
-            let (at, _) = self.bounds(false);
-            if self.viewed.get_untracked().is_some_and(|f| f >= at) {
+        } else if !self.on_branch.get_untracked() {
+            let turn = untrack(|| self.turn_frame());
+            if self.viewed.get_untracked().is_some_and(|f| f >= turn) {
                 self.viewed.set(None);
             }
         }
@@ -180,8 +232,14 @@ impl Ws {
             self.redo.set(Vec::new());
         }
         self.choices.update(|c| c.push(choice));
-        self.viewed.set(None);
+        self.on_main();
         self.problems.set(Vec::new());
+    }
+
+    /// Back on the run, at the turn's frame: where the scheduler acts.
+    fn on_main(&self) {
+        self.on_branch.set(false);
+        self.viewed.set(None);
     }
 
     pub fn undo(&self) {
@@ -189,7 +247,7 @@ impl Ws {
         if let Some(last) = choices.pop() {
             self.choices.set(choices);
             self.redo.update(|r| r.push(last));
-            self.viewed.set(None);
+            self.on_main();
         }
     }
 
@@ -198,7 +256,7 @@ impl Ws {
         if let Some(next) = redo.pop() {
             self.redo.set(redo);
             self.choices.update(|c| c.push(next));
-            self.viewed.set(None);
+            self.on_main();
         }
     }
 
@@ -211,11 +269,13 @@ impl Ws {
             .with_untracked(|s| scheduling::fit(s, &Schedule(all)));
         self.redo.set(Vec::new());
         self.choices.set(kept.0);
-        self.viewed.set(None);
+        self.on_main();
     }
 
     /// No choices made: the board at the first choice point.
     pub fn restart(&self) {
+        self.fork.set(None);
+        self.on_branch.set(false);
         self.choices.set(Vec::new());
         self.redo.set(Vec::new());
         self.viewed.set(None);
@@ -236,15 +296,26 @@ impl Ws {
             .with_untracked(|s| scheduling::turn(s, &Schedule::default()).map_or(0, |t| t.frame));
         self.redo.set(Vec::new());
         self.choices.set(kept.0);
+        self.on_branch.set(false);
         self.viewed.set(Some(first));
         self.problems.set(Vec::new());
     }
 
-    /// Moves the board `by` frames, between the start and the turn's frame
-    /// (in presenter mode, the run's last frame).
+    /// Moves the board `by` frames: on the run, between the start and the
+    /// turn's frame (in presenter mode, the run's last); on the branch,
+    /// through all of its frames.
     pub fn step(&self, by: isize) {
-        let now = self.frame_untracked();
+        let now = untrack(|| self.frame());
         self.seek(now.saturating_add_signed(by));
+    }
+
+    /// The scenario's edits changed (the editor checked them): the choices
+    /// start over, as they may not fit the new scenario.
+    pub fn set_edits(&self, edits: String) {
+        if self.edits.with_untracked(|e| *e != edits) {
+            self.edits.set(edits);
+            self.restart();
+        }
     }
 
     /// Another built-in or strategy starts over; another built-in drops

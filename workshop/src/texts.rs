@@ -60,6 +60,7 @@ pub struct Words {
     pub link_problem: &'static str,
     pub unknown_value: &'static str,
     pub edits_problem: &'static str,
+    pub fork_problem: &'static str,
     pub cut_to: &'static str,
     pub events_summary: &'static str,
 }
@@ -132,6 +133,7 @@ pub const PT: Words = Words {
     link_problem: "O escalonamento do link não serve para este cenário:",
     unknown_value: "O link traz um valor que a oficina não conhece, e vale o padrão:",
     edits_problem: "O cenário do link foi recusado, e vale o cenário pronto:",
+    fork_problem: "A falha do link não pôde ser injetada, e a lousa mostra a execução sem ela:",
     cut_to: "a lousa mostra as escolhas que servem",
     events_summary: "Todos os eventos desta execução",
 };
@@ -204,6 +206,7 @@ pub const EN: Words = Words {
     link_problem: "The link's schedule does not fit this scenario:",
     unknown_value: "The link carries a value the workshop does not know, and the default stands:",
     edits_problem: "The link's scenario was refused, and the built-in stands:",
+    fork_problem: "The link's fault could not be injected, and the board shows the run without it:",
     cut_to: "the board shows the choices that fit",
     events_summary: "Every event of this run",
 };

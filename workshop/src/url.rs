@@ -9,6 +9,7 @@
 use lousa_core::Strategy;
 use lousa_core::builtins;
 use lousa_core::choice::{Misfit, Schedule};
+use lousa_core::fork::Fork;
 use lousa_core::narrate::Lang;
 use lousa_core::scheduling;
 
@@ -28,6 +29,8 @@ pub struct Setup {
     pub strategy: Strategy,
     pub lang: Lang,
     pub choices: Vec<u32>,
+    /// A fault injected at a frame: the branch on the two lines.
+    pub fork: Option<Fork>,
     /// Presenter mode (`&apresentar=1`): the board fills the screen.
     pub presenting: bool,
 }
@@ -42,6 +45,9 @@ pub enum Problem {
     /// The scenario link names a built-in but its edits are refused (the
     /// core's words); the built-in stands.
     Edits(String),
+    /// The fork does not read, or cannot be made on this run (the core's
+    /// words); the board shows the run without it.
+    Fork(String),
     /// The schedule parses but does not fit; the board shows the prefix
     /// that does.
     Misfit(Misfit),
@@ -60,6 +66,7 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     let mut strategy = None;
     let mut lang = Lang::Pt;
     let mut schedule_text = None;
+    let mut fork_text = None;
     let mut presenting = false;
     for pair in query
         .trim_start_matches('?')
@@ -96,6 +103,7 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
                 _ => bad(&mut problems),
             },
             "schedule" => schedule_text = Some(value),
+            "fork" => fork_text = Some(value),
             "apresentar" | "present" => match value.as_str() {
                 "1" => presenting = true,
                 "0" => presenting = false,
@@ -125,12 +133,28 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
             }
         }
     }
+    let mut fork = None;
+    if let Some(text) = fork_text {
+        match text.parse::<Fork>() {
+            Err(e) => problems.push(Problem::Fork(e.to_string())),
+            Ok(f) => match lousa_core::run::run_forked(
+                &built,
+                &Schedule(choices.clone()),
+                f.frame,
+                f.injection,
+            ) {
+                Ok(_) => fork = Some(f),
+                Err(e) => problems.push(Problem::Fork(format!("fork {text:?}: {e}"))),
+            },
+        }
+    }
     let setup = Setup {
         scenario,
         edits,
         strategy,
         lang,
         choices,
+        fork,
         presenting,
     };
     (setup, problems)
@@ -148,6 +172,10 @@ pub fn query(setup: &Setup) -> String {
     if !setup.choices.is_empty() {
         q.push_str("&schedule=");
         q.push_str(&Schedule(setup.choices.clone()).exact_text());
+    }
+    if let Some(fork) = setup.fork {
+        q.push_str("&fork=");
+        q.push_str(&encode(&fork.to_string()));
     }
     if setup.lang == Lang::En {
         q.push_str("&lang=en");
@@ -245,6 +273,7 @@ mod tests {
             strategy: Strategy::IdempotencyKey,
             lang: Lang::En,
             choices: vec![1, 0, 0],
+            fork: None,
             presenting: false,
         };
         let (back, problems) = parse(&query(&setup));
@@ -260,6 +289,7 @@ mod tests {
             strategy: Strategy::Naive,
             lang: Lang::Pt,
             choices: vec![],
+            fork: None,
             presenting: false,
         };
         let (back, problems) = parse(&query(&setup));
@@ -274,6 +304,34 @@ mod tests {
     }
 
     #[test]
+    fn a_fork_reads_back_and_a_bad_one_is_named() {
+        let setup = Setup {
+            scenario: "timeout-retry",
+            edits: String::new(),
+            strategy: Strategy::CheckThenAct,
+            lang: Lang::Pt,
+            choices: vec![],
+            fork: Some("3:crash-1+3000".parse().unwrap()),
+            presenting: false,
+        };
+        let (back, problems) = parse(&query(&setup));
+        assert_eq!(problems, vec![]);
+        assert_eq!(back, setup);
+        let (back, problems) = parse("?scenario=timeout-retry&fork=3:meteor-1");
+        assert_eq!(back.fork, None);
+        assert!(
+            matches!(&problems[..], [Problem::Fork(e)] if e.contains("not a fault")),
+            "{problems:?}"
+        );
+        let (back, problems) = parse("?scenario=timeout-retry&fork=9999:crash-1");
+        assert_eq!(back.fork, None);
+        assert!(
+            matches!(&problems[..], [Problem::Fork(e)] if e.contains("past the run's end")),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
     fn presenter_mode_reads_back_from_its_query() {
         let setup = Setup {
             scenario: "timeout-retry",
@@ -281,6 +339,7 @@ mod tests {
             strategy: Strategy::CheckThenAct,
             lang: Lang::Pt,
             choices: vec![],
+            fork: None,
             presenting: true,
         };
         let q = query(&setup);

@@ -1,0 +1,157 @@
+//! Faults and branches: at the frame on the board, the palette of faults
+//! the world admits (crash this instance, lose this message, silence the
+//! acquirer, delay a message); injecting one forks the run there, and the
+//! two lines show the run and its branch on one time axis. Both stay
+//! navigable, and the URL holds the fork.
+
+use crate::board::WIDTH;
+use crate::state::Ws;
+use leptos::prelude::*;
+use lousa_core::fork;
+use lousa_core::narrate::Lang;
+use lousa_core::story::twin_of_runs;
+use lousa_web::markup::El;
+use lousa_web::twin::{self, Axis};
+
+struct Words {
+    title: &'static str,
+    intro: &'static str,
+    none: &'static str,
+    run: &'static str,
+    branch: &'static str,
+    drop: &'static str,
+    at_frame: &'static str,
+}
+
+const PT: Words = Words {
+    title: "Injetar uma falha",
+    intro: "A execução se bifurca neste passo: o ramo recebe a falha, o resto segue igual.",
+    none: "Neste passo não há falha a injetar.",
+    run: "Sem a falha",
+    branch: "Com a falha",
+    drop: "Descartar o ramo",
+    at_frame: "no passo",
+};
+
+const EN: Words = Words {
+    title: "Inject a fault",
+    intro: "The run forks at this step: the branch gets the fault, the rest stays the same.",
+    none: "There is no fault to inject at this step.",
+    run: "Without the fault",
+    branch: "With the fault",
+    drop: "Drop the branch",
+    at_frame: "at step",
+};
+
+fn words(lang: Lang) -> &'static Words {
+    match lang {
+        Lang::Pt => &PT,
+        Lang::En => &EN,
+    }
+}
+
+#[component]
+pub fn Branch() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    let w = move || words(ws.lang.get());
+    // The palette is of the run's own world at the frame on the board.
+    let offers = move || {
+        let lang = ws.lang.get();
+        if ws.on_branch.get() {
+            return Vec::new();
+        }
+        let frame = ws.frame();
+        ws.built.with(|s| {
+            ws.turn.with(|t| {
+                t.as_ref()
+                    .ok()
+                    .and_then(|t| fork::world_at(s, &t.run, frame))
+                    .map(|world| fork::palette(&world, frame, lang))
+                    .unwrap_or_default()
+            })
+        })
+    };
+    let palette = move || {
+        let list = offers();
+        if list.is_empty() {
+            return view! { <p data-testid="no-faults">{w().none}</p> }.into_any();
+        }
+        list.into_iter()
+            .map(|offer| {
+                let f = offer.fork;
+                view! {
+                    <button data-testid="inject" data-fork=f.to_string() on:click=move |_| ws.inject(f)>
+                        {offer.label}
+                    </button>
+                }
+            })
+            .collect_view()
+            .into_any()
+    };
+    view! {
+        <section class="branch" aria-labelledby="branch-title">
+            <h2 id="branch-title">{move || w().title}</h2>
+            <p class="branch-intro">{move || w().intro}</p>
+            <p class="palette" data-testid="palette">{palette}</p>
+            <Lines />
+        </section>
+    }
+}
+
+/// The run and its branch on one axis, and the switch between them.
+#[component]
+fn Lines() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    let drawing = Memo::new(move |_| {
+        let lang = ws.lang.get();
+        let f = ws.fork.get()?;
+        let branch = ws.branch.get()?.ok()?;
+        let run = ws.turn.with(|t| t.as_ref().ok().map(|t| t.run.clone()))?;
+        let w = words(lang);
+        let label = fork::label(f.injection, lang);
+        let names = [
+            w.run.to_string(),
+            format!("{}: {label} ({} {})", w.branch, w.at_frame, f.frame),
+        ];
+        let twin = twin_of_runs(run, branch);
+        let axis = Axis::new(&twin, WIDTH);
+        let markup: String = twin::drawing(&twin, &axis, [&names[0], &names[1]], lang)
+            .iter()
+            .map(El::markup)
+            .collect();
+        Some(markup)
+    });
+    move || {
+        let markup = drawing.get()?;
+        let w = words(ws.lang.get());
+        Some(view! {
+            <div class="branch-lines">
+                <svg
+                    class="twin-svg"
+                    data-testid="branch-lines"
+                    viewBox=format!("0 0 {WIDTH} {}", twin::HEIGHT)
+                    inner_html=markup
+                ></svg>
+                <p class="branch-switch">
+                    <button
+                        data-testid="show-run"
+                        aria-pressed=move || (!ws.on_branch.get()).to_string()
+                        on:click=move |_| ws.show_branch(false)
+                    >
+                        {w.run}
+                    </button>
+                    <button
+                        data-testid="show-branch"
+                        aria-pressed=move || ws.on_branch.get().to_string()
+                        on:click=move |_| ws.show_branch(true)
+                    >
+                        {w.branch}
+                    </button>
+                    <button data-testid="unfork" on:click=move |_| ws.unfork()>
+                        {w.drop}
+                    </button>
+                </p>
+            </div>
+        })
+    }
+}

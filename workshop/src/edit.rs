@@ -1,0 +1,409 @@
+//! The scenario editor's logic, apart from its form: which fields it
+//! offers, what each holds, and what an edit makes of the scenario. An edit
+//! goes through lousa-core's link edits (`link::edit`, then `link::encode`
+//! back to the fewest edits of the built-in), so the editor refuses exactly
+//! what the CLI and a link would, in the same words, and the edited
+//! scenario is the URL's link.
+
+use lousa_core::Scenario;
+use lousa_core::link;
+use lousa_core::scenario::limits;
+use serde_json::Value;
+
+/// What a field holds, and so how its text is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number (milliseconds, counts); the editor's input allows
+    /// `0..=max`, and the core checks it again.
+    Whole {
+        max: u64,
+    },
+    Flag,
+    /// One of these JSON strings.
+    Choice(&'static [&'static str]),
+    Text,
+    /// A JSON value typed whole (the faults list).
+    Json,
+}
+
+/// One field of the form: a link path and its labels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub path: String,
+    pub kind: Kind,
+    pub pt: &'static str,
+    pub en: &'static str,
+}
+
+fn field(path: impl Into<String>, kind: Kind, pt: &'static str, en: &'static str) -> Field {
+    Field {
+        path: path.into(),
+        kind,
+        pt,
+        en,
+    }
+}
+
+/// The fields of `scenario`'s form: the world's, then each client's.
+pub fn fields(scenario: &Scenario) -> Vec<Field> {
+    let ms = Kind::Whole {
+        max: limits::TIME_MS_MAX,
+    };
+    let mut out = vec![
+        field(
+            "instances",
+            Kind::Whole {
+                max: limits::INSTANCES_MAX.into(),
+            },
+            "Instâncias do serviço",
+            "Service instances",
+        ),
+        field(
+            "pool_size",
+            Kind::Whole {
+                max: limits::POOL_SIZE_MAX.into(),
+            },
+            "Conexões por instância",
+            "Connections per instance",
+        ),
+        field(
+            "load_balancer",
+            Kind::Choice(&["round-robin", "random", "least-busy", "sticky-by-key"]),
+            "Política do load balancer",
+            "Load balancer policy",
+        ),
+        field(
+            "isolation",
+            Kind::Choice(&["read-committed", "repeatable-read", "serializable"]),
+            "Nível de isolamento",
+            "Isolation level",
+        ),
+        field(
+            "db_latency_ms",
+            ms,
+            "Tempo de um comando SQL (ms)",
+            "Time of one SQL statement (ms)",
+        ),
+        field(
+            "network.latency_ms",
+            ms,
+            "Latência da rede (ms)",
+            "Network latency (ms)",
+        ),
+        field(
+            "network.jitter_ms",
+            Kind::Whole {
+                max: limits::JITTER_MS_MAX.into(),
+            },
+            "Variação da rede (ms)",
+            "Network jitter (ms)",
+        ),
+        field(
+            "acquirer.latency_ms",
+            ms,
+            "Latência do adquirente (ms)",
+            "Acquirer latency (ms)",
+        ),
+        field(
+            "acquirer.timeout_ms",
+            ms,
+            "Timeout da chamada ao adquirente (ms)",
+            "Acquirer call timeout (ms)",
+        ),
+        field(
+            "acquirer.decline",
+            Kind::Flag,
+            "O adquirente recusa o cartão",
+            "The acquirer declines the card",
+        ),
+        field(
+            "key_ttl_ms",
+            ms,
+            "Validade da chave (ms)",
+            "Key lifetime (ms)",
+        ),
+        field(
+            "lease_ms",
+            ms,
+            "Duração do lease (ms)",
+            "Lease duration (ms)",
+        ),
+        field(
+            "horizon_ms",
+            ms,
+            "Fim da simulação (ms)",
+            "End of the simulation (ms)",
+        ),
+    ];
+    for (i, client) in scenario.clients.iter().enumerate() {
+        let at = |name: &str| format!("clients.{i}.{name}");
+        out.push(field(
+            at("timeout_ms"),
+            ms,
+            "Timeout do cliente (ms)",
+            "Client timeout (ms)",
+        ));
+        out.push(field(
+            at("retries_max"),
+            Kind::Whole {
+                max: limits::RETRIES_MAX.into(),
+            },
+            "Novas tentativas",
+            "Retries",
+        ));
+        out.push(field(
+            at("backoff_ms"),
+            ms,
+            "Espera antes de repetir (ms)",
+            "Backoff before a retry (ms)",
+        ));
+        out.push(field(
+            at("start_ms"),
+            ms,
+            "Começa em (ms)",
+            "Starts at (ms)",
+        ));
+        out.push(field(
+            at("new_key_per_retry"),
+            Kind::Flag,
+            "Uma chave nova a cada tentativa",
+            "A new key on every retry",
+        ));
+        for j in 0..client.intents.len() {
+            let at = |name: &str| format!("clients.{i}.intents.{j}.{name}");
+            out.push(field(
+                at("order_id"),
+                Kind::Whole {
+                    max: i64::MAX as u64,
+                },
+                "Pedido",
+                "Order",
+            ));
+            out.push(field(
+                at("amount_cents"),
+                Kind::Whole {
+                    max: limits::AMOUNT_CENTS_MAX as u64,
+                },
+                "Valor (centavos)",
+                "Amount (cents)",
+            ));
+            out.push(field(
+                at("key"),
+                Kind::Text,
+                "Chave de idempotência",
+                "Idempotency key",
+            ));
+        }
+    }
+    out.push(field(
+        "faults",
+        Kind::Json,
+        "Falhas (JSON)",
+        "Faults (JSON)",
+    ));
+    out
+}
+
+/// Which client a field belongs to, for grouping the form.
+pub fn client_of(path: &str) -> Option<usize> {
+    path.strip_prefix("clients.")?
+        .split('.')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The value `path` holds in `scenario`, as the form shows it.
+pub fn shown(scenario: &Scenario, path: &str) -> String {
+    let json = serde_json::to_value(scenario).expect("a scenario is JSON");
+    let pointer = format!("/{}", path.replace('.', "/"));
+    match json.pointer(&pointer) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Bool(b)) => b.to_string(),
+        Some(v @ Value::Array(_)) | Some(v @ Value::Object(_)) => v.to_string(),
+        Some(v) => v.to_string(),
+        None => String::new(),
+    }
+}
+
+/// The scenario the built-in `name` and `edits` make, with `path` set to
+/// what the attendee typed: the new edits, or the core's words for why not
+/// (the field path and the limit or the expected type).
+pub fn apply(name: &str, edits: &str, field: &Field, typed: &str) -> Result<String, String> {
+    let base = crate::url::scenario_of(name, edits)?;
+    let value = read(field.kind, typed);
+    let edited = link::edit(&base, &[(field.path.as_str(), value)]).map_err(|e| said(&e))?;
+    Ok(edits_of(name, &edited))
+}
+
+/// The edits that make `scenario` of the built-in `name`.
+pub fn edits_of(name: &str, scenario: &Scenario) -> String {
+    let text = link::encode(name, scenario).expect("a listed built-in");
+    text.strip_prefix(name)
+        .map(|rest| rest.trim_start_matches(';').to_string())
+        .unwrap_or_default()
+}
+
+/// A client more (a copy of the last, named after its place) or one less.
+pub fn resize_clients(name: &str, edits: &str, more: bool) -> Result<String, String> {
+    let base = crate::url::scenario_of(name, edits)?;
+    let mut clients = serde_json::to_value(&base.clients).expect("clients are JSON");
+    let list = clients.as_array_mut().expect("a list");
+    if more {
+        let mut copy = list.last().cloned().ok_or("clients: empty")?;
+        copy["name"] = Value::String(format!("c{}", list.len() + 1));
+        list.push(copy);
+    } else {
+        list.pop();
+    }
+    let edited = link::edit(&base, &[("clients", clients)]).map_err(|e| said(&e))?;
+    Ok(edits_of(name, &edited))
+}
+
+/// A scenario file read back: the built-in it names (or `fallback`) and the
+/// edits that make it, or the parser's words.
+pub fn import(text: &str, fallback: &'static str) -> Result<(&'static str, String), String> {
+    let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
+    let name = crate::url::scenario_name(&scenario.name).unwrap_or(fallback);
+    Ok((name, edits_of(name, &scenario)))
+}
+
+/// What the attendee typed, as the JSON value the field takes. Text that
+/// is not of the field's kind is passed on as a string, so the core says
+/// what it expected there.
+fn read(kind: Kind, typed: &str) -> Value {
+    let typed = typed.trim();
+    match kind {
+        Kind::Whole { .. } => typed
+            .parse::<i64>()
+            .map(Value::from)
+            .or_else(|_| typed.parse::<u64>().map(Value::from))
+            .unwrap_or_else(|_| Value::String(typed.into())),
+        Kind::Flag => match typed {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            other => Value::String(other.into()),
+        },
+        Kind::Choice(_) | Kind::Text => Value::String(typed.into()),
+        Kind::Json => serde_json::from_str(typed).unwrap_or_else(|_| Value::String(typed.into())),
+    }
+}
+
+/// A link refusal without its edit number: beside the field, the field is
+/// the edit.
+fn said(e: &link::LinkError) -> String {
+    format!("{}: {}", e.field, e.message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lousa_core::builtins::{NAMES, builtin};
+    use lousa_core::run::run;
+
+    fn by_path(s: &Scenario, path: &str) -> Field {
+        fields(s).into_iter().find(|f| f.path == path).expect(path)
+    }
+
+    #[test]
+    fn an_edit_becomes_the_fewest_link_edits() {
+        let s = builtin("race-2").unwrap();
+        let f = by_path(&s, "clients.0.timeout_ms");
+        let edits = apply("race-2", "", &f, "1500").unwrap();
+        assert_eq!(edits, "clients.0.timeout_ms=1500");
+        let f = by_path(&s, "db_latency_ms");
+        let edits = apply("race-2", &edits, &f, "7").unwrap();
+        let back = crate::url::scenario_of("race-2", &edits).unwrap();
+        assert_eq!((back.clients[0].timeout_ms, back.db_latency_ms), (1500, 7));
+        // Setting it back to the built-in's value drops the edit.
+        let edits = apply("race-2", &edits, &f, &s.db_latency_ms.to_string()).unwrap();
+        assert_eq!(edits, "clients.0.timeout_ms=1500");
+    }
+
+    #[test]
+    fn a_bad_value_names_the_field_and_what_was_expected() {
+        let s = builtin("timeout-retry").unwrap();
+        let f = by_path(&s, "clients.0.timeout_ms");
+        let e = apply("timeout-retry", "", &f, "-1").unwrap_err();
+        assert!(e.starts_with("clients[0].timeout_ms: "), "{e}");
+        let e = apply("timeout-retry", "", &f, "soon").unwrap_err();
+        assert!(e.starts_with("clients[0].timeout_ms: "), "{e}");
+        let f = by_path(&s, "instances");
+        let e = apply("timeout-retry", "", &f, "9").unwrap_err();
+        assert!(e.contains("instances") && e.contains('8'), "{e}");
+        let f = by_path(&s, "faults");
+        let e = apply("timeout-retry", "", &f, r#"[{"kind": "meteor"}]"#).unwrap_err();
+        assert!(e.starts_with("faults[0]"), "{e}");
+    }
+
+    #[test]
+    fn every_choice_offered_is_one_the_core_takes() {
+        let s = builtin("race-2").unwrap();
+        for f in fields(&s) {
+            if let Kind::Choice(options) = f.kind {
+                for option in options {
+                    apply("race-2", "", &f, option)
+                        .unwrap_or_else(|e| panic!("{}={option}: {e}", f.path));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_field_shows_what_the_scenario_holds_and_takes_it_back_unchanged() {
+        for name in NAMES {
+            let s = builtin(name).unwrap();
+            for f in fields(&s) {
+                let now = shown(&s, &f.path);
+                assert_eq!(
+                    apply(name, "", &f, &now),
+                    Ok(String::new()),
+                    "{name} {}",
+                    f.path
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_largest_value_of_each_field_still_runs_to_an_end() {
+        // No edit the form allows may hang the tab: the run ends, at worst
+        // at the event limit, which is a named outcome.
+        for name in ["timeout-retry", "race-3", "late-retry-after-ttl"] {
+            let s = builtin(name).unwrap();
+            for f in fields(&s) {
+                let Kind::Whole { max } = f.kind else {
+                    continue;
+                };
+                if let Ok(edits) = apply(name, "", &f, &max.to_string()) {
+                    let edited = crate::url::scenario_of(name, &edits).unwrap();
+                    let r = run(&edited).unwrap();
+                    assert!(
+                        r.frame_count() <= limits::EVENTS_MAX + 1,
+                        "{name} {}",
+                        f.path
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn clients_come_and_go_and_a_file_reads_back() {
+        let edits = resize_clients("race-2", "", true).unwrap();
+        let s = crate::url::scenario_of("race-2", &edits).unwrap();
+        assert_eq!(s.clients.len(), 3);
+        assert_eq!(resize_clients("race-2", &edits, false).unwrap(), "");
+        let (name, back) = import(&s.to_json(), "timeout-retry").unwrap();
+        assert_eq!((name, back.as_str()), ("race-2", edits.as_str()));
+        let e = import(r#"{"name": "x", "clients": "abc"}"#, "race-2").unwrap_err();
+        assert!(e.contains("clients"), "{e}");
+        let mut many = s.clone();
+        while many.clients.len() < limits::CLIENTS_MAX {
+            many.clients.push(many.clients[0].clone());
+        }
+        let edits = edits_of("race-2", &many);
+        let e = resize_clients("race-2", &edits, true).unwrap_err();
+        assert!(e.contains("clients") && e.contains('8'), "{e}");
+    }
+}
