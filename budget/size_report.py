@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Print the size of the built page's code and fail when it exceeds the budget.
 
-Usage: size_report.py DIST_DIR BUDGET_FILE [WORKER_BUDGET_FILE]
+Usage: size_report.py DIST_DIR BUDGET_FILE [WORKER_BUDGET_FILE [WORKSHOP_BUDGET_FILE]]
 
 For every .wasm, .js and .css file in DIST_DIR (recursively) prints raw, gzip
 (level 9) and brotli (quality 11) bytes, then the totals. Exits 1 when the gzip
 total exceeds the budget, the one number in BUDGET_FILE ('#' starts a comment).
-The explorer's Web Worker (files named lousa-worker*) is not part of the
-reader's first load: its files get a table and a total of their own, held to
-WORKER_BUDGET_FILE when given, and count nothing towards the page's total.
+Two sets of files are not part of the reader's first load, and each gets a
+table and a total of its own, held to its budget file when given, counting
+nothing towards the page's total: the explorer's Web Worker (files named
+lousa-worker*, WORKER_BUDGET_FILE) and the workshop view, which only
+?modo=oficina fetches (files named lousa-workshop* and the workshop's
+stylesheet, copied into DIST_DIR/workshop/; WORKSHOP_BUDGET_FILE). A
+wasm-bindgen snippet (snippets/...) counts where the glue that imports it
+does, and with the page when no glue names it.
 Gzip is the budget's measure because every server and browser speaks it;
 brotli is shown because it is what most readers actually download.
 Brotli comes from the `brotli` command (Debian package `brotli`): Python's
@@ -17,14 +22,21 @@ standard library has no brotli module.
 
 import gzip
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
 
 MEASURED_SUFFIXES = (".wasm", ".js", ".css")
 # Trunk names a worker's files after its binary, without a hash
-# (index.html, the link with data-type="worker").
+# (index.html, the links with data-type="worker": the explorer's worker and
+# the workshop view).
 WORKER_PREFIX = "lousa-worker"
+WORKSHOP_PREFIX = "lousa-workshop"
+# Where index.html's copy-file link puts workshop/style.css (data-target-path).
+WORKSHOP_DIR = "workshop"
+# How a wasm-bindgen glue names the snippets it imports.
+SNIPPET_IMPORT = re.compile(r"""\bsnippets/[^"'`]+""")
 
 
 def read_budget_bytes(budget_file: pathlib.Path) -> int:
@@ -87,12 +99,34 @@ def check(what: str, total_gzip_bytes: int, budget_file: pathlib.Path) -> bool:
     return True
 
 
+def part_of(relative: pathlib.PurePath) -> str:
+    """Which table a file of dist/ (a path relative to it) belongs to, by its name."""
+    if relative.name.startswith(WORKER_PREFIX):
+        return "worker"
+    if relative.name.startswith(WORKSHOP_PREFIX) or relative.parts[0] == WORKSHOP_DIR:
+        return "workshop"
+    return "page"
+
+
+def snippet_owners(dist: pathlib.Path, files: list[pathlib.Path]) -> dict[str, set[str]]:
+    """For each snippet a glue imports (its path relative to dist), the parts whose glue does."""
+    owners: dict[str, set[str]] = {}
+    for path in files:
+        relative = path.relative_to(dist)
+        if path.suffix != ".js" or relative.parts[0] == "snippets":
+            continue
+        for name in SNIPPET_IMPORT.findall(path.read_text(encoding="utf-8", errors="replace")):
+            owners.setdefault(name, set()).add(part_of(relative))
+    return owners
+
+
 def main() -> int:
-    if len(sys.argv) not in (3, 4):
+    if len(sys.argv) not in (3, 4, 5):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     dist, budget_file = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-    worker_budget_file = pathlib.Path(sys.argv[3]) if len(sys.argv) == 4 else None
+    worker_budget_file = pathlib.Path(sys.argv[3]) if len(sys.argv) >= 4 else None
+    workshop_budget_file = pathlib.Path(sys.argv[4]) if len(sys.argv) == 5 else None
     if shutil.which("brotli") is None:
         print("size report: the `brotli` command is missing (apt-get install brotli)", file=sys.stderr)
         return 2
@@ -101,26 +135,35 @@ def main() -> int:
         print(f"size report: no .wasm/.js/.css files in {dist}; build first", file=sys.stderr)
         return 2
 
-    page_rows, worker_rows = [], []
+    owners = snippet_owners(dist, files)
+    rows: dict[str, list[tuple[str, int, int, int]]] = {"page": [], "worker": [], "workshop": []}
     for path in files:
+        relative = path.relative_to(dist)
         data = path.read_bytes()
-        row = (str(path.relative_to(dist)), len(data), gzip_bytes(data), brotli_bytes(path))
-        (worker_rows if path.name.startswith(WORKER_PREFIX) else page_rows).append(row)
-    if not page_rows:
-        print(f"size report: only the worker's files in {dist}; build the page first", file=sys.stderr)
+        row = (str(relative), len(data), gzip_bytes(data), brotli_bytes(path))
+        parts = owners.get(relative.as_posix(), {"page"}) if relative.parts[0] == "snippets" else {part_of(relative)}
+        for part in sorted(parts):
+            rows[part].append(row)
+    if not rows["page"]:
+        print(f"size report: only the worker's and the workshop's files in {dist}; build the page first", file=sys.stderr)
         return 2
 
-    ok = check("page", print_table("file", page_rows)[2], budget_file)
-    if worker_rows:
-        print()
-        worker_total = print_table("worker (fetched when a page starts it)", worker_rows)
-        if worker_budget_file is not None:
-            ok = check("worker", worker_total[2], worker_budget_file) and ok
-        else:
-            print(f"\nworker: gzip total {worker_total[2]:,} B (no budget given)")
-    elif worker_budget_file is not None:
-        print(f"size report: no {WORKER_PREFIX}* files in {dist}, but a worker budget was given", file=sys.stderr)
-        return 2
+    ok = check("page", print_table("file", rows["page"])[2], budget_file)
+    others = [
+        ("worker", "worker (fetched when a page starts it)", WORKER_PREFIX, worker_budget_file),
+        ("workshop", "workshop (fetched with ?modo=oficina)", WORKSHOP_PREFIX, workshop_budget_file),
+    ]
+    for part, title, prefix, part_budget_file in others:
+        if rows[part]:
+            print()
+            total = print_table(title, rows[part])
+            if part_budget_file is not None:
+                ok = check(part, total[2], part_budget_file) and ok
+            else:
+                print(f"\n{part}: gzip total {total[2]:,} B (no budget given)")
+        elif part_budget_file is not None:
+            print(f"size report: no {prefix}* files in {dist}, but a {part} budget was given", file=sys.stderr)
+            return 2
     return 0 if ok else 1
 
 

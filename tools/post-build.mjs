@@ -11,7 +11,10 @@
 // `export { initSync, __wbg_init as default }`), and writes the glue's new
 // subresource-integrity hash into index.html, so the page still checks it.
 // The gzip budget counts every byte of the glue (budget/size-budget.txt).
-// The explorer's worker glue (lousa-worker.js) is minified the same way.
+// web/loader.js too: Trunk's minifier cannot parse its dynamic import()
+// either, and would ship it with its comments.
+// The explorer's worker glue (lousa-worker.js) and the workshop's
+// (lousa-workshop.js) are minified the same way.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,25 +47,30 @@ index = index.replace(inline, (whole, body) => {
 });
 
 if (release) {
-  const glue = fs.readdirSync(staging).filter((name) => /^lousa-web-.*\.js$/.test(name));
-  if (glue.length !== 1) throw new Error(`post-build: expected one glue file in ${staging}, found ${glue.length}`);
-  const file = path.join(staging, glue[0]);
-  const source = fs.readFileSync(file, 'utf8');
-  const { code } = await minify(source, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
-  const before = sri(source);
-  if (!index.includes(before)) throw new Error(`post-build: index.html does not carry ${glue[0]}'s hash`);
-  fs.writeFileSync(file, code);
-  index = index.replaceAll(before, sri(code));
-  console.log(`post-build: ${glue[0]} ${source.length} -> ${code.length} bytes`);
-  // The explorer's worker has glue of its own, which index.html does not
-  // name (Trunk neither preloads nor hashes a worker's files): no hash to
-  // update. Its size is reported on the worker's line of the size report.
-  const workerGlue = path.join(staging, 'lousa-worker.js');
-  if (fs.existsSync(workerGlue)) {
-    const workerSource = fs.readFileSync(workerGlue, 'utf8');
-    const minified = await minify(workerSource, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
-    fs.writeFileSync(workerGlue, minified.code);
-    console.log(`post-build: lousa-worker.js ${workerSource.length} -> ${minified.code.length} bytes`);
+  // A file index.html names with its hash, minified, and its new hash written in.
+  for (const [what, pattern] of [['glue', /^lousa-web-.*\.js$/], ['loader', /^loader-.*\.js$/]]) {
+    const names = fs.readdirSync(staging).filter((name) => pattern.test(name));
+    if (names.length !== 1) throw new Error(`post-build: expected one ${what} file in ${staging}, found ${names.length}`);
+    const file = path.join(staging, names[0]);
+    const source = fs.readFileSync(file, 'utf8');
+    const { code } = await minify(source, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
+    const before = sri(source);
+    if (!index.includes(before)) throw new Error(`post-build: index.html does not carry ${names[0]}'s hash`);
+    fs.writeFileSync(file, code);
+    index = index.replaceAll(before, sri(code));
+    console.log(`post-build: ${names[0]} ${source.length} -> ${code.length} bytes`);
+  }
+  // The explorer's worker and the workshop view have glue of their own,
+  // which index.html does not name (Trunk neither preloads nor hashes a
+  // worker-type link's files): no hash to update. Their sizes are reported
+  // on tables of their own in the size report.
+  for (const name of ['lousa-worker.js', 'lousa-workshop.js']) {
+    const other = path.join(staging, name);
+    if (!fs.existsSync(other)) continue;
+    const otherSource = fs.readFileSync(other, 'utf8');
+    const minified = await minify(otherSource, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
+    fs.writeFileSync(other, minified.code);
+    console.log(`post-build: ${name} ${otherSource.length} -> ${minified.code.length} bytes`);
   }
 }
 fs.writeFileSync(indexPath, index);

@@ -2,8 +2,12 @@
 // paints: a classic script in <head>, so it runs before the body is parsed,
 // long before the wasm arrives. The stylesheet shows the .lang-en parts when
 // <html lang> is "en" and the .lang-pt parts otherwise; the app switches the
-// same attribute later.
-if (new URLSearchParams(location.search).get('lang') === 'en') {
+// same attribute later. With modo=oficina it marks <html> with the class
+// "oficina" as well: the stylesheet then hides the article and shows
+// #oficina-root, and web/loader.js starts the workshop instead of the lousa.
+const query = new URLSearchParams(location.search);
+if (query.get('lang') === 'en') {
   document.documentElement.lang = 'en';
   document.title = document.documentElement.dataset.titleEn ?? document.title;
 }
+if (query.get('modo') === 'oficina') document.documentElement.classList.add('oficina');
