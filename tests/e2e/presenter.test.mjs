@@ -126,26 +126,21 @@ describe('the workshop\'s presenter mode', () => {
       assert.equal(await shown(tab, testid), false, `${testid} hidden`);
     }
     assert.ok(await shown(tab, 'presenter-bar'));
-    assert.match(await text(tab, 'presenter-counter'), /^Passo 0 de 33$/);
-    // The drawing, scaled into its box, is most of the screen's height, and
-    // far larger than the same board in the workshop's layout.
-    const drawn = () =>
-      tab.$eval('[data-testid=workshop] [data-testid=lousa]', (svg) => {
-        const [, , w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
-        const box = svg.getBoundingClientRect();
-        const scale = Math.min(box.width / w, box.height / h);
-        return { height: h * scale, width: w * scale, scale };
-      });
-    const big = await drawn();
+    assert.match(await text(tab, 'presenter-counter'), /^Passo 0 de \d+$/);
+    // The drawing, scaled into its box, is most of the screen's height, in
+    // type a room can read.
+    const big = await tab.$eval('[data-testid=workshop] [data-testid=lousa]', (svg) => {
+      const [, , w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+      const box = svg.getBoundingClientRect();
+      const scale = Math.min(box.width / w, box.height / h);
+      return { height: h * scale, scale };
+    });
     assert.ok(big.height > 0.6 * VIEWPORT.height, `the board is ${big.height.toFixed(0)} px of ${VIEWPORT.height}`);
     const narration = await tab.$eval('[data-testid=narration]', (p) => parseFloat(getComputedStyle(p).fontSize));
     assert.ok(narration >= 28, `narration at ${narration} px`);
-    // The reader's 12 px board text comes out at least half as large again.
+    // The board's 12 px text comes out half as large again, or more.
     assert.ok(big.scale * 12 >= 18, `board text at ${(big.scale * 12).toFixed(1)} px`);
-    const plain = await open(STORY);
-    const normal = await plain.$eval('[data-testid=workshop] [data-testid=lousa]', (svg) => svg.getBoundingClientRect().height);
-    assert.ok(big.height > 1.3 * normal, `presenter ${big.height.toFixed(0)} px against ${normal.toFixed(0)} px`);
-    for (const t of [tab, plain]) await t.close();
+    await tab.close();
   });
 
   test('N stops at each question lousa run --prompts prints; a key answers, the verdict names the answer and the board reveals it', async () => {
