@@ -105,8 +105,9 @@ describe('the workshop view', () => {
     for (const selector of ['header.article-head >> nth=0', '#artigo', '#lousa-root']) {
       assert.equal(await tab.locator(selector).isVisible(), false, `${selector} is hidden`);
     }
-    assert.equal(await tab.locator('[data-testid=lousa]').count(), 0, 'the reader\'s wasm did not start');
-    assert.equal(await tab.locator('#oficina-root [data-testid=workshop]').textContent(), 'Oficina');
+    assert.equal(await tab.locator('#lousa-root [data-testid=lousa]').count(), 0, 'the reader\'s wasm did not start');
+    assert.equal(await tab.locator('#oficina-root [data-testid=workshop] h1').textContent(), 'Oficina: você é o escalonador');
+    assert.ok(await tab.locator('#oficina-root [data-testid=lousa]').isVisible(), 'the workshop\'s board is drawn');
     // The workshop's stylesheet is linked, loaded and applied.
     assert.equal(await tab.locator('link[rel=stylesheet][href="workshop/style.css"]').count(), 1);
     assert.equal(await tab.locator('#oficina-root').evaluate((root) => getComputedStyle(root).boxSizing), 'border-box');
