@@ -8,7 +8,7 @@ use crate::branch::Branch;
 use crate::counts::{Counting, Counts, Whole, start_whole};
 use crate::editor::Editor;
 use crate::exports::Exports;
-use crate::presenter::{self, Blank, Presenter, PresenterBar, QuizPanel};
+use crate::presenter::{self, Presenter, PresenterBar, QuizPanel};
 use crate::scheduler::Scheduler;
 use crate::state::Ws;
 use crate::texts::{presenting, words};
@@ -43,13 +43,6 @@ pub fn Workshop() -> impl IntoView {
     let whole: Whole = RwSignal::new((None, Counting::Idle));
     let handle = window_event_listener(leptos::ev::keydown, move |e| on_key(ws, p, whole, &e));
     on_cleanup(move || handle.remove());
-    let width = Signal::derive(move || {
-        if ws.presenting.get() {
-            p.width.get()
-        } else {
-            crate::board::WIDTH
-        }
-    });
     let on_stage = move || ws.presenting.get();
     view! {
         <div
@@ -63,7 +56,7 @@ pub fn Workshop() -> impl IntoView {
                 <div class="workshop-board">
                     {move || on_stage().then(|| view! { <PresenterBar /> })}
                     <Steps />
-                    <Board width />
+                    <Board width=p.width />
                     {move || on_stage().then(|| view! { <QuizPanel /> })}
                     <Branch />
                     <Events />
@@ -76,7 +69,6 @@ pub fn Workshop() -> impl IntoView {
                     <Keys />
                 </aside>
             </div>
-            <Blank />
         </div>
     }
 }

@@ -16,13 +16,16 @@
 //! The scheduler's keys are off in presenter mode: digits answer the
 //! question, F is full screen, and the room does not pick interleavings.
 
+use crate::board::WIDTH;
 use crate::state::Ws;
 use crate::texts::{answer_hint, presenting, verdict, words};
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
 use lousa_core::predict::{self, Prompt, Question};
+use lousa_core::run::Run;
 use lousa_core::scenario::Text;
 use lousa_web::board;
+use lousa_web::markup::{El, el};
 use wasm_bindgen::JsCast;
 
 /// The widths the presenter may draw the board for: a narrower drawing is
@@ -168,16 +171,16 @@ pub fn fit_width(area: (f64, f64), sizes: &[(i32, i32)]) -> i32 {
 pub struct Presenter {
     pub quiz: RwSignal<Quiz>,
     pub blank: RwSignal<bool>,
-    /// The board's box on screen, measured on entering and on resize.
-    area: RwSignal<(f64, f64)>,
-    /// The width to draw the board for in presenter mode.
-    pub width: Memo<i32>,
+    /// The run on the board (the branch's, when it shows), in presenter
+    /// mode only.
+    shown: Memo<Option<Run>>,
+    /// The width to draw the board for: [`WIDTH`], or in presenter mode
+    /// the one that fits the screen ([`PresenterBar`] measures it).
+    pub width: RwSignal<i32>,
 }
 
 impl Presenter {
     pub fn new(ws: Ws) -> Presenter {
-        // The run on the board (the branch's, when it shows), in presenter
-        // mode only.
         let shown = Memo::new(move |_| {
             if ws.presenting.get() {
                 ws.shown_run()
@@ -185,31 +188,18 @@ impl Presenter {
                 None
             }
         });
-        let prompts = Memo::new(move |_| {
-            shown.with(|r| r.as_ref().map(predict::prompts).unwrap_or_default())
-        });
-        let quiz = RwSignal::new(Quiz::new(prompts.get_untracked()));
+        let quiz = RwSignal::new(Quiz::default());
         // Another run (another scenario, strategy, choices or the branch)
         // asks anew.
-        Effect::new(move |_| prompts.with(|p| quiz.update(|q| q.for_run(p))));
-        let sizes = Memo::new(move |_| {
-            let lang = ws.lang.get();
-            shown.with(|r| {
-                r.as_ref().map_or_else(Vec::new, |r| {
-                    WIDTHS
-                        .iter()
-                        .map(|&w| (w, board::frames(r, w, lang).0.tallest))
-                        .collect()
-                })
-            })
+        Effect::new(move |_| {
+            let prompts = shown.with(|r| r.as_ref().map(predict::prompts).unwrap_or_default());
+            quiz.update(|q| q.for_run(&prompts));
         });
-        let area = RwSignal::new((0.0, 0.0));
-        let width = Memo::new(move |_| fit_width(area.get(), &sizes.read()));
         Presenter {
             quiz,
             blank: RwSignal::new(false),
-            area,
-            width,
+            shown,
+            width: RwSignal::new(WIDTH),
         }
     }
 
@@ -222,6 +212,7 @@ impl Presenter {
     /// screen closes.
     pub fn leave(&self, ws: Ws) {
         self.blank.set(false);
+        self.width.set(WIDTH);
         self.quiz.update(|q| q.seek(usize::MAX));
         ws.present(false);
         if document().fullscreen_element().is_some() {
@@ -320,22 +311,129 @@ fn about(q: Question) -> &'static str {
     }
 }
 
-/// The bar above the board in presenter mode: where the board stands, the
-/// steps, full screen and the way out, and the keys.
+/// The question being asked, with its choices as buttons, and the verdict
+/// of the last answer, as markup: the panel is written whole when the quiz
+/// changes, which costs the workshop's wasm far less than a reactive view
+/// per element would.
+pub fn quiz_markup(q: &Quiz, lang: Lang) -> String {
+    if q.verdict().is_none() && q.asking().is_none() {
+        return String::new();
+    }
+    let mut root = el("div");
+    root.class("presenter-quiz");
+    if let Some((prompt, chosen)) = q.verdict() {
+        let right = chosen == prompt.answer;
+        root.add("p")
+            .class(if right {
+                "presenter-verdict"
+            } else {
+                "presenter-verdict wrong"
+            })
+            .attr("data-testid", "verdict")
+            .attr("data-right", if right { "true" } else { "false" })
+            .attr("role", "status")
+            .text(&verdict(
+                right,
+                say(&prompt.choices[prompt.answer], lang),
+                say(&prompt.choices[chosen], lang),
+                prompt.reveal_at,
+                lang,
+            ));
+    }
+    if let Some(prompt) = q.asking() {
+        let asked = root.add("section");
+        asked
+            .class("presenter-prompt")
+            .attr("data-testid", "prompt")
+            .attr("data-about", about(prompt.about))
+            .attr("data-ask-at", &prompt.ask_at.to_string())
+            .attr("aria-label", presenting(lang).question_label);
+        asked
+            .add("p")
+            .class("prompt-question")
+            .attr("data-testid", "prompt-question")
+            .text(say(&prompt.question, lang));
+        let row = asked.add("p");
+        row.class("prompt-choices");
+        for (i, c) in prompt.choices.iter().enumerate() {
+            let button = row.add("button");
+            button
+                .class("prompt-choice")
+                .attr("data-testid", "prompt-choice")
+                .attr("data-choice", &i.to_string());
+            button.add("kbd").text(&(i + 1).to_string());
+            button.add("span").text(&format!(" {}", say(c, lang)));
+        }
+        asked
+            .add("p")
+            .class("prompt-hint")
+            .text(&answer_hint(prompt.choices.len(), lang));
+    }
+    root.markup()
+}
+
+/// The bar above the board, as markup (rewritten at each step, which is
+/// cheaper in the wasm than a view): the steps, where the board stands,
+/// the keys, full screen and the way out. Its buttons name their action.
+pub fn bar_markup(frame: usize, last: usize, lang: Lang) -> String {
+    let (t, w) = (presenting(lang), words(lang));
+    // A holder: the bar's children are what it writes.
+    let mut bar = el("span");
+    let button = |bar: &mut El, action: &str, label: &str, text: &str| {
+        bar.add("button")
+            .attr("data-action", action)
+            .attr("data-testid", &format!("presenter-{action}"))
+            .attr("title", label)
+            .attr("aria-label", label)
+            .text(text);
+    };
+    button(&mut bar, "back", t.back, "←");
+    button(&mut bar, "forward", t.forward, "→");
+    bar.add("span")
+        .class("presenter-counter")
+        .attr("data-testid", "presenter-counter")
+        .text(&format!("{} {frame} {} {last}", w.frame_word, w.of_word));
+    bar.add("span").class("presenter-hint").text(t.hint);
+    button(&mut bar, "fullscreen", t.fullscreen, t.fullscreen);
+    button(&mut bar, "leave", t.leave, t.leave);
+    bar.kids.iter().map(El::markup).collect()
+}
+
+/// The `name` attribute of the element clicked, or of the nearest element
+/// around it that has one.
+fn attribute_of(e: &web_sys::MouseEvent, name: &str) -> Option<String> {
+    let target: web_sys::Element = e.target()?.dyn_into().ok()?;
+    target
+        .closest(&format!("[{name}]"))
+        .ok()??
+        .get_attribute(name)
+}
+
+/// The bar above the board in presenter mode ([`bar_markup`]) and the
+/// black screen B leaves. Mounted on entering presenter mode, whose screen has no
+/// language button: its words are read once.
 #[component]
 pub fn PresenterBar() -> impl IntoView {
     let ws = expect_context::<Ws>();
     let p = expect_context::<Presenter>();
-    let t = move || presenting(ws.lang.get());
-    // Measure the board's box once its layout is the presenter's, and again
-    // on resize, with the room a question takes counted as the board's: a
-    // question shrinks the drawing but never redraws it at another width.
+    let lang = ws.lang.get_untracked();
+    let t = presenting(lang);
+    // Fit the board's width to its box once the layout is the presenter's,
+    // and again on resize or for another run, with the room a question
+    // takes counted as the board's: a question shrinks the drawing but never
+    // redraws it at another width.
     let resized = RwSignal::new(0u32);
     Effect::new(move |_| {
         resized.track();
-        if !ws.presenting.get() {
-            return;
-        }
+        let lang = ws.lang.get();
+        let sizes: Vec<(i32, i32)> = p.shown.with(|r| {
+            r.as_ref().map_or_else(Vec::new, |r| {
+                WIDTHS
+                    .iter()
+                    .map(|&w| (w, board::frames(r, w, lang).0.tallest))
+                    .collect()
+            })
+        });
         let rect = |selector: &str| {
             document()
                 .query_selector(selector)
@@ -347,145 +445,56 @@ pub fn PresenterBar() -> impl IntoView {
             return;
         };
         let quiz = rect(".presenter-quiz").map_or(0.0, |r| r.height());
-        p.area.set((wrap.width(), wrap.height() + quiz));
+        p.width
+            .set(fit_width((wrap.width(), wrap.height() + quiz), &sizes));
     });
     let handle = window_event_listener(leptos::ev::resize, move |_| {
         resized.update(|n| *n += 1);
     });
     on_cleanup(move || handle.remove());
-    let counter = move || {
-        let w = words(ws.lang.get());
-        format!(
-            "{} {} {} {}",
-            w.frame_word,
-            ws.frame(),
-            w.of_word,
-            ws.last_frame()
-        )
+    let act = move |e: web_sys::MouseEvent| match attribute_of(&e, "data-action").as_deref() {
+        Some("back") => p.back(ws),
+        Some("forward") => p.forward(ws),
+        Some("fullscreen") => toggle_fullscreen(),
+        Some("leave") => p.leave(ws),
+        _ => {}
     };
     view! {
-        <p class="presenter-bar" data-testid="presenter-bar">
-            <button
-                data-testid="presenter-back"
-                aria-label=move || t().back
-                title=move || t().back
-                on:click=move |_| p.back(ws)
-                prop:disabled=move || ws.frame() == 0
-            >
-                "←"
-            </button>
-            <button
-                data-testid="presenter-forward"
-                aria-label=move || t().forward
-                title=move || t().forward
-                on:click=move |_| p.forward(ws)
-                prop:disabled=move || { ws.frame() >= ws.last_frame() }
-            >
-                "→"
-            </button>
-            <span class="presenter-counter" data-testid="presenter-counter">
-                {counter}
-            </span>
-            <span class="presenter-hint">{move || t().hint}</span>
-            <button data-testid="presenter-fullscreen" on:click=move |_| toggle_fullscreen()>
-                {move || t().fullscreen}
-            </button>
-            <button data-testid="presenter-leave" on:click=move |_| p.leave(ws)>
-                {move || t().leave}
-            </button>
-        </p>
+        <p
+            class="presenter-bar"
+            data-testid="presenter-bar"
+            on:click=act
+            inner_html=move || bar_markup(ws.frame(), ws.last_frame(), lang)
+        ></p>
+        <div
+            class="presenter-blank"
+            data-testid="blank"
+            role="button"
+            aria-label=t.blanked
+            prop:hidden=move || !p.blank.get()
+            on:click=move |_| p.blank.set(false)
+        ></div>
     }
 }
 
-/// The question being asked, with its choices as buttons, and the verdict
-/// of the last answer.
+/// Where [`quiz_markup`] goes; a click on a choice answers it.
 #[component]
 pub fn QuizPanel() -> impl IntoView {
     let ws = expect_context::<Ws>();
     let p = expect_context::<Presenter>();
-    move || {
-        let lang = ws.lang.get();
-        p.quiz.with(|q| {
-            let said = q.verdict().map(|(prompt, chosen)| {
-                let right = chosen == prompt.answer;
-                let text = verdict(
-                    right,
-                    say(&prompt.choices[prompt.answer], lang),
-                    say(&prompt.choices[chosen], lang),
-                    prompt.reveal_at,
-                    lang,
-                );
-                view! {
-                    <p
-                        class="presenter-verdict"
-                        class:wrong=!right
-                        data-testid="verdict"
-                        data-right=right.to_string()
-                        role="status"
-                    >
-                        {text}
-                    </p>
+    view! {
+        <div
+            class="presenter-quiz-slot"
+            on:click=move |e| {
+                if let Some(i) = attribute_of(&e, "data-choice").and_then(|c| c.parse().ok()) {
+                    p.answer(ws, i);
                 }
-            });
-            let asked = q.asking().map(|prompt| {
-                let choices = prompt
-                    .choices
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| {
-                        view! {
-                            <button
-                                class="prompt-choice"
-                                data-testid="prompt-choice"
-                                data-choice=i.to_string()
-                                on:click=move |_| p.answer(ws, i)
-                            >
-                                <kbd>{(i + 1).to_string()}</kbd>
-                                " "
-                                {say(c, lang).to_string()}
-                            </button>
-                        }
-                    })
-                    .collect_view();
-                view! {
-                    <section
-                        class="presenter-prompt"
-                        data-testid="prompt"
-                        data-about=about(prompt.about)
-                        data-ask-at=prompt.ask_at.to_string()
-                        aria-label=presenting(lang).question_label
-                    >
-                        <p class="prompt-question" data-testid="prompt-question">
-                            {say(&prompt.question, lang).to_string()}
-                        </p>
-                        <p class="prompt-choices">{choices}</p>
-                        <p class="prompt-hint">{answer_hint(prompt.choices.len(), lang)}</p>
-                    </section>
-                }
-            });
-            (said.is_some() || asked.is_some())
-                .then(|| view! { <div class="presenter-quiz">{said} {asked}</div> })
-        })
-    }
-}
-
-/// The black screen B leaves: a key or a click brings the board back.
-#[component]
-pub fn Blank() -> impl IntoView {
-    let ws = expect_context::<Ws>();
-    let p = expect_context::<Presenter>();
-    move || {
-        p.blank.get().then(|| {
-            view! {
-                <div
-                    class="presenter-blank"
-                    data-testid="blank"
-                    role="button"
-                    aria-label=move || presenting(ws.lang.get()).blanked
-                    on:click=move |_| p.blank.set(false)
-                ></div>
             }
-        })
+            inner_html=move || {
+                let lang = ws.lang.get();
+                p.quiz.with(|q| quiz_markup(q, lang))
+            }
+        ></div>
     }
 }
 
@@ -624,6 +633,49 @@ mod tests {
             want.sort_by_key(|a| about(*a));
             assert_eq!(asked, want, "{name} {strategy}");
         }
+    }
+
+    #[test]
+    fn the_panel_shows_the_question_its_choices_and_then_the_verdict() {
+        let (mut q, last) = quiz("timeout-retry", Strategy::CheckThenAct);
+        assert_eq!(
+            quiz_markup(&q, Lang::Pt),
+            "",
+            "nothing asked, nothing shown"
+        );
+        forward_to_question(&mut q, 0, last);
+        let asked = quiz_markup(&q, Lang::Pt);
+        assert!(
+            asked.contains("A mesma compra vai ser cobrada duas vezes?"),
+            "{asked}"
+        );
+        assert!(
+            asked.contains(r#"data-choice="1"><kbd>2</kbd><span> Não, uma cobrança só</span>"#),
+            "{asked}"
+        );
+        assert!(!asked.contains("verdict"), "{asked}");
+        q.answer(1);
+        let answered = quiz_markup(&q, Lang::En);
+        assert!(
+            answered.contains(r#"class="presenter-verdict wrong""#)
+                && answered.contains("Not this time"),
+            "{answered}"
+        );
+        // The nested question is asked beside the verdict.
+        assert!(
+            answered.contains("What does its first statement find?"),
+            "{answered}"
+        );
+    }
+
+    #[test]
+    fn the_bar_says_where_the_board_stands_and_names_each_action() {
+        let bar = bar_markup(8, 33, Lang::Pt);
+        assert!(bar.contains(">Passo 8 de 33<"), "{bar}");
+        for action in ["back", "forward", "fullscreen", "leave"] {
+            assert!(bar.contains(&format!(r#"data-action="{action}""#)), "{bar}");
+        }
+        assert!(bar_markup(0, 5, Lang::En).contains(">Leave<"));
     }
 
     #[test]
