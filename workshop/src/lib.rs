@@ -10,8 +10,11 @@
 //! - `alternatives`: the words for a choice point's alternatives;
 //! - `edit`: the scenario editor's fields and what an edit makes;
 //! - `explorer`: the explorer's Web Worker, started and cancelled;
-//! - `board`, `scheduler`, `counts`, `exports`, `editor`, `branch`: the components of each
-//!   part of the screen; `app`: the page that holds them.
+//! - `board`, `scheduler`, `counts`, `exports`, `editor`, `branch`: the
+//!   components of each part of the screen;
+//! - `presenter`: presenter mode, the board alone for a room, and its
+//!   predict-then-reveal questions;
+//! - `app`: the page that holds them.
 //!
 //! Like the reader's page, it only reads lousa-core's data and draws with
 //! lousa-web's pure pictures; the simulation is the core's.
@@ -25,6 +28,7 @@ pub mod edit;
 mod editor;
 mod explorer;
 mod exports;
+mod presenter;
 mod scheduler;
 mod state;
 mod texts;
