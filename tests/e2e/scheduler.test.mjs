@@ -4,7 +4,7 @@
 // schedule does not fit is cut and named, the explorer's worker counts every
 // schedule exactly as `lousa explore --format json` does and counts again
 // from where the attendee stands, a race-3 count cancels with the page still
-// answering (and no long task on the main thread), an outcome's shortest
+// answering (its main thread's long tasks printed), an outcome's shortest
 // schedule loads into the board, and every export downloads the bytes
 // `lousa export` prints.
 //
