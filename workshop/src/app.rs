@@ -1,16 +1,18 @@
 //! The workshop view: settings on top, the board with its step controls,
-//! and beside it the scheduler, the counts and the exports. The URL follows
-//! the state, and the keyboard reaches every action.
+//! and beside it the scheduler, the counts and the exports; in presenter
+//! mode, the board alone. The URL follows the state, and the keyboard
+//! reaches every action.
 
 use crate::board::Board;
 use crate::branch::Branch;
 use crate::counts::{Counting, Counts, Whole, start_whole};
 use crate::editor::Editor;
 use crate::exports::Exports;
+use crate::presenter::{self, Presenter, PresenterBar, QuizPanel};
 use crate::scheduler::Scheduler;
 use crate::state::Ws;
 use crate::sweep::Sweep;
-use crate::texts::words;
+use crate::texts::{presenting, words};
 use crate::url;
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
@@ -25,6 +27,8 @@ pub fn Workshop() -> impl IntoView {
     let (setup, problems) = url::parse(&query);
     let ws = Ws::new(setup, problems);
     provide_context(ws);
+    let p = Presenter::new(ws);
+    provide_context(p);
     // The URL, the document's language and title follow the state.
     Effect::new(move |_| {
         let q = url::query(&ws.setup());
@@ -38,15 +42,23 @@ pub fn Workshop() -> impl IntoView {
         document().set_title(words(lang).title);
     });
     let whole: Whole = RwSignal::new((None, Counting::Idle));
-    let handle = window_event_listener(leptos::ev::keydown, move |e| on_key(ws, whole, &e));
+    let handle = window_event_listener(leptos::ev::keydown, move |e| on_key(ws, p, whole, &e));
     on_cleanup(move || handle.remove());
+    let on_stage = move || ws.presenting.get();
     view! {
-        <div class="workshop lz" data-testid="workshop">
+        <div
+            class="workshop lz"
+            class:presenting=on_stage
+            data-testid="workshop"
+            data-presenting=move || on_stage().to_string()
+        >
             <Settings />
             <div class="workshop-main">
                 <div class="workshop-board">
+                    {move || on_stage().then(|| view! { <PresenterBar /> })}
                     <Steps />
-                    <Board />
+                    <Board width=p.width />
+                    {move || on_stage().then(|| view! { <QuizPanel /> })}
                     <Branch />
                     <Events />
                     <Editor />
@@ -63,8 +75,9 @@ pub fn Workshop() -> impl IntoView {
     }
 }
 
-/// The keys: 1-9 pick, U undo, R redo, F finish, arrows step, E counts.
-fn on_key(ws: Ws, whole: Whole, e: &web_sys::KeyboardEvent) {
+/// The keys: 1-9 pick, U undo, R redo, F finish, arrows step, E counts;
+/// in presenter mode, presenter mode's keys only (`presenter::key`).
+fn on_key(ws: Ws, p: Presenter, whole: Whole, e: &web_sys::KeyboardEvent) {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return;
     }
@@ -76,6 +89,13 @@ fn on_key(ws: Ws, whole: Whole, e: &web_sys::KeyboardEvent) {
         return;
     }
     let key = e.key();
+    if ws.presenting.get_untracked() {
+        // Shift too: a room's keys are plain ones.
+        if !e.shift_key() && presenter::key(ws, p, &key) {
+            e.prevent_default();
+        }
+        return;
+    }
     match key.as_str() {
         "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" => {
             let n: u32 = key.parse().expect("a digit");
@@ -97,6 +117,7 @@ fn on_key(ws: Ws, whole: Whole, e: &web_sys::KeyboardEvent) {
 #[component]
 fn Settings() -> impl IntoView {
     let ws = expect_context::<Ws>();
+    let p = expect_context::<Presenter>();
     let w = move || words(ws.lang.get());
     let scenarios = builtins::NAMES
         .iter()
@@ -162,6 +183,14 @@ fn Settings() -> impl IntoView {
                     }
                 >
                     {move || w().other_language}
+                </button>
+                " "
+                <button
+                    data-testid="present"
+                    title=move || presenting(ws.lang.get()).enter_title
+                    on:click=move |_| p.enter(ws)
+                >
+                    {move || presenting(ws.lang.get()).enter}
                 </button>
                 " "
                 <a href=reader>{move || w().reader_page}</a>

@@ -13,7 +13,8 @@ use lousa_web::text::ui;
 use lousa_web::words::narration;
 use wasm_bindgen::JsCast;
 
-/// The width the board is drawn for; the SVG scales to its box.
+/// The width the board is drawn for, but in presenter mode; the SVG scales
+/// to its box.
 pub const WIDTH: i32 = 760;
 
 /// A badge's place over the board, in pixels from its top left corner.
@@ -28,25 +29,34 @@ struct Badge {
 /// The board, its narration and the step counter. The drawing is
 /// recomputed for each run (a turn), and each frame is written whole: the
 /// workshop moves on clicks, not at the reader's scrolling pace.
+/// `width` is the width to draw for: [`WIDTH`], or presenter mode's.
 #[component]
-pub fn Board() -> impl IntoView {
+pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     let ws = expect_context::<Ws>();
     let shown = Memo::new(move |_| ws.shown_run());
     let drawn = Memo::new(move |_| {
         let lang = ws.lang.get();
-        shown.with(|r| r.as_ref().map(|r| board::frames(r, WIDTH, lang)))
+        let width = width.get();
+        shown.with(|r| r.as_ref().map(|r| (width, board::frames(r, width, lang))))
     });
     let markup = move || {
         let frame = ws.frame();
         drawn.with(|d| {
-            d.as_ref().map_or_else(String::new, |(_, boards)| {
+            d.as_ref().map_or_else(String::new, |(_, (_, boards))| {
                 boards
                     .get(frame)
                     .map_or_else(String::new, |b| b.parts.iter().map(El::markup).collect())
             })
         })
     };
-    let tallest = move || drawn.with(|d| d.as_ref().map_or(200, |(l, _)| l.tallest));
+    let viewbox = move || {
+        drawn.with(|d| {
+            let (w, h) = d
+                .as_ref()
+                .map_or((WIDTH, 200), |(w, (l, _))| (*w, l.tallest));
+            format!("0 0 {w} {h}")
+        })
+    };
     let badges = RwSignal::new(Vec::<Badge>::new());
     let resized = RwSignal::new(0u32);
     let wrap = NodeRef::<leptos::html::Div>::new();
@@ -54,7 +64,8 @@ pub fn Board() -> impl IntoView {
     Effect::new(move |_| {
         resized.track();
         let _ = markup();
-        let at_point = ws.viewed.get().is_none() && !ws.on_branch.get();
+        // In presenter mode the room watches; the scheduler's badges stay off.
+        let at_point = ws.viewed.get().is_none() && !ws.on_branch.get() && !ws.presenting.get();
         let lang = ws.lang.get();
         let wanted: Vec<Label> = if at_point {
             ws.turn
@@ -79,7 +90,7 @@ pub fn Board() -> impl IntoView {
                 class="board"
                 role="group"
                 aria-label=move || words(ws.lang.get()).board_label
-                viewBox=move || format!("0 0 {WIDTH} {}", tallest())
+                viewBox=viewbox
                 preserveAspectRatio="xMidYMin meet"
                 data-frame=move || ws.frame().to_string()
                 data-scenario=move || ws.scenario.get()

@@ -12,7 +12,10 @@
 //! - `explorer`: the explorer's Web Worker, started and cancelled;
 //! - `board`, `scheduler`, `counts`, `sweep`, `exports`, `editor`,
 //!   `branch`: the components of each part of the screen (`sweep` with its
-//!   own sentences); `app`: the page that holds them.
+//!   own sentences);
+//! - `presenter`: presenter mode, the board alone for a room, and its
+//!   predict-then-reveal questions;
+//! - `app`: the page that holds them.
 //!
 //! Like the reader's page, it only reads lousa-core's data and draws with
 //! lousa-web's pure pictures; the simulation is the core's.
@@ -26,6 +29,7 @@ pub mod edit;
 mod editor;
 mod explorer;
 mod exports;
+mod presenter;
 mod scheduler;
 mod state;
 mod sweep;

@@ -28,8 +28,13 @@ pub struct Ws {
     pub choices: RwSignal<Vec<u32>>,
     /// Undone choices, the last undone at the end.
     pub redo: RwSignal<Vec<u32>>,
-    /// A frame the attendee stepped back to; `None`: the turn's frame.
+    /// A frame the attendee stepped to; `None`: the turn's frame. Up to the
+    /// turn's frame, or in presenter mode or on the branch up to the run's
+    /// last.
     pub viewed: RwSignal<Option<usize>>,
+    /// Presenter mode: the board fills the screen and steps through the
+    /// whole run, first come, first served past the choices made.
+    pub presenting: RwSignal<bool>,
     pub problems: RwSignal<Vec<Problem>>,
     /// A fault injected at a frame of the run on the board.
     pub fork: RwSignal<Option<Fork>>,
@@ -73,7 +78,7 @@ impl Ws {
                 })
             }))
         });
-        Ws {
+        let ws = Ws {
             on_branch: RwSignal::new(setup.fork.is_some()),
             fork,
             branch,
@@ -84,10 +89,15 @@ impl Ws {
             choices,
             redo: RwSignal::new(Vec::new()),
             viewed: RwSignal::new(None),
+            presenting: RwSignal::new(setup.presenting),
             problems: RwSignal::new(problems),
             built,
             turn,
+        };
+        if setup.presenting {
+            ws.seek(0);
         }
+        ws
     }
 
     /// What the URL should say now.
@@ -99,16 +109,32 @@ impl Ws {
             lang: self.lang.get(),
             choices: self.choices.get(),
             fork: self.fork.get(),
+            presenting: self.presenting.get(),
         }
     }
 
-    /// The frames the board can show: the branch's, or up to the turn's.
+    /// The frames the board can show: the branch's; in presenter mode the
+    /// whole run's; else up to the turn's.
     pub fn last_frame(&self) -> usize {
         if self.on_branch.get()
             && let Some(Ok(r)) = self.branch.get()
         {
             return r.frame_count() - 1;
         }
+        let presenting = self.presenting.get();
+        self.turn.with(|t| {
+            t.as_ref().map_or(0, |t| {
+                if presenting {
+                    t.run.frame_count() - 1
+                } else {
+                    t.frame
+                }
+            })
+        })
+    }
+
+    /// The turn's frame: where the scheduler acts.
+    fn turn_frame(&self) -> usize {
         self.turn.with(|t| t.as_ref().map_or(0, |t| t.frame))
     }
 
@@ -151,7 +177,35 @@ impl Ws {
             let start = self.fork.get().map_or(0, |f| f.frame + 1).min(at);
             return self.viewed.get().map_or(start, |f| f.min(at));
         }
-        self.viewed.get().map_or(at, |f| f.min(at))
+        self.viewed
+            .get()
+            .map_or_else(|| self.turn_frame().min(at), |f| f.min(at))
+    }
+
+    /// Puts the board at `frame`, within what [`Ws::step`] could reach.
+    pub fn seek(&self, frame: usize) {
+        let (last, turn) = untrack(|| (self.last_frame(), self.turn_frame()));
+        let to = frame.min(last);
+        let branch = self.on_branch.get_untracked();
+        self.viewed.set((branch || to != turn).then_some(to));
+    }
+
+    /// Enters presenter mode at the run's first frame, or leaves it with
+    /// the board at the same frame if the scheduler can show it, else at
+    /// the choice point.
+    pub fn present(&self, on: bool) {
+        if on == self.presenting.get_untracked() {
+            return;
+        }
+        self.presenting.set(on);
+        if on {
+            self.seek(0);
+        } else if !self.on_branch.get_untracked() {
+            let turn = untrack(|| self.turn_frame());
+            if self.viewed.get_untracked().is_some_and(|f| f >= turn) {
+                self.viewed.set(None);
+            }
+        }
     }
 
     /// How many alternatives the choice point has (0 when the run is over).
@@ -263,12 +317,11 @@ impl Ws {
     }
 
     /// Moves the board `by` frames: on the run, between the start and the
-    /// turn's frame; on the branch, through all of its frames.
+    /// turn's frame (in presenter mode, the run's last); on the branch,
+    /// through all of its frames.
     pub fn step(&self, by: isize) {
-        let (at, now) = untrack(|| (self.last_frame(), self.frame()));
-        let to = now.saturating_add_signed(by).min(at);
-        let branch = self.on_branch.get_untracked();
-        self.viewed.set((branch || to != at).then_some(to));
+        let now = untrack(|| self.frame());
+        self.seek(now.saturating_add_signed(by));
     }
 
     /// The scenario's edits changed (the editor checked them): the choices

@@ -284,6 +284,73 @@ pub fn count(n: u128, lang: Lang) -> String {
     out
 }
 
+/// The sentences of presenter mode and of its questions.
+pub struct Presenting {
+    pub enter: &'static str,
+    pub enter_title: &'static str,
+    pub leave: &'static str,
+    pub fullscreen: &'static str,
+    pub back: &'static str,
+    pub forward: &'static str,
+    pub hint: &'static str,
+    pub question_label: &'static str,
+    pub blanked: &'static str,
+}
+
+pub const PRESENTING_PT: Presenting = Presenting {
+    enter: "Apresentar",
+    enter_title: "A lousa ocupa a tela, em letra grande, e pergunta à sala antes dos passos decisivos",
+    leave: "Sair",
+    fullscreen: "Tela cheia",
+    back: "Passo anterior (P)",
+    forward: "Próximo passo (N)",
+    hint: "N ou → avança · P ou ← volta · 1–3 responde · B apaga a tela · F tela cheia · Esc sai",
+    question_label: "Pergunta à sala",
+    blanked: "Tela apagada: qualquer tecla a traz de volta",
+};
+
+pub const PRESENTING_EN: Presenting = Presenting {
+    enter: "Present",
+    enter_title: "The board fills the screen in large type and asks the room before the decisive steps",
+    leave: "Leave",
+    fullscreen: "Full screen",
+    back: "Previous step (P)",
+    forward: "Next step (N)",
+    hint: "N or → next · P or ← back · 1–3 answers · B blanks the screen · F full screen · Esc leaves",
+    question_label: "A question for the room",
+    blanked: "Screen blanked: any key brings it back",
+};
+
+pub fn presenting(lang: Lang) -> &'static Presenting {
+    match lang {
+        Lang::Pt => &PRESENTING_PT,
+        Lang::En => &PRESENTING_EN,
+    }
+}
+
+/// What the page says after a choice: whether it was right, the right
+/// answer, and the step that shows it.
+pub fn verdict(right: bool, answer: &str, chosen: &str, step: usize, lang: Lang) -> String {
+    match (lang, right) {
+        (Lang::Pt, true) => format!("Acertou! A resposta é “{answer}”: veja o passo {step}."),
+        (Lang::Pt, false) => format!(
+            "Não foi dessa vez: a resposta é “{answer}”, e não “{chosen}”. Veja o passo {step}."
+        ),
+        (Lang::En, true) => format!("Right! The answer is “{answer}”: see step {step}."),
+        (Lang::En, false) => {
+            format!("Not this time: the answer is “{answer}”, not “{chosen}”. See step {step}.")
+        }
+    }
+}
+
+/// Below a question: how to answer it.
+pub fn answer_hint(choices: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Pt => format!("Escolha com as teclas 1 a {choices}; a lousa revela em seguida."),
+        Lang::En => format!("Choose with keys 1 to {choices}; the board reveals it next."),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,5 +377,17 @@ mod tests {
             points: 12,
         };
         assert!(misfit(&m, Lang::En).contains("12 choice points"));
+    }
+
+    #[test]
+    fn a_verdict_names_the_answer_and_only_a_wrong_one_names_the_choice() {
+        let right = verdict(true, "Sim", "Sim", 20, Lang::Pt);
+        assert!(
+            right.starts_with("Acertou") && right.contains("passo 20"),
+            "{right}"
+        );
+        assert!(!right.contains("e não"), "{right}");
+        let wrong = verdict(false, "Yes", "No", 20, Lang::En);
+        assert!(wrong.contains("“Yes”, not “No”"), "{wrong}");
     }
 }

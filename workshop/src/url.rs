@@ -1,5 +1,5 @@
 //! The workshop's state in the URL: `?modo=oficina&scenario=race-2&
-//! strategy=check-then-act&schedule=1-0x3&lang=en`. A hand-made
+//! strategy=check-then-act&schedule=1-0x3&lang=en&apresentar=1`. A hand-made
 //! interleaving is a link that opens at the same step. The scenario may be
 //! a scenario link (`race-2;db_latency_ms=5`, `lousa_core::link`): an
 //! edited scenario is a link too. Reading never fails:
@@ -31,6 +31,8 @@ pub struct Setup {
     pub choices: Vec<u32>,
     /// A fault injected at a frame: the branch on the two lines.
     pub fork: Option<Fork>,
+    /// Presenter mode (`&apresentar=1`): the board fills the screen.
+    pub presenting: bool,
 }
 
 /// What a link asked for that the workshop could not give.
@@ -65,6 +67,7 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     let mut lang = Lang::Pt;
     let mut schedule_text = None;
     let mut fork_text = None;
+    let mut presenting = false;
     for pair in query
         .trim_start_matches('?')
         .split('&')
@@ -101,6 +104,11 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
             },
             "schedule" => schedule_text = Some(value),
             "fork" => fork_text = Some(value),
+            "apresentar" | "present" => match value.as_str() {
+                "1" => presenting = true,
+                "0" => presenting = false,
+                _ => bad(&mut problems),
+            },
             _ => bad(&mut problems),
         }
     }
@@ -147,6 +155,7 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
         lang,
         choices,
         fork,
+        presenting,
     };
     (setup, problems)
 }
@@ -170,6 +179,9 @@ pub fn query(setup: &Setup) -> String {
     }
     if setup.lang == Lang::En {
         q.push_str("&lang=en");
+    }
+    if setup.presenting {
+        q.push_str("&apresentar=1");
     }
     q
 }
@@ -262,6 +274,7 @@ mod tests {
             lang: Lang::En,
             choices: vec![1, 0, 0],
             fork: None,
+            presenting: false,
         };
         let (back, problems) = parse(&query(&setup));
         assert_eq!(problems, vec![]);
@@ -277,6 +290,7 @@ mod tests {
             lang: Lang::Pt,
             choices: vec![],
             fork: None,
+            presenting: false,
         };
         let (back, problems) = parse(&query(&setup));
         assert_eq!(problems, vec![]);
@@ -298,6 +312,7 @@ mod tests {
             lang: Lang::Pt,
             choices: vec![],
             fork: Some("3:crash-1+3000".parse().unwrap()),
+            presenting: false,
         };
         let (back, problems) = parse(&query(&setup));
         assert_eq!(problems, vec![]);
@@ -312,6 +327,39 @@ mod tests {
         assert_eq!(back.fork, None);
         assert!(
             matches!(&problems[..], [Problem::Fork(e)] if e.contains("past the run's end")),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn presenter_mode_reads_back_from_its_query() {
+        let setup = Setup {
+            scenario: "timeout-retry",
+            edits: String::new(),
+            strategy: Strategy::CheckThenAct,
+            lang: Lang::Pt,
+            choices: vec![],
+            fork: None,
+            presenting: true,
+        };
+        let q = query(&setup);
+        assert!(q.ends_with("&apresentar=1"), "{q}");
+        let (back, problems) = parse(&q);
+        assert_eq!(problems, vec![]);
+        assert_eq!(back, setup);
+        // Leaving presenter mode drops the parameter rather than writing 0.
+        let q = query(&Setup {
+            presenting: false,
+            ..setup
+        });
+        assert!(!q.contains("apresentar"), "{q}");
+        assert!(!parse(&q).0.presenting);
+        // The English name reads too; a value other than 1 or 0 is a problem.
+        assert!(parse("?scenario=race-2&present=1").0.presenting);
+        let (odd, problems) = parse("?scenario=race-2&apresentar=sim");
+        assert!(!odd.presenting);
+        assert!(
+            matches!(&problems[..], [Problem::Value { name, value }] if name == "apresentar" && value == "sim"),
             "{problems:?}"
         );
     }
