@@ -123,7 +123,8 @@ pub struct Figures {
     pub elapsed_ms: f64,
 }
 
-/// lousa-core's `sweep::SweepReport`, as the worker posts it.
+/// The part of lousa-core's `sweep::SweepReport` the workshop reads, as
+/// the worker posts it.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Report {
     pub x: AxisReport,
