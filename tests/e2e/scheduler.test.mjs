@@ -159,6 +159,13 @@ describe('the workshop\'s scheduler', () => {
       await midTab.locator('[data-testid=pick]').allTextContents(),
       await tab.locator('[data-testid=pick]').allTextContents(),
     );
+    // By keys into the double charge too: key 1 (first come) at every choice.
+    await tab.click('[data-testid=restart]');
+    for (let i = 0; (await tab.locator('[data-testid=pick]').count()) > 0; i += 1) {
+      assert.ok(i < 200, 'the run ends');
+      await tab.keyboard.press('1');
+    }
+    assert.equal(await tab.getAttribute('[data-testid=ending]', 'data-captures'), '2');
     for (const t of [tab, fresh, midTab]) await t.close();
   });
 
