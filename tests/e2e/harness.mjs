@@ -2,6 +2,7 @@
 // started on this closed network, and the loopback server of dist/ and the
 // fixtures. Not a test file (node --test runs *.test.mjs).
 
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -87,3 +88,13 @@ export function serve(served = null) {
     server.listen(0, '127.0.0.1', () => resolve(server));
   });
 }
+
+// The CLI the workshop's tests compare the page with (./x builds it beside
+// the native worker): LOUSA_CLI, or $CARGO_TARGET_DIR/release/lousa.
+export const CLI = path.resolve(
+  process.env.LOUSA_CLI ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO_ROOT, 'target'), 'release', 'lousa'),
+);
+
+/** What `lousa <args>` prints; its progress lines on stderr are dropped. */
+export const cli = (...args) =>
+  execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });

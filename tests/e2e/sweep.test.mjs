@@ -15,20 +15,15 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, DIST_DIR, MOUNT_TIMEOUT_MS, REPO_ROOT, chromium, serve } from './harness.mjs';
+import { chromium, CHROMIUM_ARGS, CHROMIUM_PATH, cli, CLI, DIST_DIR, MOUNT_TIMEOUT_MS, REPO_ROOT, serve } from './harness.mjs';
 
-const CLI = path.resolve(
-  process.env.LOUSA_CLI ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO_ROOT, 'target'), 'release', 'lousa'),
-);
 const SCREENSHOTS = path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO_ROOT, 'target'), 'screenshots');
 // A small sweep takes well under a second; this only bounds a hang.
 const RUN_TIMEOUT_MS = 60_000;
 
-const cli = (...args) => execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
 
 // The test's grid: race-2's network jitter across, its instances down, five
 // seeds a cell. The jitter decides some of the runs and not others, so the

@@ -245,17 +245,19 @@ fn hex(b: u8) -> Option<u8> {
     char::from(b).to_digit(16).map(|d| d as u8)
 }
 
-/// A message quoting a link, cut to a readable length.
-fn shown_long(text: &str) -> String {
-    match text.char_indices().nth(SHOWN_MAX * 5) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
-    }
-}
-
 /// At most [`SHOWN_MAX`] characters of what a link said, for a message.
 fn shown(text: &str) -> String {
-    match text.char_indices().nth(SHOWN_MAX) {
+    cut(text, SHOWN_MAX)
+}
+
+/// A message quoting a link, cut to a readable length.
+fn shown_long(text: &str) -> String {
+    cut(text, SHOWN_MAX * 5)
+}
+
+/// The first `max` characters of `text`, and an ellipsis if there were more.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_string(),
     }
