@@ -373,19 +373,15 @@ fn execute(cmd: Command) -> Result<(), String> {
             }
             if prompts {
                 for p in lousa_core::predict::prompts(&r) {
-                    let pick = |t: &lousa_core::scenario::Text| match lang {
-                        Lang::Pt => t.pt.clone(),
-                        Lang::En => t.en.clone(),
-                    };
                     outln!(
                         "frame {} → {}: {}",
                         p.ask_at,
                         p.reveal_at,
-                        pick(&p.question)
+                        p.question.get(lang)
                     );
                     for (i, c) in p.choices.iter().enumerate() {
                         let mark = if i == p.answer { '*' } else { ' ' };
-                        outln!("  {mark} {}. {}", i + 1, pick(c));
+                        outln!("  {mark} {}. {}", i + 1, c.get(lang));
                     }
                 }
                 return Ok(());

@@ -7,12 +7,13 @@
 //! The questions follow the repeat: the second attempt sent (a retry, a
 //! second click, a redelivery), whose fate is the story of every built-in.
 
+use crate::narrate::Lang;
 use crate::run::Run;
-use crate::scenario::Text;
 use crate::trace::{EventKind, SqlOutcome};
 
-/// One question at one step of a run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One question at one step of a run. Its words are the program's own, so
+/// they are static: the page builds a run's prompts without copying them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Prompt {
     /// What the question is about, a name tests and the page can key on.
     pub about: Question,
@@ -20,8 +21,8 @@ pub struct Prompt {
     pub ask_at: usize,
     /// The frame that shows the answer.
     pub reveal_at: usize,
-    pub question: Text,
-    pub choices: Vec<Text>,
+    pub question: Said,
+    pub choices: &'static [Said],
     /// The right choice, an index into `choices`.
     pub answer: usize,
 }
@@ -36,11 +37,24 @@ pub enum Question {
     RepeatAnswer,
 }
 
-fn text(pt: &str, en: &str) -> Text {
-    Text {
-        pt: pt.into(),
-        en: en.into(),
+/// A question or a choice in the two languages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Said {
+    pub pt: &'static str,
+    pub en: &'static str,
+}
+
+impl Said {
+    pub fn get(self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::Pt => self.pt,
+            Lang::En => self.en,
+        }
     }
+}
+
+const fn said(pt: &'static str, en: &'static str) -> Said {
+    Said { pt, en }
 }
 
 /// The prompts of `run`, in the order the board meets them; none when the
@@ -60,7 +74,15 @@ pub fn prompts(run: &Run) -> Vec<Prompt> {
     if let Some(p) = repeat_answer(run, repeat) {
         out.push(p);
     }
-    out.sort_by_key(|p| p.ask_at);
+    // In the order the board meets them: an insertion sort of three, stable,
+    // which costs the page's wasm far less code than the slice sort.
+    for i in 1..out.len() {
+        let mut j = i;
+        while j > 0 && out[j - 1].ask_at > out[j].ask_at {
+            out.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     out
 }
 
@@ -86,21 +108,23 @@ fn first_statement(run: &Run, repeat: u32) -> Option<Prompt> {
         about: Question::RepeatFirstStatement,
         ask_at: frame - 1,
         reveal_at: frame,
-        question: text(
+        question: said(
             "A repetição chega ao banco. O que a primeira instrução dela encontra?",
             "The repeat reaches the database. What does its first statement find?",
         ),
-        choices: vec![
-            text(
-                "Nada: para o banco, é um pedido novo",
-                "Nothing: to the database, this is a new request",
-            ),
-            text("A linha da primeira tentativa", "The first attempt's row"),
-            text(
-                "Nada ainda: espera outra transação terminar",
-                "Nothing yet: it waits for another transaction to end",
-            ),
-        ],
+        choices: const {
+            &[
+                said(
+                    "Nada: para o banco, é um pedido novo",
+                    "Nothing: to the database, this is a new request",
+                ),
+                said("A linha da primeira tentativa", "The first attempt's row"),
+                said(
+                    "Nada ainda: espera outra transação terminar",
+                    "Nothing yet: it waits for another transaction to end",
+                ),
+            ]
+        },
         answer,
     })
 }
@@ -117,14 +141,16 @@ fn charged_twice(run: &Run, sent_at: usize) -> Prompt {
         about: Question::ChargedTwice,
         ask_at: sent_at - 1,
         reveal_at: second.unwrap_or(run.frame_count() - 1),
-        question: text(
+        question: said(
             "A mesma compra vai ser cobrada duas vezes?",
             "Will the same purchase be charged twice?",
         ),
-        choices: vec![
-            text("Sim, o cartão paga duas vezes", "Yes, the card pays twice"),
-            text("Não, uma cobrança só", "No, a single charge"),
-        ],
+        choices: const {
+            &[
+                said("Sim, o cartão paga duas vezes", "Yes, the card pays twice"),
+                said("Não, uma cobrança só", "No, a single charge"),
+            ]
+        },
         // From the summary, which counts local effects too (`local-effect`
         // writes an order instead of calling the acquirer).
         answer: usize::from(run.summary.double_charged_intents.is_empty()),
@@ -147,21 +173,23 @@ fn repeat_answer(run: &Run, repeat: u32) -> Option<Prompt> {
         about: Question::RepeatAnswer,
         ask_at: frame - 1,
         reveal_at: frame,
-        question: text(
+        question: said(
             "O que o serviço responde à repetição?",
             "What does the service answer to the repeat?",
         ),
-        choices: vec![
-            text(
-                "Sucesso (2xx), com a cobrança",
-                "Success (2xx), with the charge",
-            ),
-            text(
-                "409: outra tentativa ainda cuida disso",
-                "409: another attempt is still on it",
-            ),
-            text("Um erro: 422 ou 5xx", "An error: 422 or 5xx"),
-        ],
+        choices: const {
+            &[
+                said(
+                    "Sucesso (2xx), com a cobrança",
+                    "Success (2xx), with the charge",
+                ),
+                said(
+                    "409: outra tentativa ainda cuida disso",
+                    "409: another attempt is still on it",
+                ),
+                said("Um erro: 422 ou 5xx", "An error: 422 or 5xx"),
+            ]
+        },
         answer,
     })
 }

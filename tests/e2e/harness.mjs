@@ -98,3 +98,34 @@ export const CLI = path.resolve(
 /** What `lousa <args>` prints; its progress lines on stderr are dropped. */
 export const cli = (...args) =>
   execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+
+/**
+ * The prompts `lousa run --prompts` prints for a built-in, as
+ * { ask, reveal, question, choices, answer }: what the reader's page and the
+ * presenter mode must ask.
+ */
+export function cliPrompts(scenario, strategy, lang) {
+  const out = [];
+  for (const line of cli('run', scenario, '--strategy', strategy, '--prompts', '--lang', lang).split('\n')) {
+    const head = line.match(/^frame (\d+) → (\d+): (.*)$/);
+    const choice = line.match(/^ {2}([* ]) (\d+)\. (.*)$/);
+    if (head) out.push({ ask: Number(head[1]), reveal: Number(head[2]), question: head[3], choices: [], answer: null });
+    else if (choice) {
+      const p = out.at(-1);
+      if (choice[1] === '*') p.answer = p.choices.length;
+      p.choices.push(choice[3]);
+    }
+  }
+  return out;
+}
+
+/** Where the browser tests leave their screenshots of key moments. */
+export const SCREENSHOT_DIR = path.resolve(
+  process.env.LOUSA_SCREENSHOTS ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO_ROOT, 'target'), 'screenshots'),
+);
+
+/** Saves what `target` (a tab, or a locator for one part) shows as SCREENSHOT_DIR/`name`.png. */
+export async function screenshot(target, name) {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await target.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}

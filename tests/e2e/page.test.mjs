@@ -16,9 +16,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, DIST_DIR, MOUNT_TIMEOUT_MS, REPO_ROOT, chromium, serve } from './harness.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, CLI, DIST_DIR, MOUNT_TIMEOUT_MS, SCREENSHOT_DIR, chromium, cliPrompts, screenshot, serve } from './harness.mjs';
 
-const SCREENSHOT_DIR = path.resolve(process.env.LOUSA_SCREENSHOTS ?? path.join(REPO_ROOT, 'target', 'screenshots'));
 // How long to wait for the lousa to follow a scroll, a key or a click.
 const SETTLE_TIMEOUT_MS = 5_000;
 
@@ -212,10 +211,6 @@ describe('the built page', () => {
     await tab.bringToFront();
     await tab.locator('[data-testid=lousa] [data-testid=acquirer]').waitFor({ state: 'visible', timeout: MOUNT_TIMEOUT_MS });
     return tab;
-  }
-
-  async function screenshot(tab, name) {
-    await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
   }
 
   before(async () => {
@@ -463,6 +458,102 @@ describe('the built page', () => {
     await tab.keyboard.press('Tab');
     const outline = await tab.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
     assert.notEqual(outline, 'none', 'keyboard focus is visible');
+    await tab.close();
+  });
+
+  test('"ask first" stops the board before each decisive step with lousa run --prompts\' question, and a choice reveals it', async () => {
+    assert.ok(fs.existsSync(CLI), `no ${CLI}: run cargo build --release -p lousa-cli`);
+    const [charged, first, answer] = cliPrompts('timeout-retry', 'check-then-act', 'pt');
+    assert.ok(charged && first && answer && first.ask > charged.ask && first.ask < charged.reveal, 'three nested prompts from the CLI');
+    const tab = await openPage('?scenario=timeout-retry&strategy=check-then-act&frame=0');
+    const toggle = tab.locator('[data-testid=predict]');
+    const prompt = tab.locator('[data-testid=prompt]');
+    const asked = async () => ({
+      question: await tab.textContent('[data-testid=prompt-question]'),
+      choices: await tab.locator('[data-testid=prompt-choice]').allTextContents(),
+    });
+    const asShown = (p) => ({ question: p.question, choices: p.choices.map((c, i) => `${i + 1} ${c}`) });
+    // Off by default: stepping past the first question's frame asks nothing.
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'false');
+    await tab.evaluate(() => document.activeElement?.blur());
+    for (let f = 1; f <= charged.ask + 1; f += 1) {
+      await tab.keyboard.press('k');
+      await waitForFrame(tab, f);
+    }
+    assert.equal(await prompt.count(), 0);
+    // On: the setting goes into the URL, and stepping from the start stops
+    // at the first question, the CLI's words exactly.
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+    assert.equal(new URL(tab.url()).searchParams.get('predict'), '1');
+    await tab.goto(`${baseUrl}?scenario=timeout-retry&strategy=check-then-act&frame=0&predict=1`);
+    await tab.locator('[data-testid=lousa] [data-testid=acquirer]').waitFor({ state: 'visible', timeout: MOUNT_TIMEOUT_MS });
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'true', 'a reload keeps the questions on');
+    await tab.evaluate(() => document.activeElement?.blur());
+    for (let f = 0; f < charged.ask; f += 1) await tab.keyboard.press('k');
+    await waitForFrame(tab, charged.ask);
+    await tab.keyboard.press('k');
+    await prompt.waitFor({ state: 'visible', timeout: SETTLE_TIMEOUT_MS });
+    assert.equal((await readBoard(tab)).frame, charged.ask, 'the board waits before the step');
+    assert.deepEqual(await asked(), asShown(charged));
+    assert.equal(await prompt.getAttribute('data-about'), 'charged-twice');
+    // Asked, a step forward waits, and playing pauses at once.
+    await tab.keyboard.press('k');
+    await tab.click('[data-testid=play]');
+    await tab.waitForFunction(() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'false');
+    assert.equal((await readBoard(tab)).frame, charged.ask);
+    // A wrong answer by key: the verdict names the right one, and the
+    // nested question is asked on the way to its reveal.
+    const wrong = charged.answer === 0 ? 1 : 0;
+    await tab.keyboard.press(String(wrong + 1));
+    await waitForFrame(tab, first.ask);
+    assert.equal(
+      await tab.textContent('[data-testid=verdict]'),
+      `Não foi dessa vez: a resposta é “${charged.choices[charged.answer]}”, e não “${charged.choices[wrong]}”. Veja o passo ${charged.reveal}.`,
+    );
+    assert.deepEqual(await asked(), asShown(first));
+    await screenshot(tab, 'desktop-11-ask-first');
+    // The focus went to the new question's first choice.
+    assert.equal(await tab.evaluate(() => document.activeElement?.dataset.choice), '0');
+    // The right answer by click: the board reveals it.
+    await tab.click(`[data-testid=prompt-choice][data-choice="${first.answer}"]`);
+    await waitForFrame(tab, first.reveal);
+    assert.equal(await tab.getAttribute('[data-testid=verdict]', 'data-right'), 'true');
+    assert.equal(await prompt.count(), 0);
+    // Off: the next question is not asked.
+    await toggle.click();
+    assert.equal(new URL(tab.url()).searchParams.get('predict'), null);
+    for (let f = first.reveal + 1; f <= answer.ask + 1; f += 1) {
+      await tab.keyboard.press('k');
+      await waitForFrame(tab, f);
+    }
+    assert.equal(await tab.locator('[data-testid=quiz] *').count(), 0, 'nothing asked, no verdict');
+    await tab.close();
+  });
+
+  test('with "ask first" on, scrolling to a paragraph past a question stops the board there, and the answers land on the paragraph\'s step', async () => {
+    const [charged, first] = cliPrompts('timeout-retry', 'check-then-act', 'pt');
+    const tab = await openPage('?predict=1');
+    const steps = await readSteps(tab);
+    const target = steps.findIndex((s) => s.step === 'second-capture' && s.scenario === 'timeout-retry' && s.strategy === 'check-then-act');
+    assert.ok(target > 0, 'the article shows the second capture');
+    await scrollToStep(tab, target);
+    const prompt = tab.locator('[data-testid=prompt]');
+    await prompt.waitFor({ state: 'visible', timeout: SETTLE_TIMEOUT_MS });
+    assert.equal((await readBoard(tab)).frame, charged.ask);
+    // Answering both lands on the paragraph's step, not on the first
+    // answer's reveal.
+    await tab.click(`[data-testid=prompt-choice][data-choice="${charged.answer}"]`);
+    await waitForFrame(tab, first.ask);
+    await tab.click(`[data-testid=prompt-choice][data-choice="${first.answer}"]`);
+    await tab.waitForFunction(() => document.querySelector('[data-testid=lousa]').dataset.beats.split(' ').includes('second-capture'), null, { timeout: SETTLE_TIMEOUT_MS });
+    assert.equal(await prompt.count(), 0);
+    // Back up and down again: answered questions are not asked twice.
+    await scrollToStep(tab, 0);
+    await waitForFrame(tab, 0);
+    await scrollToStep(tab, target);
+    await tab.waitForFunction(() => document.querySelector('[data-testid=lousa]').dataset.beats.split(' ').includes('second-capture'), null, { timeout: SETTLE_TIMEOUT_MS });
+    assert.equal(await prompt.count(), 0);
     await tab.close();
   });
 

@@ -17,31 +17,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, CHROMIUM_ARGS, CHROMIUM_PATH, cli, CLI, DIST_DIR, MOUNT_TIMEOUT_MS, serve } from './harness.mjs';
+import { chromium, CHROMIUM_ARGS, CHROMIUM_PATH, CLI, cliPrompts as prompts, DIST_DIR, MOUNT_TIMEOUT_MS, screenshot, serve } from './harness.mjs';
 
 // A projector's screen: wide, and not tall.
 const VIEWPORT = { width: 1280, height: 720 };
 const STORY = '?modo=oficina&scenario=timeout-retry&strategy=check-then-act';
-
-
-/**
- * The prompts `lousa run --prompts` prints, as
- * { ask, reveal, question, choices, answer }.
- */
-function prompts(scenario, strategy, lang) {
-  const out = [];
-  for (const line of cli('run', scenario, '--strategy', strategy, '--prompts', '--lang', lang).split('\n')) {
-    const head = line.match(/^frame (\d+) → (\d+): (.*)$/);
-    const choice = line.match(/^ {2}([* ]) (\d+)\. (.*)$/);
-    if (head) out.push({ ask: Number(head[1]), reveal: Number(head[2]), question: head[3], choices: [], answer: null });
-    else if (choice) {
-      const p = out.at(-1);
-      if (choice[1] === '*') p.answer = p.choices.length;
-      p.choices.push(choice[3]);
-    }
-  }
-  return out;
-}
 
 describe('the workshop\'s presenter mode', () => {
   let server;
@@ -146,6 +126,7 @@ describe('the workshop\'s presenter mode', () => {
     assert.equal(await toQuestion(tab), charged.ask);
     assert.deepEqual(await asked(tab), asShown(charged));
     assert.equal(await tab.getAttribute('[data-testid=prompt]', 'data-ask-at'), String(charged.ask));
+    await screenshot(tab, 'workshop-presenter-question');
     // Asked, N waits for an answer, and a key past the choices is none.
     await tab.keyboard.press('n');
     await tab.keyboard.press('3');

@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, CHROMIUM_ARGS, CHROMIUM_PATH, cli, CLI, DIST_DIR, MOUNT_TIMEOUT_MS, serve } from './harness.mjs';
+import { chromium, CHROMIUM_ARGS, CHROMIUM_PATH, cli, CLI, DIST_DIR, MOUNT_TIMEOUT_MS, screenshot, serve } from './harness.mjs';
 
 // A race-3 count takes a few seconds; this only bounds a hang.
 const RUN_TIMEOUT_MS = 120_000;
@@ -283,6 +283,7 @@ describe('the workshop\'s scheduler', () => {
     const said = await tab.locator('[data-field=instances] [data-testid=field-error]').textContent();
     assert.match(said, /^instances: .*8/);
     assert.deepEqual(await board(tab), drawn);
+    await screenshot(tab, 'workshop-editor-refused');
     await field('clients.0.retries_max').fill('-1');
     await field('clients.0.retries_max').press('Enter');
     assert.match(await tab.locator('[data-field="clients.0.retries_max"] [data-testid=field-error]').textContent(), /^clients\[0\]\.retries_max: /);
@@ -328,6 +329,7 @@ describe('the workshop\'s scheduler', () => {
     assert.equal((await board(tab)).frame, '6', 'the board shows the fault\'s own step');
     assert.match(await text(tab, 'narration'), /instância 1: cai/);
     assert.equal(await tab.locator('[data-testid=branch-lines]').count(), 1);
+    await screenshot(tab, 'workshop-branch');
     // The branch against the CLI's: the same fork, the same captures at its end.
     const forked = cli('run', 'timeout-retry', '--strategy', 'check-then-act', '--fork', crash);
     const captures = Number(forked.match(/captures: (\d+)/)[1]);

@@ -18,9 +18,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, CHROMIUM_ARGS, CHROMIUM_PATH, cli, CLI, DIST_DIR, MOUNT_TIMEOUT_MS, REPO_ROOT, serve } from './harness.mjs';
+import { chromium, CHROMIUM_ARGS, CHROMIUM_PATH, cli, CLI, DIST_DIR, MOUNT_TIMEOUT_MS, screenshot, serve } from './harness.mjs';
 
-const SCREENSHOTS = path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO_ROOT, 'target'), 'screenshots');
 // A small sweep takes well under a second; this only bounds a hang.
 const RUN_TIMEOUT_MS = 60_000;
 
@@ -90,7 +89,6 @@ describe('the workshop\'s sweep', () => {
   before(async () => {
     assert.ok(fs.existsSync(path.join(DIST_DIR, 'lousa-workshop_bg.wasm')), `no workshop wasm in ${DIST_DIR}: build the page first`);
     assert.ok(fs.existsSync(CLI), `no ${CLI}: run cargo build --release -p lousa-cli`);
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
     server = await serve();
     baseUrl = `http://127.0.0.1:${server.address().port}/`;
     userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lousa-e2e-sweep-'));
@@ -164,7 +162,7 @@ describe('the workshop\'s sweep', () => {
     const opacity = (x, y) => tab.getAttribute(`[data-testid=sweep-map][data-strategy=check-then-act] [data-testid=sweep-cell][data-x="${x}"][data-y="${y}"] rect`, 'fill-opacity');
     const all = want.maps[0].cells.find((c) => c.double_charged === c.runs);
     assert.ok(Number(await opacity(all.x, all.y)) > Number(await opacity(hot.x, hot.y)));
-    await tab.locator('[data-testid=sweep]').screenshot({ path: path.join(SCREENSHOTS, 'workshop-sweep.png') });
+    await screenshot(tab.locator('[data-testid=sweep]'), 'workshop-sweep');
 
     // A click opens the cell's representative seed: its scenario, its design
     // and the choices its run made, which `lousa run --seed` makes too.

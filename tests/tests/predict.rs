@@ -17,7 +17,7 @@ fn answers(name: &str, strategy: Strategy) -> Vec<(Question, String)> {
     let run = lousa_core::run(&with(name, strategy)).unwrap();
     prompts(&run)
         .into_iter()
-        .map(|p| (p.about, p.choices[p.answer].en.clone()))
+        .map(|p| (p.about, p.choices[p.answer].en.to_string()))
         .collect()
 }
 
@@ -69,7 +69,7 @@ fn every_prompt_stops_before_its_step_and_reveals_what_the_run_did() {
                     "{name} {strategy} {p:?}"
                 );
                 assert!(p.answer < p.choices.len() && (2..=3).contains(&p.choices.len()));
-                for c in &p.choices {
+                for c in p.choices {
                     assert!(!c.pt.is_empty() && !c.en.is_empty());
                 }
                 if p.about == Question::ChargedTwice {

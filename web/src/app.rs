@@ -17,6 +17,7 @@
 use crate::board;
 use crate::dom::{self, Refs};
 use crate::markup::el;
+use crate::quiz::{Quiz, quiz_markup};
 use crate::skeleton;
 use crate::state::{
     self, Line, Lines, Moment, Problem, SPEEDS, STEP_MS_AT_1X, StepTarget, check_frame,
@@ -28,6 +29,7 @@ use crate::words;
 use crate::worlds::{self, Shared};
 use lousa_core::Strategy;
 use lousa_core::narrate::{self, Lang};
+use lousa_core::predict;
 use lousa_core::run::Run;
 use lousa_core::story::{self, Twin};
 use lousa_core::trace::SqlOutcome;
@@ -74,6 +76,9 @@ struct Shown {
     heading: Option<usize>,
     /// The world and width the text boxes were fitted for.
     text_boxes: Option<(usize, i32)>,
+    /// The question panel's markup, and whether the questions are on.
+    quiz: Option<String>,
+    predict: Option<bool>,
 }
 
 /// The sizes `App::fit_text_boxes` measured, kept for each world, width
@@ -146,6 +151,12 @@ pub struct App {
     timer: Option<(i32, u32)>,
     pub dragging: bool,
     fits: Vec<(FitKey, Fit)>,
+    /// Whether the board asks before the decisive steps (`crate::quiz`).
+    predict: bool,
+    /// The questions of each world met: answers stay with their world
+    /// while the article visits others. `quiz_at` is the last one used.
+    quizzes: Vec<((&'static str, Strategy, u64), Quiz)>,
+    quiz_at: usize,
 }
 
 impl App {
@@ -189,6 +200,9 @@ impl App {
             timer: None,
             dragging: false,
             fits: Vec::new(),
+            predict: parsed.predict,
+            quizzes: Vec::new(),
+            quiz_at: 0,
         }
     }
 
@@ -211,6 +225,43 @@ impl App {
         self.run.frame_count() - 1
     }
 
+    /// The questions of the world on screen, made on first use. The quiz
+    /// of the world left behind closes; its answers stay.
+    fn quiz(&mut self) -> &mut Quiz {
+        let key = self.run_key;
+        let at = match self.quizzes.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                let quiz = Quiz::new(predict::prompts(&self.run));
+                self.quizzes.push((key, quiz));
+                self.quizzes.len() - 1
+            }
+        };
+        if at != self.quiz_at {
+            self.close_quiz();
+            self.quiz_at = at;
+        }
+        &mut self.quizzes[at].1
+    }
+
+    /// Closes the question of the quiz used last, if one is asked.
+    fn close_quiz(&mut self) {
+        if let Some((_, quiz)) = self.quizzes.get_mut(self.quiz_at) {
+            quiz.close();
+        }
+    }
+
+    /// The quiz of the world on screen, if the questions are on and it has one.
+    fn shown_quiz(&self) -> Option<&Quiz> {
+        let (key, quiz) = self.quizzes.get(self.quiz_at)?;
+        (self.predict && *key == self.run_key).then_some(quiz)
+    }
+
+    /// Whether a question waits for the reader's answer.
+    pub fn asking(&self) -> bool {
+        self.shown_quiz().is_some_and(|q| q.asking().is_some())
+    }
+
     // ------------------------------------------------------------ actions --
 
     /// Shows `next`, recording it in the URL as `nav` says.
@@ -220,7 +271,7 @@ impl App {
             self.unlisted = 0;
         }
         if nav != Nav::Keep {
-            let query = to_query(&next, self.lang);
+            let query = to_query(&next, self.lang, self.predict);
             dom::write_url(
                 &merge_query(&dom::location_query(), &query),
                 nav == Nav::Push,
@@ -241,10 +292,19 @@ impl App {
         }
     }
 
-    /// One step back (`-1`) or forward (`1`): a deliberate move.
+    /// One step back (`-1`) or forward (`1`): a deliberate move. With the
+    /// questions on, a step forward may stop at a question instead.
     pub fn step(&mut self, delta: isize) {
         self.playing = false;
-        let frame = self.moment.frame.saturating_add_signed(delta);
+        let (now, last) = (self.moment.frame, self.last_frame());
+        let mut frame = now.saturating_add_signed(delta);
+        if self.predict {
+            frame = if delta > 0 {
+                self.quiz().forward(now, last)
+            } else {
+                self.quiz().jump(now, frame)
+            };
+        }
         self.seek(frame, Nav::Push);
         self.render();
     }
@@ -267,12 +327,18 @@ impl App {
         if dom::page_hidden() {
             return;
         }
-        if self.moment.frame >= self.last_frame() {
+        let (now, last) = (self.moment.frame, self.last_frame());
+        if now >= last {
             self.playing = false;
-            self.render();
+        } else if self.predict {
+            let to = self.quiz().forward(now, last);
+            // A question pauses playback until it is answered.
+            self.playing = !self.asking();
+            self.seek(to, Nav::Replace);
         } else {
-            self.seek(self.moment.frame + 1, Nav::Replace);
+            self.seek(now + 1, Nav::Replace);
         }
+        self.render();
     }
 
     pub fn set_speed(&mut self, index: usize) {
@@ -324,12 +390,45 @@ impl App {
             Lang::Pt => Lang::En,
             Lang::En => Lang::Pt,
         };
-        let query = to_query(&self.moment, self.lang);
-        dom::write_url(&merge_query(&dom::location_query(), &query), false);
+        self.write_settings();
         self.show_article_language();
         self.render();
         // The button was rebuilt with the rest of the panel: keep the focus on it.
         dom::focus(self.refs.get("language"));
+    }
+
+    /// Writes the reader's settings (language, questions) into the URL,
+    /// replacing its entry: a setting is not a step to go back to.
+    fn write_settings(&self) {
+        let query = to_query(&self.moment, self.lang, self.predict);
+        dom::write_url(&merge_query(&dom::location_query(), &query), false);
+    }
+
+    /// Turns the questions on or off. Off, the question on screen closes
+    /// and the board stays where it is.
+    pub fn toggle_predict(&mut self) {
+        self.predict = !self.predict;
+        self.close_quiz();
+        self.write_settings();
+        self.render();
+    }
+
+    /// Answers the question on screen with `choice`: the board goes on, and
+    /// the focus (its buttons are gone) to the next question's first
+    /// choice, or to the forward button. False when nothing is asked.
+    pub fn answer(&mut self, choice: usize) -> bool {
+        if !self.asking() {
+            return false;
+        }
+        let Some(to) = self.quiz().answer(choice) else {
+            return false;
+        };
+        self.playing = false;
+        self.seek(to, Nav::Push);
+        self.render();
+        let next = dom::all(self.refs.lousa_root(), "[data-action=answer]");
+        dom::focus(next.first().or(self.refs.get("step-forward")));
+        true
     }
 
     /// Shows the article in the reader's language. The paragraph at the
@@ -390,6 +489,13 @@ impl App {
             ..self.moment.clone()
         };
         next.frame = story::beat_frame_or_before(&self.world(&next), &target.beat);
+        if self.predict {
+            // A world met anew is asked from its start.
+            let same =
+                (next.scenario, next.strategy) == (self.moment.scenario, self.moment.strategy);
+            let from = if same { self.moment.frame } else { 0 };
+            next.frame = self.quiz().jump(from, next.frame);
+        }
         self.playing = false;
         if next != self.moment {
             self.go(next, nav);
@@ -450,6 +556,8 @@ impl App {
         self.playing = false;
         self.problems = parsed.problems;
         self.unlisted = parsed.unlisted;
+        self.predict = parsed.predict;
+        self.close_quiz();
         let lang = parsed.lang.unwrap_or_default();
         if lang != self.lang {
             self.lang = lang;
@@ -463,7 +571,11 @@ impl App {
         let Some(cursor) = self.axis.as_ref().map(|a| a.nearest(x)) else {
             return;
         };
-        let frame = view::frame_at_cursor(&self.run, cursor);
+        let mut frame = view::frame_at_cursor(&self.run, cursor);
+        if self.predict {
+            let now = self.moment.frame;
+            frame = self.quiz().jump(now, frame);
+        }
         self.playing = false;
         if nav == Nav::Push && frame == self.moment.frame {
             self.render();
@@ -544,7 +656,24 @@ impl App {
             self.fit_text_boxes();
         }
         self.render_twin(stepped);
+        self.render_quiz();
         self.sync_timer();
+    }
+
+    fn render_quiz(&mut self) {
+        let lang = self.lang;
+        let markup = self.shown_quiz().map_or_else(String::new, |q| {
+            quiz_markup(q, ui(lang).question_label, lang)
+        });
+        if fresh(&mut self.shown.quiz, markup)
+            && let Some(slot) = self.refs.get("quiz")
+        {
+            slot.set_inner_html(self.shown.quiz.as_deref().unwrap_or_default());
+        }
+        if fresh(&mut self.shown.predict, self.predict) {
+            let pressed = if self.predict { "true" } else { "false" };
+            self.refs.put("predict", "aria-pressed", Some(pressed));
+        }
     }
 
     fn build_skeleton(&mut self) {
@@ -615,6 +744,7 @@ impl App {
                 state::Issue::TooLarge => t.too_large,
                 state::Issue::FrameOutOfRange => t.frame_out_of_range,
                 state::Issue::Repeated => t.repeated,
+                state::Issue::NotASwitch => t.not_a_switch,
             };
             lines.add("p").text(&format!(
                 "{} “{}”: “{}” {issue}; {}.",

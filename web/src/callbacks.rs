@@ -119,12 +119,21 @@ pub fn install() {
     handler.forget();
 }
 
+/// The value of a one-digit string: the page's indexes (a speed, a
+/// choice, a key) are all below ten, and `str::parse` would cost the wasm
+/// more code than this.
+fn digit(text: &str) -> Option<usize> {
+    match text.as_bytes() {
+        [d @ b'0'..=b'9'] => Some(usize::from(d - b'0')),
+        _ => None,
+    }
+}
+
 fn on_click(event: &Event) {
-    let Some(action) =
-        closest(event, "[data-action]").and_then(|el| el.get_attribute("data-action"))
-    else {
+    let Some(el) = closest(event, "[data-action]") else {
         return;
     };
+    let action = el.get_attribute("data-action").unwrap_or_default();
     with_app(|app| match action.as_str() {
         "back" => app.step(-1),
         "forward" => app.step(1),
@@ -132,6 +141,12 @@ fn on_click(event: &Event) {
         "lang" => app.toggle_lang(),
         "help" => app.set_help(!app.help_open()),
         "help-close" => app.set_help(false),
+        "predict" => app.toggle_predict(),
+        "answer" => {
+            if let Some(choice) = el.get_attribute("data-choice").as_deref().and_then(digit) {
+                app.answer(choice);
+            }
+        }
         _ => {}
     });
 }
@@ -146,7 +161,7 @@ fn on_change(event: &Event) {
     };
     with_app(|app| match name.as_str() {
         "speed" => {
-            if let Ok(index) = value.parse() {
+            if let Some(index) = digit(&value) {
                 app.set_speed(index);
             }
         }
@@ -206,9 +221,9 @@ fn on_pointer(event: &PointerEvent, phase: PointerPhase) {
     });
 }
 
-/// The keyboard: arrows or J/K step, Space plays, `?` opens the help. Keys
-/// typed into a form control stay there, and Space on a button presses that
-/// button.
+/// The keyboard: arrows or J/K step, Space plays, a digit answers the
+/// board's question, `?` opens the help. Keys typed into a form control
+/// stay there, and Space on a button presses that button.
 fn on_key(event: &KeyboardEvent) {
     if event.default_prevented() || event.ctrl_key() || event.meta_key() {
         return;
@@ -245,6 +260,10 @@ fn on_key(event: &KeyboardEvent) {
             app.set_help(!app.help_open());
             true
         }
+        // A digit answers the question on screen (1 is the first choice).
+        key if app.asking() => digit(key)
+            .and_then(|n| n.checked_sub(1))
+            .is_some_and(|choice| app.answer(choice)),
         _ => false,
     })
     .unwrap_or(false);

@@ -11,6 +11,9 @@
 //! - `board`, `twin`, `words`, `skeleton`: pure functions from a run and a
 //!   frame to element trees (`markup::El`), markup and text (tested
 //!   natively, no browser needed).
+//! - `quiz`: predict, then reveal: the questions asked at the decisive
+//!   steps when the reader turns them on (the workshop's presenter mode
+//!   asks them too).
 //! - `app`: the state, the reader's actions, and the render step.
 //! - `dom`, `callbacks`: the direct calls into the browser (including
 //!   `dom::Live`, which writes a tree into the page touching only what
@@ -21,6 +24,7 @@ pub mod board;
 mod callbacks;
 mod dom;
 pub mod markup;
+pub mod quiz;
 mod skeleton;
 pub mod state;
 pub mod text;

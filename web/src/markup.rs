@@ -1,6 +1,11 @@
 //! Pictures and panels as plain trees of elements, and the escaping the
 //! still markup of the panels needs.
 //!
+//! Still markup (the panels' skeleton, the quiz) is kept as templates whose
+//! `§` marks take escaped values in order ([`fill`]): a template is data,
+//! while the same markup built by `format!` or as a tree would be code, and
+//! the page's wasm budget is tight.
+//!
 //! The lousa, the twin timeline and the text panels are computed whole from
 //! one frame, as [`El`] trees; `dom::Live` then writes into the page only the
 //! attributes and text that differ from what it wrote last. A seek thus
@@ -21,6 +26,21 @@ pub fn escape_into(out: &mut String, text: &str) {
             '\'' => out.push_str("&#39;"),
             c => out.push(c),
         }
+    }
+}
+
+/// Appends `template` with each `§` replaced by the next value, escaped.
+pub fn fill(out: &mut String, template: &str, values: &[&str]) {
+    debug_assert_eq!(
+        template.matches('§').count(),
+        values.len(),
+        "marks and values differ"
+    );
+    for (i, piece) in template.split('§').enumerate() {
+        if i > 0 {
+            escape_into(out, values.get(i - 1).copied().unwrap_or_default());
+        }
+        out.push_str(piece);
     }
 }
 
@@ -178,6 +198,13 @@ pub fn shorten(text: &str, max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fill_escapes_values_into_their_marks() {
+        let mut out = String::new();
+        fill(&mut out, "<p title=\"§\">§</p>", &["a\"b", "<x>"]);
+        assert_eq!(out, "<p title=\"a&quot;b\">&lt;x&gt;</p>");
+    }
 
     #[test]
     fn escape_neutralises_markup_in_data() {

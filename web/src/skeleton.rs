@@ -4,31 +4,14 @@
 //! by `app::App::render`. Elements the app updates or the browser tests read
 //! carry `data-testid`, and buttons name their action in `data-action`.
 //!
-//! The markup is kept as templates whose `§` marks take escaped values in
-//! order: a template is data, while the same markup built by `format!` would
-//! be code, and the page's wasm budget is tight.
+//! The markup is kept as templates (`markup::fill`).
 
-use crate::markup::escape_into;
+use crate::markup::fill;
 use crate::state::{Moment, SPEEDS};
 use crate::text::{html_lang, strategy_gloss, ui};
 use lousa_core::Strategy;
 use lousa_core::builtins::{NAMES, builtin};
 use lousa_core::narrate::Lang;
-
-/// Appends `template` with each `§` replaced by the next value, escaped.
-fn fill(out: &mut String, template: &str, values: &[&str]) {
-    debug_assert_eq!(
-        template.matches('§').count(),
-        values.len(),
-        "marks and values differ"
-    );
-    for (i, piece) in template.split('§').enumerate() {
-        if i > 0 {
-            escape_into(out, values.get(i - 1).copied().unwrap_or_default());
-        }
-        out.push_str(piece);
-    }
-}
 
 /// A scenario's title in `lang`.
 pub fn scenario_title(name: &str, lang: Lang) -> String {
@@ -62,12 +45,16 @@ const STICKY: &str = r#"<section class="lousa-sticky" data-testid="sticky" lang=
 <p class="lousa-meta"><span class="chip" data-testid="board-strategy"></span><span data-testid="clock"></span><span data-testid="step-counter"></span></p></div>
 <div class="problems" role="alert" data-testid="problems" hidden></div>
 <div class="board-wrap" data-testid="board-wrap"><svg data-testid="lousa" class="board" role="group" aria-label="§" viewBox="0 0 560 320" preserveAspectRatio="xMidYMin meet"></svg></div>
+<div class="quiz-slot" data-testid="quiz" aria-live="polite"></div>
 <div class="sql-panel" data-testid="sql"></div>
 <div class="transport" role="group" aria-label="§">
 <button type="button" data-action="back" data-testid="step-back" aria-label="§" title="§ (← J)">◀</button>
 <button type="button" class="play" data-action="play" data-testid="play" aria-pressed="false"></button>
 <button type="button" data-action="forward" data-testid="step-forward" aria-label="§" title="§ (→ K)">▶</button>
 <label class="speed"><span>§</span><select data-testid="speed">"#;
+
+const PREDICT: &str = r#"</select></label>
+<button type="button" class="predict" data-action="predict" data-testid="predict" aria-pressed="false" title="§">§</button></div>"#;
 
 const SETTINGS: &str = r#"</section>
 <section class="lousa-extra" lang="§" aria-label="§"><div class="settings">
@@ -115,9 +102,9 @@ pub fn lousa_panel(moment: &Moment, lang: Lang, speed: usize) -> String {
     for (i, (name, _)) in SPEEDS.iter().enumerate() {
         option(&mut out, &i.to_string(), name, i == speed);
     }
+    fill(&mut out, PREDICT, &[t.predict_title, t.predict]);
     // The help opens next to the controls, where the reader already is:
     // moving focus to it then never scrolls the article (and the lousa).
-    out.push_str("</select></label></div>");
     fill(&mut out, HELP, &[t.help_button]);
     for (key, what) in t.help_keys {
         fill(&mut out, KEY, &[key, what]);
@@ -176,13 +163,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fill_escapes_values_into_their_marks() {
-        let mut out = String::new();
-        fill(&mut out, "<p title=\"§\">§</p>", &["a\"b", "<x>"]);
-        assert_eq!(out, "<p title=\"a&quot;b\">&lt;x&gt;</p>");
-    }
-
-    #[test]
     fn every_mark_of_the_panels_is_filled() {
         for lang in [Lang::Pt, Lang::En] {
             let lousa = lousa_panel(&Moment::default(), lang, 1);
@@ -201,6 +181,8 @@ mod tests {
                 "strategy",
                 "narration",
                 "events",
+                "quiz",
+                "predict",
             ] {
                 assert!(lousa.contains(&format!(r#"data-testid="{id}""#)), "{id}");
             }

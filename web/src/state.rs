@@ -154,6 +154,8 @@ pub enum Issue {
     FrameOutOfRange,
     /// The parameter appears again; the first value stands.
     Repeated,
+    /// Neither `1` (on) nor `0` (off).
+    NotASwitch,
 }
 
 /// A URL parameter the page could not use, shown to the reader by name.
@@ -177,6 +179,8 @@ pub struct Parsed {
     pub moment: Moment,
     /// `Some` when the URL chose a language.
     pub lang: Option<Lang>,
+    /// Whether the board asks before the decisive steps (`predict=1`).
+    pub predict: bool,
     /// Whether the URL named a frame: then it, not the scroll position,
     /// decides what the lousa shows first.
     pub explicit: bool,
@@ -228,7 +232,7 @@ fn whole<T: std::str::FromStr>(value: &str) -> Result<T, Issue> {
     })
 }
 
-/// Reads `scenario`, `strategy`, `left`, `right`, `lines`, `seed`, `frame` and `lang`
+/// Reads `scenario`, `strategy`, `left`, `right`, `lines`, `seed`, `frame`, `lang` and `predict`
 /// from a query string (with or without its leading `?`). Unknown parameters
 /// are ignored; the frame is checked against the run later, by
 /// [`check_frame`], because only the run knows how many frames there are.
@@ -279,6 +283,12 @@ pub fn parse_query(query: &str) -> Parsed {
                 moment.frame = f as usize;
                 parsed.explicit = true;
             }),
+            "predict" => match value {
+                "1" => Ok(true),
+                "0" => Ok(false),
+                _ => Err(Issue::NotASwitch),
+            }
+            .map(|on| parsed.predict = on),
             _ => match value {
                 "en" => Some(Lang::En),
                 "pt" | "pt-BR" => Some(Lang::Pt),
@@ -313,7 +323,7 @@ pub fn check_frame(moment: &mut Moment, frame_count: usize) -> Option<Problem> {
 /// does not depend on defaults that may change. (`lines` is written only for
 /// a pair: links written before it existed compare designs, so its absence
 /// can only ever mean that.)
-pub fn to_query(moment: &Moment, lang: Lang) -> String {
+pub fn to_query(moment: &Moment, lang: Lang, predict: bool) -> String {
     let mut query = format!(
         "?scenario={}&strategy={}&left={}&right={}&seed={}&frame={}",
         moment.scenario,
@@ -329,13 +339,16 @@ pub fn to_query(moment: &Moment, lang: Lang) -> String {
     if lang == Lang::En {
         query.push_str("&lang=en");
     }
+    if predict {
+        query.push_str("&predict=1");
+    }
     query
 }
 
 /// The parameters this page owns; [`merge_query`] leaves all others alone,
 /// so a host page that embeds the lousa keeps its own query.
-const OWN_PARAMS: [&str; 8] = [
-    "scenario", "strategy", "left", "right", "lines", "seed", "frame", "lang",
+const OWN_PARAMS: [&str; 9] = [
+    "scenario", "strategy", "left", "right", "lines", "seed", "frame", "lang", "predict",
 ];
 
 /// `ours` (a query from [`to_query`]) with the parameters of `current` that
@@ -447,19 +460,20 @@ mod tests {
             ..moment.clone()
         };
         for moment in [moment, pair] {
-            for lang in [Lang::Pt, Lang::En] {
-                let parsed = parse_query(&to_query(&moment, lang));
+            for (lang, predict) in [(Lang::Pt, false), (Lang::En, true)] {
+                let parsed = parse_query(&to_query(&moment, lang, predict));
                 assert_eq!(parsed.moment, moment);
                 assert!(parsed.explicit);
                 assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
                 assert_eq!(parsed.lang.unwrap_or(Lang::Pt), lang);
+                assert_eq!(parsed.predict, predict);
             }
         }
     }
 
     #[test]
     fn a_link_that_compares_designs_is_written_as_before_the_pair_existed() {
-        let query = to_query(&Moment::default(), Lang::Pt);
+        let query = to_query(&Moment::default(), Lang::Pt, false);
         assert_eq!(
             query,
             "?scenario=timeout-retry&strategy=check-then-act&left=check-then-act&right=idempotency-key&seed=1&frame=0"
@@ -582,6 +596,11 @@ mod tests {
         let huge = parse_query("frame=4294967296");
         assert_eq!(huge.problems[0].issue, Issue::TooLarge);
         assert_eq!(parse_query("frame=-1").problems[0].issue, Issue::NotANumber);
+        let switch = parse_query("predict=yes&predict=1");
+        assert!(!switch.predict, "a bad value turns nothing on");
+        let issues: Vec<Issue> = switch.problems.iter().map(|p| p.issue).collect();
+        assert_eq!(issues, [Issue::NotASwitch, Issue::Repeated]);
+        assert!(parse_query("?predict=1").predict && !parse_query("predict=0").predict);
     }
 
     #[test]
@@ -613,7 +632,7 @@ mod tests {
 
     #[test]
     fn merging_keeps_a_host_page_s_own_parameters() {
-        let ours = to_query(&Moment::default(), Lang::Pt);
+        let ours = to_query(&Moment::default(), Lang::Pt, false);
         assert_eq!(merge_query("", &ours), ours);
         assert_eq!(merge_query("?frame=3&scenario=race-2", &ours), ours);
         let merged = merge_query("?post=42&frame=3", &ours);

@@ -21,7 +21,7 @@ pub struct Ui {
     pub strategy: &'static str,
     pub other_language: &'static str,
     pub help_button: &'static str,
-    pub help_keys: [(&'static str, &'static str); 5],
+    pub help_keys: [(&'static str, &'static str); 6],
     pub close: &'static str,
     pub start_narration: &'static str,
     pub events_summary: &'static str,
@@ -41,6 +41,7 @@ pub struct Ui {
     pub unknown_lines: &'static str,
     pub too_large: &'static str,
     pub repeated: &'static str,
+    pub not_a_switch: &'static str,
     pub unlisted: &'static str,
     pub frame_out_of_range: &'static str,
     pub falling_back: &'static str,
@@ -76,6 +77,11 @@ pub struct Ui {
     pub late: &'static str,
     pub last_answer: &'static str,
     pub shown_on_board: &'static str,
+    /// The button that turns the questions on (`crate::quiz`), its title,
+    /// and a question's name for a screen reader.
+    pub predict: &'static str,
+    pub predict_title: &'static str,
+    pub question_label: &'static str,
     /// Said by the panic hook (see `show_panics_on_the_page`).
     #[cfg_attr(panic = "immediate-abort", allow(dead_code))]
     pub failure: &'static str,
@@ -98,6 +104,7 @@ pub const PT: Ui = Ui {
         ("← ou J", "volta um passo"),
         ("→ ou K", "avança um passo"),
         ("Espaço", "reproduz ou pausa"),
+        ("1–3", "responde à pergunta da lousa"),
         ("?", "abre e fecha esta ajuda"),
         ("Esc", "fecha esta ajuda"),
     ],
@@ -120,6 +127,7 @@ pub const PT: Ui = Ui {
     unknown_lines: "não diz o que as duas linhas comparam (designs ou pair)",
     too_large: "é grande demais",
     repeated: "aparece de novo; vale o primeiro valor",
+    not_a_switch: "não é 1 (ligado) nem 0 (desligado)",
     unlisted: "Outros parâmetros com problema, não listados:",
     frame_out_of_range: "passa do último passo",
     falling_back: "usando o padrão",
@@ -155,6 +163,9 @@ pub const PT: Ui = Ui {
     late: "tarde, ignorada",
     last_answer: "ouviu",
     shown_on_board: "na lousa",
+    predict: "Perguntar antes",
+    predict_title: "Nos passos decisivos, a lousa para e pergunta o que vem a seguir antes de mostrar",
+    question_label: "Pergunta da lousa",
     failure: "A lousa parou num erro interno; o texto segue valendo.",
 };
 
@@ -175,6 +186,7 @@ pub const EN: Ui = Ui {
         ("← or J", "one step back"),
         ("→ or K", "one step forward"),
         ("Space", "play or pause"),
+        ("1–3", "answer the board's question"),
         ("?", "open or close this help"),
         ("Esc", "close this help"),
     ],
@@ -197,6 +209,7 @@ pub const EN: Ui = Ui {
     unknown_lines: "does not say what the two lines compare (designs or pair)",
     too_large: "is too large",
     repeated: "appears again; the first value stands",
+    not_a_switch: "is neither 1 (on) nor 0 (off)",
     unlisted: "Other parameters with problems, not listed:",
     frame_out_of_range: "is past the last step",
     falling_back: "using the default",
@@ -232,6 +245,9 @@ pub const EN: Ui = Ui {
     late: "late, ignored",
     last_answer: "heard",
     shown_on_board: "on the board",
+    predict: "Ask first",
+    predict_title: "At the decisive steps, the board stops and asks what comes next before it shows it",
+    question_label: "The board's question",
     failure: "The board stopped on an internal error; the text still stands.",
 };
 
@@ -271,10 +287,51 @@ pub fn strategy_gloss(strategy: Strategy, lang: Lang) -> &'static str {
     }
 }
 
+/// What the page says after a choice, as a template (`markup::fill`):
+/// right, it names the answer and the step that shows it (two marks);
+/// wrong, the answer, the choice and the step (three).
+pub fn verdict(right: bool, lang: Lang) -> &'static str {
+    match (lang, right) {
+        (Lang::Pt, true) => "Acertou! A resposta é “§”: veja o passo §.",
+        (Lang::Pt, false) => "Não foi dessa vez: a resposta é “§”, e não “§”. Veja o passo §.",
+        (Lang::En, true) => "Right! The answer is “§”: see step §.",
+        (Lang::En, false) => "Not this time: the answer is “§”, not “§”. See step §.",
+    }
+}
+
+/// Below a question: how to answer it, a template whose mark takes the
+/// number of choices.
+pub fn answer_hint(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Pt => "Escolha com as teclas 1 a §; a lousa revela em seguida.",
+        Lang::En => "Choose with keys 1 to §; the board reveals it next.",
+    }
+}
+
 /// The value of `<html lang>` for a language.
 pub fn html_lang(lang: Lang) -> &'static str {
     match lang {
         Lang::Pt => "pt-BR",
         Lang::En => "en",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_names_the_answer_and_only_a_wrong_one_names_the_choice() {
+        for lang in [Lang::Pt, Lang::En] {
+            assert_eq!(verdict(true, lang).matches('§').count(), 2);
+            assert_eq!(verdict(false, lang).matches('§').count(), 3);
+            assert_eq!(answer_hint(lang).matches('§').count(), 1);
+        }
+        let mut right = String::new();
+        crate::markup::fill(&mut right, verdict(true, Lang::Pt), &["Sim", "20"]);
+        assert_eq!(right, "Acertou! A resposta é “Sim”: veja o passo 20.");
+        let mut wrong = String::new();
+        crate::markup::fill(&mut wrong, verdict(false, Lang::En), &["Yes", "No", "20"]);
+        assert!(wrong.contains("“Yes”, not “No”. See step 20."), "{wrong}");
     }
 }

@@ -4,28 +4,23 @@
 //! asks the room what happens next before it shows it.
 //!
 //! Predict, then reveal: the questions are lousa-core's (`predict::prompts`),
-//! answered by the run itself. Stepping forward over a question's wait frame
-//! stops there and asks; a choice gets a verdict and moves the board to the
-//! frame that shows the answer, unless another question not answered yet
-//! waits on the way, which is asked there first (the questions nest: "will
-//! it be charged twice?" is asked before the retry goes out and answered by
-//! the second capture, after the retry's first statement has its own
-//! question). Going back before a question forgets its answer, so it is
-//! asked again. [`Quiz`] is that logic without signals, tested natively.
+//! asked and answered by lousa-web's `quiz::Quiz`, the logic the reader's
+//! page uses too. Here a step back before a question forgets its answer,
+//! so the room is asked again.
 //!
 //! The scheduler's keys are off in presenter mode: digits answer the
 //! question, F is full screen, and the room does not pick interleavings.
 
 use crate::board::WIDTH;
 use crate::state::Ws;
-use crate::texts::{answer_hint, presenting, verdict, words};
+use crate::texts::{presenting, words};
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
-use lousa_core::predict::{self, Prompt, Question};
+use lousa_core::predict;
 use lousa_core::run::Run;
-use lousa_core::scenario::Text;
 use lousa_web::board;
 use lousa_web::markup::{El, el};
+use lousa_web::quiz::{Quiz, quiz_markup};
 use wasm_bindgen::JsCast;
 
 /// The widths the presenter may draw the board for: a narrower drawing is
@@ -33,122 +28,6 @@ use wasm_bindgen::JsCast;
 /// much wider than the board. The narrowest still keeps every table
 /// column (lousa-web drops some on a narrower board).
 const WIDTHS: [i32; 4] = [480, 560, 640, 760];
-
-/// Where the board goes when it moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Move {
-    To(usize),
-    /// To a question's wait frame, to ask it.
-    Ask(usize),
-}
-
-/// The questions of one run, which of them are answered and how, the one
-/// being asked and the last verdict.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Quiz {
-    prompts: Vec<Prompt>,
-    answered: Vec<Option<usize>>,
-    asking: Option<usize>,
-    verdict: Option<(usize, usize)>,
-}
-
-impl Quiz {
-    pub fn new(prompts: Vec<Prompt>) -> Quiz {
-        Quiz {
-            answered: vec![None; prompts.len()],
-            prompts,
-            asking: None,
-            verdict: None,
-        }
-    }
-
-    /// Starts over for another run's questions; the same questions keep
-    /// their answers.
-    pub fn for_run(&mut self, prompts: &[Prompt]) {
-        if self.prompts != prompts {
-            *self = Quiz::new(prompts.to_vec());
-        }
-    }
-
-    /// The question on screen.
-    pub fn asking(&self) -> Option<&Prompt> {
-        self.asking.map(|i| &self.prompts[i])
-    }
-
-    /// The last answer given, while the board has not moved on: the
-    /// question and the choice.
-    pub fn verdict(&self) -> Option<(&Prompt, usize)> {
-        self.verdict.map(|(i, c)| (&self.prompts[i], c))
-    }
-
-    /// One step forward from `frame`, the run ending at `last`: the frame
-    /// the board goes to, which is `frame` itself when a question waits
-    /// there (it is asked) or is being asked.
-    pub fn forward(&mut self, frame: usize, last: usize) -> usize {
-        if self.asking.is_some() {
-            return frame;
-        }
-        self.verdict = None;
-        self.go(self.advance(frame, (frame + 1).min(last)))
-    }
-
-    /// One step back from `frame`: closes the question, and forgets the
-    /// answers of the questions at or after the frame it goes to.
-    pub fn back(&mut self, frame: usize) -> usize {
-        let to = frame.saturating_sub(1);
-        self.seek(to);
-        to
-    }
-
-    /// The board put at `frame` by other means than a step (entering
-    /// presenter mode, a jump to the start): nothing asked, and what comes
-    /// after is asked again.
-    pub fn seek(&mut self, frame: usize) {
-        self.asking = None;
-        self.verdict = None;
-        for (p, a) in self.prompts.iter().zip(&mut self.answered) {
-            if p.ask_at >= frame {
-                *a = None;
-            }
-        }
-    }
-
-    /// Answers the question being asked with `choice`: the frame the board
-    /// goes to, or `None` when nothing is asked or there is no such choice.
-    pub fn answer(&mut self, choice: usize) -> Option<usize> {
-        let i = self.asking?;
-        let p = &self.prompts[i];
-        if choice >= p.choices.len() {
-            return None;
-        }
-        let (from, to) = (p.ask_at, p.reveal_at.max(p.ask_at));
-        self.answered[i] = Some(choice);
-        self.asking = None;
-        self.verdict = Some((i, choice));
-        Some(self.go(self.advance(from, to)))
-    }
-
-    /// Toward `to` from `from`, stopping at the first question not answered
-    /// whose wait frame is on the way (`from` included, `to` not).
-    fn advance(&self, from: usize, to: usize) -> Move {
-        self.prompts
-            .iter()
-            .enumerate()
-            .filter(|(i, p)| self.answered[*i].is_none() && p.ask_at >= from && p.ask_at < to)
-            .min_by_key(|(i, p)| (p.ask_at, *i))
-            .map_or(Move::To(to), |(i, _)| Move::Ask(i))
-    }
-
-    fn go(&mut self, to: Move) -> usize {
-        match to {
-            Move::To(frame) => frame,
-            Move::Ask(i) => {
-                self.asking = Some(i);
-                self.prompts[i].ask_at
-            }
-        }
-    }
-}
 
 /// The drawing width whose board, scaled to fit an area `area` (width,
 /// height) in CSS pixels, comes out largest; `sizes` are (width, tallest
@@ -295,83 +174,6 @@ fn call(target: &wasm_bindgen::JsValue, method: &str) {
     }
 }
 
-fn say(t: &Text, lang: Lang) -> &str {
-    match lang {
-        Lang::Pt => &t.pt,
-        Lang::En => &t.en,
-    }
-}
-
-/// A question's name in the page's attributes.
-fn about(q: Question) -> &'static str {
-    match q {
-        Question::RepeatFirstStatement => "repeat-first-statement",
-        Question::ChargedTwice => "charged-twice",
-        Question::RepeatAnswer => "repeat-answer",
-    }
-}
-
-/// The question being asked, with its choices as buttons, and the verdict
-/// of the last answer, as markup: the panel is written whole when the quiz
-/// changes, which costs the workshop's wasm far less than a reactive view
-/// per element would.
-pub fn quiz_markup(q: &Quiz, lang: Lang) -> String {
-    if q.verdict().is_none() && q.asking().is_none() {
-        return String::new();
-    }
-    let mut root = el("div");
-    root.class("presenter-quiz");
-    if let Some((prompt, chosen)) = q.verdict() {
-        let right = chosen == prompt.answer;
-        root.add("p")
-            .class(if right {
-                "presenter-verdict"
-            } else {
-                "presenter-verdict wrong"
-            })
-            .attr("data-testid", "verdict")
-            .attr("data-right", if right { "true" } else { "false" })
-            .attr("role", "status")
-            .text(&verdict(
-                right,
-                say(&prompt.choices[prompt.answer], lang),
-                say(&prompt.choices[chosen], lang),
-                prompt.reveal_at,
-                lang,
-            ));
-    }
-    if let Some(prompt) = q.asking() {
-        let asked = root.add("section");
-        asked
-            .class("presenter-prompt")
-            .attr("data-testid", "prompt")
-            .attr("data-about", about(prompt.about))
-            .attr("data-ask-at", &prompt.ask_at.to_string())
-            .attr("aria-label", presenting(lang).question_label);
-        asked
-            .add("p")
-            .class("prompt-question")
-            .attr("data-testid", "prompt-question")
-            .text(say(&prompt.question, lang));
-        let row = asked.add("p");
-        row.class("prompt-choices");
-        for (i, c) in prompt.choices.iter().enumerate() {
-            let button = row.add("button");
-            button
-                .class("prompt-choice")
-                .attr("data-testid", "prompt-choice")
-                .attr("data-choice", &i.to_string());
-            button.add("kbd").text(&(i + 1).to_string());
-            button.add("span").text(&format!(" {}", say(c, lang)));
-        }
-        asked
-            .add("p")
-            .class("prompt-hint")
-            .text(&answer_hint(prompt.choices.len(), lang));
-    }
-    root.markup()
-}
-
 /// The bar above the board, as markup (rewritten at each step, which is
 /// cheaper in the wasm than a view): the steps, where the board stands,
 /// the keys, full screen and the way out. Its buttons name their action.
@@ -444,7 +246,7 @@ pub fn PresenterBar() -> impl IntoView {
         let Some(wrap) = rect("[data-testid=workshop-board-wrap]") else {
             return;
         };
-        let quiz = rect(".presenter-quiz").map_or(0.0, |r| r.height());
+        let quiz = rect(".quiz").map_or(0.0, |r| r.height());
         p.width
             .set(fit_width((wrap.width(), wrap.height() + quiz), &sizes));
     });
@@ -492,7 +294,7 @@ pub fn QuizPanel() -> impl IntoView {
             }
             inner_html=move || {
                 let lang = ws.lang.get();
-                p.quiz.with(|q| quiz_markup(q, lang))
+                p.quiz.with(|q| quiz_markup(q, presenting(lang).question_label, lang))
             }
         ></div>
     }
@@ -501,172 +303,6 @@ pub fn QuizPanel() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lousa_core::{Strategy, builtins, run};
-
-    fn quiz(name: &str, strategy: Strategy) -> (Quiz, usize) {
-        let mut s = builtins::builtin(name).unwrap();
-        s.strategy = strategy;
-        let run = run::run(&s).unwrap();
-        (Quiz::new(predict::prompts(&run)), run.frame_count() - 1)
-    }
-
-    /// Presses forward from `frame` until a question is asked: its frame.
-    fn forward_to_question(q: &mut Quiz, mut frame: usize, last: usize) -> usize {
-        while q.asking().is_none() {
-            assert!(frame < last, "no question before the end");
-            frame = q.forward(frame, last);
-        }
-        frame
-    }
-
-    #[test]
-    fn stepping_stops_at_each_question_in_turn_and_a_choice_reveals() {
-        let (mut q, last) = quiz("timeout-retry", Strategy::CheckThenAct);
-        let prompts = q.prompts.clone();
-        assert!(prompts.len() >= 3, "{prompts:?}");
-        let mut frame = forward_to_question(&mut q, 0, last);
-        assert_eq!(frame, prompts[0].ask_at);
-        // Asked, forward waits for an answer, and a choice past the end is
-        // no answer.
-        assert_eq!(q.forward(frame, last), frame);
-        assert_eq!(q.answer(9), None);
-        // The first question (charged twice?) is answered by a later frame
-        // than the next question's wait: the board stops there and asks it.
-        assert_eq!(q.asking().unwrap().about, Question::ChargedTwice);
-        frame = q.answer(prompts[0].answer).unwrap();
-        assert_eq!(q.verdict().unwrap().1, prompts[0].answer);
-        let nested = q.asking().expect("the nested question").clone();
-        assert_eq!(frame, nested.ask_at);
-        assert!(nested.ask_at < prompts[0].reveal_at);
-        // Answered, it reveals its own frame, and stepping on passes the
-        // first question's reveal without asking anything.
-        frame = q.answer(1).unwrap();
-        assert_eq!(frame, nested.reveal_at);
-        assert!(q.asking().is_none());
-        frame = q.forward(frame, last);
-        assert!(q.verdict().is_none(), "a step clears the verdict");
-        while q.asking().is_none() && frame < last {
-            frame = q.forward(frame, last);
-        }
-        let third = q.asking().expect("the third question").clone();
-        assert_eq!(third.about, Question::RepeatAnswer);
-        assert_eq!(q.answer(0), Some(third.reveal_at));
-        // To the end: no question is asked twice.
-        frame = third.reveal_at;
-        while frame < last {
-            frame = q.forward(frame, last);
-            assert!(q.asking().is_none(), "asked again at {frame}");
-        }
-        assert_eq!(q.forward(last, last), last);
-    }
-
-    #[test]
-    fn going_back_before_a_question_asks_it_again() {
-        let (mut q, last) = quiz("timeout-retry", Strategy::IdempotencyKey);
-        let first = forward_to_question(&mut q, 0, last);
-        let mut frame = q.answer(0).unwrap();
-        let second = q.asking().expect("a nested question").clone();
-        while let Some(p) = q.asking() {
-            frame = q.answer(p.answer).unwrap();
-        }
-        assert_eq!(frame, second.reveal_at);
-        // Back to the second question's wait frame forgets its answer only.
-        while frame > second.ask_at {
-            frame = q.back(frame);
-        }
-        assert!(q.asking().is_none(), "back asks nothing");
-        assert_eq!(q.forward(frame, last), second.ask_at);
-        assert_eq!(q.asking(), Some(&second));
-        frame = q.answer(second.answer).unwrap();
-        // Back to the first one's wait frame: asked again.
-        while frame > first {
-            frame = q.back(frame);
-        }
-        assert_eq!(q.forward(frame, last), first);
-        assert_eq!(q.asking().unwrap().about, Question::ChargedTwice);
-        // Back while asked closes the question.
-        assert_eq!(q.back(first), first - 1);
-        assert!(q.asking().is_none());
-    }
-
-    #[test]
-    fn another_run_starts_over_and_the_same_run_keeps_its_answers() {
-        let (mut q, last) = quiz("timeout-retry", Strategy::CheckThenAct);
-        forward_to_question(&mut q, 0, last);
-        q.answer(0);
-        let same = q.prompts.clone();
-        let before = q.clone();
-        q.for_run(&same);
-        assert_eq!(q, before);
-        let (other, _) = quiz("timeout-retry", Strategy::Naive);
-        q.for_run(&other.prompts);
-        assert_eq!(q, other);
-        // No questions (a run with no repeat): stepping just steps.
-        let mut none = Quiz::new(Vec::new());
-        assert_eq!(none.forward(0, 5), 1);
-        assert_eq!(none.forward(5, 5), 5);
-        assert!(none.asking().is_none() && none.answer(0).is_none());
-    }
-
-    #[test]
-    fn every_built_in_asks_every_question_once_on_the_way_to_the_end() {
-        for (name, strategy) in builtins::NAMES
-            .iter()
-            .flat_map(|n| Strategy::ALL.iter().map(move |s| (*n, *s)))
-        {
-            let (mut q, last) = quiz(name, strategy);
-            let mut frame = 0;
-            let mut asked = Vec::new();
-            for _ in 0..10 * (last + 1) {
-                if let Some(p) = q.asking() {
-                    asked.push(p.about);
-                    frame = q.answer(p.answer).unwrap();
-                } else if frame == last {
-                    break;
-                } else {
-                    frame = q.forward(frame, last);
-                }
-            }
-            assert_eq!(frame, last, "{name} {strategy} reaches its end");
-            let mut want: Vec<Question> = q.prompts.iter().map(|p| p.about).collect();
-            asked.sort_by_key(|a| about(*a));
-            want.sort_by_key(|a| about(*a));
-            assert_eq!(asked, want, "{name} {strategy}");
-        }
-    }
-
-    #[test]
-    fn the_panel_shows_the_question_its_choices_and_then_the_verdict() {
-        let (mut q, last) = quiz("timeout-retry", Strategy::CheckThenAct);
-        assert_eq!(
-            quiz_markup(&q, Lang::Pt),
-            "",
-            "nothing asked, nothing shown"
-        );
-        forward_to_question(&mut q, 0, last);
-        let asked = quiz_markup(&q, Lang::Pt);
-        assert!(
-            asked.contains("A mesma compra vai ser cobrada duas vezes?"),
-            "{asked}"
-        );
-        assert!(
-            asked.contains(r#"data-choice="1"><kbd>2</kbd><span> Não, uma cobrança só</span>"#),
-            "{asked}"
-        );
-        assert!(!asked.contains("verdict"), "{asked}");
-        q.answer(1);
-        let answered = quiz_markup(&q, Lang::En);
-        assert!(
-            answered.contains(r#"class="presenter-verdict wrong""#)
-                && answered.contains("Not this time"),
-            "{answered}"
-        );
-        // The nested question is asked beside the verdict.
-        assert!(
-            answered.contains("What does its first statement find?"),
-            "{answered}"
-        );
-    }
 
     #[test]
     fn the_bar_says_where_the_board_stands_and_names_each_action() {

@@ -328,29 +328,6 @@ pub fn presenting(lang: Lang) -> &'static Presenting {
     }
 }
 
-/// What the page says after a choice: whether it was right, the right
-/// answer, and the step that shows it.
-pub fn verdict(right: bool, answer: &str, chosen: &str, step: usize, lang: Lang) -> String {
-    match (lang, right) {
-        (Lang::Pt, true) => format!("Acertou! A resposta é “{answer}”: veja o passo {step}."),
-        (Lang::Pt, false) => format!(
-            "Não foi dessa vez: a resposta é “{answer}”, e não “{chosen}”. Veja o passo {step}."
-        ),
-        (Lang::En, true) => format!("Right! The answer is “{answer}”: see step {step}."),
-        (Lang::En, false) => {
-            format!("Not this time: the answer is “{answer}”, not “{chosen}”. See step {step}.")
-        }
-    }
-}
-
-/// Below a question: how to answer it.
-pub fn answer_hint(choices: usize, lang: Lang) -> String {
-    match lang {
-        Lang::Pt => format!("Escolha com as teclas 1 a {choices}; a lousa revela em seguida."),
-        Lang::En => format!("Choose with keys 1 to {choices}; the board reveals it next."),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,17 +354,5 @@ mod tests {
             points: 12,
         };
         assert!(misfit(&m, Lang::En).contains("12 choice points"));
-    }
-
-    #[test]
-    fn a_verdict_names_the_answer_and_only_a_wrong_one_names_the_choice() {
-        let right = verdict(true, "Sim", "Sim", 20, Lang::Pt);
-        assert!(
-            right.starts_with("Acertou") && right.contains("passo 20"),
-            "{right}"
-        );
-        assert!(!right.contains("e não"), "{right}");
-        let wrong = verdict(false, "Yes", "No", 20, Lang::En);
-        assert!(wrong.contains("“Yes”, not “No”"), "{wrong}");
     }
 }

@@ -1,0 +1,445 @@
+//! Predict, then reveal: the questions of one run (`lousa_core::predict`),
+//! which of them are answered, the one being asked, and the panel that
+//! asks it. The reader's page (when the reader turns the questions on) and
+//! the workshop's presenter mode share it.
+//!
+//! Stepping forward over a question's wait frame stops there and asks; a
+//! choice gets a verdict and moves the board on, unless another question
+//! not answered yet waits on the way, which is asked there first (the
+//! questions nest: "will it be charged twice?" is asked before the retry
+//! goes out and answered by the second capture, after the retry's first
+//! statement has its own question). A step lands on the frame that shows
+//! the answer; a jump (a paragraph scrolled to) lands where it aimed.
+
+use crate::markup::fill;
+use crate::text::{answer_hint, verdict};
+use lousa_core::narrate::Lang;
+use lousa_core::predict::{Prompt, Question};
+
+/// Where the board goes when it moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Move {
+    To(usize),
+    /// To a question's wait frame, to ask it.
+    Ask(usize),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Quiz {
+    prompts: Vec<Prompt>,
+    answered: Vec<Option<usize>>,
+    asking: Option<usize>,
+    /// Where a jump aimed, while its questions are asked; `None` after a
+    /// step, whose answer is shown at the question's reveal frame.
+    aim: Option<usize>,
+    verdict: Option<(usize, usize)>,
+}
+
+impl Quiz {
+    pub fn new(prompts: Vec<Prompt>) -> Quiz {
+        Quiz {
+            answered: vec![None; prompts.len()],
+            prompts,
+            ..Quiz::default()
+        }
+    }
+
+    /// Starts over for another run's questions; the same questions keep
+    /// their answers.
+    pub fn for_run(&mut self, prompts: &[Prompt]) {
+        if self.prompts != prompts {
+            *self = Quiz::new(prompts.to_vec());
+        }
+    }
+
+    pub fn prompts(&self) -> &[Prompt] {
+        &self.prompts
+    }
+
+    /// The question on screen.
+    pub fn asking(&self) -> Option<&Prompt> {
+        self.asking.map(|i| &self.prompts[i])
+    }
+
+    /// The last answer given, while the board has not moved on: the
+    /// question and the choice.
+    pub fn verdict(&self) -> Option<(&Prompt, usize)> {
+        self.verdict.map(|(i, c)| (&self.prompts[i], c))
+    }
+
+    /// One step forward from `frame`, the run ending at `last`: the frame
+    /// the board goes to, which is `frame` itself when a question waits
+    /// there (it is asked) or is being asked.
+    pub fn forward(&mut self, frame: usize, last: usize) -> usize {
+        if self.asking.is_some() {
+            return frame;
+        }
+        self.verdict = None;
+        self.aim = None;
+        self.go(self.advance(frame, (frame + 1).min(last)))
+    }
+
+    /// One step back from `frame`: closes the question, and forgets the
+    /// answers of the questions at or after the frame it goes to.
+    pub fn back(&mut self, frame: usize) -> usize {
+        let to = frame.saturating_sub(1);
+        self.seek(to);
+        to
+    }
+
+    /// The board put at `frame` by other means than a step (entering
+    /// presenter mode, a jump to the start): nothing asked, and what comes
+    /// after is asked again.
+    pub fn seek(&mut self, frame: usize) {
+        self.close();
+        for (p, a) in self.prompts.iter().zip(&mut self.answered) {
+            if p.ask_at >= frame {
+                *a = None;
+            }
+        }
+    }
+
+    /// Nothing asked and no verdict; the answers stay.
+    pub fn close(&mut self) {
+        self.asking = None;
+        self.aim = None;
+        self.verdict = None;
+    }
+
+    /// The board sent from `from` to `to` in one move (a paragraph
+    /// scrolled to): the frame it goes to. Forward, it stops at the first
+    /// question not answered on the way and asks it; once answered, the
+    /// board goes on to `to`. While a question is asked, a later `to` only
+    /// moves the aim, and an earlier one closes the question. Answers are
+    /// never forgotten: a reader scrolling back and forth is asked once.
+    pub fn jump(&mut self, from: usize, to: usize) -> usize {
+        if let Some(i) = self.asking {
+            let at = self.prompts[i].ask_at;
+            if to < at {
+                self.close();
+                return to;
+            }
+            self.aim = Some(to);
+            return at;
+        }
+        self.verdict = None;
+        if to <= from {
+            return to;
+        }
+        self.aim = Some(to);
+        self.go(self.advance(from, to))
+    }
+
+    /// Answers the question being asked with `choice`: the frame the board
+    /// goes to, or `None` when nothing is asked or there is no such choice.
+    pub fn answer(&mut self, choice: usize) -> Option<usize> {
+        let i = self.asking?;
+        let p = &self.prompts[i];
+        if choice >= p.choices.len() {
+            return None;
+        }
+        let (from, to) = (p.ask_at, self.aim.unwrap_or(p.reveal_at).max(p.ask_at));
+        self.answered[i] = Some(choice);
+        self.asking = None;
+        self.verdict = Some((i, choice));
+        Some(self.go(self.advance(from, to)))
+    }
+
+    /// Toward `to` from `from`, stopping at the first question not answered
+    /// whose wait frame is on the way (`from` included, `to` not).
+    fn advance(&self, from: usize, to: usize) -> Move {
+        let mut first: Option<usize> = None;
+        for (i, p) in self.prompts.iter().enumerate() {
+            let open = self.answered[i].is_none() && p.ask_at >= from && p.ask_at < to;
+            if open && first.is_none_or(|f| p.ask_at < self.prompts[f].ask_at) {
+                first = Some(i);
+            }
+        }
+        first.map_or(Move::To(to), Move::Ask)
+    }
+
+    fn go(&mut self, to: Move) -> usize {
+        match to {
+            Move::To(frame) => {
+                self.aim = None;
+                frame
+            }
+            Move::Ask(i) => {
+                self.asking = Some(i);
+                self.prompts[i].ask_at
+            }
+        }
+    }
+}
+
+/// A question's name in the page's attributes.
+pub fn about(q: Question) -> &'static str {
+    match q {
+        Question::RepeatFirstStatement => "repeat-first-statement",
+        Question::ChargedTwice => "charged-twice",
+        Question::RepeatAnswer => "repeat-answer",
+    }
+}
+
+const VERDICT: &str = r#"<p class="§" data-testid="verdict" data-right="§" role="status">"#;
+const PROMPT: &str = r#"<section class="quiz-prompt" data-testid="prompt" data-about="§" data-ask-at="§" aria-label="§"><p class="quiz-question" data-testid="prompt-question">§</p><p class="quiz-choices">"#;
+const CHOICE: &str = r#"<button type="button" class="quiz-choice" data-testid="prompt-choice" data-action="answer" data-choice="§"><kbd>§</kbd><span> §</span></button>"#;
+
+/// The question being asked, with its choices as buttons, and the verdict
+/// of the last answer, as markup (`label` names the question for a screen
+/// reader); empty when there is neither. A choice's button carries
+/// `data-action="answer"` and its index in `data-choice`.
+pub fn quiz_markup(q: &Quiz, label: &str, lang: Lang) -> String {
+    let mut out = String::new();
+    if q.verdict().is_none() && q.asking().is_none() {
+        return out;
+    }
+    out.push_str(r#"<div class="quiz">"#);
+    if let Some((prompt, chosen)) = q.verdict() {
+        let right = chosen == prompt.answer;
+        let (class, flag) = if right {
+            ("quiz-verdict", "true")
+        } else {
+            ("quiz-verdict wrong", "false")
+        };
+        fill(&mut out, VERDICT, &[class, flag]);
+        let answer = prompt.choices[prompt.answer].get(lang);
+        let step = prompt.reveal_at.to_string();
+        if right {
+            fill(&mut out, verdict(true, lang), &[answer, &step]);
+        } else {
+            let chosen = prompt.choices[chosen].get(lang);
+            fill(&mut out, verdict(false, lang), &[answer, chosen, &step]);
+        }
+        out.push_str("</p>");
+    }
+    if let Some(prompt) = q.asking() {
+        let at = prompt.ask_at.to_string();
+        let question = prompt.question.get(lang);
+        fill(
+            &mut out,
+            PROMPT,
+            &[about(prompt.about), &at, label, question],
+        );
+        for (i, c) in prompt.choices.iter().enumerate() {
+            let (index, key) = (i.to_string(), (i + 1).to_string());
+            fill(&mut out, CHOICE, &[&index, &key, c.get(lang)]);
+        }
+        out.push_str(r#"</p><p class="quiz-hint">"#);
+        let count = prompt.choices.len().to_string();
+        fill(&mut out, answer_hint(lang), &[&count]);
+        out.push_str("</p></section>");
+    }
+    out.push_str("</div>");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lousa_core::{Strategy, builtins, predict, run};
+
+    fn quiz(name: &str, strategy: Strategy) -> (Quiz, usize) {
+        let mut s = builtins::builtin(name).unwrap();
+        s.strategy = strategy;
+        let run = run::run(&s).unwrap();
+        (Quiz::new(predict::prompts(&run)), run.frame_count() - 1)
+    }
+
+    /// Presses forward from `frame` until a question is asked: its frame.
+    fn forward_to_question(q: &mut Quiz, mut frame: usize, last: usize) -> usize {
+        while q.asking().is_none() {
+            assert!(frame < last, "no question before the end");
+            frame = q.forward(frame, last);
+        }
+        frame
+    }
+
+    #[test]
+    fn stepping_stops_at_each_question_in_turn_and_a_choice_reveals() {
+        let (mut q, last) = quiz("timeout-retry", Strategy::CheckThenAct);
+        let prompts = q.prompts.clone();
+        assert!(prompts.len() >= 3, "{prompts:?}");
+        let mut frame = forward_to_question(&mut q, 0, last);
+        assert_eq!(frame, prompts[0].ask_at);
+        // Asked, forward waits for an answer, and a choice past the end is
+        // no answer.
+        assert_eq!(q.forward(frame, last), frame);
+        assert_eq!(q.answer(9), None);
+        // The first question (charged twice?) is answered by a later frame
+        // than the next question's wait: the board stops there and asks it.
+        assert_eq!(q.asking().unwrap().about, Question::ChargedTwice);
+        frame = q.answer(prompts[0].answer).unwrap();
+        assert_eq!(q.verdict().unwrap().1, prompts[0].answer);
+        let nested = *q.asking().expect("the nested question");
+        assert_eq!(frame, nested.ask_at);
+        assert!(nested.ask_at < prompts[0].reveal_at);
+        // Answered, it reveals its own frame, and stepping on passes the
+        // first question's reveal without asking anything.
+        frame = q.answer(1).unwrap();
+        assert_eq!(frame, nested.reveal_at);
+        assert!(q.asking().is_none());
+        frame = q.forward(frame, last);
+        assert!(q.verdict().is_none(), "a step clears the verdict");
+        while q.asking().is_none() && frame < last {
+            frame = q.forward(frame, last);
+        }
+        let third = *q.asking().expect("the third question");
+        assert_eq!(third.about, Question::RepeatAnswer);
+        assert_eq!(q.answer(0), Some(third.reveal_at));
+        // To the end: no question is asked twice.
+        frame = third.reveal_at;
+        while frame < last {
+            frame = q.forward(frame, last);
+            assert!(q.asking().is_none(), "asked again at {frame}");
+        }
+        assert_eq!(q.forward(last, last), last);
+    }
+
+    #[test]
+    fn going_back_before_a_question_asks_it_again() {
+        let (mut q, last) = quiz("timeout-retry", Strategy::IdempotencyKey);
+        let first = forward_to_question(&mut q, 0, last);
+        let mut frame = q.answer(0).unwrap();
+        let second = *q.asking().expect("a nested question");
+        while let Some(p) = q.asking() {
+            frame = q.answer(p.answer).unwrap();
+        }
+        assert_eq!(frame, second.reveal_at);
+        // Back to the second question's wait frame forgets its answer only.
+        while frame > second.ask_at {
+            frame = q.back(frame);
+        }
+        assert!(q.asking().is_none(), "back asks nothing");
+        assert_eq!(q.forward(frame, last), second.ask_at);
+        assert_eq!(q.asking(), Some(&second));
+        frame = q.answer(second.answer).unwrap();
+        // Back to the first one's wait frame: asked again.
+        while frame > first {
+            frame = q.back(frame);
+        }
+        assert_eq!(q.forward(frame, last), first);
+        assert_eq!(q.asking().unwrap().about, Question::ChargedTwice);
+        // Back while asked closes the question.
+        assert_eq!(q.back(first), first - 1);
+        assert!(q.asking().is_none());
+    }
+
+    #[test]
+    fn a_jump_asks_on_the_way_then_lands_where_it_aimed() {
+        let (mut q, last) = quiz("timeout-retry", Strategy::CheckThenAct);
+        let prompts = q.prompts.clone();
+        // From the start to the end in one move: each question in the order
+        // the board meets them, then the end.
+        let mut frame = q.jump(0, last);
+        assert_eq!(frame, prompts[0].ask_at);
+        // Scrolling on while asked moves the aim, not the board; scrolling
+        // back before the question closes it.
+        assert_eq!(q.jump(frame, last - 1), frame);
+        assert_eq!(q.jump(frame, frame - 1), frame - 1);
+        assert!(q.asking().is_none());
+        frame = q.jump(frame - 1, last);
+        let mut asked = Vec::new();
+        while let Some(p) = q.asking() {
+            asked.push(p.ask_at);
+            let choice = p.answer;
+            frame = q.answer(choice).unwrap();
+        }
+        let mut want: Vec<usize> = prompts.iter().map(|p| p.ask_at).collect();
+        want.sort();
+        assert_eq!(asked, want);
+        assert_eq!(frame, last, "landed where the jump aimed");
+        // Answers stay: back and forth again asks nothing, and a jump back
+        // is only a move.
+        assert_eq!(q.jump(last, 0), 0);
+        assert_eq!(q.jump(0, last), last);
+        assert!(q.asking().is_none());
+        // A jump short of the first reveal lands there, not at the reveal.
+        let (mut q, _) = quiz("timeout-retry", Strategy::CheckThenAct);
+        let aim = prompts[0].ask_at + 1;
+        assert_eq!(q.jump(0, aim), prompts[0].ask_at);
+        assert_eq!(q.answer(0), Some(aim));
+    }
+
+    #[test]
+    fn another_run_starts_over_and_the_same_run_keeps_its_answers() {
+        let (mut q, last) = quiz("timeout-retry", Strategy::CheckThenAct);
+        forward_to_question(&mut q, 0, last);
+        q.answer(0);
+        let same = q.prompts.clone();
+        let before = q.clone();
+        q.for_run(&same);
+        assert_eq!(q, before);
+        let (other, _) = quiz("timeout-retry", Strategy::Naive);
+        q.for_run(&other.prompts);
+        assert_eq!(q, other);
+        // No questions (a run with no repeat): stepping just steps.
+        let mut none = Quiz::new(Vec::new());
+        assert_eq!(none.forward(0, 5), 1);
+        assert_eq!(none.forward(5, 5), 5);
+        assert!(none.asking().is_none() && none.answer(0).is_none());
+    }
+
+    #[test]
+    fn every_built_in_asks_every_question_once_on_the_way_to_the_end() {
+        for (name, strategy) in builtins::NAMES
+            .iter()
+            .flat_map(|n| Strategy::ALL.iter().map(move |s| (*n, *s)))
+        {
+            let (mut q, last) = quiz(name, strategy);
+            let mut frame = 0;
+            let mut asked = Vec::new();
+            for _ in 0..10 * (last + 1) {
+                if let Some(p) = q.asking() {
+                    asked.push(p.about);
+                    frame = q.answer(p.answer).unwrap();
+                } else if frame == last {
+                    break;
+                } else {
+                    frame = q.forward(frame, last);
+                }
+            }
+            assert_eq!(frame, last, "{name} {strategy} reaches its end");
+            let mut want: Vec<Question> = q.prompts.iter().map(|p| p.about).collect();
+            asked.sort_by_key(|a| about(*a));
+            want.sort_by_key(|a| about(*a));
+            assert_eq!(asked, want, "{name} {strategy}");
+        }
+    }
+
+    #[test]
+    fn the_panel_shows_the_question_its_choices_and_then_the_verdict() {
+        let (mut q, last) = quiz("timeout-retry", Strategy::CheckThenAct);
+        assert_eq!(
+            quiz_markup(&q, "", Lang::Pt),
+            "",
+            "nothing asked, nothing shown"
+        );
+        forward_to_question(&mut q, 0, last);
+        let asked = quiz_markup(&q, "Pergunta", Lang::Pt);
+        assert!(
+            asked.contains("A mesma compra vai ser cobrada duas vezes?"),
+            "{asked}"
+        );
+        assert!(
+            asked.contains(
+                r#"data-action="answer" data-choice="1"><kbd>2</kbd><span> Não, uma cobrança só</span>"#
+            ),
+            "{asked}"
+        );
+        assert!(asked.contains(r#"aria-label="Pergunta""#), "{asked}");
+        assert!(!asked.contains("verdict"), "{asked}");
+        q.answer(1);
+        let answered = quiz_markup(&q, "", Lang::En);
+        assert!(
+            answered.contains(r#"class="quiz-verdict wrong""#)
+                && answered.contains("Not this time"),
+            "{answered}"
+        );
+        // The nested question is asked beside the verdict.
+        assert!(
+            answered.contains("What does its first statement find?"),
+            "{answered}"
+        );
+    }
+}
