@@ -56,15 +56,47 @@ fn store_model_agrees_with_postgresql() {
             "no case matches LOUSA_CONFORMANCE_CASE={only}"
         );
     }
+    // Cases run on a few threads at once: each has its schema and its
+    // sessions, and a case spends most of its time waiting on the server
+    // (round trips, lock waits, deadlock timeouts), not on a core. Verbose
+    // output comes one case at a time, so that it reads in order.
+    let verbose = std::env::var("LOUSA_CONFORMANCE_VERBOSE").as_deref() == Ok("1");
+    let threads = std::env::var("LOUSA_CONFORMANCE_THREADS")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(if verbose { 1 } else { 4 })
+        .min(specs.len());
     let start = Instant::now();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut reports: Vec<(usize, CaseReport)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(spec) = specs.get(i) else {
+                            return mine;
+                        };
+                        mine.push((i, check_case(&url, spec)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a case's thread panicked"))
+            .collect()
+    });
+    reports.sort_by_key(|(i, _)| *i);
     let mut total = 0;
     let mut differences = Vec::new();
     eprintln!(
         "{:40} {:>6} {:>8} {:>6} {:>8}",
         "case", "perms", "invalid", "racy", "seconds"
     );
-    for spec in &specs {
-        let r = check_case(&url, spec);
+    for (_, r) in reports {
         eprintln!(
             "{:40} {:>6} {:>8} {:>6} {:>8.2}{}",
             r.name,
@@ -82,7 +114,7 @@ fn store_model_agrees_with_postgresql() {
         differences.extend(r.difference);
     }
     eprintln!(
-        "{} cases, {total} permutations in {:.1} s",
+        "{} cases, {total} permutations in {:.1} s on {threads} threads",
         specs.len(),
         start.elapsed().as_secs_f64()
     );
