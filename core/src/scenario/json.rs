@@ -472,6 +472,16 @@ mod tests {
     }
 
     #[test]
+    fn a_quote_inside_a_quoted_key_is_escaped_so_the_path_stays_one_path() {
+        // From a fuzz run: the target's own check took the escaped quote for
+        // the end of the key; the path itself was right, and stays so.
+        assert_eq!(
+            refusal("{\"faults\": [{\"a\\\"b  c\\f\": [\n"),
+            "faults[0][\"a\\\"b  c\\f\"]: invalid JSON: EOF while parsing a list at line 2 column 0"
+        );
+    }
+
+    #[test]
     fn an_unknown_key_is_named_whole_whatever_it_holds() {
         // Found by the fuzz target: a key holding ", " was cut there, and the
         // rest of serde's message was taken for the expected names.
