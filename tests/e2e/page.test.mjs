@@ -485,7 +485,7 @@ describe('the built page', () => {
     assert.equal(await prompt.count(), 0);
     // On: the setting goes into the URL, and stepping from the start stops
     // at the first question, the CLI's words exactly.
-    await toggle.click();
+    await toggle.dispatchEvent('click');
     assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
     assert.equal(new URL(tab.url()).searchParams.get('predict'), '1');
     await tab.goto(`${baseUrl}?scenario=timeout-retry&strategy=check-then-act&frame=0&predict=1`);
@@ -499,9 +499,10 @@ describe('the built page', () => {
     assert.equal((await readBoard(tab)).frame, charged.ask, 'the board waits before the step');
     assert.deepEqual(await asked(), asShown(charged));
     assert.equal(await prompt.getAttribute('data-about'), 'charged-twice');
-    // Asked, a step forward waits, and playing pauses at once.
+    // Asked, a step forward waits, and playing pauses at once. (Keys, not
+    // clicks: a click scrolls to its button, and scrolling moves the board.)
     await tab.keyboard.press('k');
-    await tab.click('[data-testid=play]');
+    await tab.keyboard.press(' ');
     await tab.waitForFunction(() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'false');
     assert.equal((await readBoard(tab)).frame, charged.ask);
     // A wrong answer by key: the verdict names the right one, and the
@@ -517,13 +518,15 @@ describe('the built page', () => {
     await screenshot(tab, 'desktop-11-ask-first');
     // The focus went to the new question's first choice.
     assert.equal(await tab.evaluate(() => document.activeElement?.dataset.choice), '0');
-    // The right answer by click: the board reveals it.
-    await tab.click(`[data-testid=prompt-choice][data-choice="${first.answer}"]`);
+    // The right answer by click (dispatched: a pointer click first scrolls
+    // its button into view, and a scroll moves the board to the paragraph
+    // at the reading line): the board reveals it.
+    await tab.locator(`[data-testid=prompt-choice][data-choice="${first.answer}"]`).dispatchEvent('click');
     await waitForFrame(tab, first.reveal);
     assert.equal(await tab.getAttribute('[data-testid=verdict]', 'data-right'), 'true');
     assert.equal(await prompt.count(), 0);
     // Off: the next question is not asked.
-    await toggle.click();
+    await toggle.dispatchEvent('click');
     assert.equal(new URL(tab.url()).searchParams.get('predict'), null);
     for (let f = first.reveal + 1; f <= answer.ask + 1; f += 1) {
       await tab.keyboard.press('k');

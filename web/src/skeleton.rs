@@ -53,9 +53,6 @@ const STICKY: &str = r#"<section class="lousa-sticky" data-testid="sticky" lang=
 <button type="button" data-action="forward" data-testid="step-forward" aria-label="§" title="§ (→ K)">▶</button>
 <label class="speed"><span>§</span><select data-testid="speed">"#;
 
-const PREDICT: &str = r#"</select></label>
-<button type="button" class="predict" data-action="predict" data-testid="predict" aria-pressed="false" title="§">§</button></div>"#;
-
 const SETTINGS: &str = r#"</section>
 <section class="lousa-extra" lang="§" aria-label="§"><div class="settings">
 <label><span>§</span><select data-testid="scenario">"#;
@@ -63,6 +60,7 @@ const SETTINGS: &str = r#"</section>
 const STRATEGY: &str = r#"</select></label><label><span>§</span><select data-testid="strategy">"#;
 
 const BUTTONS: &str = r#"</select></label>
+<button type="button" class="predict" data-action="predict" data-testid="predict" aria-pressed="false" title="§">§</button>
 <button type="button" data-action="lang" data-testid="language" lang="§">§</button>
 <button type="button" data-action="help" data-testid="help" aria-keyshortcuts="?" aria-expanded="false">? §</button></div>"#;
 
@@ -102,9 +100,9 @@ pub fn lousa_panel(moment: &Moment, lang: Lang, speed: usize) -> String {
     for (i, (name, _)) in SPEEDS.iter().enumerate() {
         option(&mut out, &i.to_string(), name, i == speed);
     }
-    fill(&mut out, PREDICT, &[t.predict_title, t.predict]);
     // The help opens next to the controls, where the reader already is:
     // moving focus to it then never scrolls the article (and the lousa).
+    out.push_str("</select></label></div>");
     fill(&mut out, HELP, &[t.help_button]);
     for (key, what) in t.help_keys {
         fill(&mut out, KEY, &[key, what]);
@@ -122,7 +120,17 @@ pub fn lousa_panel(moment: &Moment, lang: Lang, speed: usize) -> String {
     fill(&mut out, STRATEGY, &[t.strategy]);
     strategy_options(&mut out, moment.strategy, lang);
     let other = if lang == Lang::Pt { "en" } else { "pt-BR" };
-    fill(&mut out, BUTTONS, &[other, t.other_language, t.help_button]);
+    fill(
+        &mut out,
+        BUTTONS,
+        &[
+            t.predict_title,
+            t.predict,
+            other,
+            t.other_language,
+            t.help_button,
+        ],
+    );
     fill(&mut out, TEXT, &[t.col_time, t.col_who, t.col_what]);
     out
 }
