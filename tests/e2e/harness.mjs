@@ -2,11 +2,14 @@
 // started on this closed network, and the loopback server of dist/ and the
 // fixtures. Not a test file (node --test runs *.test.mjs).
 
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -128,4 +131,70 @@ export const SCREENSHOT_DIR = path.resolve(
 export async function screenshot(target, name) {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await target.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+/**
+ * What the workshop's feature tests share, set up around the describe()
+ * block that calls this: a server on DIST_DIR, a fresh Chromium profile
+ * that lets only loopback requests through, logs a Content-Security-Policy
+ * refusal as a console error and keeps the page's long tasks in
+ * `window.__longTasks`, and `open(query)`, a tab mounted on `query` whose
+ * console errors and uncaught errors are kept in `consoleErrors` and
+ * `pageErrors` (a suite's last test asserts both are empty). `name` names
+ * the profile's folder; `ready` is what a mounted tab shows.
+ */
+export function workshopSession(name, {
+  viewport = { width: 1280, height: 900 },
+  ready = '[data-testid=workshop] [data-testid=lousa]',
+  downloads = false,
+  clipboard = false,
+} = {}) {
+  const session = { baseUrl: '', context: null, consoleErrors: [], pageErrors: [] };
+  let server;
+  let userDataDir;
+  session.open = async (query) => {
+    const tab = await session.context.newPage();
+    tab.on('console', (message) => {
+      if (message.type() === 'error') session.consoleErrors.push(`${query}: ${message.text()}`);
+    });
+    tab.on('pageerror', (error) => session.pageErrors.push(`${query}: ${error}`));
+    await tab.goto(`${session.baseUrl}${query}`, { waitUntil: 'load' });
+    await tab.waitForSelector(ready, { timeout: MOUNT_TIMEOUT_MS });
+    return tab;
+  };
+  before(async () => {
+    assert.ok(fs.existsSync(path.join(DIST_DIR, 'lousa-workshop_bg.wasm')), `no workshop wasm in ${DIST_DIR}: build the page first`);
+    assert.ok(fs.existsSync(CLI), `no ${CLI}: run cargo build --release -p lousa-cli`);
+    server = await serve();
+    session.baseUrl = `http://127.0.0.1:${server.address().port}/`;
+    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), `lousa-e2e-${name}-`));
+    const context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      acceptsDownloads: downloads,
+      viewport,
+    });
+    session.context = context;
+    if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.baseUrl });
+    await context.route('**/*', (route) => {
+      const { hostname } = new URL(route.request().url());
+      return hostname === '127.0.0.1' ? route.continue() : route.abort('blockedbyclient');
+    });
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline code'}`);
+      });
+      window.__longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+  });
+  after(async () => {
+    await session.context?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+  });
+  return session;
 }

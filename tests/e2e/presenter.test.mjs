@@ -12,35 +12,16 @@
 // Env: LOUSA_DIST (default <repo>/dist), CHROMIUM (default /usr/bin/chromium),
 //      LOUSA_CLI (default $CARGO_TARGET_DIR/release/lousa).
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, CHROMIUM_ARGS, CHROMIUM_PATH, CLI, cliPrompts as prompts, DIST_DIR, MOUNT_TIMEOUT_MS, screenshot, serve } from './harness.mjs';
+import { cliPrompts as prompts, screenshot, workshopSession } from './harness.mjs';
 
 // A projector's screen: wide, and not tall.
 const VIEWPORT = { width: 1280, height: 720 };
 const STORY = '?modo=oficina&scenario=timeout-retry&strategy=check-then-act';
 
 describe('the workshop\'s presenter mode', () => {
-  let server;
-  let baseUrl;
-  let userDataDir;
-  let context;
-  const consoleErrors = [];
-  const pageErrors = [];
-
-  async function open(query) {
-    const tab = await context.newPage();
-    tab.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(`${query}: ${message.text()}`);
-    });
-    tab.on('pageerror', (error) => pageErrors.push(`${query}: ${error}`));
-    await tab.goto(`${baseUrl}${query}`, { waitUntil: 'load' });
-    await tab.waitForSelector('[data-testid=workshop] [data-testid=lousa]', { timeout: MOUNT_TIMEOUT_MS });
-    return tab;
-  }
+  const { open, consoleErrors, pageErrors } = workshopSession('presenter', { viewport: VIEWPORT });
 
   const text = (tab, testid) => tab.textContent(`[data-testid=${testid}]`);
   const frame = async (tab) => Number(await tab.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-frame'));
@@ -62,35 +43,6 @@ describe('the workshop\'s presenter mode', () => {
   });
   /** A CLI prompt as the page shows it: each choice after its key. */
   const asShown = (p) => ({ question: p.question, choices: p.choices.map((c, i) => `${i + 1} ${c}`) });
-
-  before(async () => {
-    assert.ok(fs.existsSync(path.join(DIST_DIR, 'lousa-workshop_bg.wasm')), `no workshop wasm in ${DIST_DIR}: build the page first`);
-    assert.ok(fs.existsSync(CLI), `no ${CLI}: run cargo build --release -p lousa-cli`);
-    server = await serve();
-    baseUrl = `http://127.0.0.1:${server.address().port}/`;
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lousa-e2e-presenter-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: VIEWPORT,
-    });
-    await context.route('**/*', (route) => {
-      const { hostname } = new URL(route.request().url());
-      return hostname === '127.0.0.1' ? route.continue() : route.abort('blockedbyclient');
-    });
-    await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => {
-        console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline code'}`);
-      });
-    });
-  });
-
-  after(async () => {
-    await context?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
-  });
 
   test('the link opens the board alone, filling the screen, at the run\'s first frame', async () => {
     const tab = await open(`${STORY}&apresentar=1`);

@@ -13,35 +13,17 @@
 // Env: LOUSA_DIST (default <repo>/dist), CHROMIUM (default /usr/bin/chromium),
 //      LOUSA_CLI (default $CARGO_TARGET_DIR/release/lousa).
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, CHROMIUM_ARGS, CHROMIUM_PATH, cli, CLI, DIST_DIR, MOUNT_TIMEOUT_MS, screenshot, serve } from './harness.mjs';
+import { cli, screenshot, workshopSession } from './harness.mjs';
 
 // A race-3 count takes a few seconds; this only bounds a hang.
 const RUN_TIMEOUT_MS = 120_000;
 
 
 describe('the workshop\'s scheduler', () => {
-  let server;
-  let baseUrl;
-  let userDataDir;
-  let context;
-  const consoleErrors = [];
-  const pageErrors = [];
-
-  async function open(query) {
-    const tab = await context.newPage();
-    tab.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(`${query}: ${message.text()}`);
-    });
-    tab.on('pageerror', (error) => pageErrors.push(`${query}: ${error}`));
-    await tab.goto(`${baseUrl}${query}`, { waitUntil: 'load' });
-    await tab.waitForSelector('[data-testid=workshop] [data-testid=lousa]', { timeout: MOUNT_TIMEOUT_MS });
-    return tab;
-  }
+  const { open, consoleErrors, pageErrors } = workshopSession('scheduler', { downloads: true, clipboard: true });
 
   const text = (tab, testid) => tab.textContent(`[data-testid=${testid}]`);
   const schedule = (tab) => text(tab, 'schedule');
@@ -55,41 +37,6 @@ describe('the workshop\'s scheduler', () => {
       // Leptos may leave an empty comment as a marker: not part of the drawing.
       markup: svg.innerHTML.replaceAll('<!---->', ''),
     }));
-
-  before(async () => {
-    assert.ok(fs.existsSync(path.join(DIST_DIR, 'lousa-workshop_bg.wasm')), `no workshop wasm in ${DIST_DIR}: build the page first`);
-    assert.ok(fs.existsSync(CLI), `no ${CLI}: run cargo build --release -p lousa-cli`);
-    server = await serve();
-    baseUrl = `http://127.0.0.1:${server.address().port}/`;
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lousa-e2e-scheduler-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      acceptsDownloads: true,
-      viewport: { width: 1280, height: 900 },
-    });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
-    await context.route('**/*', (route) => {
-      const { hostname } = new URL(route.request().url());
-      return hostname === '127.0.0.1' ? route.continue() : route.abort('blockedbyclient');
-    });
-    await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => {
-        console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline code'}`);
-      });
-      window.__longTasks = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
-      }).observe({ type: 'longtask', buffered: true });
-    });
-  });
-
-  after(async () => {
-    await context?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
-  });
 
   test('clicks schedule race-2 under check-then-act into the double charge; undo and redo walk it back and forth', async () => {
     const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act');
