@@ -52,10 +52,6 @@ impl Quiz {
         }
     }
 
-    pub fn prompts(&self) -> &[Prompt] {
-        &self.prompts
-    }
-
     /// The question on screen.
     pub fn asking(&self) -> Option<&Prompt> {
         self.asking.map(|i| &self.prompts[i])
@@ -173,7 +169,7 @@ impl Quiz {
 }
 
 /// A question's name in the page's attributes.
-pub fn about(q: Question) -> &'static str {
+fn about(q: Question) -> &'static str {
     match q {
         Question::RepeatFirstStatement => "repeat-first-statement",
         Question::ChargedTwice => "charged-twice",
