@@ -123,6 +123,44 @@ export function cliPrompts(scenario, strategy, lang) {
 }
 
 /** Where the browser tests leave their screenshots of key moments. */
+/**
+ * Resolves once `tab` has caught up with everything already asked of it:
+ * an IntersectionObserver made now has made its first report (observers
+ * report in the order they were made, so the page's own came first), a
+ * message posted now has been delivered behind the tasks queued before it,
+ * and two frames have been painted since. A test that checks something did
+ * *not* happen (a hidden paragraph did not move the board, a cancelled run
+ * sent nothing more) waits on this instead of a fixed time.
+ */
+export function caughtUp(tab) {
+  return tab.evaluate(() => new Promise((done) => {
+    const observer = new IntersectionObserver(() => {
+      observer.disconnect();
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => requestAnimationFrame(() => requestAnimationFrame(() => done()));
+      channel.port2.postMessage(null);
+    });
+    observer.observe(document.documentElement);
+  }));
+}
+
+/**
+ * Resolves once the boxes `selectors` name have held still for two frames
+ * in a row: after a scroll, the board may move to another paragraph and
+ * change its height, and the layout is read when it has settled.
+ */
+export async function layoutSettled(tab, selectors, timeout = 5_000) {
+  await caughtUp(tab);
+  await tab.waitForFunction((names) => new Promise((done) => {
+    const read = () => JSON.stringify(names.map((name) => {
+      const r = document.querySelector(name)?.getBoundingClientRect();
+      return r ? [r.x, r.y, r.width, r.height] : null;
+    }));
+    const first = read();
+    requestAnimationFrame(() => requestAnimationFrame(() => done(read() === first)));
+  }), selectors, { timeout, polling: 'raf' });
+}
+
 export const SCREENSHOT_DIR = path.resolve(
   process.env.LOUSA_SCREENSHOTS ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO_ROOT, 'target'), 'screenshots'),
 );

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, CLI, DIST_DIR, MOUNT_TIMEOUT_MS, SCREENSHOT_DIR, chromium, cliPrompts, screenshot, serve } from './harness.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, CLI, DIST_DIR, MOUNT_TIMEOUT_MS, SCREENSHOT_DIR, caughtUp, chromium, cliPrompts, layoutSettled, screenshot, serve } from './harness.mjs';
 
 // How long to wait for the lousa to follow a scroll, a key or a click.
 const SETTLE_TIMEOUT_MS = 5_000;
@@ -582,8 +582,12 @@ describe('the built page', () => {
     assert.match(new URL(tab.url()).search, /lang=en/);
     assert.equal(await tab.locator('.lousa-sticky').getAttribute('lang'), 'en');
     // The same paragraph, now in English, is the one the board follows.
-    await tab.waitForTimeout(200);
-    const current = await tab.evaluate(() => [...document.querySelectorAll('[data-step]')].filter((p) => p.getClientRects().length > 0).find((p) => p.classList.contains('is-current'))?.textContent ?? '');
+    // Wait until a paragraph on show is marked current, then check which.
+    const current = await (await tab.waitForFunction(
+      () => [...document.querySelectorAll('[data-step].is-current')].find((p) => p.getClientRects().length > 0)?.textContent,
+      null,
+      { timeout: SETTLE_TIMEOUT_MS },
+    )).jsonValue();
     assert.match(current, /timer fires/, 'the English twin of the paragraph being read');
     const after = await readBoard(tab);
     assert.deepEqual([after.scenario, after.strategy, after.frame], [before.scenario, before.strategy, before.frame], 'the board kept its step');
@@ -925,7 +929,7 @@ describe('the built page', () => {
       await screenshot(tab, name);
     }
     await tab.evaluate(() => document.querySelector('#twin-root').scrollIntoView());
-    await tab.waitForTimeout(200);
+    await layoutSettled(tab, ['[data-testid=twin]', '.lousa-sticky']);
     const twinBox = await tab.locator('[data-testid=twin]').boundingBox();
     const stickyBox = await tab.locator('.lousa-sticky').boundingBox();
     assert.ok(twinBox.y >= stickyBox.y + stickyBox.height - 1, 'scrolled into view, the two lines show below the board, not under it');
@@ -1155,8 +1159,10 @@ describe('the built page', () => {
     await tab.locator('#lousa-root [data-testid=lousa]').waitFor({ state: 'visible', timeout: MOUNT_TIMEOUT_MS });
     // An error that is not a trap leaves the board alone.
     await tab.evaluate(() => new Promise((done) => {
+      // Timers of equal delay run in the order they were set: done comes
+      // after the error has been thrown and handled.
       setTimeout(() => { throw new Error('not the wasm'); });
-      setTimeout(done, 50);
+      setTimeout(done);
     }));
     assert.equal(await tab.locator('#lousa-root [data-testid=lousa]').count(), 1, 'another error kept the board');
     // A panic traps, and the trap reaches JavaScript as a RuntimeError thrown
@@ -1180,7 +1186,7 @@ describe('the built page', () => {
     // At the top of the page no visible paragraph has reached the reading
     // line: the hidden ones (which name the end of the key's story) must
     // not count as read.
-    await tab.waitForTimeout(300);
+    await caughtUp(tab);
     const first = await readBoard(tab);
     assert.notEqual(first.strategy, 'idempotency-key', `a hidden paragraph moved the board: ${JSON.stringify(first)}`);
     const heights = await tab.evaluate(() => {
@@ -1267,8 +1273,14 @@ describe('the built page', () => {
     const steps = await readSteps(page);
     const below = steps.findLastIndex((st) => st.step === 'provider-replayed' && st.scenario === 'late-retry-provider-key');
     assert.ok(below > steps.findIndex((st) => st.step === 'provider-replayed'), 'a second pair paragraph, in section 6');
+    // The board is already on this scenario (at its last frame, after the
+    // steps above): wait for the paragraph's beat, not only its scenario,
+    // or the board is read before the scroll has moved it.
     await scrollToStep(page, below);
-    await page.waitForFunction(() => document.querySelector('[data-testid=lousa]').dataset.scenario === 'late-retry-provider-key', null, { timeout: SETTLE_TIMEOUT_MS });
+    await page.waitForFunction(() => {
+      const board = document.querySelector('[data-testid=lousa]').dataset;
+      return board.scenario === 'late-retry-provider-key' && board.beats.split(' ').includes('provider-replayed');
+    }, null, { timeout: SETTLE_TIMEOUT_MS });
     checkReplay(await readBoard(page), await readLines(page), names);
     const seen = await page.evaluate(() => {
       const r = document.querySelector('[data-testid=twin]').getBoundingClientRect();

@@ -202,8 +202,10 @@ describe('the workshop view', () => {
     await mounted(tab);
     // An error that is not a trap leaves the workshop alone.
     await tab.evaluate(() => new Promise((done) => {
+      // Timers of equal delay run in the order they were set: done comes
+      // after the error has been thrown and handled.
       setTimeout(() => { throw new Error('not the wasm'); });
-      setTimeout(done, 50);
+      setTimeout(done);
     }));
     assert.equal(await tab.locator('#oficina-root [data-testid=workshop]').count(), 1, 'another error kept the workshop');
     // How a panic ends in the shipped build (see web/loader.js).
