@@ -374,6 +374,10 @@ pub mod limits {
     pub const JITTER_MS_MAX: u32 = 1_000;
     pub const TEXT_LEN_MAX: usize = 200;
     pub const AMOUNT_CENTS_MAX: i64 = 100_000_000_000;
+    /// Levels of `[` and `{` scenario JSON may nest. A scenario's deepest
+    /// value sits three levels down (a client's intent's field); past this,
+    /// the text is refused for its nesting before anything reads its shape.
+    pub const JSON_DEPTH_MAX: usize = 16;
     /// Events one run may produce; hitting it ends the run with a named outcome.
     pub const EVENTS_MAX: usize = 20_000;
 }

@@ -7,11 +7,13 @@
 //! expected u64"), so [`describe`] rewrites the few shapes serde produces into
 //! plain words, and keeps serde's text for any other.
 
+use super::limits::JSON_DEPTH_MAX;
 use super::{Scenario, ScenarioError};
 use serde_path_to_error::Segment;
 
 /// Parses scenario JSON without validating it.
 pub(super) fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    too_deep(text)?;
     let mut de = serde_json::Deserializer::from_str(text);
     let s = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = path_text(e.path());
@@ -42,6 +44,46 @@ pub(super) fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     // Text after the scenario (`{...} x`) is refused, as serde_json::from_str does.
     de.end().map_err(|e| describe("", None, &e))?;
     Ok(s)
+}
+
+/// Refuses text that nests past [`JSON_DEPTH_MAX`] levels, naming where.
+/// Without this, a list of lists ten thousand deep was read as a scenario
+/// given field by field ("[0]: expected a string, got a list"), and the
+/// answer was about a field the reader never wrote.
+fn too_deep(text: &str) -> Result<(), ScenarioError> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let (mut line, mut column) = (1usize, 0usize);
+    for c in text.chars() {
+        column += 1;
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '[' | '{' => {
+                depth += 1;
+                if depth > JSON_DEPTH_MAX {
+                    return Err(ScenarioError {
+                        field: "scenario".into(),
+                        message: format!(
+                            "too deeply nested: more than {JSON_DEPTH_MAX} levels of lists and \
+                             objects at line {line} column {column}"
+                        ),
+                    });
+                }
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            '\n' => (line, column) = (line + 1, 0),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// `clients[0].timeout_ms`, the form validation names fields in; empty at the root.
@@ -530,5 +572,22 @@ mod tests {
             refusal("{\"clients\": [{\"name\": \"a\",]}"),
             "clients[0]: invalid JSON: key must be a string at line 1 column 27"
         );
+    }
+
+    /// Issue #35: an import of lists ten thousand deep was answered
+    /// "[0]: expected a string, got a list".
+    #[test]
+    fn json_nested_past_the_limit_is_refused_for_its_depth() {
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        let said = "scenario: too deeply nested: more than 16 levels of lists and objects";
+        assert_eq!(refusal(&deep), format!("{said} at line 1 column 17"));
+        let in_a_field = format!("{{\n  \"name\": {}1{}\n}}", "[".repeat(20), "]".repeat(20));
+        assert_eq!(refusal(&in_a_field), format!("{said} at line 2 column 26"));
+        // Brackets inside strings are text, escaped quotes included.
+        let mut value: serde_json::Value =
+            serde_json::from_str(&crate::builtins::builtin("race-2").unwrap().to_json()).unwrap();
+        value["title"]["pt"] = json!(format!("\"{}", "[{".repeat(90)));
+        let text = serde_json::to_string_pretty(&value).unwrap();
+        assert!(Scenario::from_json(&text).is_ok(), "{text}");
     }
 }
