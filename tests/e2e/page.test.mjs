@@ -1177,6 +1177,32 @@ describe('the built page', () => {
     await tab.close();
   });
 
+  // Issue #35: without WebAssembly the embed threw "ReferenceError:
+  // WebAssembly is not defined" and showed nothing.
+  test('without WebAssembly an embedding page says so where the board would be, and nothing throws', async () => {
+    const tab = await context.newPage();
+    const errors = [];
+    tab.on('pageerror', (error) => errors.push(String(error)));
+    tab.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await tab.addInitScript(() => {
+      delete window.WebAssembly;
+    });
+    await tab.goto(`${baseUrl}fixtures/embed.html`, { waitUntil: 'load' });
+    const said = await (await tab.waitForFunction(
+      () => document.querySelector('.lousa-fallback[role=note]')?.textContent,
+      null,
+      { timeout: MOUNT_TIMEOUT_MS },
+    )).jsonValue();
+    assert.equal(said, 'This browser does not run WebAssembly, so the interactive board cannot appear here. The text reads in full without it.');
+    const placed = await tab.evaluate(() => document.querySelector('.lousa-fallback').nextElementSibling?.dataset.step);
+    assert.equal(placed, 'start', 'the note stands before the first step paragraph');
+    await caughtUp(tab);
+    assert.deepEqual(errors, [], 'errors without WebAssembly');
+    await tab.close();
+  });
+
   test('an embedded board keeps one height for the whole run, and hidden step paragraphs are skipped', async () => {
     const tab = await context.newPage();
     tab.on('pageerror', (error) => pageErrors.push(`embed: ${error}`));
