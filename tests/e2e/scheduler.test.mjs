@@ -121,10 +121,20 @@ describe('the workshop\'s scheduler', () => {
     const long = await open(`?modo=oficina&scenario=race-2&lang=en&schedule=0x5000`);
     assert.match(await text(long, 'problems'), /5000 choices, but this run only has \d+ choice points/);
     assert.equal(await long.locator('[data-testid=pick]').count(), 0, 'the board is at the end');
+    // Issue #34: 10,000 bad pairs were 10,000 lines, and 1.9 s to mount.
+    const many = await open(`?modo=oficina&scenario=race-2&lang=en${'&strategy=nope'.repeat(10_000)}`);
+    const listed = await many.locator('[data-testid=problems] li').allTextContents();
+    assert.equal(listed.length, 9, 'eight problems and a count');
+    assert.equal(listed[8], 'More problems in the link, counted but not listed: 9992');
+    const manyMs = await many.evaluate(() => Math.round(performance.now()));
+    console.log(`10,000 bad pairs: board shown ${manyMs} ms after navigation`);
+    // Issue #35: a right-to-left override is shown escaped, not obeyed.
+    const rtl = await open('?modo=oficina&scenario=race-2&lang=en&strategy=%E2%80%AEtpyrc');
+    assert.match(await text(rtl, 'problems'), /strategy=\\u\{202e\}tpyrc/);
     const garbage = await open(`?modo=oficina&scenario=nope&schedule=${'!'.repeat(100_000)}`);
     assert.match(await text(garbage, 'problems'), /scenario=nope/);
     assert.ok((await text(garbage, 'problems')).length < 2000, 'a long bad value is shown cut');
-    for (const t of [tab, fitting, long, garbage]) await t.close();
+    for (const t of [tab, fitting, long, many, rtl, garbage]) await t.close();
   });
 
   for (const strategy of ['check-then-act', 'idempotency-key']) {

@@ -119,6 +119,7 @@ fn Problems() -> impl IntoView {
                         Problem::ScheduleText(t) => format!("{} {t}", w.link_problem),
                         Problem::Edits(t) => format!("{} {t}", w.edits_problem),
                         Problem::Fork(t) => format!("{} {t}", w.fork_problem),
+                        Problem::More(n) => format!("{} {n}", w.more_problems),
                         Problem::Misfit(m) => {
                             format!("{} {}; {}.", w.link_problem, misfit(&m, lang), w.cut_to)
                         }

@@ -61,6 +61,8 @@ pub struct Words {
     pub unknown_value: &'static str,
     pub edits_problem: &'static str,
     pub fork_problem: &'static str,
+    /// Before the count of problems a link had past the listed ones.
+    pub more_problems: &'static str,
     pub cut_to: &'static str,
     pub events_summary: &'static str,
 }
@@ -134,6 +136,7 @@ pub const PT: Words = Words {
     unknown_value: "O link traz um valor que a oficina não conhece, e vale o padrão:",
     edits_problem: "O cenário do link foi recusado, e vale o cenário pronto:",
     fork_problem: "A falha do link não pôde ser injetada, e a lousa mostra a execução sem ela:",
+    more_problems: "Outros problemas no link, contados mas não listados:",
     cut_to: "a lousa mostra as escolhas que servem",
     events_summary: "Todos os eventos desta execução",
 };
@@ -207,6 +210,7 @@ pub const EN: Words = Words {
     unknown_value: "The link carries a value the workshop does not know, and the default stands:",
     edits_problem: "The link's scenario was refused, and the built-in stands:",
     fork_problem: "The link's fault could not be injected, and the board shows the run without it:",
+    more_problems: "More problems in the link, counted but not listed:",
     cut_to: "the board shows the choices that fit",
     events_summary: "Every event of this run",
 };

@@ -51,7 +51,14 @@ pub enum Problem {
     /// The schedule parses but does not fit; the board shows the prefix
     /// that does.
     Misfit(Misfit),
+    /// How many problems past the first [`PROBLEMS_MAX`] were only counted.
+    More(usize),
 }
+
+/// How many problems a link's reading lists: a link with thousands of bad
+/// pairs must open at once, and thousands of lines tell an attendee
+/// nothing more than eight and a count.
+pub const PROBLEMS_MAX: usize = 8;
 
 /// The built-in a name names, as the `&'static str` the page keeps.
 pub fn scenario_name(name: &str) -> Option<&'static str> {
@@ -103,7 +110,9 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
                 _ => bad(&mut problems),
             },
             "schedule" => schedule_text = Some(value),
-            "fork" => fork_text = Some(value),
+            // A fork has no blanks: a `+` that a hand-written or older link
+            // left unencoded reads as the blank it decoded to.
+            "fork" => fork_text = Some(value.replace(' ', "+")),
             "apresentar" | "present" => match value.as_str() {
                 "1" => presenting = true,
                 "0" => presenting = false,
@@ -125,7 +134,7 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     let mut choices = Vec::new();
     if let Some(text) = schedule_text {
         match text.parse::<Schedule>() {
-            Err(e) => problems.push(Problem::ScheduleText(e.to_string())),
+            Err(e) => problems.push(Problem::ScheduleText(shown_long(&e.to_string()))),
             Ok(schedule) => {
                 let (kept, misfit) = scheduling::fit(&built, &schedule);
                 choices = kept.0;
@@ -136,7 +145,7 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     let mut fork = None;
     if let Some(text) = fork_text {
         match text.parse::<Fork>() {
-            Err(e) => problems.push(Problem::Fork(e.to_string())),
+            Err(e) => problems.push(Problem::Fork(shown_long(&e.to_string()))),
             Ok(f) => match lousa_core::run::run_forked(
                 &built,
                 &Schedule(choices.clone()),
@@ -157,6 +166,11 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
         fork,
         presenting,
     };
+    if problems.len() > PROBLEMS_MAX {
+        let more = problems.len() - PROBLEMS_MAX;
+        problems.truncate(PROBLEMS_MAX);
+        problems.push(Problem::More(more));
+    }
     (setup, problems)
 }
 
@@ -255,12 +269,26 @@ fn shown_long(text: &str) -> String {
     cut(text, SHOWN_MAX * 5)
 }
 
-/// The first `max` characters of `text`, and an ellipsis if there were more.
+/// The first `max` characters of `text`, and an ellipsis if there were
+/// more, with control and direction-changing characters written as escapes
+/// (`\u{202e}`): a link's text shown back must not reorder or hide the
+/// sentence around it.
 fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        if c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
     }
+    out
 }
 
 #[cfg(test)]
@@ -403,6 +431,58 @@ mod tests {
         };
         assert!(value.chars().count() <= SHOWN_MAX + 1);
         assert!(matches!(&problems[4], Problem::ScheduleText(t) if t.starts_with("schedule:")));
+    }
+
+    /// Issue #34: 10,000 bad `strategy` pairs took 1.9 s to mount, one
+    /// line each.
+    #[test]
+    fn thousands_of_bad_pairs_are_listed_to_eight_and_counted() {
+        let query = "?scenario=race-2".to_string() + &"&strategy=nope".repeat(10_000);
+        let (setup, problems) = parse(&query);
+        assert_eq!(setup.scenario, "race-2");
+        assert_eq!(problems.len(), PROBLEMS_MAX + 1);
+        assert_eq!(problems[PROBLEMS_MAX], Problem::More(10_000 - PROBLEMS_MAX));
+        let (_, few) = parse(&"&zz=1".repeat(PROBLEMS_MAX));
+        assert_eq!(
+            few.len(),
+            PROBLEMS_MAX,
+            "no count when every problem is listed"
+        );
+    }
+
+    /// Issue #35: a right-to-left override in a link was echoed as it is,
+    /// turning the sentence around it backwards.
+    #[test]
+    fn direction_and_control_characters_are_shown_escaped() {
+        let (_, problems) = parse("?strategy=%E2%80%AEtpyrc%07&lang=%E2%81%A6x");
+        assert_eq!(
+            problems,
+            vec![
+                Problem::Value {
+                    name: "strategy".into(),
+                    value: "\\u{202e}tpyrc\\u{7}".into()
+                },
+                Problem::Value {
+                    name: "lang".into(),
+                    value: "\\u{2066}x".into()
+                },
+            ]
+        );
+    }
+
+    /// Issue #33: a branch link whose `+` reached the page unencoded was
+    /// refused ("got \"1 3000\""); both forms now open the branch.
+    #[test]
+    fn a_fork_with_its_plus_unencoded_still_reads() {
+        for form in ["3:crash-1%2B3000", "3:crash-1+3000"] {
+            let (setup, problems) = parse(&format!("?scenario=timeout-retry&fork={form}"));
+            assert_eq!(problems, vec![], "{form}");
+            assert_eq!(
+                setup.fork,
+                Some("3:crash-1+3000".parse().unwrap()),
+                "{form}"
+            );
+        }
     }
 
     #[test]
