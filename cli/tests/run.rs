@@ -94,7 +94,7 @@ fn a_schedule_replays_the_run_it_came_from() {
 
 #[test]
 fn bad_input_exits_non_zero_with_a_precise_error() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 9] = [
         // A schedule that parses but does not fit the run names where and
         // the limit (it was clamped without a word).
         (
@@ -122,12 +122,30 @@ fn bad_input_exits_non_zero_with_a_precise_error() {
             "--strategy: unknown strategy",
         ),
         (&["run", "race-2", "--schedule", "1-zz!"], "--schedule"),
+        // Issue #35: this run length wrapped the total and panicked with
+        // "capacity overflow"; on wasm32, u32::MAX did the same.
+        (
+            &["run", "race-2", "--schedule", "0-0x18446744073709551615"],
+            "at character 3 (\"0x18446744073709551615\"): expected at most 100000 choices",
+        ),
+        (
+            &[
+                "export",
+                "race-2",
+                "--schedule",
+                "0-0x4294967295",
+                "--format",
+                "psql",
+            ],
+            "at character 3 (\"0x4294967295\"): expected at most 100000 choices",
+        ),
         (&["run", "race-2", "--seed", "x4"], "--seed"),
     ];
     for (args, expected) in cases {
         let (ok, _, err) = lousa(args);
         assert!(!ok, "{args:?} should fail");
         assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
     let dir = std::env::temp_dir().join(format!("lousa-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -178,14 +178,18 @@ impl FromStr for Schedule {
                 expected,
             };
             let (digit, run) = match part.split_once('x') {
-                Some((d, r)) => (
-                    d,
-                    r.parse::<usize>().map_err(|_| fail(Expected::RunLength))?,
-                ),
+                Some((d, r)) => (d, run_length(r).map_err(fail)?),
                 None => (part, 1),
             };
             let c = u32::from_str_radix(digit, 36).map_err(|_| fail(Expected::Choice))?;
-            if out.len() + run > SCHEDULE_LEN_MAX {
+            // Checked: a run length from a link can be near usize::MAX, and on
+            // wasm32 that is only u32::MAX, so a plain sum would wrap past the
+            // limit and the expansion would ask for all the memory there is.
+            if out
+                .len()
+                .checked_add(run)
+                .is_none_or(|n| n > SCHEDULE_LEN_MAX)
+            {
                 return Err(fail(Expected::WithinLimit));
             }
             out.extend(std::iter::repeat_n(c, run));
@@ -193,6 +197,15 @@ impl FromStr for Schedule {
         }
         Ok(Schedule(out))
     }
+}
+
+/// The `N` of `cxN`: decimal digits only; a number too large for any
+/// count is past the limit, not a malformed one.
+fn run_length(text: &str) -> Result<usize, Expected> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Expected::RunLength);
+    }
+    text.parse::<usize>().map_err(|_| Expected::WithinLimit)
 }
 
 fn to_base36(mut n: u32) -> String {
@@ -433,6 +446,39 @@ mod tests {
         let e = "1x999999999".parse::<Schedule>().unwrap_err();
         assert_eq!((e.position, e.expected), (0, Expected::WithinLimit));
         assert!(e.to_string().contains("at most 100000 choices"), "{e}");
+        // A sign or a blank is not a run length, however the number reads.
+        for bad in ["0x+5", "0x-5", "0x 5"] {
+            let e = format!("1-{bad}").parse::<Schedule>().unwrap_err();
+            assert_eq!((e.position, e.expected), (2, Expected::RunLength), "{bad}");
+        }
+    }
+
+    /// Issue #35: a run length that wraps the running total (here after one
+    /// choice, as in `0-0x18446744073709551615`) was let through and then
+    /// expanded until the allocation failed. Every count near the top of
+    /// usize, u32 and u64, and past u64, is refused with its position.
+    #[test]
+    fn run_lengths_near_the_top_of_every_width_are_refused_not_expanded() {
+        let tops = [u64::from(u32::MAX), usize::MAX as u64, u64::MAX];
+        for top in tops {
+            for below in 0..=3 {
+                let run = top - below;
+                for prefix in ["", "0-", "0-1x99999-"] {
+                    let text = format!("{prefix}0x{run}");
+                    let e = text.parse::<Schedule>().unwrap_err();
+                    assert_eq!(e.expected, Expected::WithinLimit, "{text}");
+                    assert_eq!(e.position, prefix.len(), "{text}");
+                }
+            }
+        }
+        let past_u64 = "0-0x184467440737095516150";
+        let e = past_u64.parse::<Schedule>().unwrap_err();
+        assert_eq!((e.position, e.expected), (2, Expected::WithinLimit));
+        // The limit itself still parses, and one more choice does not.
+        let at = format!("0x{SCHEDULE_LEN_MAX}");
+        assert_eq!(at.parse::<Schedule>().unwrap().0.len(), SCHEDULE_LEN_MAX);
+        let e = format!("0-{at}").parse::<Schedule>().unwrap_err();
+        assert_eq!((e.position, e.expected), (2, Expected::WithinLimit));
     }
 
     #[test]

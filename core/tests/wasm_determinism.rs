@@ -41,3 +41,17 @@ fn wasm_explorer_and_swarm_report_like_native_ones() {
         include_str!("../../tests/golden/explore-hashes.txt")
     );
 }
+
+#[path = "shared/counted_parts.rs"]
+mod counted_parts;
+
+/// Issue #35: on wasm32 `usize` is u32, so a run length near u32::MAX
+/// wrapped the schedule's running total and trapped the workshop. Every
+/// counted part of a schedule, a fork and a link, fed counts at the top of
+/// every width, is refused or taken here as it is natively.
+#[wasm_bindgen_test]
+fn wasm_counts_near_the_top_of_every_width_never_trap() {
+    for count in counted_parts::counts_near_the_tops() {
+        counted_parts::check(&count);
+    }
+}

@@ -121,6 +121,16 @@ describe('the workshop\'s scheduler', () => {
     const long = await open(`?modo=oficina&scenario=race-2&lang=en&schedule=0x5000`);
     assert.match(await text(long, 'problems'), /5000 choices, but this run only has \d+ choice points/);
     assert.equal(await long.locator('[data-testid=pick]').count(), 0, 'the board is at the end');
+    // Issue #34: a run length of u32::MAX wrapped the schedule's running
+    // total on wasm32, and expanding it trapped the workshop. Refused with
+    // its position, the board opens at the start.
+    const wrapped = await open('?modo=oficina&scenario=race-2&lang=en&schedule=0-0x4294967295');
+    assert.match(await text(wrapped, 'problems'), /schedule: at character 3 \("0x4294967295"\): expected at most 100000 choices/);
+    assert.equal(await schedule(wrapped), 'no choices yet', 'no choice was taken from the refused schedule');
+    assert.equal(await wrapped.locator('[data-testid=workshop] [data-testid=lousa]').count(), 1, 'the board is there');
+    const mountedMs = await wrapped.evaluate(() => Math.round(performance.now()));
+    console.log(`the wrapped schedule's link: board shown ${mountedMs} ms after navigation`);
+    assert.ok(mountedMs < 10_000, `the board opened, not a long freeze (${mountedMs} ms)`);
     // Issue #34: 10,000 bad pairs were 10,000 lines, and 1.9 s to mount.
     const many = await open(`?modo=oficina&scenario=race-2&lang=en${'&strategy=nope'.repeat(10_000)}`);
     const listed = await many.locator('[data-testid=problems] li').allTextContents();
@@ -134,7 +144,7 @@ describe('the workshop\'s scheduler', () => {
     const garbage = await open(`?modo=oficina&scenario=nope&schedule=${'!'.repeat(100_000)}`);
     assert.match(await text(garbage, 'problems'), /scenario=nope/);
     assert.ok((await text(garbage, 'problems')).length < 2000, 'a long bad value is shown cut');
-    for (const t of [tab, fitting, long, many, rtl, garbage]) await t.close();
+    for (const t of [tab, fitting, long, wrapped, many, rtl, garbage]) await t.close();
   });
 
   for (const strategy of ['check-then-act', 'idempotency-key']) {

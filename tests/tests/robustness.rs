@@ -488,3 +488,24 @@ fn the_largest_scenarios_the_limits_allow_end_within_the_limits() {
         );
     }
 }
+
+#[path = "../../core/tests/shared/counted_parts.rs"]
+mod counted_parts;
+
+/// Issue #35: every counted part of a schedule, a fork and a link, fed a
+/// count at the top of each width (the wasm32 test feeds the same), then
+/// counts drawn near u32::MAX and u64::MAX and anywhere in u64.
+#[test]
+fn counts_near_the_top_of_every_width_are_refused_or_taken_never_a_panic() {
+    for count in counted_parts::counts_near_the_tops() {
+        counted_parts::check(&count);
+    }
+    let near = prop_oneof![
+        (u64::from(u32::MAX) - 1_000..=u64::from(u32::MAX) + 1_000),
+        (u64::MAX - 1_000..=u64::MAX),
+        any::<u64>(),
+    ];
+    proptest!(ProptestConfig::with_cases(cases()), |(count in near)| {
+        counted_parts::check(&count.to_string());
+    });
+}
