@@ -1,6 +1,6 @@
 //! The model runner: a fresh [`Store`] per permutation.
 
-use super::{Outcome, Side, Spec, StepOutput};
+use crate::{Outcome, PgError, Side, Spec, StepOutput};
 use lousa_core::store::{Exec, SessionId, SqlError, Stmt, StmtResult, Store, TableDef};
 
 pub struct ModelSide {
@@ -48,7 +48,7 @@ impl ModelSide {
 }
 
 impl Side for ModelSide {
-    fn reset(&mut self) {
+    fn reset(&mut self) -> Result<(), PgError> {
         self.store = Store::new(&self.tables);
         for stmt in self.setup.clone() {
             if let Outcome::Error { code, message } = self.run_alone(&stmt) {
@@ -62,9 +62,10 @@ impl Side for ModelSide {
             .map(|_| self.store.open_session())
             .collect();
         self.pending = vec![None; self.sessions];
+        Ok(())
     }
 
-    fn step(&mut self, session: usize, stmt: &Stmt) -> StepOutput {
+    fn step(&mut self, session: usize, stmt: &Stmt) -> Result<StepOutput, PgError> {
         let own = match self.store.execute(self.ids[session], stmt.clone()) {
             Exec::Done(r) => Some(outcome(stmt, r)),
             Exec::Waiting { .. } => {
@@ -88,14 +89,14 @@ impl Side for ModelSide {
                 (idx, outcome(&waited, c.result))
             })
             .collect();
-        StepOutput {
+        Ok(StepOutput {
             own,
             finished,
             race: false,
-        }
+        })
     }
 
-    fn cleanup(&mut self) {
+    fn cleanup(&mut self) -> Result<(), PgError> {
         // As the server side does: waiting statements are cancelled first
         // (a crash, to the store: the same abort), those nobody waits for
         // first, then every session rolls back.
@@ -120,9 +121,10 @@ impl Side for ModelSide {
         }
         self.store.take_completions();
         self.pending.iter_mut().for_each(|p| *p = None);
+        Ok(())
     }
 
-    fn check(&mut self, stmt: &Stmt) -> Outcome {
-        self.run_alone(stmt)
+    fn check(&mut self, stmt: &Stmt) -> Result<Outcome, PgError> {
+        Ok(self.run_alone(stmt))
     }
 }
