@@ -10,7 +10,7 @@ use std::fmt::Write;
 /// The model column is as wide as its longest answer, within these bounds:
 /// a long error message overflows rather than push every line right.
 const MODEL_WIDTH_MIN: usize = 10;
-const MODEL_WIDTH_MAX: usize = 40;
+const MODEL_WIDTH_MAX: usize = 44;
 
 /// Where a statement's answers start: after `  #12 A   1.234 s  `.
 const INDENT: usize = 10;
