@@ -51,6 +51,11 @@ pub trait Side {
     fn cleanup(&mut self) -> Result<(), PgError>;
     /// Runs a statement in a session of its own, outside the permutation.
     fn check(&mut self, stmt: &Stmt) -> Result<Outcome, PgError>;
+    /// Closes `session`'s connection, as a crash of its process does: its
+    /// transaction rolls back, a statement it waits on is aborted (and not
+    /// reported), and statements that waited on it finish (`finished`).
+    /// The session takes no statement after it.
+    fn close(&mut self, session: usize) -> Result<StepOutput, PgError>;
 }
 
 /// Runs one permutation (a list of step names) on one side.

@@ -47,6 +47,28 @@ impl ModelSide {
     }
 }
 
+impl ModelSide {
+    /// The waiting statements that finished since the last call, by
+    /// session.
+    fn finished(&mut self) -> Vec<(usize, Outcome)> {
+        self.store
+            .take_completions()
+            .into_iter()
+            .map(|c| {
+                let idx = self
+                    .ids
+                    .iter()
+                    .position(|&i| i == c.session)
+                    .expect("a spec session");
+                let waited = self.pending[idx]
+                    .take()
+                    .expect("a completion of a waiting statement");
+                (idx, outcome(&waited, c.result))
+            })
+            .collect()
+    }
+}
+
 impl Side for ModelSide {
     fn reset(&mut self) -> Result<(), PgError> {
         self.store = Store::new(&self.tables);
@@ -73,22 +95,7 @@ impl Side for ModelSide {
                 None
             }
         };
-        let finished = self
-            .store
-            .take_completions()
-            .into_iter()
-            .map(|c| {
-                let idx = self
-                    .ids
-                    .iter()
-                    .position(|&i| i == c.session)
-                    .expect("a spec session");
-                let waited = self.pending[idx]
-                    .take()
-                    .expect("a completion of a waiting statement");
-                (idx, outcome(&waited, c.result))
-            })
-            .collect();
+        let finished = self.finished();
         Ok(StepOutput {
             own,
             finished,
@@ -126,5 +133,20 @@ impl Side for ModelSide {
 
     fn check(&mut self, stmt: &Stmt) -> Result<Outcome, PgError> {
         Ok(self.run_alone(stmt))
+    }
+
+    fn close(&mut self, session: usize) -> Result<StepOutput, PgError> {
+        // The store's terminate is what the world does at a crash.
+        self.pending[session] = None;
+        self.store.terminate(self.ids[session]);
+        let finished = self.finished();
+        Ok(StepOutput {
+            own: Some(Outcome::Ok {
+                rows: None,
+                affected: None,
+            }),
+            finished,
+            race: false,
+        })
     }
 }

@@ -567,7 +567,7 @@ impl PgSide {
         s.busy = true;
         s.cmd
             .as_ref()
-            .expect("open session")
+            .ok_or_else(|| PgError::Server(format!("session {session} was closed")))?
             .send(Command {
                 prefix,
                 stmt: stmt.clone(),
@@ -716,15 +716,93 @@ impl Side for PgSide {
             self.sessions.iter().all(|s| !s.busy),
             "sessions still blocked after their statements were cancelled"
         );
+        // A closed session has nothing left to roll back.
         for s in 0..self.sessions.len() {
-            self.send(s, &Stmt::Rollback)?;
-            self.settle(&[s])?;
+            if self.sessions[s].cmd.is_some() {
+                self.send(s, &Stmt::Rollback)?;
+                self.settle(&[s])?;
+            }
         }
         Ok(())
     }
 
     fn check(&mut self, stmt: &Stmt) -> Result<Outcome, PgError> {
         run_sql(&mut self.control, &self.tables, stmt)
+    }
+
+    fn close(&mut self, session: usize) -> Result<StepOutput, PgError> {
+        if self.interrupted() {
+            return Err(PgError::Interrupted);
+        }
+        self.seen_blocked = std::mem::take(&mut self.blocked_by);
+        let pid = self.sessions[session].pid;
+        // Without its channel the session's thread ends once its statement,
+        // if any, returns.
+        self.sessions[session].cmd = None;
+        self.control
+            .execute("SELECT pg_terminate_backend($1)", &[&pid])
+            .map_err(|e| PgError::Server(format!("pg_terminate_backend: {e}")))?;
+        if self.sessions[session].busy {
+            // The waiting statement returns with the termination's error:
+            // that is the close, not an outcome to compare.
+            if let Err(RecvTimeoutError::Timeout) = self.sessions[session]
+                .res
+                .recv_timeout(self.settings.timeout)
+            {
+                return Err(PgError::Timeout {
+                    what: format!("closing session {session}"),
+                    after: self.settings.timeout,
+                    blockers: format!("{:?}", self.blocked_by),
+                });
+            }
+            self.sessions[session].busy = false;
+        }
+        self.wait_until_gone(pid)?;
+        let active: Vec<usize> = (0..self.sessions.len())
+            .filter(|&s| self.sessions[s].busy)
+            .collect();
+        let finished = self.settle(&active)?;
+        Ok(StepOutput {
+            own: Some(Outcome::Ok {
+                rows: None,
+                affected: None,
+            }),
+            finished,
+            race: released_together(&self.seen_blocked, &self.blocked_by),
+        })
+    }
+}
+
+impl PgSide {
+    /// Waits until backend `pid` has exited: a terminated backend lets go
+    /// of its locks only then, and what it wakes must be seen to finish
+    /// during the close.
+    fn wait_until_gone(&mut self, pid: i32) -> Result<(), PgError> {
+        let deadline = Instant::now() + self.settings.timeout;
+        loop {
+            let alive: i64 = self
+                .control
+                .query_one(
+                    "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
+                    &[&pid],
+                )
+                .map_err(|e| PgError::Server(format!("pg_stat_activity: {e}")))?
+                .get(0);
+            if alive == 0 {
+                return Ok(());
+            }
+            if self.interrupted() {
+                return Err(PgError::Interrupted);
+            }
+            if Instant::now() > deadline {
+                return Err(PgError::Timeout {
+                    what: format!("the backend {pid} of a closed session"),
+                    after: self.settings.timeout,
+                    blockers: format!("{:?}", self.blocked_by),
+                });
+            }
+            std::thread::sleep(Duration::from_micros(300));
+        }
     }
 }
 

@@ -433,9 +433,12 @@ fn simulated_store_traffic_replays_identically_on_postgresql() {
             let mut s = lousa_core::builtins::builtin(name).unwrap();
             s.strategy = strategy;
             let run = lousa_core::run(&s).unwrap();
+            // A crash's close of a connection is no statement: the specs
+            // have no step for it, and `lousa replay` checks it instead.
             let trace: Vec<(SessionId, Stmt)> = run
                 .store_log
                 .iter()
+                .filter(|st| !st.closed)
                 .map(|st| (SessionId(st.session), st.stmt.clone()))
                 .collect();
             if trace.is_empty() {

@@ -83,6 +83,18 @@ pub fn psql_script(scenario: &Scenario, run: &Run) -> String {
     out.push('\n');
     for (i, s) in run.store_log.iter().enumerate() {
         let label = terminal_label(terminals[&s.session]);
+        if s.closed {
+            // Closing the terminal is what the crash does to the connection:
+            // its transaction rolls back, a statement it waits on is aborted.
+            let _ = writeln!(
+                out,
+                "-- {:>3}. at {:.3} s the instance of terminal {label} crashes: close that \
+                 psql (Ctrl-C, then \\q); its open transaction rolls back",
+                i + 1,
+                s.time_ms as f64 / 1000.0,
+            );
+            continue;
+        }
         let wait = if s.waited {
             "  -- WAITS: it blocks here"
         } else {

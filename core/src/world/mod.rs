@@ -198,6 +198,12 @@ pub struct StoreStatement {
     pub stmt: Stmt,
     /// True when the statement had to wait for another transaction.
     pub waited: bool,
+    /// Not a statement: the connection closed here, because its instance
+    /// crashed, which rolls back its open transaction and aborts a
+    /// statement it was waiting on. `stmt` is then `ROLLBACK`, what the
+    /// close does to a transaction; the session issues nothing after it.
+    #[serde(default)]
+    pub closed: bool,
 }
 
 /// Identity of a world for exploration: everything that affects the future,
@@ -478,6 +484,7 @@ impl World {
                 time_ms: 0,
                 stmt,
                 waited: false,
+                closed: false,
             });
         }
     }

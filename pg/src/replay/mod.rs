@@ -49,6 +49,9 @@ pub struct Statement {
     /// When the simulation issued it.
     pub at_ms: u64,
     pub sql: String,
+    /// Not a statement: the connection closes here, because its instance
+    /// crashed (see `StoreStatement::closed`).
+    pub closed: bool,
     /// The connection's index in [`Plan::terminals`] (and the spec's
     /// sessions).
     #[serde(skip)]
@@ -72,9 +75,12 @@ pub struct Plan {
 
 impl Plan {
     pub fn new(scenario: &Scenario, run: &lousa_core::Run) -> Plan {
+        // The spec holds the statements; a close is no statement, and the
+        // replay runs it itself (`Side::close`).
         let trace: Vec<_> = run
             .store_log
             .iter()
+            .filter(|s| !s.closed)
             .map(|s| (lousa_core::store::SessionId(s.session), s.stmt.clone()))
             .collect();
         let spec = spec_from_store_trace(&scenario.name, &trace);
@@ -101,7 +107,15 @@ impl Plan {
                 n: i + 1,
                 terminal: terminals[session].label.clone(),
                 at_ms: s.time_ms,
-                sql: s.stmt.to_sql(),
+                sql: if s.closed {
+                    format!(
+                        "(the connection closes: {} crashed)",
+                        terminals[session].connection_of
+                    )
+                } else {
+                    s.stmt.to_sql()
+                },
+                closed: s.closed,
                 session,
                 stmt: s.stmt.clone(),
             });
@@ -140,7 +154,7 @@ pub fn model_record(plan: &Plan) -> Record {
     let steps = plan
         .statements
         .iter()
-        .map(|s| model.step(s.session, &s.stmt).expect(never))
+        .map(|s| step(&mut model, s).expect(never))
         .collect();
     model.cleanup().expect(never);
     let tables = plan
@@ -150,6 +164,14 @@ pub fn model_record(plan: &Plan) -> Record {
         .map(|stmt| model.check(stmt).expect(never))
         .collect();
     Record { steps, tables }
+}
+
+/// Runs one entry of the plan: a statement, or a connection's close.
+fn step(side: &mut dyn Side, s: &Statement) -> Result<StepOutput, PgError> {
+    match s.closed {
+        true => side.close(s.session),
+        false => side.step(s.session, &s.stmt),
+    }
 }
 
 /// A statement's outcome as data, with the text the terminal shows.
@@ -401,7 +423,7 @@ fn compare(
     let mut lines = Vec::new();
     let mut race_at = None;
     for (i, statement) in plan.statements.iter().enumerate() {
-        let theirs = pg.step(statement.session, &statement.stmt)?;
+        let theirs = step(pg, statement)?;
         let model_cell = cell(plan, i, &model.steps[i], &mut waiting_model);
         let postgres = cell(plan, i, &theirs, &mut waiting_pg);
         if theirs.race && race_at.is_none() {
@@ -467,6 +489,13 @@ fn compare(
 fn cell(plan: &Plan, i: usize, out: &StepOutput, waiting: &mut [Option<usize>]) -> Cell {
     let statement = &plan.statements[i];
     let answer = match &out.own {
+        Some(_) if statement.closed => Some(Answer {
+            text: "closed".into(),
+            rows: None,
+            affected: None,
+            sqlstate: None,
+            message: None,
+        }),
         Some(o) => Some(Answer::of(o, &statement.stmt)),
         None => {
             waiting[statement.session] = Some(i);
@@ -513,5 +542,34 @@ fn rows_text(outcome: &Outcome) -> Vec<String> {
             rows: Some(rows), ..
         } => rows.iter().map(|r| render_row(r)).collect(),
         other => vec![format!("{other:?}")],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lousa_core::{Strategy, builtins};
+
+    /// The replay's model side re-runs the run's statements on a fresh
+    /// store; it must wait exactly where the simulation's own store did,
+    /// or the replay would compare PostgreSQL with something other than
+    /// the run.
+    #[test]
+    fn the_model_record_waits_where_the_run_waited() {
+        let mut checked = 0;
+        for name in builtins::NAMES {
+            for strategy in Strategy::ALL {
+                let mut s = builtins::builtin(name).unwrap();
+                s.strategy = strategy;
+                let r = lousa_core::run(&s).unwrap();
+                let plan = Plan::new(&s, &r);
+                let model = model_record(&plan);
+                let waits: Vec<bool> = model.steps.iter().map(|o| o.own.is_none()).collect();
+                let ran: Vec<bool> = r.store_log.iter().map(|s| s.waited).collect();
+                assert_eq!(waits, ran, "{name} under {strategy}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100);
     }
 }
