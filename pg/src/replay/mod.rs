@@ -217,6 +217,8 @@ pub struct Woken {
     pub terminal: String,
     /// The waiting statement's number.
     pub n: usize,
+    /// The number of the statement it finished during.
+    pub after: usize,
     pub answer: Answer,
 }
 
@@ -513,6 +515,7 @@ fn cell(plan: &Plan, i: usize, out: &StepOutput, waiting: &mut [Option<usize>]) 
             Woken {
                 terminal: plan.terminals[*session].label.clone(),
                 n: w.map_or(0, |w| plan.statements[w].n),
+                after: statement.n,
                 answer: Answer::of(o, stmt),
             }
         })
@@ -528,11 +531,12 @@ pub fn cell_text(cell: &Cell) -> String {
             .as_ref()
             .map_or("waits".into(), |a| a.text.clone()),
     ];
-    parts.extend(
-        cell.woke
-            .iter()
-            .map(|w| format!("{}'s #{} wakes: {}", w.terminal, w.n, w.answer.text)),
-    );
+    parts.extend(cell.woke.iter().map(|w| {
+        format!(
+            "{}'s #{} wakes after #{}: {}",
+            w.terminal, w.n, w.after, w.answer.text
+        )
+    }));
     parts.join("; ")
 }
 

@@ -77,11 +77,12 @@ fn cell_lines(cell: &Cell) -> Vec<String> {
             .as_ref()
             .map_or("waits".into(), |a| a.text.clone()),
     ];
-    lines.extend(
-        cell.woke
-            .iter()
-            .map(|w| format!("{}'s #{} wakes: {}", w.terminal, w.n, w.answer.text)),
-    );
+    lines.extend(cell.woke.iter().map(|w| {
+        format!(
+            "{}'s #{} wakes after #{}: {}",
+            w.terminal, w.n, w.after, w.answer.text
+        )
+    }));
     lines
 }
 
