@@ -420,6 +420,79 @@ fn a_role_without_create_exits_2_with_its_message() {
     assert!(text_of(&out.stdout).is_empty(), "nothing was started");
 }
 
+/// A statement that neither finishes nor blocks on a lock: in a database of
+/// its own, an event trigger gives every table the replay creates an
+/// INSERT trigger that sleeps 5 s, and `--timeout 1` must stop the replay
+/// with its message and exit 2, the schema dropped all the same.
+#[test]
+fn a_statement_past_the_timeout_stops_the_replay_with_exit_2() {
+    let Some(url) = database_url() else { return };
+    let db = format!("lousa_replay_timeout_{}", std::process::id());
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("PostgreSQL accepts");
+    // Two commands: neither may run inside the implicit transaction of one.
+    admin
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {db}"))
+        .unwrap();
+    admin
+        .batch_execute(&format!("CREATE DATABASE {db}"))
+        .expect("the test's server lets it create a database");
+    let mut config: postgres::Config = url.parse().unwrap();
+    config.dbname(&db);
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let user = config.get_user().unwrap_or("postgres").to_string();
+    let slow_url = format!("postgres://{user}@127.0.0.1:{port}/{db}");
+    let mut slow = config.connect(postgres::NoTls).expect("the new database");
+    slow.batch_execute(
+        "CREATE FUNCTION public.slow_insert() RETURNS trigger LANGUAGE plpgsql AS
+           $$ BEGIN PERFORM pg_sleep(5); RETURN NEW; END $$;
+         CREATE FUNCTION public.add_slow_insert() RETURNS event_trigger LANGUAGE plpgsql AS
+           $$ DECLARE r record; BEGIN
+                FOR r IN SELECT * FROM pg_event_trigger_ddl_commands()
+                         WHERE object_type = 'table' LOOP
+                  EXECUTE format('CREATE TRIGGER slow BEFORE INSERT ON %s FOR EACH ROW
+                                  EXECUTE FUNCTION public.slow_insert()', r.object_identity);
+                END LOOP;
+              END $$;
+         CREATE EVENT TRIGGER add_slow_insert ON ddl_command_end WHEN TAG IN ('CREATE TABLE')
+           EXECUTE FUNCTION public.add_slow_insert();",
+    )
+    .expect("an event trigger (the test's role is a superuser)");
+    drop(slow);
+    let out = lousa(
+        &[
+            "replay",
+            "race-2",
+            "--strategy",
+            "idempotency-key",
+            "--timeout",
+            "1",
+        ],
+        Some(&slow_url),
+    );
+    let (stdout, err) = (text_of(&out.stdout), text_of(&out.stderr));
+    let schema = schema_in(&stdout);
+    let left = {
+        let mut c = config.connect(postgres::NoTls).expect("the new database");
+        c.query_one(
+            "SELECT count(*) FROM pg_namespace WHERE nspname = $1",
+            &[&schema],
+        )
+        .unwrap()
+        .get::<_, i64>(0)
+    };
+    admin
+        .batch_execute(&format!("DROP DATABASE {db} WITH (FORCE)"))
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stdout}{err}");
+    assert!(
+        err.contains("statement #1 on terminal A (INSERT INTO cobranca")
+            && err.contains("neither finished nor blocked on a lock within 1 s"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("schema {schema} dropped")), "{err}");
+    assert_eq!(left, 0, "{schema} is left");
+}
+
 /// Ctrl-C mid-replay: the process is frozen (SIGSTOP) once the first
 /// statement's line is out and its schema is seen in pg_namespace, then
 /// sent SIGINT and let go. It must stop with 130 and drop the schema. A

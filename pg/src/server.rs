@@ -120,6 +120,15 @@ pub struct PgSide {
     owns_schema: bool,
 }
 
+/// Why [`PgSide::create`] failed, and whether it had created the schema
+/// (then dropped, unless `drop_error` says why not).
+#[derive(Debug)]
+pub struct CreateFailed {
+    pub error: PgError,
+    pub schema_created: bool,
+    pub drop_error: Option<PgError>,
+}
+
 /// The URL's settings, with a connect timeout when it names none.
 pub fn config(url: &str) -> Result<Config, PgError> {
     let mut config: Config = url.parse().map_err(|e| PgError::Connect {
@@ -151,10 +160,25 @@ pub fn describe(config: &Config) -> String {
     )
 }
 
+/// What went wrong, with the server's own words: `postgres::Error`'s
+/// Display says only "db error" for an error the server sent.
+pub fn why(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => {
+            let mut text = format!("{} {}: {}", db.severity(), db.code().code(), db.message());
+            if let Some(detail) = db.detail() {
+                text.push_str(&format!(" ({detail})"));
+            }
+            text
+        }
+        None => e.to_string(),
+    }
+}
+
 fn connect(config: &Config) -> Result<Client, PgError> {
     config.connect(NoTls).map_err(|e| PgError::Connect {
         server: describe(config),
-        detail: e.to_string(),
+        detail: why(&e),
     })
 }
 
@@ -173,7 +197,8 @@ pub struct ServerInfo {
 /// PostgreSQL 15 and lets the role create a schema.
 pub fn preflight(config: &Config) -> Result<ServerInfo, PgError> {
     let mut client = connect(config)?;
-    let server_error = |e: postgres::Error| PgError::Server(format!("checking the server: {e}"));
+    let server_error =
+        |e: postgres::Error| PgError::Server(format!("checking the server: {}", why(&e)));
     let row = client
         .query_one(
             "SELECT current_setting('server_version_num')::int, current_setting('server_version'), \
@@ -293,14 +318,25 @@ impl PgSide {
             timeout: SETTLE_TIMEOUT,
             interrupt: None,
         };
-        PgSide::create(&config(url)?, spec, settings)
+        PgSide::create(&config(url)?, spec, settings).map_err(|f| f.error)
     }
 
     /// Creates the spec's tables in `settings.schema` and opens one
     /// connection per session. On an error nothing is left behind: a schema
-    /// already created is dropped as `self` is.
-    pub fn create(config: &Config, spec: &Spec, settings: Settings) -> Result<PgSide, PgError> {
-        let mut control = connect(config)?;
+    /// already created is dropped, and [`CreateFailed`] says so.
+    pub fn create(
+        config: &Config,
+        spec: &Spec,
+        settings: Settings,
+    ) -> Result<PgSide, Box<CreateFailed>> {
+        let not_created = |error| {
+            Box::new(CreateFailed {
+                error,
+                schema_created: false,
+                drop_error: None,
+            })
+        };
+        let mut control = connect(config).map_err(not_created)?;
         let schema = settings.schema.clone();
         let mut ddl = String::new();
         if settings.replace {
@@ -311,17 +347,18 @@ impl PgSide {
             let denied = e
                 .as_db_error()
                 .is_some_and(|db| db.code().code() == "42501");
-            return Err(if denied {
-                let row = control
-                    .query_one("SELECT current_user::text, current_database()::text", &[])
-                    .map_err(|e| PgError::Server(e.to_string()))?;
-                PgError::NoCreate {
-                    role: row.get(0),
-                    database: row.get(1),
+            return Err(not_created(if denied {
+                match control.query_one("SELECT current_user::text, current_database()::text", &[])
+                {
+                    Ok(row) => PgError::NoCreate {
+                        role: row.get(0),
+                        database: row.get(1),
+                    },
+                    Err(e) => PgError::Server(why(&e)),
                 }
             } else {
-                PgError::Server(format!("creating schema {schema}: {e}"))
-            });
+                PgError::Server(format!("creating schema {schema}: {}", why(&e)))
+            }));
         }
         let mut side = PgSide {
             config: config.clone(),
@@ -334,19 +371,31 @@ impl PgSide {
             seen_blocked: HashMap::new(),
             owns_schema: true,
         };
-        let mut tables = format!("SET search_path TO {schema};");
+        match side.fill(spec) {
+            Ok(()) => Ok(side),
+            Err(error) => Err(Box::new(CreateFailed {
+                error,
+                schema_created: true,
+                drop_error: side.release().err(),
+            })),
+        }
+    }
+
+    /// The tables in the new schema, and the sessions' connections.
+    fn fill(&mut self, spec: &Spec) -> Result<(), PgError> {
+        let mut tables = format!("SET search_path TO {};", self.settings.schema);
         for t in &spec.tables {
             tables.push_str(&t.create_sql());
             tables.push(';');
         }
-        side.control
-            .batch_execute(&tables)
-            .map_err(|e| PgError::Server(format!("creating the tables of {}: {e}", spec.name)))?;
+        self.control.batch_execute(&tables).map_err(|e| {
+            PgError::Server(format!("creating the tables of {}: {}", spec.name, why(&e)))
+        })?;
         for _ in &spec.sessions {
-            let s = side.open_session()?;
-            side.sessions.push(s);
+            let s = self.open_session()?;
+            self.sessions.push(s);
         }
-        Ok(side)
+        Ok(())
     }
 
     /// The schema this side works in.
@@ -383,7 +432,8 @@ impl PgSide {
         self.owns_schema = false;
         dropped.map_err(|e| {
             PgError::Server(format!(
-                "could not drop schema {schema}: {e}; drop it with DROP SCHEMA {schema} CASCADE;"
+                "could not drop schema {schema}: {}; drop it with DROP SCHEMA {schema} CASCADE;",
+                why(&e)
             ))
         })
     }
@@ -392,7 +442,7 @@ impl PgSide {
     /// `Index Scan using <index>` or `Seq Scan`, from EXPLAIN.
     pub fn planned_scan(&self, stmt: &Stmt) -> Result<String, PgError> {
         let mut client = connect(&self.config)?;
-        let failed = |e: postgres::Error| PgError::Server(format!("EXPLAIN: {e}"));
+        let failed = |e: postgres::Error| PgError::Server(format!("EXPLAIN: {}", why(&e)));
         client
             .batch_execute(&format!(
                 "SET search_path TO {}; {SESSION_SETTINGS}",
@@ -421,7 +471,8 @@ impl PgSide {
 
     fn open_session(&self) -> Result<PgSession, PgError> {
         let mut client = connect(&self.config)?;
-        let failed = |e: postgres::Error| PgError::Server(format!("opening a session: {e}"));
+        let failed =
+            |e: postgres::Error| PgError::Server(format!("opening a session: {}", why(&e)));
         client
             .batch_execute(&format!(
                 "SET search_path TO {}; {SESSION_SETTINGS}",
@@ -476,7 +527,7 @@ impl PgSide {
                 "SELECT pid, pg_blocking_pids(pid) FROM unnest($1::int4[]) AS pid",
                 &[&pids],
             )
-            .map_err(|e| PgError::Server(format!("pg_blocking_pids: {e}")))?
+            .map_err(|e| PgError::Server(format!("pg_blocking_pids: {}", why(&e))))?
             .into_iter()
             .map(|r| (r.get::<_, i32>(0), r.get::<_, Vec<i32>>(1)))
             .filter(|(_, b)| !b.is_empty())
@@ -501,7 +552,7 @@ impl PgSide {
                     false
                 }
                 Ok(Err(e)) => {
-                    lost = Some(format!("the connection of session {s} failed {e}"));
+                    lost = Some(format!("the connection of session {s} failed: {e}"));
                     false
                 }
                 Err(TryRecvError::Empty) => true,
@@ -627,7 +678,7 @@ impl Side for PgSide {
         let names: Vec<&str> = self.tables.iter().map(|t| t.name.as_str()).collect();
         self.control
             .batch_execute(&format!("TRUNCATE {} RESTART IDENTITY", names.join(", ")))
-            .map_err(|e| PgError::Server(format!("TRUNCATE: {e}")))?;
+            .map_err(|e| PgError::Server(format!("TRUNCATE: {}", why(&e))))?;
         for stmt in self.setup.clone() {
             if let Outcome::Error { code, message } =
                 run_sql(&mut self.control, &self.tables, &stmt)?
@@ -689,7 +740,7 @@ impl Side for PgSide {
                 .unwrap_or(first);
             self.control
                 .execute("SELECT pg_cancel_backend($1)", &[&pid(leaf)])
-                .map_err(|e| PgError::Server(format!("pg_cancel_backend: {e}")))?;
+                .map_err(|e| PgError::Server(format!("pg_cancel_backend: {}", why(&e))))?;
             // The cancelled statement returns once its backend takes the
             // signal; until then it still shows as blocked.
             match self.sessions[leaf].res.recv_timeout(self.settings.timeout) {
@@ -741,7 +792,7 @@ impl Side for PgSide {
         self.sessions[session].cmd = None;
         self.control
             .execute("SELECT pg_terminate_backend($1)", &[&pid])
-            .map_err(|e| PgError::Server(format!("pg_terminate_backend: {e}")))?;
+            .map_err(|e| PgError::Server(format!("pg_terminate_backend: {}", why(&e))))?;
         if self.sessions[session].busy {
             // The waiting statement returns with the termination's error:
             // that is the close, not an outcome to compare.
@@ -786,7 +837,7 @@ impl PgSide {
                     "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
                     &[&pid],
                 )
-                .map_err(|e| PgError::Server(format!("pg_stat_activity: {e}")))?
+                .map_err(|e| PgError::Server(format!("pg_stat_activity: {}", why(&e))))?
                 .get(0);
             if alive == 0 {
                 return Ok(());

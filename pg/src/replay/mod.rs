@@ -372,10 +372,14 @@ pub fn replay(
     };
     let mut pg = match PgSide::create(config, &plan.spec, settings) {
         Ok(pg) => pg,
-        Err(e) => {
+        Err(failed) => {
             return Finished {
-                result: Err(e),
-                schema: SchemaFate::NotCreated,
+                result: Err(failed.error),
+                schema: match (failed.schema_created, failed.drop_error) {
+                    (false, _) => SchemaFate::NotCreated,
+                    (true, None) => SchemaFate::Dropped,
+                    (true, Some(e)) => SchemaFate::NotDropped(e),
+                },
             };
         }
     };
@@ -425,7 +429,20 @@ fn compare(
     let mut lines = Vec::new();
     let mut race_at = None;
     for (i, statement) in plan.statements.iter().enumerate() {
-        let theirs = step(pg, statement)?;
+        let theirs = step(pg, statement).map_err(|e| match e {
+            // The runner knows sessions; the reader knows terminals.
+            PgError::Timeout {
+                after, blockers, ..
+            } => PgError::Timeout {
+                what: format!(
+                    "statement #{} on terminal {} ({})",
+                    statement.n, statement.terminal, statement.sql
+                ),
+                after,
+                blockers,
+            },
+            other => other,
+        })?;
         let model_cell = cell(plan, i, &model.steps[i], &mut waiting_model);
         let postgres = cell(plan, i, &theirs, &mut waiting_pg);
         if theirs.race && race_at.is_none() {
