@@ -335,6 +335,16 @@ fn race_2_idempotency_key_refuses_the_second_claim_as_json() {
     assert_eq!(out.status.code(), Some(0), "{}", text_of(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(v["verdict"], "agree");
+    assert_eq!(v["statements_compared"], 4);
+    assert_eq!(v["tables_compared"], 1);
+    assert_eq!(v["tables"].as_array().map(Vec::len), Some(1), "{v}");
+    // serde_json keeps the last of two equal keys: the text must have one.
+    let raw = text_of(&out.stdout);
+    assert_eq!(
+        raw.matches("\"tables\":").count(),
+        1,
+        "one key named tables"
+    );
     let second = &v["steps"][1];
     assert_eq!(second["terminal"], "B");
     for side in ["model", "postgres"] {

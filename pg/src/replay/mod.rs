@@ -258,8 +258,14 @@ pub struct TableLine {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum Verdict {
-    /// Every statement and every table's rows agree.
-    Agree { statements: usize, tables: usize },
+    /// Every statement and every table's rows agree. (Named apart from the
+    /// report's own `tables`, since the verdict is flattened into it.)
+    Agree {
+        #[serde(rename = "statements_compared")]
+        statements: usize,
+        #[serde(rename = "tables_compared")]
+        tables: usize,
+    },
     /// The first disagreement: at statement `n`, or in `table`'s rows.
     Disagree {
         #[serde(skip_serializing_if = "Option::is_none")]
