@@ -430,15 +430,11 @@ fn a_role_without_create_exits_2_with_its_message() {
     assert!(text_of(&out.stdout).is_empty(), "nothing was started");
 }
 
-/// A statement that neither finishes nor blocks on a lock: in a database of
-/// its own, an event trigger gives every table the replay creates an
-/// INSERT trigger that sleeps 5 s, and `--timeout 1` must stop the replay
-/// with its message and exit 2, the schema dropped all the same.
-#[test]
-fn a_statement_past_the_timeout_stops_the_replay_with_exit_2() {
-    let Some(url) = database_url() else { return };
-    let db = format!("lousa_replay_timeout_{}", std::process::id());
-    let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("PostgreSQL accepts");
+/// A database of its own for a test that changes database-wide settings:
+/// the admin connection, its name, its config and its URL (on loopback).
+fn own_database(url: &str, what: &str) -> (postgres::Client, String, postgres::Config, String) {
+    let db = format!("lousa_replay_{what}_{}", std::process::id());
+    let mut admin = postgres::Client::connect(url, postgres::NoTls).expect("PostgreSQL accepts");
     // Two commands: neither may run inside the implicit transaction of one.
     admin
         .batch_execute(&format!("DROP DATABASE IF EXISTS {db}"))
@@ -450,7 +446,63 @@ fn a_statement_past_the_timeout_stops_the_replay_with_exit_2() {
     config.dbname(&db);
     let port = config.get_ports().first().copied().unwrap_or(5432);
     let user = config.get_user().unwrap_or("postgres").to_string();
-    let slow_url = format!("postgres://{user}@127.0.0.1:{port}/{db}");
+    let db_url = format!("postgres://{user}@127.0.0.1:{port}/{db}");
+    (admin, db, config, db_url)
+}
+
+/// A reader's server may default to another isolation level, a statement
+/// timeout or read-only transactions; the replay's sessions put
+/// PostgreSQL's defaults back, so race-2 still agrees there.
+#[test]
+fn a_server_with_other_defaults_still_agrees() {
+    let Some(url) = database_url() else { return };
+    let (mut admin, db, _, db_url) = own_database(&url, "defaults");
+    admin
+        .batch_execute(&format!(
+            "ALTER DATABASE {db} SET default_transaction_isolation = 'serializable'; \
+             ALTER DATABASE {db} SET default_transaction_read_only = on; \
+             ALTER DATABASE {db} SET lock_timeout = '1ms'"
+        ))
+        .unwrap();
+    let outs: Vec<Output> = ["check-then-act", "idempotency-key-held-tx"]
+        .iter()
+        .map(|design| {
+            lousa(
+                &[
+                    "replay",
+                    "held-transaction",
+                    "--strategy",
+                    design,
+                    "--database-url",
+                    &db_url,
+                ],
+                None,
+            )
+        })
+        .collect();
+    admin
+        .batch_execute(&format!("DROP DATABASE {db} WITH (FORCE)"))
+        .unwrap();
+    for out in outs {
+        let stdout = text_of(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{stdout}{}",
+            text_of(&out.stderr)
+        );
+        assert!(stdout.contains("verdict: agree"), "{stdout}");
+    }
+}
+
+/// A statement that neither finishes nor blocks on a lock: in a database of
+/// its own, an event trigger gives every table the replay creates an
+/// INSERT trigger that sleeps 5 s, and `--timeout 1` must stop the replay
+/// with its message and exit 2, the schema dropped all the same.
+#[test]
+fn a_statement_past_the_timeout_stops_the_replay_with_exit_2() {
+    let Some(url) = database_url() else { return };
+    let (mut admin, db, config, slow_url) = own_database(&url, "timeout");
     let mut slow = config.connect(postgres::NoTls).expect("the new database");
     slow.batch_execute(
         "CREATE FUNCTION public.slow_insert() RETURNS trigger LANGUAGE plpgsql AS

@@ -55,6 +55,14 @@ pub const SUPPORTED_VERSIONS: std::ops::Range<i32> = 150_000..160_000;
 ///   and compiling every statement would only make the suite slow.
 pub const SESSION_SETTINGS: &str = "SET enable_seqscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off; SET jit = off";
 
+/// Settings a reader's server may have changed from PostgreSQL's defaults,
+/// put back for the sessions: the model's autocommit statements run at
+/// READ COMMITTED, and nothing in it times out on its own or refuses a
+/// write. A server the conformance suite starts has these already.
+pub const PINNED_DEFAULTS: &str = "SET default_transaction_isolation = 'read committed'; \
+     SET default_transaction_read_only = off; SET statement_timeout = 0; SET lock_timeout = 0; \
+     SET idle_in_transaction_session_timeout = 0";
+
 /// `deadlock_timeout` for a statement issued while `waiting` other sessions
 /// already wait.
 ///
@@ -337,6 +345,11 @@ impl PgSide {
             })
         };
         let mut control = connect(config).map_err(not_created)?;
+        // On its own: a read-only default would already hold for a
+        // transaction that began with these SETs.
+        control
+            .batch_execute(PINNED_DEFAULTS)
+            .map_err(|e| not_created(PgError::Server(format!("session settings: {}", why(&e)))))?;
         let schema = settings.schema.clone();
         let mut ddl = String::new();
         if settings.replace {
@@ -475,7 +488,7 @@ impl PgSide {
             |e: postgres::Error| PgError::Server(format!("opening a session: {}", why(&e)));
         client
             .batch_execute(&format!(
-                "SET search_path TO {}; {SESSION_SETTINGS}",
+                "SET search_path TO {}; {SESSION_SETTINGS}; {PINNED_DEFAULTS}",
                 self.settings.schema
             ))
             .map_err(failed)?;
