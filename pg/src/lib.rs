@@ -11,6 +11,7 @@
 //! [`replay`]. lousa-core stays free of I/O: everything that talks to a
 //! server is here.
 
+pub mod connect;
 pub mod error;
 pub mod model;
 pub mod record;
