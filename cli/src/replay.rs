@@ -66,6 +66,14 @@ pub fn execute(args: ReplayArgs) -> ExitCode {
     }
 }
 
+/// Prints to stdout, ignoring a closed one: the other commands end at once
+/// when a reader stops reading (`lousa ... | head`), but a replay must go
+/// on to drop its schema, so it keeps running and prints nothing more.
+fn say(text: &str) {
+    use std::io::Write as _;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 fn database_url(flag: Option<String>) -> Result<String, String> {
     match flag {
         Some(url) if url.is_empty() => Err("--database-url: the URL is empty".into()),
@@ -94,11 +102,10 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
     let run = run_seeded_or_scheduled(&s, args.schedule.as_deref())?;
     let plan = Plan::new(&s, &run);
     if plan.statements.is_empty() {
-        outln!(
-            "{} under {} sent no statement to the database: there is nothing to replay",
-            plan.scenario,
-            plan.strategy
-        );
+        say(&format!(
+            "{} under {} sent no statement to the database: there is nothing to replay\n",
+            plan.scenario, plan.strategy
+        ));
         return Ok(0);
     }
     let config = lousa_pg::server::config(&url).map_err(|e| e.to_string())?;
@@ -119,7 +126,7 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
     let model = replay::model_record(&plan);
     let width = text::model_width(&plan, &model);
     match args.format {
-        ReplayFormat::Text => out!("{}", text::header(&plan, &server, &schema, width)),
+        ReplayFormat::Text => say(&text::header(&plan, &server, &schema, width)),
         // stdout is the JSON alone; what will be created still shows first.
         ReplayFormat::Json => eprint!("{}", text::intro(&plan, &server, &schema)),
     }
@@ -139,7 +146,7 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
         &options,
         &mut |line| {
             if let ReplayFormat::Text = args.format {
-                out!("{}", text::step(line, width));
+                say(&text::step(line, width));
             }
         },
     );
@@ -155,11 +162,10 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
         }
     };
     match args.format {
-        ReplayFormat::Text => out!("{}", text::footer(&report)),
-        ReplayFormat::Json => outln!(
-            "{}",
-            serde_json::to_string_pretty(&report).expect("the report serializes")
-        ),
+        ReplayFormat::Text => say(&text::footer(&report)),
+        ReplayFormat::Json => {
+            say(&(serde_json::to_string_pretty(&report).expect("the report serializes") + "\n"))
+        }
     }
     // A schema left behind is an error, on stderr in either format; JSON's
     // stdout is the report alone.
@@ -167,7 +173,7 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
         (SchemaFate::NotDropped(_), _) | (_, ReplayFormat::Json) => {
             eprint!("{}", text::schema_line(&schema, &fate))
         }
-        (_, ReplayFormat::Text) => out!("{}", text::schema_line(&schema, &fate)),
+        (_, ReplayFormat::Text) => say(&text::schema_line(&schema, &fate)),
     }
     Ok(match fate {
         SchemaFate::NotDropped(_) => EXIT_CANNOT_COMPARE,

@@ -555,6 +555,27 @@ fn a_statement_past_the_timeout_stops_the_replay_with_exit_2() {
     assert_eq!(left, 0, "{schema} is left");
 }
 
+/// `lousa replay ... | head -1`: the reader stops reading after the first
+/// line, and the replay must still run to its end and drop its schema.
+#[test]
+fn a_closed_stdout_still_drops_the_schema() {
+    let Some(url) = database_url() else { return };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lousa"))
+        .args(["replay", "race-3", "--database-url", &url])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // The fourth line names the schema; then the pipe closes.
+    let header: Vec<String> = lines.by_ref().take(4).map_while(Result::ok).collect();
+    drop(lines);
+    let schema = schema_in(&header.join("\n"));
+    let out = child.wait_with_output().expect("the replay ends");
+    assert_eq!(out.status.code(), Some(0), "{}", text_of(&out.stderr));
+    assert!(!schema_exists(&url, &schema), "{schema} is left");
+}
+
 /// Ctrl-C mid-replay: the process is frozen (SIGSTOP) once the first
 /// statement's line is out and its schema is seen in pg_namespace, then
 /// sent SIGINT and let go. It must stop with 130 and drop the schema. A
