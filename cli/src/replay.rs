@@ -110,19 +110,25 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
     }
     let config = lousa_pg::server::config(&url).map_err(|e| e.to_string())?;
     let server = lousa_pg::server::preflight(&config).map_err(|e| e.to_string())?;
+    let schema = replay::schema_name();
     let interrupt = Arc::new(AtomicBool::new(false));
     let flag = interrupt.clone();
+    let named = schema.clone();
     // The first Ctrl-C asks the replay to stop at its next poll, which
     // drops the schema; a second one quits at once, for a replay stuck
-    // where it cannot poll (the schema is then left, and named below).
+    // where it cannot poll, and says how to drop what may be left.
     ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
+            eprintln!(
+                "\nquit: schema {named} may be left; drop it with DROP SCHEMA IF EXISTS {named} CASCADE;"
+            );
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
-        eprintln!("\ninterrupted: stopping the replay and dropping its schema (Ctrl-C again quits at once)");
+        eprintln!(
+            "\ninterrupted: stopping the replay and dropping its schema (Ctrl-C again quits at once)"
+        );
     })
     .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
-    let schema = replay::schema_name();
     let model = replay::model_record(&plan);
     let width = text::model_width(&plan, &model);
     match args.format {
