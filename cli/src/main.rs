@@ -14,7 +14,7 @@ use std::process::ExitCode;
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        wrote(write!(std::io::stdout().lock(), $($arg)*));
+        $crate::wrote(write!(std::io::stdout().lock(), $($arg)*));
     }};
 }
 
@@ -22,9 +22,11 @@ macro_rules! out {
 macro_rules! outln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        wrote(writeln!(std::io::stdout().lock(), $($arg)*));
+        $crate::wrote(writeln!(std::io::stdout().lock(), $($arg)*));
     }};
 }
+
+mod replay;
 
 /// Whoever pipes a report into `head` has read what they wanted: a closed
 /// stdout ends the program with success. Rust ignores SIGPIPE, so a plain
@@ -82,6 +84,12 @@ enum LangArg {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Replay a run's database traffic on a real PostgreSQL 15, one
+    /// connection per terminal (A, B, ...) in a schema of its own, and print
+    /// the model's outcome of every statement beside the server's. Exits 0
+    /// when they agree, 1 at the first disagreement, 2 when it cannot
+    /// compare (server unreachable, no CREATE, not version 15, timeout).
+    Replay(replay::ReplayArgs),
     /// List the built-in scenarios, or print one as scenario JSON to edit
     /// and run back (`lousa scenarios timeout-retry --format json > my.json`).
     Scenarios {
@@ -236,6 +244,10 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Replay has exit codes of its own (1 is a disagreement).
+    if let Command::Replay(args) = cli.command {
+        return replay::execute(args);
+    }
     match execute(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -307,6 +319,7 @@ pub fn load(name: &str, strategy: Option<&str>, seed: Option<u64>) -> Result<Sce
 
 fn execute(cmd: Command) -> Result<(), String> {
     match cmd {
+        Command::Replay(_) => unreachable!("main runs replay"),
         Command::Scenarios { scenario, format } => {
             let list = match &scenario {
                 Some(name) => vec![load(name, None, None)?],

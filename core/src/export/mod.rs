@@ -16,7 +16,7 @@ mod rust_test;
 
 pub use history::{HISTORY_FORMAT, History, OpType, Operation, history, operations};
 pub use mermaid::mermaid;
-pub use psql::psql_script;
+pub use psql::{psql_script, terminal_label};
 pub use rust_test::rust_test;
 
 use crate::run::Run;

@@ -8,7 +8,10 @@ use crate::store::all_tables;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-fn terminal_label(i: usize) -> String {
+/// The label of the `i`th connection to appear in a run's store traffic:
+/// A, B, ... `lousa replay` names its connections the same way, so its
+/// output and this script read side by side.
+pub fn terminal_label(i: usize) -> String {
     let letters = ["A", "B", "C", "D", "E", "F", "G", "H"];
     letters
         .get(i)
@@ -56,7 +59,19 @@ pub fn psql_script(scenario: &Scenario, run: &Run) -> String {
         out,
         "-- A statement marked WAITS blocks; go on in the other terminal, and it"
     );
-    let _ = writeln!(out, "-- returns when the transaction it waits for ends.\n");
+    let _ = writeln!(out, "-- returns when the transaction it waits for ends.");
+    // The take-home's check: the same statements on the attendee's server,
+    // with the model's outcome beside PostgreSQL's for each.
+    let _ = writeln!(
+        out,
+        "-- To check every outcome on your own PostgreSQL 15 in one command, run\n\
+         --   lousa replay {} --strategy {} --schedule {} --database-url postgres://USER@HOST:PORT/DB\n\
+         -- (a scenario from a file or a link is given as it was to this export): it\n\
+         -- replays these statements in a schema of its own, one connection per\n\
+         -- terminal, prints the model's outcome beside the server's and drops the\n\
+         -- schema at the end.\n",
+        scenario.name, run.strategy, run.schedule
+    );
     let _ = writeln!(out, "-- Set-up (any terminal):");
     let tables = all_tables();
     for t in tables.iter().rev() {
@@ -68,6 +83,18 @@ pub fn psql_script(scenario: &Scenario, run: &Run) -> String {
     out.push('\n');
     for (i, s) in run.store_log.iter().enumerate() {
         let label = terminal_label(terminals[&s.session]);
+        if s.closed {
+            // Closing the terminal is what the crash does to the connection:
+            // its transaction rolls back, a statement it waits on is aborted.
+            let _ = writeln!(
+                out,
+                "-- {:>3}. at {:.3} s the instance of terminal {label} crashes: close that \
+                 psql (Ctrl-C, then \\q); its open transaction rolls back",
+                i + 1,
+                s.time_ms as f64 / 1000.0,
+            );
+            continue;
+        }
         let wait = if s.waited {
             "  -- WAITS: it blocks here"
         } else {
@@ -101,5 +128,10 @@ mod tests {
         assert!(script.contains("WAITS"), "{script}");
         assert!(script.contains("CREATE TABLE cobranca ("));
         assert!(script.contains("ON CONFLICT (idempotency_key) DO NOTHING RETURNING id;"));
+        let replay = format!(
+            "lousa replay held-transaction --strategy {} --schedule {} --database-url",
+            r.strategy, r.schedule
+        );
+        assert!(script.contains(&replay), "{script}");
     }
 }

@@ -121,6 +121,7 @@ impl World {
                 time_ms: self.now_ms,
                 stmt: stmt.clone().expect("built when logging"),
                 waited: false,
+                closed: false,
             });
         }
         // The statement built above is handed over rather than built again.
@@ -344,6 +345,19 @@ impl World {
         );
         // A dead process's connections close, so its open transactions roll back.
         for s in sessions {
+            // Logged only where it changes the store (a transaction or a
+            // waiting statement), so that the log replays alone.
+            let busy = self.store.in_transaction(s) || self.store.waiting_on(s).is_some();
+            if self.log_store && busy {
+                self.store_log.push(StoreStatement {
+                    session: s.0,
+                    instance: Some(instance.0),
+                    time_ms: self.now_ms,
+                    stmt: Stmt::Rollback,
+                    waited: false,
+                    closed: true,
+                });
+            }
             self.store.terminate(s);
         }
         self.drain_completions();

@@ -198,6 +198,14 @@ pub struct StoreStatement {
     pub stmt: Stmt,
     /// True when the statement had to wait for another transaction.
     pub waited: bool,
+    /// Not a statement: the connection closed here, because its instance
+    /// crashed, which rolls back its open transaction and aborts a
+    /// statement it was waiting on. `stmt` is then `ROLLBACK`, what the
+    /// close does to a transaction; the session issues nothing after it.
+    /// Left out of the JSON when false, so that a run without a crash
+    /// reads (and hashes, `tests/golden/hashes.txt`) as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub closed: bool,
 }
 
 /// Identity of a world for exploration: everything that affects the future,
@@ -478,6 +486,7 @@ impl World {
                 time_ms: 0,
                 stmt,
                 waited: false,
+                closed: false,
             });
         }
     }

@@ -78,16 +78,16 @@ fn render_value(v: &Value) -> String {
     }
 }
 
+/// A row as `(1, 'k', NULL)`.
+pub fn render_row(row: &[Value]) -> String {
+    format!(
+        "({})",
+        row.iter().map(render_value).collect::<Vec<_>>().join(", ")
+    )
+}
+
 fn render_rows(rows: &[Vec<Value>]) -> String {
-    let rows: Vec<String> = rows
-        .iter()
-        .map(|r| {
-            format!(
-                "({})",
-                r.iter().map(render_value).collect::<Vec<_>>().join(", ")
-            )
-        })
-        .collect();
+    let rows: Vec<String> = rows.iter().map(|r| render_row(r)).collect();
     format!("[{}]", rows.join(", "))
 }
 

@@ -12,17 +12,22 @@
 //! has returned, a woken waiter no longer shows as blocked, so there is no
 //! window where it is wrongly taken as still waiting.
 
-use super::{Outcome, Side, Spec, StepOutput};
+use crate::connect::connect;
+pub use crate::connect::{SUPPORTED_VERSIONS, ServerInfo, config, describe, preflight, why};
+use crate::{Outcome, PgError, Side, Spec, StepOutput};
 use lousa_core::store::{ColumnType, Name, Stmt, TableDef, Value};
-use postgres::{Client, NoTls, SimpleQueryMessage};
+use postgres::{Client, Config, SimpleQueryMessage};
 use std::collections::HashMap;
-use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How long a statement may neither finish nor block before the runner gives
-/// up (a runner bug or a wedged server, never a legitimate outcome).
-const SETTLE_TIMEOUT: Duration = Duration::from_secs(30);
+/// up (a runner bug or a wedged server, never a legitimate outcome), unless
+/// the caller says otherwise ([`Settings::timeout`]).
+pub const SETTLE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Session settings that make PostgreSQL pick the plans the model assumes.
 ///
@@ -42,6 +47,14 @@ const SETTLE_TIMEOUT: Duration = Duration::from_secs(30);
 /// - `jit = off`: the seq-scan penalty pushes costs past `jit_above_cost`,
 ///   and compiling every statement would only make the suite slow.
 pub const SESSION_SETTINGS: &str = "SET enable_seqscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off; SET jit = off";
+
+/// Settings a reader's server may have changed from PostgreSQL's defaults,
+/// put back for the sessions: the model's autocommit statements run at
+/// READ COMMITTED, and nothing in it times out on its own or refuses a
+/// write. A server the conformance suite starts has these already.
+pub const PINNED_DEFAULTS: &str = "SET default_transaction_isolation = 'read committed'; \
+     SET default_transaction_read_only = off; SET statement_timeout = 0; SET lock_timeout = 0; \
+     SET idle_in_transaction_session_timeout = 0";
 
 /// `deadlock_timeout` for a statement issued while `waiting` other sessions
 /// already wait.
@@ -68,15 +81,32 @@ struct Command {
 
 struct PgSession {
     cmd: Option<Sender<Command>>,
-    res: Receiver<Outcome>,
+    /// A statement's outcome, or why its connection failed.
+    res: Receiver<Result<Outcome, String>>,
     pid: i32,
     busy: bool,
     _thread: JoinHandle<()>,
 }
 
+/// Where a [`PgSide`] works and how long it waits.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The schema to create the tables in; every connection's `search_path`
+    /// is set to it.
+    pub schema: String,
+    /// Drop a schema of that name first. Only for names no one else uses
+    /// (the conformance suite's): `lousa replay` never drops what it did
+    /// not create, so its schema must be new.
+    pub replace: bool,
+    /// How long a statement may neither finish nor block.
+    pub timeout: Duration,
+    /// Set (by a Ctrl-C handler) to stop the run at the next poll.
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
 pub struct PgSide {
-    url: String,
-    schema: String,
+    config: Config,
+    settings: Settings,
     control: Client,
     tables: Vec<TableDef>,
     setup: Vec<Stmt>,
@@ -86,10 +116,18 @@ pub struct PgSide {
     /// Every (waiter, blocker) pair seen since the step began, including
     /// waits that began and ended within it (a deadlock's).
     seen_blocked: HashMap<i32, Vec<i32>>,
+    /// Whether the schema is this side's to drop: set once CREATE SCHEMA
+    /// succeeded, cleared once it is dropped.
+    owns_schema: bool,
 }
 
-fn connect(url: &str) -> Result<Client, String> {
-    Client::connect(url, NoTls).map_err(|e| format!("cannot connect to {url}: {e}"))
+/// Why [`PgSide::create`] failed, and whether it had created the schema
+/// (then dropped, unless `drop_error` says why not).
+#[derive(Debug)]
+pub struct CreateFailed {
+    pub error: PgError,
+    pub schema_created: bool,
+    pub drop_error: Option<PgError>,
 }
 
 /// The value of column `col` of `table` as the model holds it.
@@ -113,14 +151,21 @@ fn returned_columns(stmt: &Stmt) -> &[Name] {
 
 /// Runs one statement and converts the result to the model's values:
 /// bigint and identity columns become `Value::Int`, text and jsonb (read as
-/// text) `Value::Text`, SQL NULL `Value::Null`.
-pub fn run_sql(client: &mut Client, tables: &[TableDef], stmt: &Stmt) -> Outcome {
+/// text) `Value::Text`, SQL NULL `Value::Null`. A statement's own error is
+/// an outcome; a broken connection is a [`PgError`].
+pub fn run_sql(client: &mut Client, tables: &[TableDef], stmt: &Stmt) -> Result<Outcome, PgError> {
     run_sql_after(client, tables, "", stmt)
+        .map_err(|e| PgError::Server(format!("the control connection failed: {e}")))
 }
 
 /// [`run_sql`] with `prefix` (utility statements that return no rows) sent
-/// first in the same simple query.
-fn run_sql_after(client: &mut Client, tables: &[TableDef], prefix: &str, stmt: &Stmt) -> Outcome {
+/// first in the same simple query; `Err` only when the connection failed.
+fn run_sql_after(
+    client: &mut Client,
+    tables: &[TableDef],
+    prefix: &str,
+    stmt: &Stmt,
+) -> Result<Outcome, String> {
     match client.simple_query(&format!("{prefix}{}", stmt.to_sql())) {
         Ok(messages) => {
             let table = stmt.table().unwrap_or("");
@@ -150,23 +195,23 @@ fn run_sql_after(client: &mut Client, tables: &[TableDef], prefix: &str, stmt: &
                     _ => {}
                 }
             }
-            Outcome::ok(stmt, rows, affected)
+            Ok(Outcome::ok(stmt, rows, affected))
         }
         Err(e) => match e.as_db_error() {
-            Some(db) => Outcome::Error {
+            Some(db) => Ok(Outcome::Error {
                 code: db.code().code().to_string(),
                 message: db.message().to_string(),
-            },
-            None => panic!("connection failed running `{}`: {e}", stmt.to_sql()),
+            }),
+            None => Err(format!("running `{}`: {e}", stmt.to_sql())),
         },
     }
 }
 
 impl PgSide {
-    /// Creates the case's tables in a schema of its own and opens one
-    /// connection per session.
-    pub fn connect(url: &str, spec: &Spec) -> Result<PgSide, String> {
-        let mut control = connect(url)?;
+    /// The conformance suite's side: the case's tables in a schema of its
+    /// own (named after the process and the case), one connection per
+    /// session.
+    pub fn connect(url: &str, spec: &Spec) -> Result<PgSide, PgError> {
         // One schema per case and process: cases run in parallel test threads,
         // and two test runs may share a server.
         let schema = format!(
@@ -174,73 +219,181 @@ impl PgSide {
             std::process::id(),
             spec.name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
         );
-        let mut ddl = format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}; SET search_path TO {schema};"
-        );
-        for t in &spec.tables {
-            ddl.push_str(&t.create_sql());
-            ddl.push(';');
-        }
-        control
-            .batch_execute(&ddl)
-            .map_err(|e| format!("creating the tables of {}: {e}", spec.name))?;
-        let mut side = PgSide {
-            url: url.to_string(),
+        let settings = Settings {
             schema,
+            replace: true,
+            timeout: SETTLE_TIMEOUT,
+            interrupt: None,
+        };
+        PgSide::create(&config(url)?, spec, settings).map_err(|f| f.error)
+    }
+
+    /// Creates the spec's tables in `settings.schema` and opens one
+    /// connection per session. On an error nothing is left behind: a schema
+    /// already created is dropped, and [`CreateFailed`] says so.
+    pub fn create(
+        config: &Config,
+        spec: &Spec,
+        settings: Settings,
+    ) -> Result<PgSide, Box<CreateFailed>> {
+        let not_created = |error| {
+            Box::new(CreateFailed {
+                error,
+                schema_created: false,
+                drop_error: None,
+            })
+        };
+        let mut control = connect(config).map_err(not_created)?;
+        // On its own: a read-only default would already hold for a
+        // transaction that began with these SETs.
+        control
+            .batch_execute(PINNED_DEFAULTS)
+            .map_err(|e| not_created(PgError::Server(format!("session settings: {}", why(&e)))))?;
+        let schema = settings.schema.clone();
+        let mut ddl = String::new();
+        if settings.replace {
+            ddl.push_str(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE; "));
+        }
+        ddl.push_str(&format!("CREATE SCHEMA {schema}"));
+        if let Err(e) = control.batch_execute(&ddl) {
+            let denied = e
+                .as_db_error()
+                .is_some_and(|db| db.code().code() == "42501");
+            return Err(not_created(if denied {
+                match control.query_one("SELECT current_user::text, current_database()::text", &[])
+                {
+                    Ok(row) => PgError::NoCreate {
+                        role: row.get(0),
+                        database: row.get(1),
+                    },
+                    Err(e) => PgError::Server(why(&e)),
+                }
+            } else {
+                PgError::Server(format!("creating schema {schema}: {}", why(&e)))
+            }));
+        }
+        let mut side = PgSide {
+            config: config.clone(),
+            settings,
             control,
             tables: spec.tables.clone(),
             setup: spec.setup.clone(),
             sessions: Vec::new(),
             blocked_by: HashMap::new(),
             seen_blocked: HashMap::new(),
+            owns_schema: true,
         };
-        for _ in &spec.sessions {
-            let s = side.open_session()?;
-            side.sessions.push(s);
+        match side.fill(spec) {
+            Ok(()) => Ok(side),
+            Err(error) => Err(Box::new(CreateFailed {
+                error,
+                schema_created: true,
+                drop_error: side.release().err(),
+            })),
         }
-        Ok(side)
+    }
+
+    /// The tables in the new schema, and the sessions' connections.
+    fn fill(&mut self, spec: &Spec) -> Result<(), PgError> {
+        let mut tables = format!("SET search_path TO {};", self.settings.schema);
+        for t in &spec.tables {
+            tables.push_str(&t.create_sql());
+            tables.push(';');
+        }
+        self.control.batch_execute(&tables).map_err(|e| {
+            PgError::Server(format!("creating the tables of {}: {}", spec.name, why(&e)))
+        })?;
+        for _ in &spec.sessions {
+            let s = self.open_session()?;
+            self.sessions.push(s);
+        }
+        Ok(())
+    }
+
+    /// The schema this side works in.
+    pub fn schema(&self) -> &str {
+        &self.settings.schema
+    }
+
+    /// Ends the sessions and drops the schema, saying whether the drop
+    /// worked (dropping `self` does the same, silently).
+    pub fn close(mut self) -> Result<(), PgError> {
+        self.release()
+    }
+
+    /// Terminates the sessions' backends (a statement still blocked, after
+    /// an error or a Ctrl-C, would hold its locks) and drops the schema.
+    fn release(&mut self) -> Result<(), PgError> {
+        for s in &mut self.sessions {
+            s.cmd = None;
+        }
+        if !self.owns_schema {
+            return Ok(());
+        }
+        let pids: Vec<i32> = self.sessions.iter().map(|s| s.pid).collect();
+        let _ = self.control.query(
+            "SELECT pg_terminate_backend(pid) FROM unnest($1::int4[]) AS pid",
+            &[&pids],
+        );
+        let schema = &self.settings.schema;
+        // A terminated backend lets go of its locks as it exits; DROP waits
+        // for them on its own.
+        let dropped = self
+            .control
+            .batch_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"));
+        self.owns_schema = false;
+        dropped.map_err(|e| {
+            PgError::Server(format!(
+                "could not drop schema {schema}: {}; drop it with DROP SCHEMA {schema} CASCADE;",
+                why(&e)
+            ))
+        })
     }
 
     /// The scan PostgreSQL plans for `stmt` in a session's settings:
     /// `Index Scan using <index>` or `Seq Scan`, from EXPLAIN.
-    pub fn planned_scan(&self, stmt: &Stmt) -> String {
-        let mut client = connect(&self.url).expect("connect");
+    pub fn planned_scan(&self, stmt: &Stmt) -> Result<String, PgError> {
+        let mut client = connect(&self.config)?;
+        let failed = |e: postgres::Error| PgError::Server(format!("EXPLAIN: {}", why(&e)));
         client
             .batch_execute(&format!(
                 "SET search_path TO {}; {SESSION_SETTINGS}",
-                self.schema
+                self.settings.schema
             ))
-            .expect("session settings");
+            .map_err(failed)?;
         let plan: Vec<String> = client
             .simple_query(&format!("EXPLAIN (COSTS OFF) {}", stmt.to_sql()))
-            .expect("explain")
+            .map_err(failed)?
             .into_iter()
             .filter_map(|m| match m {
                 SimpleQueryMessage::Row(r) => r.get(0).map(str::to_string),
                 _ => None,
             })
             .collect();
-        plan.iter()
+        Ok(plan
+            .iter()
             .find_map(|line| {
                 let line = line.trim_start_matches([' ', '-', '>']);
                 let scan = line.split(" on ").next().unwrap_or("");
                 (scan.starts_with("Index Scan using") || scan.starts_with("Seq Scan"))
                     .then(|| scan.trim().to_string())
             })
-            .unwrap_or_else(|| format!("unexpected plan: {}", plan.join(" / ")))
+            .unwrap_or_else(|| format!("unexpected plan: {}", plan.join(" / "))))
     }
 
-    fn open_session(&self) -> Result<PgSession, String> {
-        let mut client = connect(&self.url)?;
+    fn open_session(&self) -> Result<PgSession, PgError> {
+        let mut client = connect(&self.config)?;
+        let failed =
+            |e: postgres::Error| PgError::Server(format!("opening a session: {}", why(&e)));
         client
             .batch_execute(&format!(
-                "SET search_path TO {}; {SESSION_SETTINGS}",
-                self.schema
+                "SET search_path TO {}; {SESSION_SETTINGS}; {PINNED_DEFAULTS}",
+                self.settings.schema
             ))
-            .map_err(|e| format!("session settings: {e}"))?;
+            .map_err(failed)?;
         let pid: i32 = client
             .query_one("SELECT pg_backend_pid()", &[])
-            .map_err(|e| e.to_string())?
+            .map_err(failed)?
             .get(0);
         let (cmd_tx, cmd_rx) = channel::<Command>();
         let (res_tx, res_rx) = channel();
@@ -252,10 +405,11 @@ impl PgSide {
                 // and releases its locks (ReadyForQuery comes after). An
                 // empty query returns only once that is done, so statements
                 // that the abort wakes are seen to finish after this step.
-                if matches!(out, Outcome::Error { .. }) {
+                if matches!(out, Ok(Outcome::Error { .. })) {
                     let _ = client.simple_query("");
                 }
-                if res_tx.send(out).is_err() {
+                let lost = out.is_err();
+                if res_tx.send(out).is_err() || lost {
                     break;
                 }
             }
@@ -269,19 +423,27 @@ impl PgSide {
         })
     }
 
+    fn interrupted(&self) -> bool {
+        self.settings
+            .interrupt
+            .as_ref()
+            .is_some_and(|i| i.load(Ordering::SeqCst))
+    }
+
     /// Which of our sessions' backends are waiting on a lock, and for whom.
-    fn blockers(&mut self) -> HashMap<i32, Vec<i32>> {
+    fn blockers(&mut self) -> Result<HashMap<i32, Vec<i32>>, PgError> {
         let pids: Vec<i32> = self.sessions.iter().map(|s| s.pid).collect();
-        self.control
+        Ok(self
+            .control
             .query(
                 "SELECT pid, pg_blocking_pids(pid) FROM unnest($1::int4[]) AS pid",
                 &[&pids],
             )
-            .expect("pg_blocking_pids")
+            .map_err(|e| PgError::Server(format!("pg_blocking_pids: {}", why(&e))))?
             .into_iter()
             .map(|r| (r.get::<_, i32>(0), r.get::<_, Vec<i32>>(1)))
             .filter(|(_, b)| !b.is_empty())
-            .collect()
+            .collect())
     }
 
     /// Waits until each of `active` has either returned (its outcome is in
@@ -289,21 +451,32 @@ impl PgSide {
     /// deadlock PostgreSQL will break after `deadlock_timeout`, so the wait
     /// goes on through it.
     /// Leaves the sessions' final blockers in `self.blocked_by`.
-    fn settle(&mut self, active: &[usize]) -> Vec<(usize, Outcome)> {
-        let deadline = Instant::now() + SETTLE_TIMEOUT;
+    fn settle(&mut self, active: &[usize]) -> Result<Vec<(usize, Outcome)>, PgError> {
+        let deadline = Instant::now() + self.settings.timeout;
         let mut pending: Vec<usize> = active.to_vec();
         let mut done = Vec::new();
         loop {
+            let mut lost = None;
             pending.retain(|&s| match self.sessions[s].res.try_recv() {
-                Ok(out) => {
+                Ok(Ok(out)) => {
                     self.sessions[s].busy = false;
                     done.push((s, out));
                     false
                 }
+                Ok(Err(e)) => {
+                    lost = Some(format!("the connection of session {s} failed: {e}"));
+                    false
+                }
                 Err(TryRecvError::Empty) => true,
-                Err(TryRecvError::Disconnected) => panic!("session thread {s} died"),
+                Err(TryRecvError::Disconnected) => {
+                    lost = Some(format!("the connection of session {s} is gone"));
+                    false
+                }
             });
-            let blockers = self.blockers();
+            if let Some(e) = lost {
+                return Err(PgError::Server(e));
+            }
+            let blockers = self.blockers()?;
             for (w, by) in &blockers {
                 let seen = self.seen_blocked.entry(*w).or_default();
                 for b in by {
@@ -314,7 +487,7 @@ impl PgSide {
             }
             if pending.is_empty() {
                 self.blocked_by = blockers;
-                return done;
+                return Ok(done);
             }
             let all_blocked = pending
                 .iter()
@@ -322,12 +495,17 @@ impl PgSide {
             let deadlock = has_cycle(&blockers);
             if all_blocked && !deadlock {
                 self.blocked_by = blockers;
-                return done;
+                return Ok(done);
+            }
+            if self.interrupted() {
+                return Err(PgError::Interrupted);
             }
             if Instant::now() > deadline {
-                panic!(
-                    "sessions {pending:?} neither finished nor blocked within {SETTLE_TIMEOUT:?} (blockers: {blockers:?})"
-                );
+                return Err(PgError::Timeout {
+                    what: format!("the statement of session {pending:?}"),
+                    after: self.settings.timeout,
+                    blockers: format!("{blockers:?}"),
+                });
             }
             // While a deadlock waits for its detector, poll gently: each poll
             // takes the lock-table locks the detector needs.
@@ -335,7 +513,7 @@ impl PgSide {
         }
     }
 
-    fn send(&mut self, session: usize, stmt: &Stmt) {
+    fn send(&mut self, session: usize, stmt: &Stmt) -> Result<(), PgError> {
         let waiting = self.sessions.iter().filter(|s| s.busy).count();
         // Only a data statement can wait. (A SET is transactional, so it is
         // sent with every statement rather than tracked; in an aborted block
@@ -352,12 +530,12 @@ impl PgSide {
         s.busy = true;
         s.cmd
             .as_ref()
-            .expect("open session")
+            .ok_or_else(|| PgError::Server(format!("session {session} was closed")))?
             .send(Command {
                 prefix,
                 stmt: stmt.clone(),
             })
-            .expect("session thread alive");
+            .map_err(|_| PgError::Server(format!("the connection of session {session} is gone")))
     }
 }
 
@@ -403,7 +581,7 @@ fn has_cycle(blockers: &HashMap<i32, Vec<i32>>) -> bool {
 }
 
 impl Side for PgSide {
-    fn reset(&mut self) {
+    fn reset(&mut self) -> Result<(), PgError> {
         assert!(
             self.sessions.iter().all(|s| !s.busy),
             "reset with a busy session"
@@ -412,28 +590,34 @@ impl Side for PgSide {
         let names: Vec<&str> = self.tables.iter().map(|t| t.name.as_str()).collect();
         self.control
             .batch_execute(&format!("TRUNCATE {} RESTART IDENTITY", names.join(", ")))
-            .expect("truncate");
+            .map_err(|e| PgError::Server(format!("TRUNCATE: {}", why(&e))))?;
         for stmt in self.setup.clone() {
             if let Outcome::Error { code, message } =
-                run_sql(&mut self.control, &self.tables, &stmt)
+                run_sql(&mut self.control, &self.tables, &stmt)?
             {
-                panic!(
+                return Err(PgError::Server(format!(
                     "setup `{}` failed on PostgreSQL: {code} {message}",
                     stmt.to_sql()
-                );
+                )));
             }
         }
+        Ok(())
     }
 
-    fn step(&mut self, session: usize, stmt: &Stmt) -> StepOutput {
+    fn step(&mut self, session: usize, stmt: &Stmt) -> Result<StepOutput, PgError> {
+        // Checked here too: a run whose statements never wait would
+        // otherwise never look at the flag.
+        if self.interrupted() {
+            return Err(PgError::Interrupted);
+        }
         self.seen_blocked = std::mem::take(&mut self.blocked_by);
         let mut active: Vec<usize> = (0..self.sessions.len())
             .filter(|&s| self.sessions[s].busy)
             .collect();
-        self.send(session, stmt);
+        self.send(session, stmt)?;
         active.push(session);
         let mut out = StepOutput::default();
-        for (s, o) in self.settle(&active) {
+        for (s, o) in self.settle(&active)? {
             if s == session {
                 out.own = Some(o);
             } else {
@@ -441,10 +625,10 @@ impl Side for PgSide {
             }
         }
         out.race = released_together(&self.seen_blocked, &self.blocked_by);
-        out
+        Ok(out)
     }
 
-    fn cleanup(&mut self) {
+    fn cleanup(&mut self) -> Result<(), PgError> {
         // Waiting statements are cancelled first, those nobody waits for
         // first: rolling back a transaction that two statements wait for
         // would wake both at once, and their race would decide what is left
@@ -468,46 +652,127 @@ impl Side for PgSide {
                 .unwrap_or(first);
             self.control
                 .execute("SELECT pg_cancel_backend($1)", &[&pid(leaf)])
-                .expect("pg_cancel_backend");
+                .map_err(|e| PgError::Server(format!("pg_cancel_backend: {}", why(&e))))?;
             // The cancelled statement returns once its backend takes the
             // signal; until then it still shows as blocked.
-            self.sessions[leaf]
-                .res
-                .recv_timeout(SETTLE_TIMEOUT)
-                .expect("a cancelled statement returns");
+            match self.sessions[leaf].res.recv_timeout(self.settings.timeout) {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => return Err(PgError::Server(e)),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(PgError::Timeout {
+                        what: format!("the cancelled statement of session {leaf}"),
+                        after: self.settings.timeout,
+                        blockers: format!("{:?}", self.blocked_by),
+                    });
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PgError::Server(format!(
+                        "the connection of session {leaf} is gone"
+                    )));
+                }
+            }
             self.sessions[leaf].busy = false;
             let rest: Vec<usize> = busy.into_iter().filter(|&s| s != leaf).collect();
-            self.settle(&rest);
+            self.settle(&rest)?;
         }
         assert!(
             self.sessions.iter().all(|s| !s.busy),
             "sessions still blocked after their statements were cancelled"
         );
+        // A closed session has nothing left to roll back.
         for s in 0..self.sessions.len() {
-            self.send(s, &Stmt::Rollback);
-            self.settle(&[s]);
+            if self.sessions[s].cmd.is_some() {
+                self.send(s, &Stmt::Rollback)?;
+                self.settle(&[s])?;
+            }
         }
+        Ok(())
     }
 
-    fn check(&mut self, stmt: &Stmt) -> Outcome {
+    fn check(&mut self, stmt: &Stmt) -> Result<Outcome, PgError> {
         run_sql(&mut self.control, &self.tables, stmt)
+    }
+
+    fn close(&mut self, session: usize) -> Result<StepOutput, PgError> {
+        if self.interrupted() {
+            return Err(PgError::Interrupted);
+        }
+        self.seen_blocked = std::mem::take(&mut self.blocked_by);
+        let pid = self.sessions[session].pid;
+        // Without its channel the session's thread ends once its statement,
+        // if any, returns.
+        self.sessions[session].cmd = None;
+        self.control
+            .execute("SELECT pg_terminate_backend($1)", &[&pid])
+            .map_err(|e| PgError::Server(format!("pg_terminate_backend: {}", why(&e))))?;
+        if self.sessions[session].busy {
+            // The waiting statement returns with the termination's error:
+            // that is the close, not an outcome to compare.
+            if let Err(RecvTimeoutError::Timeout) = self.sessions[session]
+                .res
+                .recv_timeout(self.settings.timeout)
+            {
+                return Err(PgError::Timeout {
+                    what: format!("closing session {session}"),
+                    after: self.settings.timeout,
+                    blockers: format!("{:?}", self.blocked_by),
+                });
+            }
+            self.sessions[session].busy = false;
+        }
+        self.wait_until_gone(pid)?;
+        let active: Vec<usize> = (0..self.sessions.len())
+            .filter(|&s| self.sessions[s].busy)
+            .collect();
+        let finished = self.settle(&active)?;
+        Ok(StepOutput {
+            own: Some(Outcome::Ok {
+                rows: None,
+                affected: None,
+            }),
+            finished,
+            race: released_together(&self.seen_blocked, &self.blocked_by),
+        })
+    }
+}
+
+impl PgSide {
+    /// Waits until backend `pid` has exited: a terminated backend lets go
+    /// of its locks only then, and what it wakes must be seen to finish
+    /// during the close.
+    fn wait_until_gone(&mut self, pid: i32) -> Result<(), PgError> {
+        let deadline = Instant::now() + self.settings.timeout;
+        loop {
+            let alive: i64 = self
+                .control
+                .query_one(
+                    "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
+                    &[&pid],
+                )
+                .map_err(|e| PgError::Server(format!("pg_stat_activity: {}", why(&e))))?
+                .get(0);
+            if alive == 0 {
+                return Ok(());
+            }
+            if self.interrupted() {
+                return Err(PgError::Interrupted);
+            }
+            if Instant::now() > deadline {
+                return Err(PgError::Timeout {
+                    what: format!("the backend {pid} of a closed session"),
+                    after: self.settings.timeout,
+                    blockers: format!("{:?}", self.blocked_by),
+                });
+            }
+            std::thread::sleep(Duration::from_micros(300));
+        }
     }
 }
 
 impl Drop for PgSide {
     fn drop(&mut self) {
-        // Ends the session threads; a backend still blocked (after a panic)
-        // is terminated so its thread returns too.
-        for s in &mut self.sessions {
-            s.cmd = None;
-        }
-        let pids: Vec<i32> = self.sessions.iter().map(|s| s.pid).collect();
-        let _ = self.control.query(
-            "SELECT pg_terminate_backend(pid) FROM unnest($1::int4[]) AS pid",
-            &[&pids],
-        );
-        let _ = self
-            .control
-            .batch_execute(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.schema));
+        // Ends the session threads and drops the schema, after a panic or an
+        // early return too; `close` reports what this ignores.
+        let _ = self.release();
     }
 }

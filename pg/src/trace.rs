@@ -2,7 +2,7 @@
 //! in order, become a spec with that single permutation, so a property test
 //! can send random store interleavings to the real server.
 
-use super::spec::{SessionSpec, Spec, StepSpec};
+use crate::spec::{SessionSpec, Spec, StepSpec};
 use lousa_core::store::{SessionId, Stmt, all_tables};
 
 /// A spec whose one permutation replays `trace` (statements in the order they
@@ -73,7 +73,7 @@ pub fn spec_from_store_trace(name: &str, trace: &[(SessionId, Stmt)]) -> Spec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conformance::{model::ModelSide, run_permutation};
+    use crate::{model::ModelSide, run_permutation};
     use lousa_core::store::Value;
 
     #[test]
@@ -103,7 +103,8 @@ mod tests {
             vec![vec!["s3_1", "s3_2", "s1_1", "s3_3"]]
         );
         assert_eq!(spec.tables.len(), 1);
-        let run = run_permutation(&mut ModelSide::new(&spec), &spec, &spec.permutations[0]);
+        let run =
+            run_permutation(&mut ModelSide::new(&spec), &spec, &spec.permutations[0]).unwrap();
         let stmt_of = |n: &str| spec.step(n).unwrap().1.stmt.clone();
         let lines = run.lines(&stmt_of, &spec.final_check);
         assert_eq!(lines[2].1, "<waiting>; after s3_3: INSERT 0 []");

@@ -1,6 +1,6 @@
 //! The model runner: a fresh [`Store`] per permutation.
 
-use super::{Outcome, Side, Spec, StepOutput};
+use crate::{Outcome, PgError, Side, Spec, StepOutput};
 use lousa_core::store::{Exec, SessionId, SqlError, Stmt, StmtResult, Store, TableDef};
 
 pub struct ModelSide {
@@ -47,33 +47,11 @@ impl ModelSide {
     }
 }
 
-impl Side for ModelSide {
-    fn reset(&mut self) {
-        self.store = Store::new(&self.tables);
-        for stmt in self.setup.clone() {
-            if let Outcome::Error { code, message } = self.run_alone(&stmt) {
-                panic!(
-                    "setup `{}` failed in the model: {code} {message}",
-                    stmt.to_sql()
-                );
-            }
-        }
-        self.ids = (0..self.sessions)
-            .map(|_| self.store.open_session())
-            .collect();
-        self.pending = vec![None; self.sessions];
-    }
-
-    fn step(&mut self, session: usize, stmt: &Stmt) -> StepOutput {
-        let own = match self.store.execute(self.ids[session], stmt.clone()) {
-            Exec::Done(r) => Some(outcome(stmt, r)),
-            Exec::Waiting { .. } => {
-                self.pending[session] = Some(stmt.clone());
-                None
-            }
-        };
-        let finished = self
-            .store
+impl ModelSide {
+    /// The waiting statements that finished since the last call, by
+    /// session.
+    fn finished(&mut self) -> Vec<(usize, Outcome)> {
+        self.store
             .take_completions()
             .into_iter()
             .map(|c| {
@@ -87,15 +65,45 @@ impl Side for ModelSide {
                     .expect("a completion of a waiting statement");
                 (idx, outcome(&waited, c.result))
             })
+            .collect()
+    }
+}
+
+impl Side for ModelSide {
+    fn reset(&mut self) -> Result<(), PgError> {
+        self.store = Store::new(&self.tables);
+        for stmt in self.setup.clone() {
+            if let Outcome::Error { code, message } = self.run_alone(&stmt) {
+                panic!(
+                    "setup `{}` failed in the model: {code} {message}",
+                    stmt.to_sql()
+                );
+            }
+        }
+        self.ids = (0..self.sessions)
+            .map(|_| self.store.open_session())
             .collect();
-        StepOutput {
+        self.pending = vec![None; self.sessions];
+        Ok(())
+    }
+
+    fn step(&mut self, session: usize, stmt: &Stmt) -> Result<StepOutput, PgError> {
+        let own = match self.store.execute(self.ids[session], stmt.clone()) {
+            Exec::Done(r) => Some(outcome(stmt, r)),
+            Exec::Waiting { .. } => {
+                self.pending[session] = Some(stmt.clone());
+                None
+            }
+        };
+        let finished = self.finished();
+        Ok(StepOutput {
             own,
             finished,
             race: false,
-        }
+        })
     }
 
-    fn cleanup(&mut self) {
+    fn cleanup(&mut self) -> Result<(), PgError> {
         // As the server side does: waiting statements are cancelled first
         // (a crash, to the store: the same abort), those nobody waits for
         // first, then every session rolls back.
@@ -120,9 +128,25 @@ impl Side for ModelSide {
         }
         self.store.take_completions();
         self.pending.iter_mut().for_each(|p| *p = None);
+        Ok(())
     }
 
-    fn check(&mut self, stmt: &Stmt) -> Outcome {
-        self.run_alone(stmt)
+    fn check(&mut self, stmt: &Stmt) -> Result<Outcome, PgError> {
+        Ok(self.run_alone(stmt))
+    }
+
+    fn close(&mut self, session: usize) -> Result<StepOutput, PgError> {
+        // The store's terminate is what the world does at a crash.
+        self.pending[session] = None;
+        self.store.terminate(self.ids[session]);
+        let finished = self.finished();
+        Ok(StepOutput {
+            own: Some(Outcome::Ok {
+                rows: None,
+                affected: None,
+            }),
+            finished,
+            race: false,
+        })
     }
 }
