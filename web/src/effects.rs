@@ -33,6 +33,13 @@ pub fn install(lousa: Lousa, apply_first: bool) {
         measure(&lousa);
         on_resize.measure();
     });
+    // The reading line sits below a board above the text, whose bottom
+    // moves as its contents take their sizes or as it scrolls away (on a
+    // host page it is not sticky): each scroll places the line where the
+    // board now ends, before the observer looks at the paragraphs. It
+    // costs one rectangle while the line stays put.
+    let on_scroll = steps.clone();
+    window_event_listener(ev::scroll, move |_| on_scroll.measure());
     window_event_listener(ev::popstate, move |_| lousa.restore(&dom::location_query()));
     window_event_listener(ev::keydown, move |e| on_key(&lousa, &e));
     playback(lousa);

@@ -7,7 +7,10 @@
 //! that has: a pure function of where the paragraphs are, however the
 //! reader got there. A hidden paragraph (`hidden`, `display: none`) never
 //! intersects anything, so it is skipped rather than taken for the top of
-//! the page.
+//! the page. Where the board sits above the text, the line is the middle
+//! of what the board leaves below it: [`Steps::measure`] places it again
+//! whenever the page scrolls or resizes, and makes a new observer only
+//! when it moved.
 
 use crate::dom;
 use crate::model::{Lousa, Nav};
@@ -74,8 +77,14 @@ impl Steps {
     /// viewport when the board sits beside the text, or the middle of what
     /// is left below it when it sits above.
     pub fn measure(&self) {
-        let mut t = self.0.borrow_mut();
-        let Some(first) = t.steps.first() else {
+        // Busy with a report or a change of language: the next scroll
+        // places the line.
+        let Ok(mut t) = self.0.try_borrow_mut() else {
+            return;
+        };
+        // The first paragraph on show decides whether the board sits
+        // beside the text: a hidden one has no box to compare with.
+        let Some(first) = t.steps.iter().find(|step| dom::shown(step)) else {
             return;
         };
         let height = dom::window()

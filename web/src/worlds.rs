@@ -1,7 +1,8 @@
 //! Runs and twins, computed from (scenario, strategy, seed). A run of a
-//! built-in takes a tenth of a millisecond, so nothing is cached beyond the
-//! world on screen (which `app::App` keeps): a run is a pure function of its
-//! inputs, and recomputing it can never show a stale picture.
+//! built-in takes a tenth of a millisecond, so nothing is cached here
+//! beyond what the page keeps (`model::Runs`, the last few worlds): a run
+//! is a pure function of its inputs, and recomputing it can never show a
+//! stale picture.
 
 use crate::state::Line;
 use lousa_core::Strategy;
