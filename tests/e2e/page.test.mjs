@@ -1302,7 +1302,12 @@ describe('the built page', () => {
     const below = steps.findLastIndex((st) => st.step === 'provider-replayed' && st.scenario === 'late-retry-provider-key');
     assert.ok(below > steps.findIndex((st) => st.step === 'provider-replayed'), 'a second pair paragraph, in section 6');
     await scrollToStep(page, below);
-    await page.waitForFunction(() => document.querySelector('[data-testid=lousa]').dataset.scenario === 'late-retry-provider-key', null, { timeout: SETTLE_TIMEOUT_MS });
+    // The board already shows this scenario (at its last frame): wait for
+    // the paragraph's step, which the observer reports after the scroll.
+    await page.waitForFunction(() => {
+      const board = document.querySelector('[data-testid=lousa]').dataset;
+      return board.scenario === 'late-retry-provider-key' && board.beats.split(' ').includes('provider-replayed');
+    }, null, { timeout: SETTLE_TIMEOUT_MS });
     checkReplay(await readBoard(page), await readLines(page), names);
     const seen = await page.evaluate(() => {
       const r = document.querySelector('[data-testid=twin]').getBoundingClientRect();
