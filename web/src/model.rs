@@ -1,9 +1,10 @@
 //! The page's state as signals, what is derived from it, and the reader's
 //! actions on it.
 //!
-//! One [`Moment`] signal (scenario, designs, seed, frame) and the language
-//! are the state a URL holds; playback, the help and the measured widths
-//! are the rest. Runs, the twin, the drawn board and the twin's axis are
+//! One [`Moment`] signal (scenario, designs, what the two lines compare,
+//! seed, frame), the language and "ask first" are the state a URL holds;
+//! playback, the help, the questions' answers and the measured widths are
+//! the rest. Runs, the twin, the drawn board and the twin's axis are
 //! memos of exactly the inputs they depend on, so a seek recomputes none
 //! of them, and every picture is read from (run, frame): the board at a
 //! frame is the same however the reader got there. Actions change signals
