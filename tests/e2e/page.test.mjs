@@ -245,6 +245,25 @@ describe('the built page', () => {
           observer.disconnect();
         }
       }).observe(document, { subtree: true, childList: true });
+      // The page is a Leptos app: it writes what a change of state shows in
+      // microtasks after the event that changed it (one effect may wake
+      // others, each on a later microtask), not during the event. A check
+      // made in the same task as a seek (a dispatched popstate) awaits this
+      // first: it resolves in the next task, after every microtask has run
+      // (a message to itself, which no timer clamps), and fails if the
+      // board does not then show `want` (its dataset's scenario, strategy
+      // and frame; any left out may be anything). What it measures
+      // includes Leptos's writes.
+      window.__lousaSettled = async (want = {}) => {
+        await new Promise((done) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => done();
+          channel.port2.postMessage(null);
+        });
+        const board = document.querySelector('[data-testid=lousa]')?.dataset ?? {};
+        const wrong = Object.entries(want).filter(([key, value]) => board[key] !== String(value));
+        if (wrong.length > 0) throw new Error(`the board settled on ${JSON.stringify(board)}, not ${JSON.stringify(want)}`);
+      };
       document.addEventListener('securitypolicyviolation', (e) => {
         window.__cspViolations = (window.__cspViolations ?? 0) + 1;
         console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline code'}`);
@@ -707,12 +726,15 @@ describe('the built page', () => {
     // frame 1, and is also printed on its own (`first`). Long jumps, from
     // the last frame to the first and back, are timed apart (`jumps`).
     const pass = (start) =>
-      tab.evaluate(([names, start]) => {
+      tab.evaluate(async ([names, start]) => {
         const board = document.querySelector('[data-testid=lousa]');
-        const seek = (query) => {
+        // `script` includes Leptos's microtask, which writes the page.
+        const seek = async (query) => {
+          const want = Object.fromEntries(new URLSearchParams(query));
           history.replaceState(null, '', query);
           const begin = performance.now();
           dispatchEvent(new PopStateEvent('popstate'));
+          await window.__lousaSettled({ scenario: want.scenario, strategy: want.strategy, frame: want.frame });
           const drawn = performance.now();
           board.getBoundingClientRect();
           return [drawn - begin, performance.now() - begin];
@@ -737,17 +759,17 @@ describe('the built page', () => {
           const at = (start + k) % worlds.length;
           const [scenario, strategy] = worlds[at];
           const base = `?scenario=${scenario}&strategy=${strategy}&left=check-then-act&right=idempotency-key&seed=1`;
-          const [, opened] = seek(`${base}&frame=0`);
+          const [, opened] = await seek(`${base}&frame=0`);
           const frames = Number(document.querySelector('[data-testid=twin]').getAttribute('aria-valuemax')) + 1;
           const total = [];
           const script = [];
           for (let frame = 0; frame < frames; frame += 1) {
-            const [drawn, laidOut] = seek(`${base}&frame=${frame}`);
+            const [drawn, laidOut] = await seek(`${base}&frame=${frame}`);
             controls.push(control());
             script.push(drawn);
             total.push(laidOut);
           }
-          const jumps = [seek(`${base}&frame=0`)[1], seek(`${base}&frame=${frames - 1}`)[1]];
+          const jumps = [(await seek(`${base}&frame=0`))[1], (await seek(`${base}&frame=${frames - 1}`))[1]];
           measured[at] = { total, script, opened, first: total[1], jumps };
         }
         return {
@@ -822,22 +844,27 @@ describe('the built page', () => {
       for (; i >= passes[0].lengths[w]; w += 1) i -= passes[0].lengths[w];
       return [...worlds[w], i];
     };
-    const changes = await tab.evaluate((places) => {
-      const observer = new MutationObserver(() => {});
+    const changes = await tab.evaluate(async (places) => {
+      // The observer's callback takes the records delivered while the
+      // seek settles (a microtask, before __lousaSettled resolves).
+      const delivered = [];
+      const observer = new MutationObserver((records) => delivered.push(...records));
       observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-      const out = places.map(([scenario, strategy, frame]) => {
+      const out = [];
+      for (const [scenario, strategy, frame] of places) {
         const base = `?scenario=${scenario}&strategy=${strategy}&left=check-then-act&right=idempotency-key&seed=1`;
-        const seek = (f) => {
+        const seek = async (f) => {
           history.replaceState(null, '', `${base}&frame=${f}`);
           dispatchEvent(new PopStateEvent('popstate'));
-          return observer.takeRecords();
+          await window.__lousaSettled({ scenario, strategy, frame: f });
+          return [...delivered.splice(0), ...observer.takeRecords()];
         };
-        seek(0);
-        seek(Math.max(0, frame - 1));
+        await seek(0);
+        await seek(Math.max(0, frame - 1));
         let [made, gone, texts] = [0, 0, 0];
         const attrs = {};
         const parts = new Set();
-        for (const r of seek(frame)) {
+        for (const r of await seek(frame)) {
           if (r.type === 'childList') {
             made += r.addedNodes.length;
             gone += r.removedNodes.length;
@@ -850,8 +877,8 @@ describe('the built page', () => {
           parts.add(el.closest('[data-testid]')?.dataset.testid ?? el.tagName);
         }
         const written = Object.entries(attrs).map(([name, n]) => (n > 1 ? `${name}x${n}` : name)).join(' ');
-        return `${scenario}/${strategy}/${frame}: ${made} made, ${gone} removed, ${texts} texts; attributes ${written || 'none'}; in ${[...parts].join(' ')}`;
-      });
+        out.push(`${scenario}/${strategy}/${frame}: ${made} made, ${gone} removed, ${texts} texts; attributes ${written || 'none'}; in ${[...parts].join(' ')}`);
+      }
       observer.disconnect();
       return out;
     }, slowest.map(([, i]) => place(i)));
@@ -865,25 +892,29 @@ describe('the built page', () => {
     const paced = await tab.evaluate(async (names) => {
       const board = document.querySelector('[data-testid=lousa]');
       const painted = () => new Promise((done) => requestAnimationFrame(() => done()));
-      const timed = (write) => {
+      const timed = async (write) => {
         const begin = performance.now();
-        write();
+        await write();
         board.getBoundingClientRect();
         return performance.now() - begin;
       };
       const seek = (query) => {
+        const want = Object.fromEntries(new URLSearchParams(query));
         history.replaceState(null, '', query);
-        return timed(() => dispatchEvent(new PopStateEvent('popstate')));
+        return timed(async () => {
+          dispatchEvent(new PopStateEvent('popstate'));
+          await window.__lousaSettled({ scenario: want.scenario, strategy: want.strategy, frame: want.frame });
+        });
       };
       const seeks = [];
       for (const scenario of names) {
         for (const strategy of ['check-then-act', 'idempotency-key']) {
           const base = `?scenario=${scenario}&strategy=${strategy}&left=check-then-act&right=idempotency-key&seed=1`;
-          seek(`${base}&frame=0`);
+          await seek(`${base}&frame=0`);
           const frames = Number(document.querySelector('[data-testid=twin]').getAttribute('aria-valuemax')) + 1;
           for (let frame = 0; frame < frames; frame += 1) {
             await painted();
-            seeks.push(seek(`${base}&frame=${frame}`));
+            seeks.push(await seek(`${base}&frame=${frame}`));
           }
         }
       }
@@ -894,7 +925,7 @@ describe('the built page', () => {
       const floor = [];
       for (let i = 0; i < 120; i += 1) {
         await painted();
-        floor.push(timed(() => (word.firstChild.nodeValue = i % 2 ? 'a' : 'b')));
+        floor.push(await timed(() => (word.firstChild.nodeValue = i % 2 ? 'a' : 'b')));
       }
       word.remove();
       return { seeks, floor };
@@ -1032,18 +1063,20 @@ describe('the built page', () => {
     for (const [width, height] of [[1280, 900], [375, 740]]) {
       const tab = await openPage('', { width, height });
       for (const world of ['scenario=timeout-retry&strategy=check-then-act', 'scenario=held-transaction&strategy=idempotency-key', 'scenario=race-3&strategy=check-then-act&lang=en']) {
-        const report = await tab.evaluate((world) => {
+        const report = await tab.evaluate(async (world) => {
           const boxes = ['sql', 'narration', 'clock', 'step-counter'];
-          const seek = (frame) => {
+          const { scenario, strategy } = Object.fromEntries(new URLSearchParams(world));
+          const seek = async (frame) => {
             history.replaceState(null, '', `?${world}&frame=${frame}`);
             dispatchEvent(new PopStateEvent('popstate'));
+            await window.__lousaSettled({ scenario, strategy, frame });
           };
-          seek(0);
+          await seek(0);
           const frames = Number(document.querySelector('[data-testid=twin]').getAttribute('aria-valuemax')) + 1;
           const sizes = new Map();
           const cut = [];
           for (let frame = 0; frame < frames; frame += 1) {
-            seek(frame);
+            await seek(frame);
             for (const name of boxes) {
               const box = document.querySelector(`[data-testid=${name}]`);
               const size = `${box.clientWidth}x${box.clientHeight}`;
@@ -1215,13 +1248,14 @@ describe('the built page', () => {
     await caughtUp(tab);
     const first = await readBoard(tab);
     assert.notEqual(first.strategy, 'idempotency-key', `a hidden paragraph moved the board: ${JSON.stringify(first)}`);
-    const heights = await tab.evaluate(() => {
+    const heights = await tab.evaluate(async () => {
       const svg = document.querySelector('[data-testid=lousa]');
       const frames = Number(document.querySelector('[data-testid=step-counter]').textContent.match(/\d+$/)[0]) + 1;
       const seen = new Set();
       for (let frame = 0; frame < frames; frame += 1) {
         history.replaceState(null, '', `?scenario=timeout-retry&strategy=check-then-act&frame=${frame}`);
         dispatchEvent(new PopStateEvent('popstate'));
+        await window.__lousaSettled({ scenario: 'timeout-retry', strategy: 'check-then-act', frame });
         seen.add(Math.round(svg.getBoundingClientRect().height));
       }
       return [...seen];

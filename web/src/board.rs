@@ -964,7 +964,7 @@ pub struct Layout {
     area: i32,
     /// The height of the run's tallest frame. Beside the text the drawing
     /// keeps this size through a run, so that its viewBox never changes (see
-    /// `App::render_board`).
+    /// `components::Board`).
     pub tallest: i32,
 }
 

@@ -1,52 +1,42 @@
 //! The browser view of Lousa: the lousa beside the article, driven by
-//! scrolling, and the twin timeline inside it.
+//! scrolling, and the twin timeline inside it, as a Leptos client-side app.
 //!
 //! Architecture invariant: this crate only reads core data. It computes runs
 //! from (scenario, strategy, seed) and maps what the reader does (scroll,
 //! keys, a drag) to a frame index; every picture is a pure function of
-//! (scenario, strategy, seed, frame). Codemap:
+//! (scenario, strategy, seed, frame). Codemap, in import order:
 //!
 //! - `state`: the [`state::Moment`] a URL holds, parsing and writing it.
-//! - `worlds`: runs and twins computed from a moment, cached.
-//! - `board`, `twin`, `words`, `skeleton`: pure functions from a run and a
-//!   frame to element trees (`markup::El`), markup and text (tested
-//!   natively, no browser needed).
+//! - `worlds`: runs and twins computed from a moment.
+//! - `markup`, `board`, `twin`, `words`, `text`: pure functions from a run
+//!   and a frame to element trees (`markup::El`) and text (tested natively,
+//!   no browser needed); `drawn`: a world's board for all its frames.
 //! - `quiz`: predict, then reveal: the questions asked at the decisive
 //!   steps when the reader turns them on (the workshop's presenter mode
 //!   asks them too).
-//! - `app`: the state, the reader's actions, and the render step.
-//! - `dom`, `callbacks`: the direct calls into the browser (including
-//!   `dom::Live`, which writes a tree into the page touching only what
-//!   changed) and the event listeners.
+//! - `model`: the state as signals and memos, and the reader's actions.
+//! - `components`: the Leptos components that render it.
+//! - `dom`, `fit`, `scroll`, `effects`: the browser outside the view (URL,
+//!   measuring, the step paragraphs' observer, listeners and timers).
 
-mod app;
 pub mod board;
-mod callbacks;
+mod components;
 mod dom;
+mod drawn;
+mod effects;
+mod fit;
 pub mod markup;
+mod model;
 pub mod quiz;
-mod skeleton;
+mod scroll;
 pub mod state;
 pub mod text;
 pub mod twin;
 pub mod words;
 pub mod worlds;
 
-use std::cell::RefCell;
-
-thread_local! {
-    /// The page's one app. Event handlers reach it through [`with_app`].
-    static APP: RefCell<Option<app::App>> = const { RefCell::new(None) };
-}
-
-/// Runs `f` on the app, if it is mounted and not already busy (a handler
-/// that fires while another runs is dropped rather than nested).
-pub(crate) fn with_app<R>(f: impl FnOnce(&mut app::App) -> R) -> Option<R> {
-    APP.with(|cell| {
-        let mut guard = cell.try_borrow_mut().ok()?;
-        guard.as_mut().map(f)
-    })
-}
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Finds the page's roots and mounts the lousa (and the twin timeline when
 /// the page has a `#twin-root`). A page that only marked paragraphs with
@@ -64,17 +54,26 @@ pub fn start() {
     let twin_root = dom::by_id("twin-root");
     let query = dom::location_query();
     let explicit = state::parse_query(&query).explicit;
-    let app = app::App::new(&query, page_scenario, dom::Refs::new(root, twin_root));
-    APP.with(|cell| *cell.borrow_mut() = Some(app));
-    with_app(|app| {
-        app.show_article_language();
-        app.render();
-        app.measure();
-        // The paragraph at the reading line decides the first picture, unless
-        // the URL named a moment: a shared link opens exactly that moment.
-        app.track_scroll(app::Nav::Keep, !explicit);
+    // The page's reactive owner lives as long as the page.
+    let owner = Owner::new();
+    owner.with(|| {
+        let lousa = model::Lousa::new(&query, page_scenario);
+        provide_context(lousa);
+        for (root, twin) in std::iter::once((root, false)).chain(twin_root.map(|r| (r, true))) {
+            // The stylesheet scopes its rules to `.lz`, the two roots; the
+            // static fallback text gives way to the app.
+            let _ = root.class_list().add_1("lz");
+            root.set_text_content(None);
+            let root: web_sys::HtmlElement = root.unchecked_into();
+            if twin {
+                mount_to(root, components::TwinTimeline).forget();
+            } else {
+                mount_to(root, components::LousaPanel).forget();
+            }
+        }
+        effects::install(lousa, !explicit);
     });
-    callbacks::install();
+    std::mem::forget(owner);
 }
 
 /// A panic logs its message and place to the console (the browser tests
@@ -94,15 +93,9 @@ fn show_panics_on_the_page() {
             .unwrap_or_default();
         let detail = format!("{what}{place}");
         dom::log_error(&format!("lousa: {detail}"));
-        let message = format!(
-            r#"<p class="lousa-failure" role="alert">{} <code>{}</code></p><p class="lousa-failure" lang="en">{}</p>"#,
-            text::PT.failure,
-            markup::escape(&detail),
-            text::EN.failure,
-        );
         for id in ["lousa-root", "twin-root"] {
             if let Some(root) = dom::by_id(id) {
-                root.set_inner_html(&message);
+                dom::show_failure(&root, text::PT.failure, &detail, text::EN.failure);
             }
         }
     }));

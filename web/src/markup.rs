@@ -1,19 +1,17 @@
-//! Pictures and panels as plain trees of elements, and the escaping the
-//! still markup of the panels needs.
+//! Pictures as plain trees of elements, and the escaping the workshop's
+//! still markup needs.
 //!
-//! Still markup (the panels' skeleton, the quiz) is kept as templates whose
-//! `§` marks take escaped values in order ([`fill`]): a template is data,
-//! while the same markup built by `format!` or as a tree would be code, and
-//! the page's wasm budget is tight.
-//!
-//! The lousa, the twin timeline and the text panels are computed whole from
-//! one frame, as [`El`] trees; `dom::Live` then writes into the page only the
-//! attributes and text that differ from what it wrote last. A seek thus
-//! changes a few attributes and text nodes in place instead of replacing
-//! nodes, which the browser would have to style and lay out again from
-//! scratch. Native unit tests read a tree as markup text. Coordinates are
-//! whole pixels: formatting floats would cost the page kilobytes of code for
-//! no visible gain.
+//! The lousa and the twin timeline are computed whole from one frame, as
+//! [`El`] trees. The reader's page makes its elements from them once per
+//! world and binds the attributes and texts that change to the frame on
+//! screen (`components::drawing`), so a seek changes a few attributes and
+//! text nodes in place instead of replacing nodes, which the browser
+//! would have to style and lay out again from scratch. The workshop writes
+//! them as markup ([`El::markup`]), with still markup kept as templates
+//! whose `§` marks take escaped values in order ([`fill`]). Native unit
+//! tests read a tree as markup text. Coordinates are whole pixels:
+//! formatting floats would cost the page kilobytes of code for no visible
+//! gain.
 
 /// Appends `text` with the five characters that are special in markup escaped.
 pub fn escape_into(out: &mut String, text: &str) {
@@ -44,8 +42,7 @@ pub fn fill(out: &mut String, template: &str, values: &[&str]) {
     }
 }
 
-/// Used by the panic hook and the tests (see `show_panics_on_the_page`).
-#[cfg_attr(panic = "immediate-abort", allow(dead_code))]
+/// `text` escaped for markup (attribute values in [`El::markup`]).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     escape_into(&mut out, text);

@@ -1,7 +1,8 @@
 //! Predict, then reveal: the questions of one run (`lousa_core::predict`),
-//! which of them are answered, the one being asked, and the panel that
-//! asks it. The reader's page (when the reader turns the questions on) and
-//! the workshop's presenter mode share it.
+//! which of them are answered, the one being asked, and what the page says
+//! about them. The reader's page (when the reader turns the questions on,
+//! drawn by `components::QuizPanel`) and the workshop's presenter mode
+//! share it.
 //!
 //! Stepping forward over a question's wait frame stops there and asks; a
 //! choice gets a verdict and moves the board on, unless another question
@@ -11,8 +12,7 @@
 //! statement has its own question). A step lands on the frame that shows
 //! the answer; a jump (a paragraph scrolled to) lands where it aimed.
 
-use crate::markup::fill;
-use crate::text::{answer_hint, verdict};
+use crate::text::{answer_hint, put_in, verdict};
 use lousa_core::narrate::Lang;
 use lousa_core::predict::{Prompt, Question};
 
@@ -168,8 +168,8 @@ impl Quiz {
     }
 }
 
-/// A question's name in the page's attributes.
-fn about(q: Question) -> &'static str {
+/// A question's name in the pages' attributes (`data-about`).
+pub fn about(q: Question) -> &'static str {
     match q {
         Question::RepeatFirstStatement => "repeat-first-statement",
         Question::ChargedTwice => "charged-twice",
@@ -177,57 +177,22 @@ fn about(q: Question) -> &'static str {
     }
 }
 
-const VERDICT: &str = r#"<p class="§" data-testid="verdict" data-right="§" role="status">"#;
-const PROMPT: &str = r#"<section class="quiz-prompt" data-testid="prompt" data-about="§" data-ask-at="§" aria-label="§"><p class="quiz-question" data-testid="prompt-question">§</p><p class="quiz-choices">"#;
-const CHOICE: &str = r#"<button type="button" class="quiz-choice" data-testid="prompt-choice" data-action="answer" data-choice="§"><kbd>§</kbd><span> §</span></button>"#;
+/// What the page says after `chosen` was picked for `prompt`: right, the
+/// answer and the step that shows it; wrong, also the choice.
+pub fn verdict_text(prompt: &Prompt, chosen: usize, lang: Lang) -> String {
+    let answer = prompt.choices[prompt.answer].get(lang);
+    let step = prompt.reveal_at.to_string();
+    if chosen == prompt.answer {
+        put_in(verdict(true, lang), &[answer, &step])
+    } else {
+        let chosen = prompt.choices[chosen].get(lang);
+        put_in(verdict(false, lang), &[answer, chosen, &step])
+    }
+}
 
-/// The question being asked, with its choices as buttons, and the verdict
-/// of the last answer, as markup (`label` names the question for a screen
-/// reader); empty when there is neither. A choice's button carries
-/// `data-action="answer"` and its index in `data-choice`.
-pub fn quiz_markup(q: &Quiz, label: &str, lang: Lang) -> String {
-    let mut out = String::new();
-    if q.verdict().is_none() && q.asking().is_none() {
-        return out;
-    }
-    out.push_str(r#"<div class="quiz">"#);
-    if let Some((prompt, chosen)) = q.verdict() {
-        let right = chosen == prompt.answer;
-        let (class, flag) = if right {
-            ("quiz-verdict", "true")
-        } else {
-            ("quiz-verdict wrong", "false")
-        };
-        fill(&mut out, VERDICT, &[class, flag]);
-        let answer = prompt.choices[prompt.answer].get(lang);
-        let step = prompt.reveal_at.to_string();
-        if right {
-            fill(&mut out, verdict(true, lang), &[answer, &step]);
-        } else {
-            let chosen = prompt.choices[chosen].get(lang);
-            fill(&mut out, verdict(false, lang), &[answer, chosen, &step]);
-        }
-        out.push_str("</p>");
-    }
-    if let Some(prompt) = q.asking() {
-        let at = prompt.ask_at.to_string();
-        let question = prompt.question.get(lang);
-        fill(
-            &mut out,
-            PROMPT,
-            &[about(prompt.about), &at, label, question],
-        );
-        for (i, c) in prompt.choices.iter().enumerate() {
-            let (index, key) = (i.to_string(), (i + 1).to_string());
-            fill(&mut out, CHOICE, &[&index, &key, c.get(lang)]);
-        }
-        out.push_str(r#"</p><p class="quiz-hint">"#);
-        let count = prompt.choices.len().to_string();
-        fill(&mut out, answer_hint(lang), &[&count]);
-        out.push_str("</p></section>");
-    }
-    out.push_str("</div>");
-    out
+/// Below a question: how to answer it.
+pub fn hint_text(prompt: &Prompt, lang: Lang) -> String {
+    put_in(answer_hint(lang), &[&prompt.choices.len().to_string()])
 }
 
 #[cfg(test)]
@@ -404,38 +369,35 @@ mod tests {
     }
 
     #[test]
-    fn the_panel_shows_the_question_its_choices_and_then_the_verdict() {
+    fn a_verdict_names_the_right_answer_and_a_wrong_choice() {
         let (mut q, last) = quiz("timeout-retry", Strategy::CheckThenAct);
-        assert_eq!(
-            quiz_markup(&q, "", Lang::Pt),
-            "",
-            "nothing asked, nothing shown"
-        );
         forward_to_question(&mut q, 0, last);
-        let asked = quiz_markup(&q, "Pergunta", Lang::Pt);
-        assert!(
-            asked.contains("A mesma compra vai ser cobrada duas vezes?"),
-            "{asked}"
+        let prompt = *q.asking().expect("asked");
+        let right = verdict_text(&prompt, prompt.answer, Lang::Pt);
+        let wrong_choice = usize::from(prompt.answer == 0);
+        let wrong = verdict_text(&prompt, wrong_choice, Lang::En);
+        let answer = prompt.choices[prompt.answer].get(Lang::Pt);
+        assert_eq!(
+            right,
+            format!(
+                "Acertou! A resposta é “{answer}”: veja o passo {}.",
+                prompt.reveal_at
+            )
+        );
+        let (answer, chosen) = (
+            prompt.choices[prompt.answer].get(Lang::En),
+            prompt.choices[wrong_choice].get(Lang::En),
         );
         assert!(
-            asked.contains(
-                r#"data-action="answer" data-choice="1"><kbd>2</kbd><span> Não, uma cobrança só</span>"#
-            ),
-            "{asked}"
+            wrong.contains(&format!("“{answer}”, not “{chosen}”.")),
+            "{wrong}"
         );
-        assert!(asked.contains(r#"aria-label="Pergunta""#), "{asked}");
-        assert!(!asked.contains("verdict"), "{asked}");
-        q.answer(1);
-        let answered = quiz_markup(&q, "", Lang::En);
-        assert!(
-            answered.contains(r#"class="quiz-verdict wrong""#)
-                && answered.contains("Not this time"),
-            "{answered}"
-        );
-        // The nested question is asked beside the verdict.
-        assert!(
-            answered.contains("What does its first statement find?"),
-            "{answered}"
+        assert_eq!(
+            hint_text(&prompt, Lang::Pt),
+            format!(
+                "Escolha com as teclas 1 a {}; a lousa revela em seguida.",
+                prompt.choices.len()
+            )
         );
     }
 }

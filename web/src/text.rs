@@ -299,6 +299,19 @@ pub fn verdict(right: bool, lang: Lang) -> &'static str {
     }
 }
 
+/// `template` with each `§` replaced by the next value, as plain text (a
+/// text node takes it as it is; `markup::fill` escapes for markup).
+pub fn put_in(template: &str, values: &[&str]) -> String {
+    let mut out = String::new();
+    for (i, piece) in template.split('§').enumerate() {
+        if i > 0 {
+            out.push_str(values.get(i - 1).copied().unwrap_or_default());
+        }
+        out.push_str(piece);
+    }
+    out
+}
+
 /// Below a question: how to answer it, a template whose mark takes the
 /// number of choices.
 pub fn answer_hint(lang: Lang) -> &'static str {

@@ -79,6 +79,20 @@ fn times(events: &[&TraceEvent]) -> Vec<u64> {
     events.iter().map(|e| e.time_ms).collect()
 }
 
+/// A twin and its axis at one width: what the timeline draws.
+#[derive(Debug)]
+pub struct TwinView {
+    pub twin: Twin,
+    pub axis: Axis,
+}
+
+impl TwinView {
+    pub fn new(twin: Twin, width: i32) -> TwinView {
+        let axis = Axis::new(&twin, width);
+        TwinView { twin, axis }
+    }
+}
+
 impl Axis {
     pub fn new(twin: &Twin, width: i32) -> Axis {
         let left: Vec<&TraceEvent> = twin.left.events().map(|(_, e)| e).collect();

@@ -2,10 +2,12 @@
 //! of the event table, both built from the trace with `lousa_core::narrate`.
 
 use crate::markup::{El, el};
-use crate::text::Ui;
+use crate::text::{Ui, ui};
 use lousa_core::builtins::builtin;
 use lousa_core::narrate::{self, Lang};
 use lousa_core::run::Run;
+use lousa_core::story::Twin;
+use lousa_core::trace::SqlOutcome;
 use lousa_core::view;
 
 /// One paragraph saying what happened in the step that led to `frame`. At
@@ -55,6 +57,146 @@ pub fn event_rows(run: &Run, lang: Lang) -> Vec<El> {
     body.kids
 }
 
+/// What the SQL panel says at a frame, owned: what the page keeps.
+pub type SqlView = (String, &'static str, String, String);
+
+/// What the SQL panel says at a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SqlTexts<'a> {
+    pub sql: &'a str,
+    pub class: &'static str,
+    pub result: String,
+    pub when: String,
+}
+
+pub fn sql_texts(run: &Run, frame: usize, lang: Lang) -> SqlTexts<'_> {
+    let t = ui(lang);
+    // Before the first statement the statement and its result are empty
+    // rather than absent: the panel keeps the same four elements from frame
+    // to frame.
+    let Some(shown) = view::sql_at(run, frame) else {
+        return SqlTexts {
+            sql: "",
+            class: "sql-result",
+            result: String::new(),
+            when: t.sql_none.to_string(),
+        };
+    };
+    let class = match shown.outcome {
+        SqlOutcome::Waiting { .. } => "sql-result is-waiting",
+        SqlOutcome::Error { .. } => "sql-result is-error",
+        _ => "sql-result",
+    };
+    let mut when = if shown.frame == frame {
+        t.sql_now.to_string()
+    } else {
+        format!("{} {}", t.sql_earlier, view::clock(shown.time_ms, lang))
+    };
+    when.push_str(&format!(" · {}", narrate::actor(shown.actor, lang)));
+    if let Some(waited) = shown.waited_ms {
+        when.push_str(&format!(" · {} {waited} ms", t.sql_waited));
+    }
+    SqlTexts {
+        sql: shown.sql,
+        class,
+        result: format!("→ {}", narrate::sql_outcome(shown.outcome, lang)),
+        when,
+    }
+}
+
+/// What a ledger under the twin timeline shows for one line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LedgerView {
+    pub captures: u32,
+    pub charged_cents: i64,
+    /// The statuses the app heard in time, in order, separated by spaces.
+    pub on_time: String,
+    pub double: bool,
+    pub figures: String,
+}
+
+/// The ledger of the twin's top line (or its bottom one) at the lousa's
+/// `frame` of `run`; `on_board` says whether that line is the lousa's own
+/// world (`Moment::on_board`).
+pub fn ledger_view(
+    twin: &Twin,
+    top: bool,
+    run: &Run,
+    frame: usize,
+    on_board: bool,
+    lang: Lang,
+) -> LedgerView {
+    let t = ui(lang);
+    let line = if top { &twin.left } else { &twin.right };
+    // The world the lousa shows is read at its exact frame; the other at the
+    // same place on the shared axis.
+    let line_frame = if on_board {
+        frame
+    } else {
+        view::frame_at_cursor(line, view::cursor_at(run, frame))
+    };
+    let ledger = view::ledger_at(line, line_frame);
+    let heard: Vec<String> = ledger
+        .answers
+        .iter()
+        .map(|a| {
+            if a.late {
+                format!("{} ({})", a.status, t.late)
+            } else {
+                a.status.to_string()
+            }
+        })
+        .collect();
+    let heard = if heard.is_empty() {
+        t.heard_none.to_string()
+    } else {
+        heard.join(", ")
+    };
+    let on_time: Vec<String> = ledger
+        .answers
+        .iter()
+        .filter(|a| !a.late)
+        .map(|a| a.status.to_string())
+        .collect();
+    LedgerView {
+        captures: ledger.captures,
+        charged_cents: ledger.charged_cents,
+        on_time: on_time.join(" "),
+        double: ledger.double_charged,
+        figures: format!(
+            "{}: {} · {}: {} · {}: {heard}",
+            t.captures,
+            ledger.captures,
+            t.charged,
+            narrate::amount(ledger.charged_cents, lang),
+            t.heard
+        ),
+    }
+}
+
+/// The clock above the board.
+pub fn clock_text(run: &Run, frame: usize, lang: Lang) -> String {
+    format!("t = {}", view::clock(run.state_at(frame).time_ms, lang))
+}
+
+/// "step 3 of 33".
+pub fn counter_text(run: &Run, frame: usize, lang: Lang) -> String {
+    let t = ui(lang);
+    let last = run.frame_count() - 1;
+    format!("{} {frame} {} {last}", t.step_word, t.of_word)
+}
+
+/// A scenario's title in `lang`.
+pub fn scenario_title(name: &str, lang: Lang) -> String {
+    builtin(name).map_or_else(
+        || name.to_string(),
+        |s| match lang {
+            Lang::Pt => s.title.pt,
+            Lang::En => s.title.en,
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,6 +217,40 @@ mod tests {
         assert!(en.contains("client 1: attempt 1 times out"), "{en}");
         let start = narration(&run, "timeout-retry", 0, Lang::Pt, &PT);
         assert!(start.contains("R$ 250,00"), "{start}");
+    }
+
+    #[test]
+    fn the_sql_panel_says_none_before_the_first_statement_and_waits_when_blocked() {
+        let run = lousa_core::run(&builtin("held-transaction").expect("built-in")).expect("valid");
+        assert_eq!(sql_texts(&run, 0, Lang::Pt).sql, "");
+        assert_eq!(sql_texts(&run, 0, Lang::En).when, EN.sql_none);
+        let waiting = (0..run.frame_count())
+            .map(|f| sql_texts(&run, f, Lang::Pt))
+            .any(|t| t.class.contains("is-waiting"));
+        assert!(waiting, "the held transaction makes the retry wait");
+        assert_eq!(
+            counter_text(&run, 2, Lang::En),
+            format!("step 2 of {}", run.frame_count() - 1)
+        );
+        assert!(clock_text(&run, 0, Lang::Pt).starts_with("t = "));
+        assert_eq!(scenario_title("nope", Lang::Pt), "nope");
+    }
+
+    #[test]
+    fn the_ledgers_count_two_captures_without_the_key_and_one_with_it() {
+        let scenario = builtin("timeout-retry").expect("built-in");
+        let twin =
+            lousa_core::story::twin(&scenario, Strategy::CheckThenAct, Strategy::IdempotencyKey)
+                .expect("twin");
+        let last = twin.left.frame_count() - 1;
+        let top = ledger_view(&twin, true, &twin.left, last, true, Lang::Pt);
+        assert_eq!(
+            (top.captures, top.charged_cents, top.double),
+            (2, 50_000, true)
+        );
+        let bottom = ledger_view(&twin, false, &twin.left, last, false, Lang::En);
+        assert_eq!((bottom.captures, bottom.on_time.as_str()), (1, "409 201"));
+        assert!(bottom.figures.contains("captures: 1"), "{}", bottom.figures);
     }
 
     #[test]

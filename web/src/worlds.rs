@@ -1,7 +1,8 @@
 //! Runs and twins, computed from (scenario, strategy, seed). A run of a
-//! built-in takes a tenth of a millisecond, so nothing is cached beyond the
-//! world on screen (which `app::App` keeps): a run is a pure function of its
-//! inputs, and recomputing it can never show a stale picture.
+//! built-in takes a tenth of a millisecond, so nothing is cached here
+//! beyond what the page keeps (`model::Runs`, the last few worlds): a run
+//! is a pure function of its inputs, and recomputing it can never show a
+//! stale picture.
 
 use crate::state::Line;
 use lousa_core::Strategy;
@@ -52,12 +53,10 @@ pub fn run(name: &'static str, strategy: Strategy, seed: u64) -> Result<Shared<R
 
 /// The two lines' runs side by side: two designs of one built-in, or two
 /// built-ins of a pair (`story::twin_of` covers both).
-pub fn twin(top: Line, bottom: Line, seed: u64) -> Result<Shared<Twin>, String> {
+pub fn twin(top: Line, bottom: Line, seed: u64) -> Result<Twin, String> {
     let a = scenario(top.scenario, top.strategy, seed)?;
     let b = scenario(bottom.scenario, bottom.strategy, seed)?;
-    story::twin_of(&a, &b)
-        .map(|t| Shared(Arc::new(t)))
-        .map_err(|e| e.to_string())
+    story::twin_of(&a, &b).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -85,7 +84,7 @@ mod tests {
             let scenario = builtin(name).expect("built-in");
             let designs = story::twin(&scenario, Strategy::CheckThenAct, Strategy::IdempotencyKey)
                 .expect("valid");
-            assert_eq!(*pair, designs, "{name}: the same twin as story::twin");
+            assert_eq!(pair, designs, "{name}: the same twin as story::twin");
         }
         let a = run("timeout-retry", Strategy::CheckThenAct, 7).expect("valid");
         assert!(

@@ -30,6 +30,7 @@ mod editor;
 mod explorer;
 mod exports;
 mod presenter;
+mod quiz_panel;
 mod scheduler;
 mod state;
 mod sweep;

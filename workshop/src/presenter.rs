@@ -12,6 +12,7 @@
 //! question, F is full screen, and the room does not pick interleavings.
 
 use crate::board::WIDTH;
+use crate::quiz_panel::quiz_markup;
 use crate::state::Ws;
 use crate::texts::{presenting, words};
 use leptos::prelude::*;
@@ -20,7 +21,7 @@ use lousa_core::predict;
 use lousa_core::run::Run;
 use lousa_web::board;
 use lousa_web::markup::{El, el};
-use lousa_web::quiz::{Quiz, quiz_markup};
+use lousa_web::quiz::Quiz;
 use wasm_bindgen::JsCast;
 
 /// The widths the presenter may draw the board for: a narrower drawing is

@@ -1,0 +1,90 @@
+//! The lousa itself: the SVG board, and the heading above it.
+
+use super::bind::{label, text};
+use super::drawing;
+use crate::fit::px;
+use crate::model::Lousa;
+use crate::text::strategy_gloss;
+use crate::words;
+use leptos::prelude::*;
+use lousa_core::story;
+
+/// The board: every actor, message and table row of the world at the frame
+/// on screen. Its elements are made when a world opens (or the width or
+/// language changes) and bound to the frame, so a seek only rewrites the
+/// attributes and texts that differ. Its `data-*` attributes say which
+/// world, frame and story beats it shows, for the tests and for the embed.
+/// The drawing keeps its run's tallest height in every frame, so the board
+/// keeps one size through a run wherever it sits.
+#[component]
+pub fn Board() -> impl IntoView {
+    let Lousa { drawn, frame, .. } = expect_context::<Lousa>();
+    view! {
+        <div class="board-wrap" data-testid="board-wrap">
+            <svg
+                data-testid="lousa"
+                class="board"
+                role="group"
+                aria-label=label(|t| t.board_label)
+                viewBox=text(|l| format!("0 0 {} {}", l.board_width.get(), l.drawn.with(|d| d.tallest)))
+                preserveAspectRatio="xMidYMin meet"
+                data-frame=text(|l| l.frame.get().to_string())
+                data-scenario=text(|l| l.world.get().0.to_string())
+                data-strategy=text(|l| l.world.get().1.name().to_string())
+                data-seed=text(|l| l.world.get().2.to_string())
+                data-beats=text(beats_at_frame)
+            >
+                {move || drawing::board_parts(&drawn.get(), frame)}
+            </svg>
+        </div>
+    }
+}
+
+/// The story beats of the frame on screen, by name.
+fn beats_at_frame(l: &Lousa) -> String {
+    let at = Some(l.frame.get());
+    l.run.with(|run| {
+        story::BEATS
+            .iter()
+            .filter(|beat| story::beat_frame(run, beat) == at)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
+}
+
+/// The scenario's title, the design on the board, the clock and the step
+/// counter.
+#[component]
+pub fn Heading() -> impl IntoView {
+    view! {
+        <div class="lousa-head">
+            <p class="lousa-title" data-testid="scenario-title">
+                {text(|l| words::scenario_title(l.world.get().0, l.lang.get()))}
+            </p>
+            <p class="lousa-meta">
+                <span
+                    class="chip"
+                    data-testid="board-strategy"
+                    title=text(|l| strategy_gloss(l.world.get().1, l.lang.get()).to_string())
+                >
+                    {text(|l| l.world.get().1.name().to_string())}
+                </span>
+                <span data-testid="clock" style:width=text_px(|l| l.fit.get().clock)>
+                    {text(|l| l.run.with(|r| words::clock_text(r, l.frame.get(), l.lang.get())))}
+                </span>
+                <span data-testid="step-counter" style:width=text_px(|l| l.fit.get().counter)>
+                    {text(|l| l.run.with(|r| words::counter_text(r, l.frame.get(), l.lang.get())))}
+                </span>
+            </p>
+        </div>
+    }
+}
+
+/// A size the text boxes were given, in pixels, for a style property.
+pub fn text_px(
+    pick: fn(&Lousa) -> i32,
+) -> impl Fn() -> Option<String> + Copy + Send + Sync + 'static {
+    let lousa = expect_context::<Lousa>();
+    move || px(pick(&lousa))
+}

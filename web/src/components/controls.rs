@@ -1,0 +1,302 @@
+//! What the reader works the lousa with: playback, the settings, the help
+//! and the list of URL problems.
+
+use super::bind::{chosen, flag, label, text, word};
+use crate::dom;
+use crate::model::{Lousa, Problems as ProblemList};
+use crate::state::{Issue, SPEEDS};
+use crate::text::{Ui, strategy_gloss, ui};
+use crate::words;
+use leptos::prelude::*;
+use lousa_core::Strategy;
+use lousa_core::builtins::NAMES;
+use lousa_core::narrate::Lang;
+
+/// Step back, play or pause, step forward, and the playback speed.
+#[component]
+pub fn Transport() -> impl IntoView {
+    let lousa = expect_context::<Lousa>();
+    view! {
+        <div class="transport" role="group" aria-label=label(|t| t.controls_label)>
+            <button
+                type="button"
+                data-testid="step-back"
+                aria-label=label(|t| t.back)
+                title=text(|l| format!("{} (← J)", ui(l.lang.get()).back))
+                disabled=flag(|l| l.frame.get() == 0)
+                on:click=move |_| lousa.step(-1)
+            >
+                "◀"
+            </button>
+            <button
+                type="button"
+                class="play"
+                data-testid="play"
+                aria-pressed=word(|l| if l.playing.get() { "true" } else { "false" })
+                on:click=move |_| lousa.toggle_play()
+            >
+                {text(|l| {
+                    let t = ui(l.lang.get());
+                    if l.playing.get() { format!("❚❚ {}", t.pause) } else { format!("▶ {}", t.play) }
+                })}
+            </button>
+            <button
+                type="button"
+                data-testid="step-forward"
+                aria-label=label(|t| t.forward)
+                title=text(|l| format!("{} (→ K)", ui(l.lang.get()).forward))
+                disabled=flag(|l| { l.frame.get() + 1 >= l.run.with(|r| r.frame_count()) })
+                on:click=move |_| lousa.step(1)
+            >
+                "▶"
+            </button>
+            <label class="speed">
+                <span>{label(|t| t.speed)}</span>
+                <select
+                    data-testid="speed"
+                    on:change=move |ev| {
+                        if let Ok(index) = event_target_value(&ev).parse() {
+                            lousa.set_speed(index);
+                        }
+                    }
+                >
+                    {SPEEDS
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (name, _))| {
+                            view! {
+                                <option value=i.to_string() prop:selected=chosen(i, |l| l.speed.get())>
+                                    {*name}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+        </div>
+    }
+}
+
+/// A design picker bound to one design of the moment.
+#[component]
+pub fn StrategyPicker(
+    /// The `data-testid` of the `<select>`.
+    testid: &'static str,
+    /// The design it shows, read from the state.
+    shows: fn(&Lousa) -> Strategy,
+    /// What picking another design does.
+    on_pick: fn(&Lousa, Strategy),
+) -> impl IntoView {
+    let lousa = expect_context::<Lousa>();
+    let options = Strategy::ALL
+        .into_iter()
+        .map(|strategy| {
+            view! {
+                <option value=strategy.name() prop:selected=chosen(strategy, shows)>
+                    {strategy.name()}
+                    " · "
+                    {strategy_label(strategy)}
+                </option>
+            }
+        })
+        .collect_view();
+    view! {
+        <select
+            data-testid=testid
+            on:change=move |ev| {
+                if let Some(strategy) = Strategy::from_name(&event_target_value(&ev)) {
+                    on_pick(&lousa, strategy);
+                }
+            }
+        >
+            {options}
+        </select>
+    }
+}
+
+/// A design's gloss in the reader's language.
+fn strategy_label(strategy: Strategy) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+    let lang = expect_context::<Lousa>().lang;
+    move || strategy_gloss(strategy, lang.get())
+}
+
+/// The scenario and design of the board, the language, and the help button.
+#[component]
+pub fn Settings() -> impl IntoView {
+    let lousa = expect_context::<Lousa>();
+    let lang = lousa.lang;
+    let scenarios = NAMES
+        .iter()
+        .map(|name| {
+            let title = move || words::scenario_title(name, lang.get());
+            view! {
+                <option value=*name prop:selected=chosen(*name, |l| l.world.get().0)>
+                    {title}
+                </option>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="settings">
+            <label>
+                <span>{label(|t| t.scenario)}</span>
+                <select
+                    data-testid="scenario"
+                    on:change=move |ev| lousa.choose_scenario(&event_target_value(&ev))
+                >
+                    {scenarios}
+                </select>
+            </label>
+            <label>
+                <span>{label(|t| t.strategy)}</span>
+                <StrategyPicker
+                    testid="strategy"
+                    shows=|l| l.world.get().1
+                    on_pick=|l, s| l.choose_strategy(s)
+                />
+            </label>
+            <button
+                type="button"
+                class="predict"
+                data-testid="predict"
+                aria-pressed=word(|l| if l.predict.get() { "true" } else { "false" })
+                title=label(|t| t.predict_title)
+                on:click=move |_| lousa.toggle_predict()
+            >
+                {label(|t| t.predict)}
+            </button>
+            <button
+                type="button"
+                data-testid="language"
+                lang=word(|l| if l.lang.get() == Lang::Pt { "en" } else { "pt-BR" })
+                on:click=move |_| {
+                    lousa.toggle_lang();
+                    // The button keeps the focus as its label changes.
+                    request_animation_frame(|| dom::focus(dom::by_testid("language").as_ref()));
+                }
+            >
+                {label(|t| t.other_language)}
+            </button>
+            <button
+                type="button"
+                data-testid="help"
+                aria-keyshortcuts="?"
+                aria-expanded=word(|l| if l.help_open.get() { "true" } else { "false" })
+                on:click=move |_| set_help(&lousa, !lousa.help_open.get_untracked())
+            >
+                "? "
+                {label(|t| t.help_button)}
+            </button>
+        </div>
+    }
+}
+
+/// Opens or closes the help. Focus goes into it, and back to the play
+/// button (in view, beside the board) rather than staying on a hidden
+/// button when it closes; once the page shows the change.
+pub fn set_help(lousa: &Lousa, open: bool) {
+    lousa.help_open.set(open);
+    request_animation_frame(move || {
+        let target = if open { "help-close" } else { "play" };
+        dom::focus(dom::by_testid(target).as_ref());
+    });
+}
+
+/// The keyboard shortcuts. It opens next to the controls, where the reader
+/// already is: moving focus to it then never scrolls the article.
+#[component]
+pub fn Help() -> impl IntoView {
+    let lousa = expect_context::<Lousa>();
+    let lang = lousa.lang;
+    let keys = move || {
+        ui(lang.get())
+            .help_keys
+            .iter()
+            .map(|(key, what)| {
+                view! {
+                    <dt>
+                        <kbd>{*key}</kbd>
+                    </dt>
+                    <dd>{*what}</dd>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <div
+            class="help"
+            role="dialog"
+            aria-labelledby="lousa-help-title"
+            data-testid="help-panel"
+            hidden=flag(|l| !l.help_open.get())
+        >
+            <p id="lousa-help-title" class="help-title">
+                {label(|t| t.help_button)}
+            </p>
+            <dl>{keys}</dl>
+            <button type="button" data-testid="help-close" on:click=move |_| set_help(&lousa, false)>
+                {label(|t| t.close)}
+            </button>
+        </div>
+    }
+}
+
+fn issue_text(t: &Ui, issue: Issue) -> &'static str {
+    match issue {
+        Issue::UnknownScenario => t.unknown_scenario,
+        Issue::UnknownStrategy => t.unknown_strategy,
+        Issue::UnknownLanguage => t.unknown_language,
+        Issue::UnknownLines => t.unknown_lines,
+        Issue::NotASwitch => t.not_a_switch,
+        Issue::NotANumber => t.not_a_number,
+        Issue::TooLarge => t.too_large,
+        Issue::FrameOutOfRange => t.frame_out_of_range,
+        Issue::Repeated => t.repeated,
+    }
+}
+
+/// The lines of the problem list, in `lang`.
+pub fn problem_lines(problems: &ProblemList, lang: Lang) -> Vec<String> {
+    let t = ui(lang);
+    let mut lines: Vec<String> = problems
+        .list
+        .iter()
+        .map(|p| {
+            format!(
+                "{} “{}”: “{}” {}; {}.",
+                t.url_param,
+                p.param,
+                p.value,
+                issue_text(t, p.issue),
+                t.falling_back
+            )
+        })
+        .collect();
+    if problems.unlisted > 0 {
+        lines.push(format!("{} {}.", t.unlisted, problems.unlisted));
+    }
+    lines
+}
+
+/// What was wrong with the URL, by parameter, and what took its place.
+#[component]
+pub fn Problems() -> impl IntoView {
+    let Lousa { lang, problems, .. } = expect_context::<Lousa>();
+    let lines = move || {
+        problems
+            .with(|p| problem_lines(p, lang.get()))
+            .into_iter()
+            .map(|line| view! { <p>{line}</p> })
+            .collect_view()
+    };
+    view! {
+        <div
+            class="problems"
+            role="alert"
+            data-testid="problems"
+            hidden=flag(|l| l.problems.with(|p| p.list.is_empty()))
+        >
+            {lines}
+        </div>
+    }
+}

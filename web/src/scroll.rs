@@ -1,0 +1,213 @@
+//! Which step paragraph the reader is at, from an IntersectionObserver
+//! rather than scroll events and geometry.
+//!
+//! The observer's root is the viewport stretched far above its top and cut
+//! at the reading line, so a paragraph intersects it exactly when its top
+//! has crossed the line. The paragraph the lousa follows is the last one
+//! that has: a pure function of where the paragraphs are, however the
+//! reader got there. A hidden paragraph (`hidden`, `display: none`) never
+//! intersects anything, so it is skipped rather than taken for the top of
+//! the page. Where the board sits above the text, the line is the middle
+//! of what the board leaves below it: [`Steps::measure`] places it again
+//! whenever the page scrolls or resizes, and makes a new observer only
+//! when it moved.
+
+use crate::dom;
+use crate::model::{Lousa, Nav};
+use js_sys::Array;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
+use web_sys::{Element, IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit};
+
+/// How far above the viewport the observer's root reaches: farther than any
+/// article is long.
+const ABOVE_PX: i32 = 1_000_000;
+
+struct Tracker {
+    lousa: Lousa,
+    steps: Vec<Element>,
+    /// Whether each paragraph's top is above the reading line.
+    crossed: Vec<bool>,
+    /// The paragraph shown last.
+    last_active: Option<usize>,
+    /// The first report is the page's first paint: it moves the lousa only
+    /// when the URL named no moment.
+    first: Option<bool>,
+    observer: Option<IntersectionObserver>,
+    /// The reading line the observer was made for.
+    margin: String,
+}
+
+/// The article's step paragraphs, followed as the reader scrolls.
+#[derive(Clone)]
+pub struct Steps(Rc<RefCell<Tracker>>, Rc<Closure<dyn FnMut(Array)>>);
+
+impl Steps {
+    /// Starts following the paragraphs. `apply_first`: whether the
+    /// paragraph at the reading line decides the first picture (the URL
+    /// named no moment).
+    pub fn start(lousa: Lousa, apply_first: bool) -> Steps {
+        let steps = dom::step_paragraphs();
+        let tracker = Rc::new(RefCell::new(Tracker {
+            lousa,
+            crossed: vec![false; steps.len()],
+            steps,
+            last_active: None,
+            first: Some(apply_first),
+            observer: None,
+            margin: String::new(),
+        }));
+        let on_report = {
+            let tracker = Rc::clone(&tracker);
+            Closure::<dyn FnMut(Array)>::new(move |entries: Array| {
+                // A report while another is handled is dropped, not nested.
+                if let Ok(mut t) = tracker.try_borrow_mut() {
+                    t.report(&entries);
+                }
+            })
+        };
+        let steps = Steps(tracker, Rc::new(on_report));
+        steps.measure();
+        steps
+    }
+
+    /// Places the reading line again (the layout changed): the middle of the
+    /// viewport when the board sits beside the text, or the middle of what
+    /// is left below it when it sits above.
+    pub fn measure(&self) {
+        // Busy with a report or a change of language: the next scroll
+        // places the line.
+        let Ok(mut t) = self.0.try_borrow_mut() else {
+            return;
+        };
+        // The first paragraph on show decides whether the board sits
+        // beside the text: a hidden one has no box to compare with.
+        let Some(first) = t.steps.iter().find(|step| dom::shown(step)) else {
+            return;
+        };
+        let height = dom::window()
+            .inner_height()
+            .ok()
+            .and_then(|h| h.as_f64())
+            .unwrap_or(800.0);
+        let board = dom::by_testid("sticky");
+        let below = match &board {
+            Some(board) if !dom::beside(board, first) => {
+                let bottom = board.get_bounding_client_rect().bottom();
+                let line = (bottom.max(0.0).min(height) + height) / 2.0;
+                format!("-{}px", (height - line).round() as i32)
+            }
+            _ => "-50%".to_string(),
+        };
+        let margin = format!("{ABOVE_PX}px 0px {below} 0px");
+        if margin == t.margin {
+            return;
+        }
+        if let Some(old) = t.observer.take() {
+            old.disconnect();
+        }
+        let init = IntersectionObserverInit::new();
+        init.set_root_margin(&margin);
+        let Ok(observer) =
+            IntersectionObserver::new_with_options(self.1.as_ref().as_ref().unchecked_ref(), &init)
+        else {
+            return;
+        };
+        for step in &t.steps {
+            observer.observe(step);
+        }
+        t.observer = Some(observer);
+        t.margin = margin;
+    }
+}
+
+impl Steps {
+    /// Runs `change`, which shows some paragraphs and hides others (the
+    /// article's language), and scrolls so that the paragraph the lousa
+    /// follows, or the one that takes its place among those shown, stays
+    /// where it was on screen: the reader keeps their place, and the board
+    /// its step.
+    pub fn keep_place(&self, change: impl FnOnce()) {
+        let t = self.0.borrow();
+        let shown = |steps: &[Element]| -> Vec<usize> {
+            (0..steps.len())
+                .filter(|&i| dom::shown(&steps[i]))
+                .collect()
+        };
+        let anchor = t.last_active.and_then(|active| {
+            let rank = shown(&t.steps).iter().position(|&i| i == active)?;
+            Some((rank, t.steps[active].get_bounding_client_rect().top()))
+        });
+        change();
+        let Some((rank, top)) = anchor else {
+            return;
+        };
+        if let Some(&now) = shown(&t.steps).get(rank) {
+            let moved = t.steps[now].get_bounding_client_rect().top() - top;
+            dom::window().scroll_by_with_x_and_y(0.0, moved);
+        }
+    }
+}
+
+impl Tracker {
+    fn report(&mut self, entries: &Array) {
+        for entry in entries.iter() {
+            let entry: IntersectionObserverEntry = entry.unchecked_into();
+            let target = entry.target();
+            if let Some(i) = self.steps.iter().position(|s| *s == target) {
+                self.crossed[i] = entry.is_intersecting();
+            }
+        }
+        let active = self.crossed.iter().rposition(|c| *c);
+        let first = self.first.take();
+        let apply_first = first == Some(true);
+        if active == self.last_active && !apply_first {
+            return;
+        }
+        let was = std::mem::replace(&mut self.last_active, active);
+        dom::mark_current(&self.steps, active);
+        let nav = if first.is_some() {
+            Nav::Keep
+        } else {
+            Nav::Replace
+        };
+        match (active, was, nav) {
+            (Some(i), _, Nav::Keep) if apply_first => self.show(i, Nav::Keep),
+            (_, _, Nav::Keep) => {}
+            (Some(i), _, _) => self.show(i, nav),
+            (None, Some(_), _) => self.show(0, nav),
+            (None, None, _) => {}
+        }
+    }
+
+    /// Moves the lousa to what paragraph `index` names.
+    fn show(&self, index: usize, nav: Nav) {
+        let Some(paragraph) = self.steps.get(index) else {
+            return;
+        };
+        let (target, warnings) = target_of(&self.lousa, paragraph);
+        for attribute in warnings {
+            dom::log_error(&format!(
+                "lousa: a step paragraph's {attribute} names nothing known; using the default"
+            ));
+        }
+        self.lousa.show_target(&target, nav);
+    }
+}
+
+/// The world and beat a step paragraph shows, and the attributes that
+/// named nothing known.
+pub fn target_of(
+    lousa: &Lousa,
+    paragraph: &Element,
+) -> (crate::state::StepTarget, Vec<&'static str>) {
+    let attribute = |name| paragraph.get_attribute(name);
+    lousa.target_of(
+        &attribute("data-step").unwrap_or_default(),
+        attribute("data-scenario").as_deref(),
+        attribute("data-strategy").as_deref(),
+        attribute("data-lines").as_deref(),
+    )
+}
