@@ -570,10 +570,12 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
         Pc::SelectOrder => match first_row(result) {
             Some(row) => {
                 let id = row[0].as_int().unwrap_or(0);
-                let (status, body) = if row[1].as_text() == Some("CAPTURADA") {
-                    (200, body("CAPTURADA", id))
-                } else {
-                    (409, BODY_PROCESSING.to_string())
+                // The row's status is the order's answer: only a charge
+                // still PROCESSANDO is in progress; a decline is finished.
+                let (status, body) = match row[1].as_text() {
+                    Some("CAPTURADA") => (200, body("CAPTURADA", id)),
+                    Some("RECUSADA") => (402, body("RECUSADA", id)),
+                    _ => (409, BODY_PROCESSING.to_string()),
                 };
                 job.response = Some((status, body.into()));
                 if in_tx_strategy {
