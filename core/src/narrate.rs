@@ -326,6 +326,16 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
                 )
             }
         },
+        EventKind::LeaseTaken { attempt } => match lang {
+            Lang::Pt => format!(
+                "a escrita da tentativa {} é recusada, sem linha nenhuma: o lease dela foi tomado, então ela não grava nada e manda o cliente perguntar de novo",
+                n(*attempt)
+            ),
+            Lang::En => format!(
+                "the write of attempt {} is refused, matching no row: its lease was taken, so it stores nothing and tells the client to ask again",
+                n(*attempt)
+            ),
+        },
         EventKind::EventLimitReached => l("limite de eventos atingido", "event limit reached"),
         EventKind::HorizonReached => l("fim do horizonte de tempo", "end of the time horizon"),
     }

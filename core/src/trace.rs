@@ -186,6 +186,11 @@ pub enum EventKind {
         key: String,
         captured: bool,
     },
+    /// A worker's fenced write matched no row: recovery or another attempt
+    /// took its lease, so it stored nothing and keeps no answer of its own.
+    LeaseTaken {
+        attempt: u32,
+    },
     /// The effect's event reached the broker: from the handler after its
     /// commit (`attempt`), or from the outbox relay (`attempt` is `None`).
     EventPublished {
@@ -226,6 +231,7 @@ impl EventKind {
             EventKind::Crashed { .. } => "crashed",
             EventKind::Restarted { .. } => "restarted",
             EventKind::Reconciled { .. } => "reconciled",
+            EventKind::LeaseTaken { .. } => "lease_taken",
             EventKind::EventPublished { .. } => "event_published",
             EventKind::EventLimitReached => "event_limit_reached",
             EventKind::HorizonReached => "horizon_reached",

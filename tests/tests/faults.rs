@@ -38,7 +38,13 @@ fn check_then_act_answers_a_declined_row_as_declined_not_processing() {
         .collect();
     assert!(!read_back.is_empty(), "some attempt answers from the row");
     for a in read_back {
-        assert_eq!(a.status, Some(402), "attempt {}: {:?}", a.attempt + 1, a.body);
+        assert_eq!(
+            a.status,
+            Some(402),
+            "attempt {}: {:?}",
+            a.attempt + 1,
+            a.body
+        );
         assert!(
             a.body.as_deref().is_some_and(|b| b.contains("RECUSADA")),
             "attempt {}: {:?}",
@@ -46,5 +52,66 @@ fn check_then_act_answers_a_declined_row_as_declined_not_processing() {
             a.body
         );
     }
+    assert_all_hold(&run);
+}
+
+/// The named columns of `table`'s rows in `frame`, one vector a row.
+fn column_values(
+    frame: &lousa_core::trace::Frame,
+    table: &str,
+    names: &[&str],
+) -> Vec<Vec<lousa_core::store::Value>> {
+    let Some(t) = frame.tables.iter().find(|t| t.name == table) else {
+        return Vec::new();
+    };
+    let ix: Vec<usize> = names
+        .iter()
+        .map(|n| t.columns.iter().position(|c| c == n).expect("column"))
+        .collect();
+    t.rows
+        .iter()
+        .map(|r| ix.iter().map(|&i| r.values[i].clone()).collect())
+        .collect()
+}
+
+/// Once a key is completed, its state and stored answer stay as they are
+/// in every later frame (until its lifetime deletes it).
+fn assert_completed_keys_never_change(run: &Run) {
+    let names = ["id", "estado", "resposta_http", "resposta_corpo"];
+    let mut completed: Vec<Vec<lousa_core::store::Value>> = Vec::new();
+    for f in 0..run.frame_count() {
+        let rows = column_values(run.state_at(f), "chave_idempotencia", &names);
+        for done in &completed {
+            if let Some(now) = rows.iter().find(|r| r[0] == done[0]) {
+                assert_eq!(now, done, "frame {f}: a completed key changed");
+            }
+        }
+        for r in rows {
+            if r[1].as_text() == Some("completed") && !completed.contains(&r) {
+                completed.push(r);
+            }
+        }
+    }
+    assert!(!completed.is_empty(), "some key was completed");
+}
+
+/// Recovery completes the key while the original worker still waits on a
+/// slow acquirer; the worker's late write must not turn it back.
+#[test]
+fn a_worker_whose_lease_was_taken_cannot_overwrite_a_completed_key() {
+    let run = run_link(
+        "unknown-reconciled;faults=[];acquirer.latency_ms=10000;acquirer.timeout_ms=9000;\
+         lease_ms=2000;recovery_every_ms=2000;clients.0.backoff_ms=1500;clients.0.retries_max=6",
+        None,
+    );
+    assert_completed_keys_never_change(&run);
+    let refused = run.events().any(|(_, e)| {
+        matches!(
+            e.kind,
+            lousa_core::trace::EventKind::LeaseTaken { attempt: 0 }
+        )
+    });
+    assert!(refused, "the late write is told as refused");
+    assert_eq!(run.summary.captures, 1);
     assert_all_hold(&run);
 }

@@ -296,6 +296,14 @@ pub fn mermaid(run: &Run) -> String {
                 Actor::Instance(*instance),
                 &format!("{t} ms restarts"),
             ),
+            EventKind::LeaseTaken { attempt } => note(
+                &mut out,
+                e.actor,
+                &format!(
+                    "{t} ms write of attempt {} refused: lease taken",
+                    attempt + 1
+                ),
+            ),
             EventKind::Reconciled { key, captured } => note(
                 &mut out,
                 e.actor,

@@ -1,6 +1,7 @@
 //! The strategies as handlers: small state machines whose every step is one
 //! atomic action (a SQL statement, a capture call, a response).
 
+mod lease;
 mod local;
 mod payload;
 mod queue;
@@ -104,6 +105,11 @@ impl Pc {
         )
     }
 
+    /// Steps whose write carries the job's lease in its WHERE.
+    pub fn fenced_by_lease(self) -> bool {
+        matches!(self, Pc::LeaseFinish)
+    }
+
     /// Steps after whose success a claim (or first insert) is durable: where
     /// a crash `after-commit` strikes.
     pub fn commits_claim(self) -> bool {
@@ -137,6 +143,11 @@ pub struct Job {
     pub reclaims: u8,
     /// The account balance this attempt read (`local-effect` with a balance).
     pub balance: Option<i64>,
+    /// The lease this job holds on its key (lease designs): the
+    /// `lease_ate_ms` its claim or retake wrote, read back with RETURNING.
+    /// Its writes carry it in their WHERE, so a write after recovery or
+    /// another worker took the key matches no row.
+    pub lease_token: Option<i64>,
 }
 
 impl Job {
@@ -163,6 +174,7 @@ impl Job {
             headers: None,
             reclaims: 0,
             balance: None,
+            lease_token: None,
         }
     }
 }
@@ -212,6 +224,8 @@ pub struct StmtInputs {
     pub fingerprint: crate::text::Text,
     /// The balance read, for the statement that writes the new one.
     pub balance: Option<i64>,
+    /// The job's lease, for the writes fenced by it; `None` for the others.
+    pub lease_token: Option<i64>,
 }
 
 pub fn body(status: &str, id: i64) -> String {
@@ -296,6 +310,11 @@ pub fn action(w: &Situation, job: &Job) -> Action {
             } else {
                 None
             },
+            lease_token: if pc.fenced_by_lease() {
+                job.lease_token
+            } else {
+                None
+            },
         }),
     }
 }
@@ -305,7 +324,6 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
     let it = &intents[inputs.intent as usize].1;
     let key = &*inputs.key;
     let id = inputs.row_id.unwrap_or(0);
-    let now_ms = inputs.now_ms;
     match inputs.pc {
         Pc::Begin => Stmt::Begin {
             isolation: scenario.isolation,
@@ -378,79 +396,8 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
                 returning: vec![],
             }
         }
-        Pc::LeaseClaim => Stmt::Insert {
-            table: "chave_idempotencia".into(),
-            values: vec![
-                ("escopo".into(), text(&scope(scenario, it))),
-                ("chave".into(), text(key)),
-                ("impressao".into(), text(&inputs.fingerprint)),
-                ("estado".into(), text("processing")),
-                (
-                    "lease_ate_ms".into(),
-                    Value::Int((now_ms + scenario.lease_ms) as i64),
-                ),
-                (
-                    "expira_em_ms".into(),
-                    Value::Int((now_ms + scenario.key_ttl_ms) as i64),
-                ),
-            ],
-            on_conflict_do_nothing: Some(vec!["escopo".into(), "chave".into()]),
-            returning: vec!["id".into()],
-        },
-        Pc::LeaseRead => Stmt::Select {
-            table: "chave_idempotencia".into(),
-            columns: [
-                "id",
-                "impressao",
-                "estado",
-                "expira_em_ms",
-                "resposta_http",
-                "resposta_corpo",
-                "resposta_headers",
-            ]
-            .map(Name::Borrowed)
-            .to_vec(),
-            filter: vec![
-                ("escopo".into(), text(&scope(scenario, it))),
-                ("chave".into(), text(key)),
-            ],
-            for_update: false,
-        },
-        Pc::LeaseDelete => Stmt::Delete {
-            table: "chave_idempotencia".into(),
-            filter: vec![("id".into(), Value::Int(id))],
-        },
-        Pc::LeaseRetake => Stmt::Update {
-            table: "chave_idempotencia".into(),
-            set: vec![
-                ("estado".into(), text("processing")),
-                (
-                    "lease_ate_ms".into(),
-                    Value::Int((now_ms + scenario.lease_ms) as i64),
-                ),
-            ],
-            filter: vec![
-                ("id".into(), Value::Int(id)),
-                ("estado".into(), text("failed_safe")),
-            ],
-            returning: vec![],
-        },
-        Pc::LeaseFinish => {
-            let (state, http, body) = lease_answer(scenario.strategy, inputs.capture_result, id);
-            let mut set = vec![("estado".into(), text(state))];
-            if state == "completed" {
-                set.push(("resposta_http".into(), Value::Int(i64::from(http))));
-                set.push(("resposta_corpo".into(), text(&body)));
-                if let Some(h) = lease_headers(scenario.strategy, http, id) {
-                    set.push(("resposta_headers".into(), text(&h)));
-                }
-            }
-            Stmt::Update {
-                table: "chave_idempotencia".into(),
-                set,
-                filter: vec![("id".into(), Value::Int(id))],
-                returning: vec![],
-            }
+        Pc::LeaseClaim | Pc::LeaseRead | Pc::LeaseDelete | Pc::LeaseRetake | Pc::LeaseFinish => {
+            lease::statement(scenario, it, inputs)
         }
         Pc::InsertPedido => Stmt::Insert {
             table: "pedido_pago".into(),
@@ -470,23 +417,6 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
             unreachable!("a step that runs no statement")
         }
     }
-}
-
-/// (key state, HTTP status, body) of the lease designs once the effect is
-/// known: the local effect always completed; a refusal is an answer too,
-/// stored and replayed; silence leaves the key `unknown` for recovery.
-fn lease_answer(strategy: Strategy, capture: Option<bool>, id: i64) -> (&'static str, u16, String) {
-    match (strategy, capture) {
-        (Strategy::LocalEffect, _) | (_, Some(true)) => ("completed", 201, body("CAPTURADA", id)),
-        (_, Some(false)) => ("completed", 402, body("RECUSADA", id)),
-        (_, None) => ("unknown", 504, BODY_ACQUIRER_SILENT.to_string()),
-    }
-}
-
-/// The headers the lease design stores with an answer: a created charge's
-/// `Location`. `local-effect` shares the table and answers as it did.
-fn lease_headers(strategy: Strategy, http: u16, id: i64) -> Option<String> {
-    (strategy == Strategy::IdempotencyKeyLease && http == 201).then(|| created_headers(id))
 }
 
 /// (status column, HTTP status, body) for what the acquirer said.
@@ -558,7 +488,6 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
     let returned_id = first_row(result)
         .and_then(|r| r.first())
         .and_then(Value::as_int);
-    let affected = result.as_ref().map(|r| r.affected).unwrap_or(0);
     let strategy = w.strategy;
     job.pc = match job.pc {
         Pc::Begin => match strategy {
@@ -663,6 +592,7 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
         Pc::LeaseClaim => match returned_id {
             Some(id) => {
                 job.row_id = Some(id);
+                job.lease_token = first_row(result).and_then(|r| r.get(1)?.as_int());
                 if strategy == Strategy::LocalEffect {
                     local::after_claim(w.scenario)
                 } else {
@@ -672,13 +602,14 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
             None if strategy == Strategy::LocalEffect => Pc::RollbackThenRead,
             None => Pc::LeaseRead,
         },
-        Pc::LeaseRead => return lease_decide(w, job, result),
+        Pc::LeaseRead => return lease::decide(w, job, result),
         Pc::LeaseDelete => {
             job.reclaims += 1;
             Pc::LeaseClaim
         }
         Pc::LeaseRetake => {
-            if affected == 1 {
+            if let Some(lease) = returned_id {
+                job.lease_token = Some(lease);
                 Pc::Capture
             } else {
                 respond(job, 409, BODY_PROCESSING);
@@ -689,11 +620,23 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
         Pc::CheckMessage | Pc::ClaimMessage | Pc::RecordMessage => {
             return queue::on_result(job, returned_id);
         }
+        Pc::LeaseFinish if returned_id.is_none() => {
+            // The lease was taken (recovery resolved the key, or another
+            // attempt retook it): nothing was stored, so this job has no
+            // answer of its own to give. The client asks again and reads
+            // the key's.
+            job.response = Some((503, BODY_TRY_AGAIN.into()));
+            if in_tx_strategy {
+                Pc::RollbackAfterError
+            } else {
+                Pc::Respond
+            }
+        }
         Pc::LeaseFinish => {
             let id = job.row_id.unwrap_or(0);
-            let (_, http, b) = lease_answer(strategy, job.capture_result, id);
+            let (_, http, b) = lease::lease_answer(strategy, job.capture_result, id);
             job.response = Some((http, b.into()));
-            job.headers = lease_headers(strategy, http, id).map(Into::into);
+            job.headers = lease::lease_headers(strategy, http, id).map(Into::into);
             if strategy == Strategy::LocalEffect {
                 Pc::CommitHeld
             } else {
@@ -702,6 +645,12 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
         }
         _ => unreachable!("a step that runs no SQL"),
     };
+}
+
+/// Whether a fenced write (run at `pc`) found its lease taken: it matched
+/// no row, so it stored nothing.
+pub fn lease_taken(pc: Pc, result: &StmtResult) -> bool {
+    pc.fenced_by_lease() && result.as_ref().is_ok_and(|r| r.rows.is_empty())
 }
 
 fn is_tx_end(pc: Pc) -> bool {
@@ -715,41 +664,6 @@ fn is_tx_end(pc: Pc) -> bool {
             | Pc::RollbackHeld
             | Pc::RollbackAfterError
     )
-}
-
-fn lease_decide(w: &Situation, job: &mut Job, result: &StmtResult) {
-    let Some(row) = first_row(result) else {
-        // The key vanished between the claim and the read: claim again, once.
-        if job.reclaims < 2 {
-            job.reclaims += 1;
-            job.pc = Pc::LeaseClaim;
-        } else {
-            respond(job, 409, BODY_PROCESSING);
-        }
-        return;
-    };
-    job.row_id = row[0].as_int();
-    let fp = &**w.fingerprint;
-    let expired = row[3].as_int().is_some_and(|t| w.now_ms as i64 >= t);
-    match row[2].as_text().unwrap_or_default() {
-        // After its lifetime a completed key is forgotten: this is a new
-        // request. The state is read before the lifetime: a key still
-        // processing or unknown may have charged, so it is kept whatever
-        // its age, and only recovery resolves it (see `world::recover`).
-        "completed" if expired && job.reclaims < 2 => job.pc = Pc::LeaseDelete,
-        _ if row[1].as_text() != Some(fp) => respond(job, 422, BODY_KEY_REUSED),
-        "completed" => {
-            // The stored answer, headers included, byte for byte.
-            let http = row[4].as_int().unwrap_or(500) as u16;
-            respond(job, http, row[5].as_text().unwrap_or_default());
-            job.headers = row[6].as_text().map(Into::into);
-        }
-        "failed_safe" => job.pc = Pc::LeaseRetake,
-        // The effect may have happened: reconcile before anyone retries.
-        "unknown" => respond(job, 409, BODY_RECONCILING),
-        // processing, lease live or not: never start parallel work.
-        _ => respond(job, 409, BODY_PROCESSING),
-    }
 }
 
 /// Moves the job on once the acquirer answered or timed out.
