@@ -115,3 +115,39 @@ fn a_worker_whose_lease_was_taken_cannot_overwrite_a_completed_key() {
     assert_eq!(run.summary.captures, 1);
     assert_all_hold(&run);
 }
+
+/// The acquirer answers after 100 s, recovery completes the key at 60 s,
+/// and the lifetime is 40 s: counted from the claim it would end at 40 s,
+/// before the key was even resolved, and the retry at 92 s would charge
+/// again. Counted from the resolution, the retry gets the stored answer.
+#[test]
+fn a_key_resolved_late_keeps_its_whole_lifetime_from_the_resolution() {
+    let link_text = "late-retry-after-ttl;faults=[];acquirer.latency_ms=100000;\
+                     acquirer.timeout_ms=120000;key_ttl_ms=40000;clients.0.backoff_ms=45000;\
+                     clients.0.retries_max=2";
+    let run = run_link(link_text, None);
+    assert_eq!(run.summary.captures, 1, "{:#?}", run.summary.attempts);
+    let last = run.summary.attempts.last().expect("attempts");
+    assert_eq!(last.status, Some(201), "the late retry replays the capture");
+    assert!(!last.reached_acquirer);
+    assert_completed_keys_never_change(&run);
+    assert_all_hold(&run);
+}
+
+/// A worker whose final write matched no row does not answer as if it had
+/// stored its answer: in the run above the original worker's late UPDATE
+/// finds the key already completed by recovery.
+#[test]
+fn an_update_that_matches_no_row_is_never_answered_as_stored() {
+    let link_text = "late-retry-after-ttl;faults=[];acquirer.latency_ms=100000;\
+                     acquirer.timeout_ms=120000;key_ttl_ms=40000;clients.0.backoff_ms=45000;\
+                     clients.0.retries_max=2";
+    let run = run_link(link_text, None);
+    let first_answer = run.events().find_map(|(_, e)| match &e.kind {
+        lousa_core::trace::EventKind::Responded {
+            attempt: 0, status, ..
+        } => Some(*status),
+        _ => None,
+    });
+    assert_eq!(first_answer, Some(503), "attempt 1 stored nothing");
+}

@@ -21,13 +21,12 @@ pub(super) fn statement(scenario: &Scenario, it: &Intent, inputs: &StmtInputs) -
                 ("chave".into(), text(key)),
                 ("impressao".into(), text(&inputs.fingerprint)),
                 ("estado".into(), text("processing")),
+                // No lifetime yet: it starts when the key is resolved, so a
+                // key whose effect stays unknown for long is still kept in
+                // full for `key_ttl_ms` once it is known.
                 (
                     "lease_ate_ms".into(),
                     Value::Int((now_ms + scenario.lease_ms) as i64),
-                ),
-                (
-                    "expira_em_ms".into(),
-                    Value::Int((now_ms + scenario.key_ttl_ms) as i64),
                 ),
             ],
             on_conflict_do_nothing: Some(vec!["escopo".into(), "chave".into()]),
@@ -76,6 +75,10 @@ pub(super) fn statement(scenario: &Scenario, it: &Intent, inputs: &StmtInputs) -
             let (state, http, body) = lease_answer(scenario.strategy, inputs.capture_result, id);
             let mut set = vec![("estado".into(), text(state))];
             if state == "completed" {
+                set.push((
+                    "expira_em_ms".into(),
+                    Value::Int((now_ms + scenario.key_ttl_ms) as i64),
+                ));
                 set.push(("resposta_http".into(), Value::Int(i64::from(http))));
                 set.push(("resposta_corpo".into(), text(&body)));
                 if let Some(h) = lease_headers(scenario.strategy, http, id) {

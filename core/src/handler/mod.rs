@@ -295,7 +295,7 @@ pub fn action(w: &Situation, job: &Job) -> Action {
             key: w.key.clone(),
             row_id: job.row_id,
             capture_result: job.capture_result,
-            now_ms: if matches!(pc, Pc::LeaseClaim | Pc::LeaseRetake) {
+            now_ms: if matches!(pc, Pc::LeaseClaim | Pc::LeaseRetake | Pc::LeaseFinish) {
                 w.now_ms
             } else {
                 0

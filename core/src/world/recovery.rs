@@ -164,9 +164,12 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, bool)> {
             continue;
         }
         let captured = calls.iter().any(|c| c.accepted == Some(true));
+        // A resolved key's lifetime starts now (see `handler::lease`).
+        let expires = Value::Int(now + w.scenario.key_ttl_ms as i64);
         let set = if captured {
             vec![
                 ("estado".into(), Value::text("completed")),
+                ("expira_em_ms".into(), expires),
                 ("resposta_http".into(), Value::Int(201)),
                 (
                     "resposta_corpo".into(),
@@ -180,6 +183,7 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, bool)> {
         } else if calls.iter().any(|c| c.accepted == Some(false)) {
             vec![
                 ("estado".into(), Value::text("completed")),
+                ("expira_em_ms".into(), expires),
                 ("resposta_http".into(), Value::Int(402)),
                 (
                     "resposta_corpo".into(),
@@ -198,10 +202,13 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, bool)> {
             ],
             returning: vec![],
         };
-        if let Exec::Waiting { .. } = w.store.execute(session, stmt) {
-            break;
+        match w.store.execute(session, stmt) {
+            Exec::Waiting { .. } => break,
+            // Matched no row: the key moved on since it was read, and this
+            // sweep resolved nothing.
+            Exec::Done(Ok(r)) if r.affected == 0 => continue,
+            Exec::Done(_) => done.push((key, captured)),
         }
-        done.push((key, captured));
     }
     done
 }
