@@ -5,7 +5,7 @@ use expect_test::expect_file;
 use lousa_core::builtins::{self, NAMES};
 use lousa_core::narrate::{self, Lang};
 use lousa_core::run::{self, AT_MOST_ONE_CAPTURE, CONFLICTS_NEVER_CHARGE, REPLAY_EQUALS_FIRST};
-use lousa_core::trace::EventKind;
+use lousa_core::trace::{EventKind, Reconciliation};
 use lousa_core::world::fnv1a;
 use lousa_core::{Scenario, Strategy};
 
@@ -271,7 +271,7 @@ fn crash_before_capture_frees_the_key_only_once_recovery_proves_nothing_happened
         matches!(
             k,
             EventKind::Reconciled {
-                captured: false,
+                outcome: Reconciliation::NothingFound,
                 ..
             }
         )
@@ -319,7 +319,13 @@ fn an_unknown_key_refuses_the_retry_until_recovery_completes_it_from_the_acquire
     );
     assert!(!sm.attempts[1].reached_acquirer);
     let reconciled = first_frame(&r, |k| {
-        matches!(k, EventKind::Reconciled { captured: true, .. })
+        matches!(
+            k,
+            EventKind::Reconciled {
+                outcome: Reconciliation::Captured,
+                ..
+            }
+        )
     })
     .expect("recovery asks the acquirer");
     assert_eq!(key_state(&r, reconciled).as_deref(), Some("completed"));

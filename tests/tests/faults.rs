@@ -3,6 +3,7 @@
 
 use lousa_core::link;
 use lousa_core::run::{Run, run};
+use lousa_core::trace::{EventKind, Reconciliation};
 use lousa_core::{Scenario, Strategy};
 
 fn scenario(link_text: &str, strategy: Option<Strategy>) -> Scenario {
@@ -95,15 +96,19 @@ fn assert_completed_keys_never_change(run: &Run) {
     assert!(!completed.is_empty(), "some key was completed");
 }
 
-/// Recovery completes the key while the original worker still waits on a
-/// slow acquirer; the worker's late write must not turn it back.
+/// The issue's second reproduction, with a lease (6 s) that outlasts the
+/// capture's arrival at the acquirer (5 s) but not its answer (10 s):
+/// recovery completes the key from the acquirer's API while the original
+/// worker still waits, and the worker's late write must not turn it back.
+/// (With the issue's 2 s lease the call is still on its way when recovery
+/// asks, which no API can see: see the provider-key tests below.)
+const LEASE_TAKEN_LINK: &str = "unknown-reconciled;faults=[];acquirer.latency_ms=10000;\
+     acquirer.timeout_ms=9000;lease_ms=6000;recovery_every_ms=2000;clients.0.backoff_ms=1500;\
+     clients.0.retries_max=6";
+
 #[test]
 fn a_worker_whose_lease_was_taken_cannot_overwrite_a_completed_key() {
-    let run = run_link(
-        "unknown-reconciled;faults=[];acquirer.latency_ms=10000;acquirer.timeout_ms=9000;\
-         lease_ms=2000;recovery_every_ms=2000;clients.0.backoff_ms=1500;clients.0.retries_max=6",
-        None,
-    );
+    let run = run_link(LEASE_TAKEN_LINK, None);
     assert_completed_keys_never_change(&run);
     let refused = run.events().any(|(_, e)| {
         matches!(
@@ -116,16 +121,19 @@ fn a_worker_whose_lease_was_taken_cannot_overwrite_a_completed_key() {
     assert_all_hold(&run);
 }
 
-/// The acquirer answers after 100 s, recovery completes the key at 60 s,
-/// and the lifetime is 40 s: counted from the claim it would end at 40 s,
-/// before the key was even resolved, and the retry at 92 s would charge
-/// again. Counted from the resolution, the retry gets the stored answer.
+/// The issue's fourth reproduction, with a lease (55 s) that outlasts the
+/// capture's arrival at the acquirer (50 s): the acquirer answers after
+/// 100 s, recovery completes the key at 60 s, and the lifetime is 40 s.
+/// Counted from the claim it would end at 40 s, before the key was even
+/// resolved, and the retry at 92 s would charge again. Counted from the
+/// resolution, the retry gets the stored answer.
+const LATE_RESOLUTION_LINK: &str = "late-retry-after-ttl;faults=[];acquirer.latency_ms=100000;\
+     acquirer.timeout_ms=120000;key_ttl_ms=40000;lease_ms=55000;clients.0.backoff_ms=45000;\
+     clients.0.retries_max=2";
+
 #[test]
 fn a_key_resolved_late_keeps_its_whole_lifetime_from_the_resolution() {
-    let link_text = "late-retry-after-ttl;faults=[];acquirer.latency_ms=100000;\
-                     acquirer.timeout_ms=120000;key_ttl_ms=40000;clients.0.backoff_ms=45000;\
-                     clients.0.retries_max=2";
-    let run = run_link(link_text, None);
+    let run = run_link(LATE_RESOLUTION_LINK, None);
     assert_eq!(run.summary.captures, 1, "{:#?}", run.summary.attempts);
     let last = run.summary.attempts.last().expect("attempts");
     assert_eq!(last.status, Some(201), "the late retry replays the capture");
@@ -139,10 +147,7 @@ fn a_key_resolved_late_keeps_its_whole_lifetime_from_the_resolution() {
 /// finds the key already completed by recovery.
 #[test]
 fn an_update_that_matches_no_row_is_never_answered_as_stored() {
-    let link_text = "late-retry-after-ttl;faults=[];acquirer.latency_ms=100000;\
-                     acquirer.timeout_ms=120000;key_ttl_ms=40000;clients.0.backoff_ms=45000;\
-                     clients.0.retries_max=2";
-    let run = run_link(link_text, None);
+    let run = run_link(LATE_RESOLUTION_LINK, None);
     let first_answer = run.events().find_map(|(_, e)| match &e.kind {
         lousa_core::trace::EventKind::Responded {
             attempt: 0, status, ..
@@ -150,4 +155,99 @@ fn an_update_that_matches_no_row_is_never_answered_as_stored() {
         _ => None,
     });
     assert_eq!(first_answer, Some(503), "attempt 1 stored nothing");
+}
+
+/// crash-before-capture with a second intent for the same order, whose
+/// charge goes through first. The stuck key never reached the acquirer,
+/// and no provider key was sent: the acquirer's API can only answer by
+/// order, and order 123 has a capture, another key's. A recovery that
+/// filters the simulator's own call log by key frees the key as if it
+/// could prove nothing happened; one that asks the API cannot tell whose
+/// capture that is, and escalates.
+fn crash_before_capture_beside_another_intent_of_the_order() -> Scenario {
+    let mut s = lousa_core::builtins::builtin("crash-before-capture").expect("built-in");
+    let mut other = s.clients[0].clone();
+    other.name = "app-2".into();
+    other.intents[0].key = lousa_core::builtins::SECOND_KEY.into();
+    other.start_ms = 500;
+    s.clients.push(other);
+    s
+}
+
+#[test]
+fn recovery_without_a_provider_key_escalates_what_the_order_cannot_tell() {
+    let s = crash_before_capture_beside_another_intent_of_the_order();
+    assert!(!s.acquirer.provider_keys);
+    let run = run(&s).expect("valid");
+    let outcomes: Vec<Reconciliation> = run
+        .events()
+        .filter_map(|(_, e)| match &e.kind {
+            EventKind::Reconciled {
+                outcome,
+                by_provider_key,
+                ..
+            } => {
+                assert!(!by_provider_key, "no key was sent to the acquirer");
+                Some(*outcome)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(outcomes, vec![Reconciliation::Escalated], "{outcomes:?}");
+    // The stuck intent is never charged while it is escalated.
+    assert_eq!(run.summary.intents[0].captures, 0, "{:#?}", run.summary);
+    assert_eq!(run.summary.intents[1].captures, 1);
+    assert_all_hold(&run);
+}
+
+/// The same run with the key sent as the provider's key: the API answers
+/// about this key alone, which never reached it, so recovery may free it.
+#[test]
+fn recovery_with_a_provider_key_frees_a_key_the_acquirer_never_saw() {
+    let mut s = crash_before_capture_beside_another_intent_of_the_order();
+    s.acquirer.provider_keys = true;
+    let run = run(&s).expect("valid");
+    let freed = run.events().any(|(_, e)| {
+        matches!(
+            e.kind,
+            EventKind::Reconciled {
+                outcome: Reconciliation::NothingFound,
+                by_provider_key: true,
+                ..
+            }
+        )
+    });
+    assert!(freed, "recovery frees the key by what the API said of it");
+    assert_eq!(run.summary.intents[0].captures, 1, "{:#?}", run.summary);
+    assert_eq!(run.summary.intents[1].captures, 1);
+    assert_all_hold(&run);
+}
+
+/// The issue's second reproduction as written: the lease (2 s) runs out
+/// while the capture is still on its way to the acquirer (it lands at
+/// 5 s). The acquirer's API has nothing to show yet, so recovery frees the
+/// key, a retry charges, and the first call lands too: the limit the lease
+/// design's claims name (no provider key, an acquirer silent past the
+/// lease). The fence still holds: no completed key changes.
+const SILENT_PAST_THE_LEASE_LINK: &str = "unknown-reconciled;faults=[];\
+     acquirer.latency_ms=10000;acquirer.timeout_ms=9000;lease_ms=2000;recovery_every_ms=2000;\
+     clients.0.backoff_ms=1500;clients.0.retries_max=6";
+
+#[test]
+fn without_a_provider_key_a_call_in_flight_past_the_lease_can_charge_twice() {
+    let run = run_link(SILENT_PAST_THE_LEASE_LINK, None);
+    assert_eq!(run.summary.captures, 2, "{:#?}", run.summary.attempts);
+    assert_completed_keys_never_change(&run);
+}
+
+/// The same run with the key sent to the acquirer as its own: the retry's
+/// call and the first one are one charge to the acquirer.
+#[test]
+fn with_a_provider_key_a_call_in_flight_past_the_lease_charges_once() {
+    let mut s = scenario(SILENT_PAST_THE_LEASE_LINK, None);
+    s.acquirer.provider_keys = true;
+    let run = run(&s).expect("valid");
+    assert_eq!(run.summary.captures, 1, "{:#?}", run.summary.attempts);
+    assert_completed_keys_never_change(&run);
+    assert_all_hold(&run);
 }

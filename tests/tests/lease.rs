@@ -162,7 +162,7 @@ fn a_failed_safe_key_is_retaken_by_one_retry_on_every_schedule() {
             matches!(
                 e.kind,
                 EventKind::Reconciled {
-                    captured: false,
+                    outcome: lousa_core::trace::Reconciliation::NothingFound,
                     ..
                 }
             )

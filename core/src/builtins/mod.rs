@@ -263,8 +263,8 @@ pub fn builtin(name: &str) -> Option<Scenario> {
                     "The crash before calling the acquirer",
                 ),
                 text(
-                    "A instância grava a chave e morre antes de pedir a captura. A recuperação confirma com o adquirente que nada foi cobrado, marca a chave como failed_safe, e um reenvio posterior cobra uma única vez.",
-                    "The instance records the key and dies before asking for the capture. Recovery checks with the acquirer that nothing was charged and marks the key failed_safe; a later retry charges exactly once.",
+                    "A instância grava a chave e morre antes de pedir a captura. A recuperação pergunta à API do adquirente pelas cobranças do pedido, não encontra nenhuma, marca a chave como failed_safe, e um reenvio posterior cobra uma única vez.",
+                    "The instance records the key and dies before asking for the capture. Recovery asks the acquirer's API for the order's charges, finds none and marks the key failed_safe; a later retry charges exactly once.",
                 ),
             );
             s.acquirer.latency_ms = 400;

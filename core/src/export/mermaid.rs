@@ -304,10 +304,10 @@ pub fn mermaid(run: &Run) -> String {
                     attempt + 1
                 ),
             ),
-            EventKind::Reconciled { key, captured } => note(
+            EventKind::Reconciled { key, outcome, .. } => note(
                 &mut out,
                 e.actor,
-                &format!("{t} ms reconciles key {key} (captured: {captured})"),
+                &format!("{t} ms reconciles key {key} ({})", outcome.name()),
             ),
             _ => {}
         }

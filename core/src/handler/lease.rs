@@ -2,7 +2,8 @@
 //! machine): the claim, the read and what a repeat decides from it, the
 //! retake of a `failed_safe` key, and the fenced write of the answer.
 
-use super::{BODY_ACQUIRER_SILENT, BODY_KEY_REUSED, BODY_PROCESSING, BODY_RECONCILING};
+use super::BODY_RECONCILING;
+use super::{BODY_ACQUIRER_SILENT, BODY_ESCALATED, BODY_KEY_REUSED, BODY_PROCESSING};
 use super::{Job, Pc, Situation, StmtInputs};
 use super::{body, created_headers, first_row, respond, scope, text};
 use crate::scenario::{Intent, Scenario, Strategy};
@@ -20,6 +21,7 @@ pub(super) fn statement(scenario: &Scenario, it: &Intent, inputs: &StmtInputs) -
                 ("escopo".into(), text(&scope(scenario, it))),
                 ("chave".into(), text(key)),
                 ("impressao".into(), text(&inputs.fingerprint)),
+                ("pedido_id".into(), Value::Int(it.order_id)),
                 ("estado".into(), text("processing")),
                 // No lifetime yet: it starts when the key is resolved, so a
                 // key whose effect stays unknown for long is still kept in
@@ -155,6 +157,9 @@ pub(super) fn decide(w: &Situation, job: &mut Job, result: &StmtResult) {
         "failed_safe" => job.pc = Pc::LeaseRetake,
         // The effect may have happened: reconcile before anyone retries.
         "unknown" => respond(job, 409, BODY_RECONCILING),
+        // Recovery could not tell from the acquirer's answers: a person
+        // decides, and until then nobody charges.
+        "escalated" => respond(job, 409, BODY_ESCALATED),
         // processing, lease live or not: never start parallel work.
         _ => respond(job, 409, BODY_PROCESSING),
     }

@@ -239,6 +239,9 @@ const BODY_TRY_AGAIN: &str = r#"{"erro": "tente novamente"}"#;
 const BODY_ACQUIRER_SILENT: &str = r#"{"erro": "adquirente sem resposta"}"#;
 /// A key `unknown`: the charge may have happened, recovery is asking.
 const BODY_RECONCILING: &str = r#"{"erro": "conciliando"}"#;
+/// A key recovery could not resolve from the acquirer's answers: escalated
+/// to a person, and nobody charges it meanwhile.
+const BODY_ESCALATED: &str = r#"{"erro": "em conciliação manual"}"#;
 
 /// The headers of a created charge, as jsonb text: where it can be read.
 pub fn created_headers(id: i64) -> String {
