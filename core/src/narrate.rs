@@ -311,9 +311,10 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
         EventKind::Reconciled {
             key,
             order_id,
+            message,
             by_provider_key,
             outcome,
-        } => reconciled(key, *order_id, *by_provider_key, *outcome, lang),
+        } => reconciled(key, *order_id, *message, *by_provider_key, *outcome, lang),
         EventKind::LeaseTaken { attempt } => match lang {
             Lang::Pt => format!(
                 "a escrita da tentativa {} é recusada, sem linha nenhuma: o lease dela foi tomado, então ela não grava nada e manda o cliente perguntar de novo",
@@ -453,13 +454,13 @@ fn describe_delivery(e: &TraceEvent, lang: Lang) -> Option<String> {
         }
         (EventKind::ResponseReceived { attempt, .. }, Lang::Pt) => {
             format!(
-                "recebe o nack da entrega {}: a mensagem volta para a fila",
+                "recebe o nack da entrega {}: a mensagem volta a ficar visível quando vencer o prazo de visibilidade",
                 n(*attempt)
             )
         }
         (EventKind::ResponseReceived { attempt, .. }, Lang::En) => {
             format!(
-                "gets the nack of delivery {}: the message goes back",
+                "gets the nack of delivery {}: the message is visible again when its visibility timeout ends",
                 n(*attempt)
             )
         }
@@ -525,6 +526,7 @@ pub fn header_lines(headers: &str) -> String {
 fn reconciled(
     key: &str,
     order_id: i64,
+    message: bool,
     by_provider_key: bool,
     outcome: crate::trace::Reconciliation,
     lang: Lang,
@@ -540,7 +542,28 @@ fn reconciled(
             format!("asks the acquirer for the charges of order {order_id} (key {key})")
         }
     };
-    let made = match (outcome, lang) {
+    let made = match (message, outcome, lang) {
+        (true, Captured | Declined, Lang::Pt) => {
+            "a cobrança da mensagem aconteceu, e a mensagem fica completed: a próxima entrega confirma sem cobrar"
+        }
+        (true, Captured | Declined, Lang::En) => {
+            "the message's charge happened, so the message is completed: the next delivery acks without charging"
+        }
+        (true, NothingFound, Lang::Pt) => {
+            "nenhuma chamada chegou até ele, e o registro da mensagem é apagado: uma próxima entrega cobra de novo"
+        }
+        (true, NothingFound, Lang::En) => {
+            "no call reached it, so the message's record is deleted: a later delivery charges afresh"
+        }
+        (_, outcome, lang) => reconciled_key(outcome, lang),
+    };
+    format!("{asked}: {made}")
+}
+
+/// What recovery made of the answer about a key (`chave_idempotencia`).
+fn reconciled_key(outcome: crate::trace::Reconciliation, lang: Lang) -> &'static str {
+    use crate::trace::Reconciliation::*;
+    match (outcome, lang) {
         (Captured, Lang::Pt) => "houve captura, e a chave fica completed com o 201",
         (Captured, Lang::En) => "it captured, so the key is completed with the 201",
         (Declined, Lang::Pt) => "houve recusa, e a chave fica completed com o 402",
@@ -557,8 +580,7 @@ fn reconciled(
         (Escalated, Lang::En) => {
             "the order has other keys here and the answer cannot say whose it is, so the key is escalated for a person to decide"
         }
-    };
-    format!("{asked}: {made}")
+    }
 }
 
 #[cfg(test)]

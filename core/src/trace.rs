@@ -188,6 +188,9 @@ pub enum EventKind {
     Reconciled {
         key: String,
         order_id: i64,
+        /// The key is a queue message's id (`mensagem_processada`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        message: bool,
         by_provider_key: bool,
         outcome: Reconciliation,
     },

@@ -251,3 +251,58 @@ fn with_a_provider_key_a_call_in_flight_past_the_lease_charges_once() {
     assert_completed_keys_never_change(&run);
     assert_all_hold(&run);
 }
+
+/// The issue's first reproduction: the consumer dies right after claiming
+/// the message id. A redelivery that finds the id still processing must not
+/// ack (that would drop a message nobody charged): it nacks.
+const ORPHANED_MESSAGE_LINK: &str = "queue-redelivery;faults=[{\"kind\":\"crash\",\"instance\":0,\
+     \"at_point\":\"after-commit\",\"restart_after_ms\":5000}]";
+
+#[test]
+fn a_redelivery_never_acks_a_message_whose_first_delivery_is_still_in_flight() {
+    let run = run_link(ORPHANED_MESSAGE_LINK, Some(Strategy::IdempotencyKey));
+    for a in &run.summary.attempts {
+        if a.status.is_some_and(|s| (200..300).contains(&s)) {
+            assert_eq!(
+                run.summary.intents[a.intent as usize].captures,
+                1,
+                "delivery {} acked",
+                a.attempt + 1
+            );
+        }
+    }
+    assert!(
+        run.summary.attempts[1..]
+            .iter()
+            .all(|a| a.status == Some(503)),
+        "{:#?}",
+        run.summary.attempts
+    );
+    assert_all_hold(&run);
+}
+
+/// The same orphan with a short lease and recovery: recovery finds no charge
+/// for the order at the acquirer, frees the id, and a later delivery charges
+/// once and acks.
+#[test]
+fn an_orphaned_message_is_recovered_and_charged_once() {
+    let link_text = format!(
+        "{ORPHANED_MESSAGE_LINK};lease_ms=2000;recovery_every_ms=2000;clients.0.retries_max=8"
+    );
+    let run = run_link(&link_text, Some(Strategy::IdempotencyKey));
+    assert_eq!(run.summary.captures, 1, "{:#?}", run.summary.attempts);
+    let last = run.summary.attempts.last().expect("deliveries");
+    assert_eq!(last.status, Some(200), "the message is acked in the end");
+    let freed = run.events().any(|(_, e)| {
+        matches!(
+            e.kind,
+            EventKind::Reconciled {
+                message: true,
+                outcome: Reconciliation::NothingFound,
+                ..
+            }
+        )
+    });
+    assert!(freed, "recovery frees the orphaned id");
+    assert_all_hold(&run);
+}

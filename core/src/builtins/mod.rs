@@ -358,8 +358,8 @@ pub fn builtin(name: &str) -> Option<Scenario> {
                     "The queue that delivers twice",
                 ),
                 text(
-                    "A cobrança chega por uma fila que entrega pelo menos uma vez. O consumidor demora mais que o prazo de visibilidade, o ack não chega a tempo e a fila entrega a mesma mensagem a outro consumidor enquanto o primeiro ainda cobra. O id da mensagem é a chave: a tabela mensagem_processada, com UNIQUE em message_id, decide quem cobra.",
-                    "The charge arrives through a queue that delivers at least once. The consumer takes longer than the visibility timeout, the ack does not arrive in time, and the queue hands the same message to another consumer while the first is still charging. The message id is the key: the mensagem_processada table, UNIQUE on message_id, decides who charges.",
+                    "A cobrança chega por uma fila que entrega pelo menos uma vez. O consumidor demora mais que o prazo de visibilidade, o ack não chega a tempo e a fila entrega a mesma mensagem a outro consumidor enquanto o primeiro ainda cobra. O id da mensagem é a chave: a tabela mensagem_processada, com UNIQUE em message_id, decide quem cobra, e quem encontra a mensagem ainda em processamento a devolve em vez de confirmá-la.",
+                    "The charge arrives through a queue that delivers at least once. The consumer takes longer than the visibility timeout, the ack does not arrive in time, and the queue hands the same message to another consumer while the first is still charging. The message id is the key: the mensagem_processada table, UNIQUE on message_id, decides who charges, and a delivery that finds the message still processing hands it back instead of acking it.",
                 ),
             );
             // The acquirer outlasts the visibility timeout, and the message

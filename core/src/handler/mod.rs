@@ -64,6 +64,12 @@ pub enum Pc {
     /// A queue's consumer under check-then-act: the record, after the
     /// capture, that the UNIQUE constraint may refuse.
     RecordMessage,
+    /// A queue's consumer whose claim found the message id taken: is it
+    /// completed, or still being processed?
+    ReadMessage,
+    /// A queue's consumer after the capture: mark the message completed,
+    /// fenced by its lease.
+    FinishMessage,
     Respond,
 }
 
@@ -93,6 +99,8 @@ impl Pc {
             Pc::CheckMessage => "check-message",
             Pc::ClaimMessage => "claim-message",
             Pc::RecordMessage => "record-message",
+            Pc::ReadMessage => "read-message",
+            Pc::FinishMessage => "finish-message",
             Pc::Respond => "respond",
         }
     }
@@ -107,7 +115,7 @@ impl Pc {
 
     /// Steps whose write carries the job's lease in its WHERE.
     pub fn fenced_by_lease(self) -> bool {
-        matches!(self, Pc::LeaseFinish)
+        matches!(self, Pc::LeaseFinish | Pc::FinishMessage)
     }
 
     /// Steps after whose success a claim (or first insert) is durable: where
@@ -298,7 +306,10 @@ pub fn action(w: &Situation, job: &Job) -> Action {
             key: w.key.clone(),
             row_id: job.row_id,
             capture_result: job.capture_result,
-            now_ms: if matches!(pc, Pc::LeaseClaim | Pc::LeaseRetake | Pc::LeaseFinish) {
+            now_ms: if matches!(
+                pc,
+                Pc::LeaseClaim | Pc::LeaseRetake | Pc::LeaseFinish | Pc::ClaimMessage
+            ) {
                 w.now_ms
             } else {
                 0
@@ -414,7 +425,11 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
         Pc::ReadBalance | Pc::WriteBalance | Pc::InsertOutbox => {
             local::statement(scenario, it, inputs)
         }
-        Pc::CheckMessage | Pc::ClaimMessage | Pc::RecordMessage => queue::statement(it, inputs),
+        Pc::CheckMessage
+        | Pc::ClaimMessage
+        | Pc::RecordMessage
+        | Pc::ReadMessage
+        | Pc::FinishMessage => queue::statement(scenario, it, inputs),
         Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Publish | Pc::Respond => {
             // No `{:?}` of the step: Pc's Debug names would ship in the page.
             unreachable!("a step that runs no statement")
@@ -620,8 +635,12 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
             }
         }
         Pc::InsertPedido => local::after_insert(w.scenario),
-        Pc::CheckMessage | Pc::ClaimMessage | Pc::RecordMessage => {
-            return queue::on_result(job, returned_id);
+        Pc::CheckMessage
+        | Pc::ClaimMessage
+        | Pc::RecordMessage
+        | Pc::ReadMessage
+        | Pc::FinishMessage => {
+            return queue::on_result(job, result);
         }
         Pc::LeaseFinish if returned_id.is_none() => {
             // The lease was taken (recovery resolved the key, or another

@@ -224,6 +224,9 @@ pub fn mensagem_processada_table() -> TableDef {
             col("id", Identity, true),
             col("message_id", Text, true),
             col("pedido_id", BigInt, false),
+            // processing (with its lease) or completed, as a key's state.
+            col("estado", Text, false),
+            col("lease_ate_ms", BigInt, false),
         ],
         uniques: vec![UniqueDef {
             name: "uq_mensagem_processada_message_id".into(),

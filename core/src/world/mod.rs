@@ -453,7 +453,10 @@ impl World {
                 );
             }
         }
-        if w.scenario.strategy == Strategy::IdempotencyKeyLease || relays_outbox(&w.scenario) {
+        if w.scenario.strategy == Strategy::IdempotencyKeyLease
+            || relays_outbox(&w.scenario)
+            || recovery::recovers_messages(&w.scenario)
+        {
             w.agenda
                 .push(w.scenario.recovery_every_ms, Due::RecoverySweep);
         }

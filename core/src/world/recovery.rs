@@ -1,4 +1,5 @@
-//! The recovery sweep of `idempotency-key-lease`, and the effects
+//! The recovery sweep of `idempotency-key-lease` and of a queue consumer's
+//! claimed message ids, the outbox relay, and the effects
 //! (captures and local rows) a world counts per intent.
 
 use super::*;
@@ -7,19 +8,24 @@ use crate::trace::Reconciliation;
 
 impl World {
     pub(super) fn recovery_sweep(&mut self) {
+        let mut reconciled = Vec::new();
+        if recovers_messages(&self.scenario) {
+            reconciled.extend(recover_messages(self).into_iter().map(|r| (true, r)));
+        }
         if self.scenario.strategy == Strategy::IdempotencyKeyLease {
-            let reconciled = recover(self);
-            for (key, order_id, lookup, outcome) in reconciled {
-                self.emit(
-                    Actor::Recovery,
-                    EventKind::Reconciled {
-                        key,
-                        order_id,
-                        by_provider_key: lookup.by_provider_key,
-                        outcome,
-                    },
-                );
-            }
+            reconciled.extend(recover(self).into_iter().map(|r| (false, r)));
+        }
+        for (message, (key, order_id, lookup, outcome)) in reconciled {
+            self.emit(
+                Actor::Recovery,
+                EventKind::Reconciled {
+                    key,
+                    order_id,
+                    message,
+                    by_provider_key: lookup.by_provider_key,
+                    outcome,
+                },
+            );
         }
         if relays_outbox(&self.scenario) {
             for (intent, order_id) in relay_outbox(self) {
@@ -272,7 +278,83 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, i64, Lookup, Reconciliation
     done
 }
 
+/// Whether recovery watches `mensagem_processada`: a queue's consumer
+/// that claims the message id leaves it processing when it dies.
+pub(crate) fn recovers_messages(s: &Scenario) -> bool {
+    s.clients.iter().any(|c| c.kind == ClientKind::Queue)
+        && !matches!(s.strategy, Strategy::Naive | Strategy::CheckThenAct)
+}
+
+/// The recovery of a queue consumer's claims, as the lease design's keys
+/// are recovered: an id processing past its lease is completed when the
+/// acquirer's API shows its charge (captured or declined), escalated when
+/// the answer cannot be pinned on it, and deleted when the API saw no call,
+/// so that the next delivery claims it afresh.
+pub(crate) fn recover_messages(w: &mut World) -> Vec<(String, i64, Lookup, Reconciliation)> {
+    let session = w.recovery_session();
+    if w.store.waiting_on(session).is_some() {
+        return Vec::new();
+    }
+    let def = w
+        .store
+        .table_def("mensagem_processada")
+        .cloned()
+        .expect("table exists");
+    let col = |n: &str| def.column_index(n).expect("column exists");
+    let now = w.now_ms as i64;
+    let rows = w.store.committed_rows("mensagem_processada");
+    let mut done = Vec::new();
+    for row in &rows {
+        let processing = row[col("estado")].as_text() == Some("processing");
+        let lease_over = row[col("lease_ate_ms")].as_int().is_some_and(|t| now >= t);
+        if !(processing && lease_over) {
+            continue;
+        }
+        let key = row[col("message_id")]
+            .as_text()
+            .unwrap_or_default()
+            .to_string();
+        let id = row[col("id")].as_int().unwrap_or(0);
+        let order_id = row[col("pedido_id")].as_int().unwrap_or(0);
+        let order_shared = rows.iter().any(|r| {
+            r[col("id")].as_int() != Some(id) && r[col("pedido_id")].as_int() == Some(order_id)
+        });
+        let lookup = acquirer_lookup(w, &key, order_id);
+        let outcome = reconcile(lookup, order_shared);
+        let mut filter = vec![
+            ("id".into(), Value::Int(id)),
+            ("estado".into(), Value::text("processing")),
+        ];
+        filter.push(("lease_ate_ms".into(), row[col("lease_ate_ms")].clone()));
+        let table = "mensagem_processada".into();
+        let stmt = match outcome {
+            Reconciliation::NothingFound => Stmt::Delete { table, filter },
+            Reconciliation::Escalated => Stmt::Update {
+                table,
+                set: vec![("estado".into(), Value::text("escalated"))],
+                filter,
+                returning: vec![],
+            },
+            _ => Stmt::Update {
+                table,
+                set: vec![("estado".into(), Value::text("completed"))],
+                filter,
+                returning: vec![],
+            },
+        };
+        match w.store.execute(session, stmt) {
+            Exec::Waiting { .. } => break,
+            Exec::Done(Ok(r)) if r.affected == 0 => continue,
+            Exec::Done(_) => done.push((key, order_id, lookup, outcome)),
+        }
+    }
+    done
+}
+
 pub(crate) fn keys_need_recovery(w: &World) -> bool {
+    if messages_need_recovery(w) {
+        return true;
+    }
     let Some(def) = w.store.table_def("chave_idempotencia") else {
         return false;
     };
@@ -312,4 +394,21 @@ pub(crate) fn effects_per_intent(w: &World) -> Vec<u32> {
         .zip(local_effects(w))
         .map(|(a, b)| a + b)
         .collect()
+}
+
+fn messages_need_recovery(w: &World) -> bool {
+    if !recovers_messages(&w.scenario) {
+        return false;
+    }
+    let Some(estado) = w
+        .store
+        .table_def("mensagem_processada")
+        .and_then(|d| d.column_index("estado"))
+    else {
+        return false;
+    };
+    w.store
+        .committed_rows("mensagem_processada")
+        .iter()
+        .any(|r| r[estado].as_text() == Some("processing"))
 }
