@@ -306,3 +306,98 @@ fn an_orphaned_message_is_recovered_and_charged_once() {
     assert!(freed, "recovery frees the orphaned id");
     assert_all_hold(&run);
 }
+
+/// A consumer with no claim charges on every delivery and acks each: the
+/// ack no longer follows exactly one capture. The claiming consumer's acks
+/// do, on the same run.
+#[test]
+fn every_ack_follows_exactly_one_capture_only_where_the_message_id_is_claimed() {
+    use lousa_core::property::ACK_FOLLOWS_ONE_CAPTURE;
+    let naive = run_link("queue-redelivery", Some(Strategy::Naive));
+    let verdict = naive
+        .summary
+        .verdict(ACK_FOLLOWS_ONE_CAPTURE.name)
+        .expect("judged");
+    assert!(!verdict.holds, "{verdict:?}");
+    let keyed = run_link("queue-redelivery", Some(Strategy::IdempotencyKey));
+    let verdict = keyed
+        .summary
+        .verdict(ACK_FOLLOWS_ONE_CAPTURE.name)
+        .expect("judged");
+    assert!(verdict.holds, "{verdict:?}");
+}
+
+/// The explorer over every schedule of the issue's fault runs: each claimed
+/// property holds, the four new ones among them.
+#[test]
+fn the_fault_runs_hold_every_claimed_property_over_every_schedule() {
+    use lousa_core::explore::{self, Modality, Options, Status, Verdict};
+    use lousa_core::property;
+    let orphan = format!(
+        "{ORPHANED_MESSAGE_LINK};lease_ms=2000;recovery_every_ms=2000;clients.0.retries_max=8"
+    );
+    let runs = [
+        (orphan.as_str(), Some(Strategy::IdempotencyKey)),
+        (LEASE_TAKEN_LINK, None),
+        (LATE_RESOLUTION_LINK, None),
+    ];
+    for (link_text, strategy) in runs {
+        let s = scenario(link_text, strategy);
+        let r = explore::explore(&s, &Options::for_strategy(s.strategy)).expect("valid");
+        assert_eq!(r.status, Status::Complete, "{link_text}");
+        for p in [
+            property::COMPLETED_ANSWER_NEVER_CHANGES,
+            property::ACK_FOLLOWS_ONE_CAPTURE,
+            property::NO_WRITE_AFTER_LEASE_TAKEN,
+            property::RECOVERY_FROM_THE_API,
+        ] {
+            let report = r
+                .property(&p)
+                .unwrap_or_else(|| panic!("{link_text}: {} checked", p.name));
+            assert!(report.claim.required, "{link_text}: {} claimed", p.name);
+        }
+        for p in &r.properties {
+            if p.claim.property.modality == Modality::Always && p.claim.required {
+                assert_eq!(p.verdict, Verdict::Holds, "{link_text}: {p:#?}");
+            }
+        }
+    }
+}
+
+/// A design names the faults it does not survive: its charge properties
+/// are then checked but not required, and the others still are.
+#[test]
+fn a_design_unsafe_under_a_fault_class_says_so_in_its_claims() {
+    use lousa_core::explore::{FaultClass, properties_for_scenario, unsafe_under};
+    use lousa_core::property;
+    let required = |s: &Scenario, p: lousa_core::property::Property| {
+        properties_for_scenario(s)
+            .into_iter()
+            .find(|c| c.property == p)
+            .unwrap_or_else(|| panic!("{} claimed", p.name))
+            .required
+    };
+    assert_eq!(
+        unsafe_under(Strategy::IdempotencyKeyHeldTx),
+        &[FaultClass::CrashDuringHeldCapture]
+    );
+    let crash = "crash-after-commit;faults=[{\"kind\":\"crash\",\"instance\":0,\
+                 \"at_point\":\"after-capture-sent\",\"restart_after_ms\":5000}]";
+    let held = scenario(crash, Some(Strategy::IdempotencyKeyHeldTx));
+    assert!(!required(&held, property::AT_MOST_ONE_CAPTURE));
+    assert!(required(&held, property::COMPLETED_ANSWER_NEVER_CHANGES));
+    // And the run shows why: the claim rolled back with the connection.
+    let run = run(&held).expect("valid");
+    assert_eq!(run.summary.captures, 2);
+    let lease = scenario(crash, Some(Strategy::IdempotencyKeyLease));
+    assert!(required(&lease, property::AT_MOST_ONE_CAPTURE));
+
+    let silent = scenario(SILENT_PAST_THE_LEASE_LINK, None);
+    assert!(FaultClass::AcquirerSilentPastLease.may_hold_in(&silent));
+    assert!(!required(&silent, property::AT_MOST_ONE_CAPTURE));
+    assert!(required(&silent, property::NO_WRITE_AFTER_LEASE_TAKEN));
+    let mut keyed = silent.clone();
+    keyed.acquirer.provider_keys = true;
+    assert!(!FaultClass::AcquirerSilentPastLease.may_hold_in(&keyed));
+    assert!(required(&keyed, property::AT_MOST_ONE_CAPTURE));
+}

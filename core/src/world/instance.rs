@@ -123,6 +123,7 @@ impl World {
                 waited: false,
             });
         }
+        let watched = self.watch_before(session, &inputs);
         // The statement built above is handed over rather than built again.
         let built = std::cell::Cell::new(stmt);
         let exec = store_exec.execute(&mut self.store, session, &inputs, &|| {
@@ -160,6 +161,9 @@ impl World {
                     sql,
                     outcome: handler::outcome_of(rows.expect("built when not quiet"), result),
                 });
+                if let Some(before) = watched {
+                    self.watch_after(before, &inputs.key);
+                }
                 self.after_sql(instance, attempt, result);
             }
         }
@@ -278,6 +282,9 @@ impl World {
     ) {
         let actor = instance.map_or(Actor::LoadBalancer, Actor::Instance);
         let ack = self.is_delivery(attempt);
+        if ack && (200..300).contains(&status) {
+            self.watch_ack(attempt);
+        }
         self.attempts[attempt.ix()].answer_in_flight(status, headers.clone(), body.clone());
         self.emit_with(actor, || EventKind::Responded {
             attempt: attempt.0,

@@ -16,6 +16,13 @@ impl World {
             reconciled.extend(recover(self).into_iter().map(|r| (false, r)));
         }
         for (message, (key, order_id, lookup, outcome)) in reconciled {
+            self.watch.resolutions.push(Resolution {
+                key: key.as_str().into(),
+                order_id,
+                by_provider_key: lookup.by_provider_key,
+                outcome,
+                at_ms: self.now_ms,
+            });
             self.emit(
                 Actor::Recovery,
                 EventKind::Reconciled {
