@@ -328,10 +328,14 @@ fn answered_2xx<'a>(e: &'a Ending, i: usize) -> Vec<&'a AttemptOutcome> {
         .collect()
 }
 
+// A queue consumer's 2xx is an ack, which also closes a declined message:
+// acks are judged by `ACK_FOLLOWS_ONE_CAPTURE` instead.
 fn every_2xx_one_capture(e: &Ending) -> Vec<String> {
+    let queue = |client: u32| e.world.scenario.clients[client as usize].kind == ClientKind::Queue;
     let mut out = Vec::new();
     for (i, o) in e.intents.iter().enumerate() {
-        if !answered_2xx(e, i).is_empty() && o.captures != 1 {
+        let answered = answered_2xx(e, i).iter().any(|a| !queue(a.client));
+        if answered && o.captures != 1 {
             out.push(format!(
                 "intent {i} answered 2xx but captured {} times",
                 o.captures
@@ -511,31 +515,44 @@ fn acks_without_one_capture(e: &Ending) -> Vec<String> {
 }
 
 /// Each resolution checked against the calls the acquirer had received by
-/// then, found the only way the scenario lets the service ask.
+/// then, found the only way the scenario lets the service ask: every call
+/// its answer listed must be one the API could show (received, and carrying
+/// the identifier asked about), no such call received strictly earlier may
+/// be missing (one received at the same instant may come after the
+/// question), and the outcome must follow from the calls listed.
 fn resolutions_without_evidence(e: &Ending) -> Vec<String> {
     let w = e.world;
     let provider_keys = w.scenario.acquirer.provider_keys;
     let mut out = Vec::new();
     for r in &w.watch.resolutions {
-        let (mut captured, mut declined) = (false, false);
-        for c in &w.acquirer.calls {
-            let seen = c.received_ms.is_some_and(|t| t <= r.at_ms);
+        let findable = |i: usize| {
+            let c = &w.acquirer.calls[i];
             let found = if provider_keys {
                 c.key == r.key
             } else {
                 w.intents[c.intent as usize].1.order_id == r.order_id
             };
-            captured |= seen && found && c.accepted == Some(true);
-            declined |= seen && found && c.accepted == Some(false);
+            found && c.accepted.is_some()
+        };
+        let mut fits = r.by_provider_key == provider_keys;
+        let (mut captured, mut declined) = (false, false);
+        for &i in &r.evidence {
+            let c = &w.acquirer.calls[i as usize];
+            fits &= findable(i as usize) && c.received_ms.is_some_and(|t| t <= r.at_ms);
+            captured |= c.accepted == Some(true);
+            declined |= c.accepted == Some(false);
         }
-        let fits = r.by_provider_key == provider_keys
-            && match r.outcome {
-                Reconciliation::Captured => captured,
-                Reconciliation::Declined => declined && !captured,
-                Reconciliation::NothingFound => !captured && !declined,
-                // An answer by the key is always the key's own.
-                Reconciliation::Escalated => !r.by_provider_key,
-            };
+        for (i, c) in w.acquirer.calls.iter().enumerate() {
+            let earlier = c.received_ms.is_some_and(|t| t < r.at_ms);
+            fits &= !(earlier && findable(i) && !r.evidence.contains(&(i as u32)));
+        }
+        fits &= match r.outcome {
+            Reconciliation::Captured => captured,
+            Reconciliation::Declined => declined && !captured,
+            Reconciliation::NothingFound => r.evidence.is_empty(),
+            // An answer by the key is always the key's own.
+            Reconciliation::Escalated => !r.by_provider_key,
+        };
         if !fits {
             out.push(format!(
                 "key {} resolved {} at {} ms without the acquirer's answer for it",

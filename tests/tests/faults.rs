@@ -379,7 +379,10 @@ fn a_design_unsafe_under_a_fault_class_says_so_in_its_claims() {
     };
     assert_eq!(
         unsafe_under(Strategy::IdempotencyKeyHeldTx),
-        &[FaultClass::CrashDuringHeldCapture]
+        &[
+            FaultClass::HeldCaptureCutShort,
+            FaultClass::AcquirerSilentPastLease
+        ]
     );
     let crash = "crash-after-commit;faults=[{\"kind\":\"crash\",\"instance\":0,\
                  \"at_point\":\"after-capture-sent\",\"restart_after_ms\":5000}]";
@@ -400,4 +403,44 @@ fn a_design_unsafe_under_a_fault_class_says_so_in_its_claims() {
     keyed.acquirer.provider_keys = true;
     assert!(!FaultClass::AcquirerSilentPastLease.may_hold_in(&keyed));
     assert!(required(&keyed, property::AT_MOST_ONE_CAPTURE));
+}
+
+/// What a seeded fault run found after the fixes above, one link each: the
+/// queue's ack of a declined message judged as an unpaid 2xx; the
+/// held-transaction design double charging when its held capture is cut
+/// short by a timeout, not only by a crash; the lease design (and a queue's
+/// recovered claims) double charging when the instance gives up on the
+/// acquirer before the call lands, not only when the lease runs out; and a
+/// recovery judged at a tie with the call's arrival. Each run keeps every
+/// property its design requires there.
+const FOUND_BY_THE_FAULT_RUNS: [&str; 8] = [
+    "race-2;acquirer.latency_ms=1000;clients.0.backoff_ms=100;clients.0.retries_max=3;clients.0.timeout_ms=250;clients.1.backoff_ms=100;clients.1.retries_max=3;clients.1.timeout_ms=250;faults=[{\"call\":1,\"kind\":\"acquirer-timeout-after-accept\"}];seed=2;strategy=\"idempotency-key-held-tx\"",
+    "unknown-reconciled;acquirer.latency_ms=20000;acquirer.timeout_ms=500;clients.0.backoff_ms=1000;clients.0.retries_max=6;faults=[];lease_ms=30000;seed=33",
+    "queue-redelivery;acquirer.latency_ms=20000;clients.0.backoff_ms=5000;clients.0.retries_max=6;clients.0.timeout_ms=250;lease_ms=5000;recovery_every_ms=500;seed=41;strategy=\"idempotency-key-held-tx\"",
+    "queue-redelivery;acquirer.latency_ms=100;acquirer.timeout_ms=3000;clients.0.backoff_ms=5000;clients.0.retries_max=6;faults=[{\"call\":2,\"kind\":\"acquirer-declines\"},{\"call\":1,\"kind\":\"acquirer-declines\"},{\"call\":2,\"kind\":\"acquirer-timeout-after-accept\"}];recovery_every_ms=2000;seed=60",
+    "crash-after-commit;acquirer.latency_ms=20000;acquirer.timeout_ms=500;clients.0.backoff_ms=5000;clients.0.retries_max=6;clients.0.timeout_ms=1000;faults.0={\"call\":3,\"kind\":\"acquirer-declines\"};lease_ms=30000;recovery_every_ms=500;seed=66;strategy=\"idempotency-key-held-tx\"",
+    "race-2;acquirer.latency_ms=20000;acquirer.timeout_ms=3000;clients.0.backoff_ms=5000;clients.0.retries_max=3;clients.0.timeout_ms=250;clients.1.backoff_ms=5000;clients.1.retries_max=1;clients.1.timeout_ms=8000;faults=[{\"at_ms\":null,\"at_point\":\"after-capture-sent\",\"instance\":1,\"kind\":\"crash\",\"restart_after_ms\":5000},{\"at_ms\":null,\"at_point\":\"after-capture-sent\",\"instance\":0,\"kind\":\"crash\",\"restart_after_ms\":100}];lease_ms=1000;seed=422;strategy=\"idempotency-key-lease\"",
+    "race-2;acquirer.latency_ms=4000;acquirer.timeout_ms=500;clients.0.backoff_ms=100;clients.0.retries_max=6;clients.0.timeout_ms=3000;clients.1.backoff_ms=5000;clients.1.retries_max=6;clients.1.timeout_ms=8000;faults=[{\"attempt\":4,\"kind\":\"drop-request\"},{\"call\":1,\"kind\":\"acquirer-declines\"},{\"call\":2,\"kind\":\"acquirer-timeout-after-accept\"}];lease_ms=5000;recovery_every_ms=500;seed=527;strategy=\"idempotency-key-lease\"",
+    "queue-redelivery;acquirer.latency_ms=4000;acquirer.timeout_ms=30000;clients.0.retries_max=1;clients.0.timeout_ms=8000;faults=[{\"attempt\":4,\"kind\":\"drop-request\"}];lease_ms=1000;recovery_every_ms=2000;seed=1014;strategy=\"idempotency-key-held-tx\"",
+];
+
+#[test]
+fn the_fault_runs_findings_keep_every_required_property() {
+    use lousa_core::explore::properties_for_scenario;
+    for link_text in FOUND_BY_THE_FAULT_RUNS {
+        let s = scenario(link_text, None);
+        let run = run(&s).expect("valid");
+        let claims = properties_for_scenario(&s);
+        for v in &run.summary.invariants {
+            let required = claims
+                .iter()
+                .any(|c| c.property.name == v.name && c.required);
+            assert!(
+                !required || v.holds,
+                "{link_text}: {}: {}",
+                v.name,
+                v.detail
+            );
+        }
+    }
 }

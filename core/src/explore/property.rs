@@ -76,22 +76,25 @@ pub fn properties_for(strategy: Strategy) -> Vec<Claim> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FaultClass {
-    /// The instance dies while its transaction is held across the capture
-    /// (`idempotency-key-held-tx`): the claim rolls back with the
-    /// connection, and the retry claims and charges again.
-    CrashDuringHeldCapture,
+    /// The capture held inside the transaction is cut short
+    /// (`idempotency-key-held-tx`): the instance dies, or gives up on an
+    /// acquirer that has not answered, and the claim rolls back with the
+    /// transaction while the capture may still happen; the retry claims and
+    /// charges again.
+    HeldCaptureCutShort,
     /// No provider key, and a capture still on its way to the acquirer
-    /// when the lease runs out: no API shows a call it has not received,
-    /// so recovery frees the key (or the message id) and a retry charges
-    /// again when the first call lands (the lease design, and a queue's
-    /// consumer whose claims recovery resolves).
+    /// when the lease runs out or the instance gives up on it: no API shows
+    /// a call it has not received, so recovery frees the key (or the
+    /// message id) and a retry charges again when the first call lands
+    /// (the lease design, and a queue's consumer whose claims recovery
+    /// resolves).
     AcquirerSilentPastLease,
 }
 
 impl FaultClass {
     pub fn name(self) -> &'static str {
         match self {
-            FaultClass::CrashDuringHeldCapture => "crash-during-held-capture",
+            FaultClass::HeldCaptureCutShort => "held-capture-cut-short",
             FaultClass::AcquirerSilentPastLease => "acquirer-silent-past-lease",
         }
     }
@@ -101,12 +104,16 @@ impl FaultClass {
     /// during the capture).
     pub fn may_hold_in(self, scenario: &Scenario) -> bool {
         match self {
-            FaultClass::CrashDuringHeldCapture => {
-                scenario.strategy == Strategy::IdempotencyKeyHeldTx
-                    && scenario
-                        .faults
-                        .iter()
-                        .any(|f| matches!(f, crate::scenario::Fault::Crash { .. }))
+            FaultClass::HeldCaptureCutShort => {
+                use crate::scenario::Fault;
+                let cut = scenario.acquirer.latency_ms >= scenario.acquirer.timeout_ms
+                    || scenario.faults.iter().any(|f| {
+                        matches!(
+                            f,
+                            Fault::Crash { .. } | Fault::AcquirerTimeoutAfterAccept { .. }
+                        )
+                    });
+                scenario.strategy == Strategy::IdempotencyKeyHeldTx && cut
             }
             FaultClass::AcquirerSilentPastLease => {
                 let recovers = scenario.strategy == Strategy::IdempotencyKeyLease
@@ -115,9 +122,13 @@ impl FaultClass {
                             .clients
                             .iter()
                             .any(|c| c.kind == crate::scenario::ClientKind::Queue));
+                // The call lands half the round trip after it left; the
+                // key is open to recovery once the lease runs out, or as
+                // soon as the instance marks it unknown on its timeout.
+                let open_ms = scenario.lease_ms.min(scenario.acquirer.timeout_ms);
                 recovers
                     && !scenario.acquirer.provider_keys
-                    && scenario.acquirer.latency_ms / 2 >= scenario.lease_ms
+                    && scenario.acquirer.latency_ms / 2 >= open_ms
             }
         }
     }
@@ -126,7 +137,10 @@ impl FaultClass {
 /// The fault classes under which `strategy` does not claim to charge once.
 pub fn unsafe_under(strategy: Strategy) -> &'static [FaultClass] {
     match strategy {
-        Strategy::IdempotencyKeyHeldTx => &[FaultClass::CrashDuringHeldCapture],
+        Strategy::IdempotencyKeyHeldTx => &[
+            FaultClass::HeldCaptureCutShort,
+            FaultClass::AcquirerSilentPastLease,
+        ],
         // A queue's consumer under any key design is recovered as the
         // lease design's keys are.
         Strategy::IdempotencyKey

@@ -22,6 +22,7 @@ impl World {
                 by_provider_key: lookup.by_provider_key,
                 outcome,
                 at_ms: self.now_ms,
+                evidence: lookup.calls.clone(),
             });
             self.emit(
                 Actor::Recovery,
@@ -159,11 +160,13 @@ fn relay_outbox(w: &mut World) -> Vec<(u32, i64)> {
 /// (and only those: a call still on its way is invisible to it) that carry
 /// the key as the provider's key, when the service sends one, or else the
 /// key's order as their reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Lookup {
     pub by_provider_key: bool,
     pub captured: bool,
     pub declined: bool,
+    /// The calls the API returned (indexes into the acquirer's calls).
+    pub calls: Vec<u32>,
 }
 
 /// Asks the acquirer's API about `key` (of order `order_id`) at this
@@ -174,8 +177,9 @@ pub(crate) fn acquirer_lookup(w: &World, key: &str, order_id: i64) -> Lookup {
         by_provider_key,
         captured: false,
         declined: false,
+        calls: Vec::new(),
     };
-    for c in w.acquirer.calls.iter() {
+    for (i, c) in w.acquirer.calls.iter().enumerate() {
         let matches = if by_provider_key {
             *c.key == *key
         } else {
@@ -184,8 +188,9 @@ pub(crate) fn acquirer_lookup(w: &World, key: &str, order_id: i64) -> Lookup {
         match (matches, c.accepted) {
             (true, Some(true)) => lookup.captured = true,
             (true, Some(false)) => lookup.declined = true,
-            _ => {}
+            _ => continue,
         }
+        lookup.calls.push(i as u32);
     }
     lookup
 }
@@ -194,7 +199,7 @@ pub(crate) fn acquirer_lookup(w: &World, key: &str, order_id: i64) -> Lookup {
 /// about an order, and it is this key's only when no other key here
 /// charges the same order: otherwise a capture found may be another
 /// intent's, and "nothing found" may hide this key's call among them.
-pub(crate) fn reconcile(lookup: Lookup, order_shared: bool) -> Reconciliation {
+pub(crate) fn reconcile(lookup: &Lookup, order_shared: bool) -> Reconciliation {
     match lookup {
         _ if !lookup.by_provider_key && order_shared => Reconciliation::Escalated,
         Lookup { captured: true, .. } => Reconciliation::Captured,
@@ -236,7 +241,7 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, i64, Lookup, Reconciliation
             r[col("id")].as_int() != Some(id) && r[col("pedido_id")].as_int() == Some(order_id)
         });
         let lookup = acquirer_lookup(w, &key, order_id);
-        let outcome = reconcile(lookup, order_shared);
+        let outcome = reconcile(&lookup, order_shared);
         // A resolved key's lifetime starts now (see `handler::lease`).
         let expires = Value::Int(now + w.scenario.key_ttl_ms as i64);
         let set = match outcome {
@@ -327,7 +332,7 @@ pub(crate) fn recover_messages(w: &mut World) -> Vec<(String, i64, Lookup, Recon
             r[col("id")].as_int() != Some(id) && r[col("pedido_id")].as_int() == Some(order_id)
         });
         let lookup = acquirer_lookup(w, &key, order_id);
-        let outcome = reconcile(lookup, order_shared);
+        let outcome = reconcile(&lookup, order_shared);
         let mut filter = vec![
             ("id".into(), Value::Int(id)),
             ("estado".into(), Value::text("processing")),

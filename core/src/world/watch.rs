@@ -30,6 +30,9 @@ pub(crate) struct Resolution {
     pub by_provider_key: bool,
     pub outcome: Reconciliation,
     pub at_ms: u64,
+    /// The calls the API's answer listed (indexes into the acquirer's
+    /// calls): what the resolution may rest on.
+    pub evidence: Vec<u32>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
