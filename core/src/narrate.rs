@@ -308,23 +308,22 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
             ),
         },
         EventKind::Restarted { .. } => l("volta a subir", "comes back up"),
-        EventKind::Reconciled { key, captured } => match (captured, lang) {
-            (true, Lang::Pt) => format!(
-                "concilia a chave {key} com o adquirente: houve captura, registro completado"
+        EventKind::Reconciled {
+            key,
+            order_id,
+            message,
+            by_provider_key,
+            outcome,
+        } => reconciled(key, *order_id, *message, *by_provider_key, *outcome, lang),
+        EventKind::LeaseTaken { attempt } => match lang {
+            Lang::Pt => format!(
+                "a escrita da tentativa {} é recusada, sem linha nenhuma: o lease dela foi tomado, então ela não grava nada e manda o cliente perguntar de novo",
+                n(*attempt)
             ),
-            (true, Lang::En) => {
-                format!("reconciles key {key} with the acquirer: it captured, record completed")
-            }
-            (false, Lang::Pt) => {
-                format!(
-                    "concilia a chave {key}: o adquirente não cobrou, a chave fica failed_safe, livre para nova tentativa"
-                )
-            }
-            (false, Lang::En) => {
-                format!(
-                    "reconciles key {key}: the acquirer did not charge, the key is marked failed_safe, free for a new attempt"
-                )
-            }
+            Lang::En => format!(
+                "the write of attempt {} is refused, matching no row: its lease was taken, so it stores nothing and tells the client to ask again",
+                n(*attempt)
+            ),
         },
         EventKind::EventLimitReached => l("limite de eventos atingido", "event limit reached"),
         EventKind::HorizonReached => l("fim do horizonte de tempo", "end of the time horizon"),
@@ -455,13 +454,13 @@ fn describe_delivery(e: &TraceEvent, lang: Lang) -> Option<String> {
         }
         (EventKind::ResponseReceived { attempt, .. }, Lang::Pt) => {
             format!(
-                "recebe o nack da entrega {}: a mensagem volta para a fila",
+                "recebe o nack da entrega {}: a mensagem volta a ficar visível quando vencer o prazo de visibilidade",
                 n(*attempt)
             )
         }
         (EventKind::ResponseReceived { attempt, .. }, Lang::En) => {
             format!(
-                "gets the nack of delivery {}: the message goes back",
+                "gets the nack of delivery {}: the message is visible again when its visibility timeout ends",
                 n(*attempt)
             )
         }
@@ -520,6 +519,68 @@ pub fn header_lines(headers: &str) -> String {
         .trim_start_matches('{')
         .trim_end_matches('}')
         .replace('"', "")
+}
+
+/// Recovery's sentence: what it asked the acquirer's API (by the key sent
+/// as the provider's key, or by the order), and what it made of the answer.
+fn reconciled(
+    key: &str,
+    order_id: i64,
+    message: bool,
+    by_provider_key: bool,
+    outcome: crate::trace::Reconciliation,
+    lang: Lang,
+) -> String {
+    use crate::trace::Reconciliation::*;
+    let asked = match (by_provider_key, lang) {
+        (true, Lang::Pt) => format!("pergunta ao adquirente pela chave {key}"),
+        (true, Lang::En) => format!("asks the acquirer about key {key}"),
+        (false, Lang::Pt) => {
+            format!("pergunta ao adquirente pelas cobranças do pedido {order_id} (chave {key})")
+        }
+        (false, Lang::En) => {
+            format!("asks the acquirer for the charges of order {order_id} (key {key})")
+        }
+    };
+    let made = match (message, outcome, lang) {
+        (true, Captured | Declined, Lang::Pt) => {
+            "a cobrança da mensagem aconteceu, e a mensagem fica completed: a próxima entrega confirma sem cobrar"
+        }
+        (true, Captured | Declined, Lang::En) => {
+            "the message's charge happened, so the message is completed: the next delivery acks without charging"
+        }
+        (true, NothingFound, Lang::Pt) => {
+            "nenhuma chamada chegou até ele, e o registro da mensagem é apagado: uma próxima entrega cobra de novo"
+        }
+        (true, NothingFound, Lang::En) => {
+            "no call reached it, so the message's record is deleted: a later delivery charges afresh"
+        }
+        (_, outcome, lang) => reconciled_key(outcome, lang),
+    };
+    format!("{asked}: {made}")
+}
+
+/// What recovery made of the answer about a key (`chave_idempotencia`).
+fn reconciled_key(outcome: crate::trace::Reconciliation, lang: Lang) -> &'static str {
+    use crate::trace::Reconciliation::*;
+    match (outcome, lang) {
+        (Captured, Lang::Pt) => "houve captura, e a chave fica completed com o 201",
+        (Captured, Lang::En) => "it captured, so the key is completed with the 201",
+        (Declined, Lang::Pt) => "houve recusa, e a chave fica completed com o 402",
+        (Declined, Lang::En) => "it declined, so the key is completed with the 402",
+        (NothingFound, Lang::Pt) => {
+            "nenhuma chamada chegou até ele, e a chave fica failed_safe, livre para nova tentativa"
+        }
+        (NothingFound, Lang::En) => {
+            "no call reached it, so the key is marked failed_safe, free for a new attempt"
+        }
+        (Escalated, Lang::Pt) => {
+            "o pedido tem outras chaves aqui e a resposta não diz de qual é; a chave fica escalated, para uma pessoa decidir"
+        }
+        (Escalated, Lang::En) => {
+            "the order has other keys here and the answer cannot say whose it is, so the key is escalated for a person to decide"
+        }
+    }
 }
 
 #[cfg(test)]

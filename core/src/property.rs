@@ -5,8 +5,9 @@
 //! compile, where a name matched against strings would silently never hold.
 
 use crate::scenario::{ClientKind, Strategy};
+use crate::trace::Reconciliation;
 use crate::trace::{AttemptOutcome, IntentOutcome, Verdict};
-use crate::world::World;
+use crate::world::{Breach, World};
 use serde::Serialize;
 use std::hash::{Hash, Hasher};
 
@@ -161,6 +162,58 @@ pub const EVERY_EFFECT_PUBLISHED: Property = Property {
     only_under: Some(Strategy::LocalEffect),
 };
 
+/// Once a key is completed, its state and stored answer stay as they are
+/// (until its lifetime deletes it): a replay is only as true as the answer
+/// it replays. A worker that comes back late, or recovery, must not write
+/// over it.
+pub const COMPLETED_ANSWER_NEVER_CHANGES: Property = Property {
+    name: "a-completed-key-never-changes-its-stored-answer",
+    modality: Modality::Always,
+    check: |e| {
+        breaches(
+            e,
+            Breach::CompletedAnswerChanged,
+            "key {} changed after it was completed",
+        )
+    },
+    only_under: None,
+};
+
+/// A queue consumer's ack says "this message is done": it follows exactly
+/// one charge decision for the message (one capture; or none and the
+/// decline that is its answer), and no charge comes after it.
+pub const ACK_FOLLOWS_ONE_CAPTURE: Property = Property {
+    name: "every-ack-follows-exactly-one-capture",
+    modality: Modality::Always,
+    check: acks_without_one_capture,
+    only_under: None,
+};
+
+/// A worker whose lease recovery or another attempt took writes nothing
+/// more: its writes carry the lease, and match no row once it is taken.
+pub const NO_WRITE_AFTER_LEASE_TAKEN: Property = Property {
+    name: "no-write-by-a-worker-whose-lease-was-taken",
+    modality: Modality::Always,
+    check: |e| {
+        breaches(
+            e,
+            Breach::WriteAfterLeaseTaken,
+            "a write for key {} landed after its lease was taken",
+        )
+    },
+    only_under: None,
+};
+
+/// Recovery resolves a key only from what the acquirer's API could have
+/// answered when it asked: calls the acquirer had received, found by the
+/// key when the key was sent as the provider's, by the order otherwise.
+pub const RECOVERY_FROM_THE_API: Property = Property {
+    name: "recovery-resolves-a-key-only-from-the-acquirers-answer",
+    modality: Modality::Always,
+    check: resolutions_without_evidence,
+    only_under: None,
+};
+
 /// Some complete schedule ends with an intent captured more than once.
 pub const DOUBLE_CHARGE_REACHABLE: Property = Property {
     name: "double-charge-reachable",
@@ -197,7 +250,7 @@ pub const REDELIVERY_ACKED: Property = Property {
 };
 
 /// Every property, *always* ones first, each in the order reports list it.
-pub const ALL: [Property; 14] = [
+pub const ALL: [Property; 18] = [
     AT_MOST_ONE_CAPTURE,
     EVERY_2XX_ONE_CAPTURE,
     REPLAY_EQUALS_FIRST,
@@ -208,6 +261,10 @@ pub const ALL: [Property; 14] = [
     NO_FALSE_422,
     NO_LOST_UPDATE,
     EVERY_EFFECT_PUBLISHED,
+    COMPLETED_ANSWER_NEVER_CHANGES,
+    ACK_FOLLOWS_ONE_CAPTURE,
+    NO_WRITE_AFTER_LEASE_TAKEN,
+    RECOVERY_FROM_THE_API,
     DOUBLE_CHARGE_REACHABLE,
     CONFLICT_REACHABLE,
     REPLAY_REACHABLE,
@@ -271,10 +328,14 @@ fn answered_2xx<'a>(e: &'a Ending, i: usize) -> Vec<&'a AttemptOutcome> {
         .collect()
 }
 
+// A queue consumer's 2xx is an ack, which also closes a declined message:
+// acks are judged by `ACK_FOLLOWS_ONE_CAPTURE` instead.
 fn every_2xx_one_capture(e: &Ending) -> Vec<String> {
+    let queue = |client: u32| e.world.scenario.clients[client as usize].kind == ClientKind::Queue;
     let mut out = Vec::new();
     for (i, o) in e.intents.iter().enumerate() {
-        if !answered_2xx(e, i).is_empty() && o.captures != 1 {
+        let answered = answered_2xx(e, i).iter().any(|a| !queue(a.client));
+        if answered && o.captures != 1 {
             out.push(format!(
                 "intent {i} answered 2xx but captured {} times",
                 o.captures
@@ -421,6 +482,89 @@ fn unpublished_effects(e: &Ending) -> Vec<String> {
     out
 }
 
+/// The keys a run noted under `breach`, one sentence each (`{}` is the key).
+fn breaches(e: &Ending, breach: Breach, sentence: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (b, key) in &e.world.watch.breaches {
+        if *b == breach {
+            out.push(sentence.replace("{}", key));
+        }
+    }
+    out
+}
+
+/// Acks noted without one charge decision, and acked messages charged
+/// again after the ack.
+fn acks_without_one_capture(e: &Ending) -> Vec<String> {
+    let mut out = breaches(
+        e,
+        Breach::AckWithoutOneCapture,
+        "message {} acked without exactly one charge",
+    );
+    let queue = |client: u32| e.world.scenario.clients[client as usize].kind == ClientKind::Queue;
+    for a in e.attempts {
+        let acked = queue(a.client) && a.status.is_some_and(|s| (200..300).contains(&s));
+        if acked && e.intents[a.intent as usize].captures > 1 {
+            out.push(format!(
+                "message {} acked and charged more than once",
+                a.key
+            ));
+        }
+    }
+    out
+}
+
+/// Each resolution checked against the calls the acquirer had received by
+/// then, found the only way the scenario lets the service ask: every call
+/// its answer listed must be one the API could show (received, and carrying
+/// the identifier asked about), no such call received strictly earlier may
+/// be missing (one received at the same instant may come after the
+/// question), and the outcome must follow from the calls listed.
+fn resolutions_without_evidence(e: &Ending) -> Vec<String> {
+    let w = e.world;
+    let provider_keys = w.scenario.acquirer.provider_keys;
+    let mut out = Vec::new();
+    for r in &w.watch.resolutions {
+        let findable = |i: usize| {
+            let c = &w.acquirer.calls[i];
+            let found = if provider_keys {
+                c.key == r.key
+            } else {
+                w.intents[c.intent as usize].1.order_id == r.order_id
+            };
+            found && c.accepted.is_some()
+        };
+        let mut fits = r.by_provider_key == provider_keys;
+        let (mut captured, mut declined) = (false, false);
+        for &i in &r.evidence {
+            let c = &w.acquirer.calls[i as usize];
+            fits &= findable(i as usize) && c.received_ms.is_some_and(|t| t <= r.at_ms);
+            captured |= c.accepted == Some(true);
+            declined |= c.accepted == Some(false);
+        }
+        for (i, c) in w.acquirer.calls.iter().enumerate() {
+            let earlier = c.received_ms.is_some_and(|t| t < r.at_ms);
+            fits &= !(earlier && findable(i) && !r.evidence.contains(&(i as u32)));
+        }
+        fits &= match r.outcome {
+            Reconciliation::Captured => captured,
+            Reconciliation::Declined => declined && !captured,
+            Reconciliation::NothingFound => r.evidence.is_empty(),
+            // An answer by the key is always the key's own.
+            Reconciliation::Escalated => !r.by_provider_key,
+        };
+        if !fits {
+            out.push(format!(
+                "key {} resolved {} at {} ms without the acquirer's answer for it",
+                r.key,
+                r.outcome.name(),
+                r.at_ms
+            ));
+        }
+    }
+    out
+}
+
 fn double_charge(e: &Ending) -> Vec<String> {
     e.intents
         .iter()
@@ -532,7 +676,81 @@ fn stuck_keys(w: &World) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{ALL, debug_body, debug_status};
+    use super::{ALL, Ending, Property, debug_body, debug_status};
+    use crate::property;
+    use crate::world::World;
+
+    /// The lease design's story run to its end, with its verdicts.
+    fn finished(name: &str) -> World {
+        let s = crate::builtins::builtin(name).expect("built-in");
+        let mut w = World::new(&s);
+        let mut chooser = crate::choice::RngChooser::new(s.seed);
+        while !w.is_done() {
+            w.step(&mut chooser);
+        }
+        w
+    }
+
+    /// The property's findings on `w`; these properties read the world's
+    /// watch alone, not the run's outcomes.
+    fn broken(w: &World, p: Property) -> Vec<String> {
+        (p.check)(&Ending {
+            world: w,
+            intents: &[],
+            attempts: &[],
+        })
+    }
+
+    /// A late, unfenced write over a completed key is seen as both a
+    /// write after the lease was taken and a changed stored answer.
+    #[test]
+    fn an_unfenced_write_over_a_completed_key_breaks_both_properties() {
+        let mut w = finished("unknown-reconciled");
+        assert!(broken(&w, property::COMPLETED_ANSWER_NEVER_CHANGES).is_empty());
+        assert!(broken(&w, property::NO_WRITE_AFTER_LEASE_TAKEN).is_empty());
+        let session = w.recovery_session();
+        let inputs = crate::handler::StmtInputs {
+            pc: crate::handler::Pc::LeaseFinish,
+            intent: 0,
+            key: "k".into(),
+            row_id: Some(1),
+            capture_result: None,
+            now_ms: 0,
+            fingerprint: Default::default(),
+            balance: None,
+            lease_token: Some(1),
+        };
+        let before = w.watch_before(session, &inputs).expect("a watched write");
+        let late = crate::store::Stmt::Update {
+            table: "chave_idempotencia".into(),
+            set: vec![("estado".into(), crate::store::Value::text("unknown"))],
+            filter: vec![("id".into(), crate::store::Value::Int(1))],
+            returning: vec![],
+        };
+        w.store.execute(session, late);
+        w.watch_after(before, &inputs.key);
+        assert_eq!(
+            broken(&w, property::COMPLETED_ANSWER_NEVER_CHANGES).len(),
+            1
+        );
+        assert_eq!(broken(&w, property::NO_WRITE_AFTER_LEASE_TAKEN).len(), 1);
+    }
+
+    /// A resolution the acquirer's answers do not support is reported, and
+    /// one asked the way the scenario does not allow (by a key never sent).
+    #[test]
+    fn a_resolution_without_the_acquirers_answer_is_reported() {
+        let mut w = finished("crash-before-capture");
+        assert!(!w.watch.resolutions.is_empty(), "recovery resolved the key");
+        assert!(broken(&w, property::RECOVERY_FROM_THE_API).is_empty());
+        let mut unsupported = w.watch.resolutions[0].clone();
+        unsupported.outcome = crate::trace::Reconciliation::Captured;
+        w.watch.resolutions.push(unsupported.clone());
+        unsupported.outcome = crate::trace::Reconciliation::NothingFound;
+        unsupported.by_provider_key = true;
+        w.watch.resolutions.push(unsupported);
+        assert_eq!(broken(&w, property::RECOVERY_FROM_THE_API).len(), 2);
+    }
 
     #[test]
     fn names_are_unique() {

@@ -308,7 +308,9 @@ pub struct Scenario {
     pub db_latency_ms: u64,
     #[serde(default)]
     pub faults: Vec<Fault>,
-    /// After this, a stored key is forgotten (Stripe: at least 24 h).
+    /// How long a resolved key is kept, counted from when it was resolved
+    /// (Stripe: at least 24 h). A key still processing or unknown is kept
+    /// whatever its age: only recovery resolves it.
     #[serde(default = "default_ttl")]
     pub key_ttl_ms: u64,
     /// `idempotency-key-lease`: how long a processing claim is owned.
@@ -462,15 +464,6 @@ impl Scenario {
         serde_json::to_string_pretty(self).expect("scenario serializes")
     }
 
-    /// The shortest key lifetime the design allows, if it has a lease: the
-    /// lease plus one recovery sweep, since recovery resolves a key whose
-    /// effect is unknown, and a key that expired first would leave a late
-    /// retry nothing to be refused by.
-    pub fn key_ttl_min(&self) -> Option<u64> {
-        (self.strategy == Strategy::IdempotencyKeyLease)
-            .then(|| self.lease_ms.saturating_add(self.recovery_every_ms))
-    }
-
     pub fn validate(&self) -> Result<(), ScenarioError> {
         use limits::*;
         short_text("name", &self.name, false)?;
@@ -556,17 +549,6 @@ impl Scenario {
                 b.opening_cents,
                 0,
                 AMOUNT_CENTS_MAX,
-            )?;
-        }
-        if let Some(key_ttl_min) = self.key_ttl_min()
-            && self.key_ttl_ms < key_ttl_min
-        {
-            fail(
-                "key_ttl_ms",
-                format!(
-                    "{} is below the limit {key_ttl_min} (lease_ms {} + recovery_every_ms {})",
-                    self.key_ttl_ms, self.lease_ms, self.recovery_every_ms
-                ),
             )?;
         }
         at_most("faults", self.faults.len(), FAULTS_MAX).map_err(|_| ScenarioError {

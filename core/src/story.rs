@@ -334,8 +334,8 @@ mod tests {
                 .collect();
             kinds.join(" ")
         };
-        assert!(frame("crash-before-capture", "reconciled").contains("captured: false"));
-        assert!(frame("unknown-reconciled", "reconciled").contains("captured: true"));
+        assert!(frame("crash-before-capture", "reconciled").contains("outcome: NothingFound"));
+        assert!(frame("unknown-reconciled", "reconciled").contains("outcome: Captured"));
         let declined = frame("decline-stored", "replayed");
         assert!(declined.contains("attempt: 1, status: 402"), "{declined}");
         let located = frame("headers-replayed", "replayed");

@@ -86,10 +86,18 @@ pub fn apply(base: &Scenario, v: &Variant) -> Scenario {
     s
 }
 
-/// The variant's key lifetime, raised to the least the design allows (the
-/// lease design's lease plus recovery), so that every variant is valid.
+/// The variant's key lifetime, under the lease design raised to its lease
+/// plus one recovery sweep: the swarm asks what retry timings do, and a
+/// lifetime shorter than a retry's delay makes any key design charge again
+/// by definition (the late-retry built-ins tell that story).
 fn key_ttl(s: &Scenario, v: &Variant) -> u64 {
-    v.key_ttl_ms.max(s.key_ttl_min().unwrap_or(0))
+    let least = match s.strategy {
+        crate::scenario::Strategy::IdempotencyKeyLease => {
+            s.lease_ms.saturating_add(s.recovery_every_ms)
+        }
+        _ => 0,
+    };
+    v.key_ttl_ms.max(least)
 }
 
 /// The three questions that decide whether a retry can double charge.

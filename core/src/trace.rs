@@ -182,9 +182,22 @@ pub enum EventKind {
     Restarted {
         instance: u32,
     },
+    /// Recovery asked the acquirer's API about a stuck key, by the key
+    /// itself when it was sent as the provider's key, otherwise by the
+    /// order reference every capture carries, and acted on the answer.
     Reconciled {
         key: String,
-        captured: bool,
+        order_id: i64,
+        /// The key is a queue message's id (`mensagem_processada`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        message: bool,
+        by_provider_key: bool,
+        outcome: Reconciliation,
+    },
+    /// A worker's fenced write matched no row: recovery or another attempt
+    /// took its lease, so it stored nothing and keeps no answer of its own.
+    LeaseTaken {
+        attempt: u32,
     },
     /// The effect's event reached the broker: from the handler after its
     /// commit (`attempt`), or from the outbox relay (`attempt` is `None`).
@@ -226,9 +239,37 @@ impl EventKind {
             EventKind::Crashed { .. } => "crashed",
             EventKind::Restarted { .. } => "restarted",
             EventKind::Reconciled { .. } => "reconciled",
+            EventKind::LeaseTaken { .. } => "lease_taken",
             EventKind::EventPublished { .. } => "event_published",
             EventKind::EventLimitReached => "event_limit_reached",
             EventKind::HorizonReached => "horizon_reached",
+        }
+    }
+}
+
+/// What recovery made of the acquirer's answer about one key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reconciliation {
+    /// A capture: the key is completed with a 201.
+    Captured,
+    /// A decline: the key is completed with the 402.
+    Declined,
+    /// No call reached the acquirer: the key is `failed_safe`.
+    NothingFound,
+    /// The answer cannot be pinned on this key (no provider key, and the
+    /// order has other keys here): `escalated`, for a person to decide.
+    Escalated,
+}
+
+impl Reconciliation {
+    /// The outcome's name as serialized (`captured`, `nothing_found`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reconciliation::Captured => "captured",
+            Reconciliation::Declined => "declined",
+            Reconciliation::NothingFound => "nothing_found",
+            Reconciliation::Escalated => "escalated",
         }
     }
 }

@@ -496,7 +496,7 @@ mod tests {
         let last = lease.state_at(lease.frame_count() - 1);
         let facts = row_facts(&last.tables[0], &last.tables[0].rows[0].values);
         assert!(facts.status.is_some(), "estado is read as the status");
-        assert_eq!(facts.order_id, None, "that table has no order column");
+        assert_eq!(facts.order_id, Some(123), "the key records its order");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use expect_test::expect_file;
 use lousa_core::builtins::{self, NAMES};
 use lousa_core::narrate::{self, Lang};
 use lousa_core::run::{self, AT_MOST_ONE_CAPTURE, CONFLICTS_NEVER_CHARGE, REPLAY_EQUALS_FIRST};
-use lousa_core::trace::EventKind;
+use lousa_core::trace::{EventKind, Reconciliation};
 use lousa_core::world::fnv1a;
 use lousa_core::{Scenario, Strategy};
 
@@ -271,7 +271,7 @@ fn crash_before_capture_frees_the_key_only_once_recovery_proves_nothing_happened
         matches!(
             k,
             EventKind::Reconciled {
-                captured: false,
+                outcome: Reconciliation::NothingFound,
                 ..
             }
         )
@@ -319,7 +319,13 @@ fn an_unknown_key_refuses_the_retry_until_recovery_completes_it_from_the_acquire
     );
     assert!(!sm.attempts[1].reached_acquirer);
     let reconciled = first_frame(&r, |k| {
-        matches!(k, EventKind::Reconciled { captured: true, .. })
+        matches!(
+            k,
+            EventKind::Reconciled {
+                outcome: Reconciliation::Captured,
+                ..
+            }
+        )
     })
     .expect("recovery asks the acquirer");
     assert_eq!(key_state(&r, reconciled).as_deref(), Some("completed"));
@@ -494,10 +500,14 @@ fn a_redelivery_meets_the_consumer_still_charging_and_the_message_id_decides() {
             processed_messages(r)
         );
     }
-    // Claimed first: one charge, and the redelivery is acked without one.
+    // Claimed first: one charge. The redelivery that finds the id still
+    // processing nacks without charging; a later one finds it completed
+    // and acks without charging.
     assert_eq!(keyed.summary.captures, 1);
     let second = &keyed.summary.attempts[1];
-    assert_eq!((second.status, second.reached_acquirer), (Some(200), false));
+    assert_eq!((second.status, second.reached_acquirer), (Some(503), false));
+    let last = keyed.summary.attempts.last().expect("deliveries");
+    assert_eq!((last.status, last.reached_acquirer), (Some(200), false));
     // Checked first and recorded after: both deliveries charge, and the
     // UNIQUE constraint refuses the second record only after the money
     // moved; the consumer nacks and a third delivery finds the record.
@@ -529,7 +539,8 @@ fn a_queue_run_speaks_of_deliveries_and_acks() {
         "queue 1",
         "delivers message msg-8841",
         "visibility timeout",
-        "acks delivery 2",
+        "nacks delivery 2",
+        "acks delivery 3",
     ] {
         assert!(all.contains(said), "{said:?} missing from\n{all}");
     }

@@ -37,6 +37,10 @@ fn race_2_under_check_then_act_schedule_0() {
         ("replay-equals-first-response", false),
         ("409-and-422-never-reach-the-acquirer", true),
         ("a-declined-key-is-never-charged", true),
+        ("a-completed-key-never-changes-its-stored-answer", true),
+        ("every-ack-follows-exactly-one-capture", true),
+        ("no-write-by-a-worker-whose-lease-was-taken", true),
+        ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
     ];
     let always: Vec<&str> =
         lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
@@ -90,6 +94,10 @@ fn race_2_under_check_then_act_schedule_0_1x6() {
         ("replay-equals-first-response", false),
         ("409-and-422-never-reach-the-acquirer", true),
         ("a-declined-key-is-never-charged", true),
+        ("a-completed-key-never-changes-its-stored-answer", true),
+        ("every-ack-follows-exactly-one-capture", true),
+        ("no-write-by-a-worker-whose-lease-was-taken", true),
+        ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
     ];
     let always: Vec<&str> =
         lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
@@ -143,6 +151,10 @@ fn timeout_retry_under_idempotency_key_schedule_0() {
         ("replay-equals-first-response", true),
         ("409-and-422-never-reach-the-acquirer", true),
         ("a-declined-key-is-never-charged", true),
+        ("a-completed-key-never-changes-its-stored-answer", true),
+        ("every-ack-follows-exactly-one-capture", true),
+        ("no-write-by-a-worker-whose-lease-was-taken", true),
+        ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
     ];
     let always: Vec<&str> =
         lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
@@ -274,6 +286,10 @@ fn race_2_slow_db_under_idempotency_key_schedule_0() {
         ("replay-equals-first-response", true),
         ("409-and-422-never-reach-the-acquirer", true),
         ("a-declined-key-is-never-charged", true),
+        ("a-completed-key-never-changes-its-stored-answer", true),
+        ("every-ack-follows-exactly-one-capture", true),
+        ("no-write-by-a-worker-whose-lease-was-taken", true),
+        ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
     ];
     let always: Vec<&str> =
         lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
@@ -329,6 +345,10 @@ fn race_2_under_check_then_act_schedule_0() {
         ("replay-equals-first-response", false),
         ("409-and-422-never-reach-the-acquirer", true),
         ("a-declined-key-is-never-charged", true),
+        ("a-completed-key-never-changes-its-stored-answer", true),
+        ("every-ack-follows-exactly-one-capture", true),
+        ("no-write-by-a-worker-whose-lease-was-taken", true),
+        ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
     ];
     let always: Vec<&str> =
         lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)

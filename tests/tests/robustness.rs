@@ -426,7 +426,7 @@ fn the_largest_scenarios_the_limits_allow_end_within_the_limits() {
         s.network.jitter_ms = limits::JITTER_MS_MAX;
         s.recovery_every_ms = 100;
         s.horizon_ms = limits::TIME_MS_MAX;
-        s.key_ttl_ms = s.key_ttl_min().unwrap_or(1).max(1);
+        s.key_ttl_ms = 1;
         let template = s.clients[0].clone();
         let intent = template.intents[0].clone();
         s.clients = (0..limits::CLIENTS_MAX)

@@ -538,7 +538,7 @@ fn status_class(status: Option<&str>) -> &'static str {
         Some("PROCESSANDO" | "processing") => "s-pending",
         Some("CAPTURADA" | "completed") => "s-done",
         Some("RECUSADA" | "failed_safe") => "s-refused",
-        Some("unknown") => "s-unknown",
+        Some("unknown" | "escalated") => "s-unknown",
         _ => "s-other",
     }
 }

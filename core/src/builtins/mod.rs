@@ -263,8 +263,8 @@ pub fn builtin(name: &str) -> Option<Scenario> {
                     "The crash before calling the acquirer",
                 ),
                 text(
-                    "A instância grava a chave e morre antes de pedir a captura. A recuperação confirma com o adquirente que nada foi cobrado, marca a chave como failed_safe, e um reenvio posterior cobra uma única vez.",
-                    "The instance records the key and dies before asking for the capture. Recovery checks with the acquirer that nothing was charged and marks the key failed_safe; a later retry charges exactly once.",
+                    "A instância grava a chave e morre antes de pedir a captura. A recuperação pergunta à API do adquirente pelas cobranças do pedido, não encontra nenhuma, marca a chave como failed_safe, e um reenvio posterior cobra uma única vez.",
+                    "The instance records the key and dies before asking for the capture. Recovery asks the acquirer's API for the order's charges, finds none and marks the key failed_safe; a later retry charges exactly once.",
                 ),
             );
             s.acquirer.latency_ms = 400;
@@ -358,8 +358,8 @@ pub fn builtin(name: &str) -> Option<Scenario> {
                     "The queue that delivers twice",
                 ),
                 text(
-                    "A cobrança chega por uma fila que entrega pelo menos uma vez. O consumidor demora mais que o prazo de visibilidade, o ack não chega a tempo e a fila entrega a mesma mensagem a outro consumidor enquanto o primeiro ainda cobra. O id da mensagem é a chave: a tabela mensagem_processada, com UNIQUE em message_id, decide quem cobra.",
-                    "The charge arrives through a queue that delivers at least once. The consumer takes longer than the visibility timeout, the ack does not arrive in time, and the queue hands the same message to another consumer while the first is still charging. The message id is the key: the mensagem_processada table, UNIQUE on message_id, decides who charges.",
+                    "A cobrança chega por uma fila que entrega pelo menos uma vez. O consumidor demora mais que o prazo de visibilidade, o ack não chega a tempo e a fila entrega a mesma mensagem a outro consumidor enquanto o primeiro ainda cobra. O id da mensagem é a chave: a tabela mensagem_processada, com UNIQUE em message_id, decide quem cobra, e quem encontra a mensagem ainda em processamento a devolve em vez de confirmá-la.",
+                    "The charge arrives through a queue that delivers at least once. The consumer takes longer than the visibility timeout, the ack does not arrive in time, and the queue hands the same message to another consumer while the first is still charging. The message id is the key: the mensagem_processada table, UNIQUE on message_id, decides who charges, and a delivery that finds the message still processing hands it back instead of acking it.",
                 ),
             );
             // The acquirer outlasts the visibility timeout, and the message

@@ -8,6 +8,7 @@ pub use crate::property::{
     CONFLICT_REACHABLE, DOUBLE_CHARGE_REACHABLE, Modality, Property, REDELIVERY_ACKED,
     REPLAY_REACHABLE,
 };
+use crate::scenario::Strategy;
 
 /// A property an exploration checks, and whether the design under test must
 /// meet it. An *always* property a design does not claim (check-then-act's
@@ -70,12 +71,115 @@ pub fn properties_for(strategy: Strategy) -> Vec<Claim> {
     out
 }
 
+/// A class of faults under which a key design does not claim to charge
+/// once: the design's limit, said in its claims rather than hidden.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultClass {
+    /// The capture held inside the transaction is cut short
+    /// (`idempotency-key-held-tx`): the instance dies, or gives up on an
+    /// acquirer that has not answered, and the claim rolls back with the
+    /// transaction while the capture may still happen; the retry claims and
+    /// charges again.
+    HeldCaptureCutShort,
+    /// No provider key, and a capture still on its way to the acquirer
+    /// when the lease runs out or the instance gives up on it: no API shows
+    /// a call it has not received, so recovery frees the key (or the
+    /// message id) and a retry charges again when the first call lands
+    /// (the lease design, and a queue's consumer whose claims recovery
+    /// resolves).
+    AcquirerSilentPastLease,
+}
+
+impl FaultClass {
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultClass::HeldCaptureCutShort => "held-capture-cut-short",
+            FaultClass::AcquirerSilentPastLease => "acquirer-silent-past-lease",
+        }
+    }
+
+    /// Whether `scenario` may fall in this class: read from its options and
+    /// faults, erring towards yes (a crash at a fixed time may strike
+    /// during the capture).
+    pub fn may_hold_in(self, scenario: &Scenario) -> bool {
+        match self {
+            FaultClass::HeldCaptureCutShort => {
+                use crate::scenario::Fault;
+                let cut = scenario.acquirer.latency_ms >= scenario.acquirer.timeout_ms
+                    || scenario.faults.iter().any(|f| {
+                        matches!(
+                            f,
+                            Fault::Crash { .. } | Fault::AcquirerTimeoutAfterAccept { .. }
+                        )
+                    });
+                scenario.strategy == Strategy::IdempotencyKeyHeldTx && cut
+            }
+            FaultClass::AcquirerSilentPastLease => {
+                let recovers = scenario.strategy == Strategy::IdempotencyKeyLease
+                    || (scenario.strategy.uses_key()
+                        && scenario
+                            .clients
+                            .iter()
+                            .any(|c| c.kind == crate::scenario::ClientKind::Queue));
+                // The call lands half the round trip after it left; the
+                // key is open to recovery once the lease runs out, or as
+                // soon as the instance marks it unknown on its timeout.
+                let open_ms = scenario.lease_ms.min(scenario.acquirer.timeout_ms);
+                recovers
+                    && !scenario.acquirer.provider_keys
+                    && scenario.acquirer.latency_ms / 2 >= open_ms
+            }
+        }
+    }
+}
+
+/// The fault classes under which `strategy` does not claim to charge once.
+pub fn unsafe_under(strategy: Strategy) -> &'static [FaultClass] {
+    match strategy {
+        Strategy::IdempotencyKeyHeldTx => &[
+            FaultClass::HeldCaptureCutShort,
+            FaultClass::AcquirerSilentPastLease,
+        ],
+        // A queue's consumer under any key design is recovered as the
+        // lease design's keys are.
+        Strategy::IdempotencyKey
+        | Strategy::IdempotencyKeyCatch
+        | Strategy::IdempotencyKeyLease
+        | Strategy::LocalEffect => &[FaultClass::AcquirerSilentPastLease],
+        Strategy::Naive | Strategy::CheckThenAct => &[],
+    }
+}
+
+/// The properties about how often money moves: the ones a design's fault
+/// classes suspend. The others (a completed answer never changes, the
+/// fence, recovery's evidence, no key forgotten) hold under every fault.
+const CHARGE_PROPERTIES: [Property; 5] = [
+    crate::property::AT_MOST_ONE_CAPTURE,
+    crate::property::EVERY_2XX_ONE_CAPTURE,
+    crate::property::REPLAY_EQUALS_FIRST,
+    crate::property::DECLINED_KEY_NEVER_CAPTURES,
+    crate::property::ACK_FOLLOWS_ONE_CAPTURE,
+];
+
 /// What a design is expected to show in `scenario`: as [`properties_for`]
 /// its strategy, except where every client is a queue, whose consumer never
 /// answers 409 and stores no answer to replay: there a key design must be
-/// able to ack a redelivery without charging.
+/// able to ack a redelivery without charging. In a scenario that may fall
+/// in one of the design's fault classes ([`unsafe_under`]) its charge
+/// properties are checked and reported but not required.
 pub fn properties_for_scenario(scenario: &Scenario) -> Vec<Claim> {
     let mut out = properties_for(scenario.strategy);
+    let exposed = unsafe_under(scenario.strategy)
+        .iter()
+        .any(|c| c.may_hold_in(scenario));
+    if exposed {
+        for claim in &mut out {
+            if CHARGE_PROPERTIES.contains(&claim.property) {
+                claim.required = false;
+            }
+        }
+    }
     let queues = scenario
         .clients
         .iter()

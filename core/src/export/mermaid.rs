@@ -296,10 +296,18 @@ pub fn mermaid(run: &Run) -> String {
                 Actor::Instance(*instance),
                 &format!("{t} ms restarts"),
             ),
-            EventKind::Reconciled { key, captured } => note(
+            EventKind::LeaseTaken { attempt } => note(
                 &mut out,
                 e.actor,
-                &format!("{t} ms reconciles key {key} (captured: {captured})"),
+                &format!(
+                    "{t} ms write of attempt {} refused: lease taken",
+                    attempt + 1
+                ),
+            ),
+            EventKind::Reconciled { key, outcome, .. } => note(
+                &mut out,
+                e.actor,
+                &format!("{t} ms reconciles key {key} ({})", outcome.name()),
             ),
             _ => {}
         }

@@ -1,6 +1,7 @@
 //! The strategies as handlers: small state machines whose every step is one
 //! atomic action (a SQL statement, a capture call, a response).
 
+mod lease;
 mod local;
 mod payload;
 mod queue;
@@ -63,6 +64,12 @@ pub enum Pc {
     /// A queue's consumer under check-then-act: the record, after the
     /// capture, that the UNIQUE constraint may refuse.
     RecordMessage,
+    /// A queue's consumer whose claim found the message id taken: is it
+    /// completed, or still being processed?
+    ReadMessage,
+    /// A queue's consumer after the capture: mark the message completed,
+    /// fenced by its lease.
+    FinishMessage,
     Respond,
 }
 
@@ -92,6 +99,8 @@ impl Pc {
             Pc::CheckMessage => "check-message",
             Pc::ClaimMessage => "claim-message",
             Pc::RecordMessage => "record-message",
+            Pc::ReadMessage => "read-message",
+            Pc::FinishMessage => "finish-message",
             Pc::Respond => "respond",
         }
     }
@@ -102,6 +111,11 @@ impl Pc {
             self,
             Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Publish | Pc::Respond
         )
+    }
+
+    /// Steps whose write carries the job's lease in its WHERE.
+    pub fn fenced_by_lease(self) -> bool {
+        matches!(self, Pc::LeaseFinish | Pc::FinishMessage)
     }
 
     /// Steps after whose success a claim (or first insert) is durable: where
@@ -137,6 +151,11 @@ pub struct Job {
     pub reclaims: u8,
     /// The account balance this attempt read (`local-effect` with a balance).
     pub balance: Option<i64>,
+    /// The lease this job holds on its key (lease designs): the
+    /// `lease_ate_ms` its claim or retake wrote, read back with RETURNING.
+    /// Its writes carry it in their WHERE, so a write after recovery or
+    /// another worker took the key matches no row.
+    pub lease_token: Option<i64>,
 }
 
 impl Job {
@@ -163,6 +182,7 @@ impl Job {
             headers: None,
             reclaims: 0,
             balance: None,
+            lease_token: None,
         }
     }
 }
@@ -212,6 +232,8 @@ pub struct StmtInputs {
     pub fingerprint: crate::text::Text,
     /// The balance read, for the statement that writes the new one.
     pub balance: Option<i64>,
+    /// The job's lease, for the writes fenced by it; `None` for the others.
+    pub lease_token: Option<i64>,
 }
 
 pub fn body(status: &str, id: i64) -> String {
@@ -225,6 +247,9 @@ const BODY_TRY_AGAIN: &str = r#"{"erro": "tente novamente"}"#;
 const BODY_ACQUIRER_SILENT: &str = r#"{"erro": "adquirente sem resposta"}"#;
 /// A key `unknown`: the charge may have happened, recovery is asking.
 const BODY_RECONCILING: &str = r#"{"erro": "conciliando"}"#;
+/// A key recovery could not resolve from the acquirer's answers: escalated
+/// to a person, and nobody charges it meanwhile.
+const BODY_ESCALATED: &str = r#"{"erro": "em conciliação manual"}"#;
 
 /// The headers of a created charge, as jsonb text: where it can be read.
 pub fn created_headers(id: i64) -> String {
@@ -281,7 +306,10 @@ pub fn action(w: &Situation, job: &Job) -> Action {
             key: w.key.clone(),
             row_id: job.row_id,
             capture_result: job.capture_result,
-            now_ms: if matches!(pc, Pc::LeaseClaim | Pc::LeaseRetake) {
+            now_ms: if matches!(
+                pc,
+                Pc::LeaseClaim | Pc::LeaseRetake | Pc::LeaseFinish | Pc::ClaimMessage
+            ) {
                 w.now_ms
             } else {
                 0
@@ -296,6 +324,11 @@ pub fn action(w: &Situation, job: &Job) -> Action {
             } else {
                 None
             },
+            lease_token: if pc.fenced_by_lease() {
+                job.lease_token
+            } else {
+                None
+            },
         }),
     }
 }
@@ -305,7 +338,6 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
     let it = &intents[inputs.intent as usize].1;
     let key = &*inputs.key;
     let id = inputs.row_id.unwrap_or(0);
-    let now_ms = inputs.now_ms;
     match inputs.pc {
         Pc::Begin => Stmt::Begin {
             isolation: scenario.isolation,
@@ -378,79 +410,8 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
                 returning: vec![],
             }
         }
-        Pc::LeaseClaim => Stmt::Insert {
-            table: "chave_idempotencia".into(),
-            values: vec![
-                ("escopo".into(), text(&scope(scenario, it))),
-                ("chave".into(), text(key)),
-                ("impressao".into(), text(&inputs.fingerprint)),
-                ("estado".into(), text("processing")),
-                (
-                    "lease_ate_ms".into(),
-                    Value::Int((now_ms + scenario.lease_ms) as i64),
-                ),
-                (
-                    "expira_em_ms".into(),
-                    Value::Int((now_ms + scenario.key_ttl_ms) as i64),
-                ),
-            ],
-            on_conflict_do_nothing: Some(vec!["escopo".into(), "chave".into()]),
-            returning: vec!["id".into()],
-        },
-        Pc::LeaseRead => Stmt::Select {
-            table: "chave_idempotencia".into(),
-            columns: [
-                "id",
-                "impressao",
-                "estado",
-                "expira_em_ms",
-                "resposta_http",
-                "resposta_corpo",
-                "resposta_headers",
-            ]
-            .map(Name::Borrowed)
-            .to_vec(),
-            filter: vec![
-                ("escopo".into(), text(&scope(scenario, it))),
-                ("chave".into(), text(key)),
-            ],
-            for_update: false,
-        },
-        Pc::LeaseDelete => Stmt::Delete {
-            table: "chave_idempotencia".into(),
-            filter: vec![("id".into(), Value::Int(id))],
-        },
-        Pc::LeaseRetake => Stmt::Update {
-            table: "chave_idempotencia".into(),
-            set: vec![
-                ("estado".into(), text("processing")),
-                (
-                    "lease_ate_ms".into(),
-                    Value::Int((now_ms + scenario.lease_ms) as i64),
-                ),
-            ],
-            filter: vec![
-                ("id".into(), Value::Int(id)),
-                ("estado".into(), text("failed_safe")),
-            ],
-            returning: vec![],
-        },
-        Pc::LeaseFinish => {
-            let (state, http, body) = lease_answer(scenario.strategy, inputs.capture_result, id);
-            let mut set = vec![("estado".into(), text(state))];
-            if state == "completed" {
-                set.push(("resposta_http".into(), Value::Int(i64::from(http))));
-                set.push(("resposta_corpo".into(), text(&body)));
-                if let Some(h) = lease_headers(scenario.strategy, http, id) {
-                    set.push(("resposta_headers".into(), text(&h)));
-                }
-            }
-            Stmt::Update {
-                table: "chave_idempotencia".into(),
-                set,
-                filter: vec![("id".into(), Value::Int(id))],
-                returning: vec![],
-            }
+        Pc::LeaseClaim | Pc::LeaseRead | Pc::LeaseDelete | Pc::LeaseRetake | Pc::LeaseFinish => {
+            lease::statement(scenario, it, inputs)
         }
         Pc::InsertPedido => Stmt::Insert {
             table: "pedido_pago".into(),
@@ -464,29 +425,16 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
         Pc::ReadBalance | Pc::WriteBalance | Pc::InsertOutbox => {
             local::statement(scenario, it, inputs)
         }
-        Pc::CheckMessage | Pc::ClaimMessage | Pc::RecordMessage => queue::statement(it, inputs),
+        Pc::CheckMessage
+        | Pc::ClaimMessage
+        | Pc::RecordMessage
+        | Pc::ReadMessage
+        | Pc::FinishMessage => queue::statement(scenario, it, inputs),
         Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Publish | Pc::Respond => {
             // No `{:?}` of the step: Pc's Debug names would ship in the page.
             unreachable!("a step that runs no statement")
         }
     }
-}
-
-/// (key state, HTTP status, body) of the lease designs once the effect is
-/// known: the local effect always completed; a refusal is an answer too,
-/// stored and replayed; silence leaves the key `unknown` for recovery.
-fn lease_answer(strategy: Strategy, capture: Option<bool>, id: i64) -> (&'static str, u16, String) {
-    match (strategy, capture) {
-        (Strategy::LocalEffect, _) | (_, Some(true)) => ("completed", 201, body("CAPTURADA", id)),
-        (_, Some(false)) => ("completed", 402, body("RECUSADA", id)),
-        (_, None) => ("unknown", 504, BODY_ACQUIRER_SILENT.to_string()),
-    }
-}
-
-/// The headers the lease design stores with an answer: a created charge's
-/// `Location`. `local-effect` shares the table and answers as it did.
-fn lease_headers(strategy: Strategy, http: u16, id: i64) -> Option<String> {
-    (strategy == Strategy::IdempotencyKeyLease && http == 201).then(|| created_headers(id))
 }
 
 /// (status column, HTTP status, body) for what the acquirer said.
@@ -558,7 +506,6 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
     let returned_id = first_row(result)
         .and_then(|r| r.first())
         .and_then(Value::as_int);
-    let affected = result.as_ref().map(|r| r.affected).unwrap_or(0);
     let strategy = w.strategy;
     job.pc = match job.pc {
         Pc::Begin => match strategy {
@@ -570,10 +517,12 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
         Pc::SelectOrder => match first_row(result) {
             Some(row) => {
                 let id = row[0].as_int().unwrap_or(0);
-                let (status, body) = if row[1].as_text() == Some("CAPTURADA") {
-                    (200, body("CAPTURADA", id))
-                } else {
-                    (409, BODY_PROCESSING.to_string())
+                // The row's status is the order's answer: only a charge
+                // still PROCESSANDO is in progress; a decline is finished.
+                let (status, body) = match row[1].as_text() {
+                    Some("CAPTURADA") => (200, body("CAPTURADA", id)),
+                    Some("RECUSADA") => (402, body("RECUSADA", id)),
+                    _ => (409, BODY_PROCESSING.to_string()),
                 };
                 job.response = Some((status, body.into()));
                 if in_tx_strategy {
@@ -661,6 +610,7 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
         Pc::LeaseClaim => match returned_id {
             Some(id) => {
                 job.row_id = Some(id);
+                job.lease_token = first_row(result).and_then(|r| r.get(1)?.as_int());
                 if strategy == Strategy::LocalEffect {
                     local::after_claim(w.scenario)
                 } else {
@@ -670,13 +620,14 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
             None if strategy == Strategy::LocalEffect => Pc::RollbackThenRead,
             None => Pc::LeaseRead,
         },
-        Pc::LeaseRead => return lease_decide(w, job, result),
+        Pc::LeaseRead => return lease::decide(w, job, result),
         Pc::LeaseDelete => {
             job.reclaims += 1;
             Pc::LeaseClaim
         }
         Pc::LeaseRetake => {
-            if affected == 1 {
+            if let Some(lease) = returned_id {
+                job.lease_token = Some(lease);
                 Pc::Capture
             } else {
                 respond(job, 409, BODY_PROCESSING);
@@ -684,14 +635,30 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
             }
         }
         Pc::InsertPedido => local::after_insert(w.scenario),
-        Pc::CheckMessage | Pc::ClaimMessage | Pc::RecordMessage => {
-            return queue::on_result(job, returned_id);
+        Pc::CheckMessage
+        | Pc::ClaimMessage
+        | Pc::RecordMessage
+        | Pc::ReadMessage
+        | Pc::FinishMessage => {
+            return queue::on_result(job, result);
+        }
+        Pc::LeaseFinish if returned_id.is_none() => {
+            // The lease was taken (recovery resolved the key, or another
+            // attempt retook it): nothing was stored, so this job has no
+            // answer of its own to give. The client asks again and reads
+            // the key's.
+            job.response = Some((503, BODY_TRY_AGAIN.into()));
+            if in_tx_strategy {
+                Pc::RollbackAfterError
+            } else {
+                Pc::Respond
+            }
         }
         Pc::LeaseFinish => {
             let id = job.row_id.unwrap_or(0);
-            let (_, http, b) = lease_answer(strategy, job.capture_result, id);
+            let (_, http, b) = lease::lease_answer(strategy, job.capture_result, id);
             job.response = Some((http, b.into()));
-            job.headers = lease_headers(strategy, http, id).map(Into::into);
+            job.headers = lease::lease_headers(strategy, http, id).map(Into::into);
             if strategy == Strategy::LocalEffect {
                 Pc::CommitHeld
             } else {
@@ -700,6 +667,12 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
         }
         _ => unreachable!("a step that runs no SQL"),
     };
+}
+
+/// Whether a fenced write (run at `pc`) found its lease taken: it matched
+/// no row, so it stored nothing.
+pub fn lease_taken(pc: Pc, result: &StmtResult) -> bool {
+    pc.fenced_by_lease() && result.as_ref().is_ok_and(|r| r.rows.is_empty())
 }
 
 fn is_tx_end(pc: Pc) -> bool {
@@ -713,41 +686,6 @@ fn is_tx_end(pc: Pc) -> bool {
             | Pc::RollbackHeld
             | Pc::RollbackAfterError
     )
-}
-
-fn lease_decide(w: &Situation, job: &mut Job, result: &StmtResult) {
-    let Some(row) = first_row(result) else {
-        // The key vanished between the claim and the read: claim again, once.
-        if job.reclaims < 2 {
-            job.reclaims += 1;
-            job.pc = Pc::LeaseClaim;
-        } else {
-            respond(job, 409, BODY_PROCESSING);
-        }
-        return;
-    };
-    job.row_id = row[0].as_int();
-    let fp = &**w.fingerprint;
-    let expired = row[3].as_int().is_some_and(|t| w.now_ms as i64 >= t);
-    match row[2].as_text().unwrap_or_default() {
-        // After its lifetime a completed key is forgotten: this is a new
-        // request. The state is read before the lifetime: a key still
-        // processing or unknown may have charged, so it is kept whatever
-        // its age, and only recovery resolves it (see `world::recover`).
-        "completed" if expired && job.reclaims < 2 => job.pc = Pc::LeaseDelete,
-        _ if row[1].as_text() != Some(fp) => respond(job, 422, BODY_KEY_REUSED),
-        "completed" => {
-            // The stored answer, headers included, byte for byte.
-            let http = row[4].as_int().unwrap_or(500) as u16;
-            respond(job, http, row[5].as_text().unwrap_or_default());
-            job.headers = row[6].as_text().map(Into::into);
-        }
-        "failed_safe" => job.pc = Pc::LeaseRetake,
-        // The effect may have happened: reconcile before anyone retries.
-        "unknown" => respond(job, 409, BODY_RECONCILING),
-        // processing, lease live or not: never start parallel work.
-        _ => respond(job, 409, BODY_PROCESSING),
-    }
 }
 
 /// Moves the job on once the acquirer answered or timed out.

@@ -23,6 +23,7 @@ impl Words for Job {
             headers,
             reclaims,
             balance,
+            lease_token,
         } = self;
         let captured = match capture_result {
             None => 0,
@@ -37,13 +38,15 @@ impl Words for Job {
                 .opt(*call, 23)
                 .put(captured, 2)
                 .flag(*waiting_returns_rows)
-                .put(u64::from(*reclaims), 8)
+                // 7 bits: a job re-claims at most three times.
+                .put(u64::from(*reclaims), 7)
                 .flag(row_id.is_some())
                 .flag(waiting_since_ms.is_some())
                 .flag(waiting_sql.is_some())
                 .flag(response.is_some())
                 .flag(headers.is_some())
                 .flag(balance.is_some())
+                .flag(lease_token.is_some())
                 .word(),
         );
         if let Some(row) = row_id {
@@ -51,6 +54,9 @@ impl Words for Job {
         }
         if let Some(balance) = balance {
             h.word(*balance as u64);
+        }
+        if let Some(lease) = lease_token {
+            h.word(*lease as u64);
         }
         if let Some(since) = waiting_since_ms {
             h.word(*since);

@@ -180,6 +180,10 @@ pub fn chave_idempotencia_table() -> TableDef {
             col("escopo", Text, true),
             col("chave", Text, true),
             col("impressao", Text, true),
+            // The order the key charges: the reference the service sends
+            // the acquirer with every capture, and the one recovery looks
+            // up when no provider key was sent.
+            col("pedido_id", BigInt, false),
             col("estado", Text, true),
             col("lease_ate_ms", BigInt, false),
             col("expira_em_ms", BigInt, false),
@@ -220,6 +224,9 @@ pub fn mensagem_processada_table() -> TableDef {
             col("id", Identity, true),
             col("message_id", Text, true),
             col("pedido_id", BigInt, false),
+            // processing (with its lease) or completed, as a key's state.
+            col("estado", Text, false),
+            col("lease_ate_ms", BigInt, false),
         ],
         uniques: vec![UniqueDef {
             name: "uq_mensagem_processada_message_id".into(),

@@ -15,6 +15,7 @@ impl World {
             intent,
             key,
             sent_ms: self.now_ms,
+            received_ms: None,
             accepted: None,
             reply_lost: false,
             settled: false,
@@ -96,8 +97,10 @@ impl World {
         let lost = self.scenario.faults.iter().any(
             |f| matches!(f, Fault::AcquirerTimeoutAfterAccept { call: n } if *n == call.0 + 1),
         );
+        let now = self.now_ms;
         let entry = &mut self.acquirer.calls[call.ix()];
         entry.accepted = Some(accepted);
+        entry.received_ms = Some(now);
         entry.reply_lost = lost;
         if lost {
             self.emit(

@@ -118,10 +118,15 @@ impl World {
     }
 
     pub(super) fn retry_or_give_up(&mut self, client: ClientId) {
+        self.retry_or_give_up_from(client, self.now_ms);
+    }
+
+    /// Retries `backoff_ms` after `from_ms`, or gives up.
+    fn retry_or_give_up_from(&mut self, client: ClientId, from_ms: u64) {
         let spec = &self.scenario.clients[client.ix()];
         let c = &self.clients[client.ix()];
         if c.attempts_for_intent <= spec.retries_max {
-            let at = self.now_ms + spec.backoff_ms;
+            let at = from_ms.max(self.now_ms) + spec.backoff_ms;
             if !matches!(c.knowledge, Knowledge::Unknown { .. }) {
                 self.clients[client.ix()].knowledge = Knowledge::Backoff;
             }
@@ -189,8 +194,16 @@ impl World {
             headers: headers.as_deref().map(String::from),
             body: body.to_string(),
         });
+        // A queue's nack deletes nothing: the message is visible again
+        // when the delivery's visibility timeout ends, as it would be
+        // without an answer.
+        let queue = self.scenario.clients[client as usize].kind == ClientKind::Queue;
+        if queue && status >= 500 {
+            let visible_ms = self.attempts[attempt.ix()].sent_ms
+                + self.scenario.clients[client as usize].timeout_ms;
+            self.retry_or_give_up_from(ClientId(client), visible_ms);
         // 409: someone is still working on it; 5xx: try again. Both retry.
-        if status == 409 || status >= 500 {
+        } else if status == 409 || status >= 500 {
             self.retry_or_give_up(ClientId(client));
         } else {
             self.next_intent(ClientId(client));

@@ -124,6 +124,7 @@ impl World {
                 closed: false,
             });
         }
+        let watched = self.watch_before(session, &inputs);
         // The statement built above is handed over rather than built again.
         let built = std::cell::Cell::new(stmt);
         let exec = store_exec.execute(&mut self.store, session, &inputs, &|| {
@@ -161,6 +162,9 @@ impl World {
                     sql,
                     outcome: handler::outcome_of(rows.expect("built when not quiet"), result),
                 });
+                if let Some(before) = watched {
+                    self.watch_after(before, &inputs.key);
+                }
                 self.after_sql(instance, attempt, result);
             }
         }
@@ -229,6 +233,12 @@ impl World {
         let mut job = self.job(instance, attempt).cloned().expect("job");
         handler::on_sql_result(&self.situation(AttemptId(job.attempt)), &mut job, result);
         *self.job_mut(instance, attempt).expect("job") = job;
+        if handler::lease_taken(pc_before, result) {
+            self.emit(
+                Actor::Instance(instance.0),
+                EventKind::LeaseTaken { attempt: attempt.0 },
+            );
+        }
         if !self.store.in_transaction(session) {
             self.release_connection(instance, attempt);
         }
@@ -273,6 +283,9 @@ impl World {
     ) {
         let actor = instance.map_or(Actor::LoadBalancer, Actor::Instance);
         let ack = self.is_delivery(attempt);
+        if ack && (200..300).contains(&status) {
+            self.watch_ack(attempt);
+        }
         self.attempts[attempt.ix()].answer_in_flight(status, headers.clone(), body.clone());
         self.emit_with(actor, || EventKind::Responded {
             attempt: attempt.0,

@@ -17,11 +17,13 @@ mod inject;
 mod instance;
 mod load_balancer;
 mod recovery;
+mod watch;
 
 pub(crate) use agenda::{Agenda, Due, Event};
 pub(crate) use ids::{AttemptId, CallId, ClientId, InstanceId};
 pub use inject::{InjectError, Injection};
 pub(crate) use recovery::effects_per_intent;
+pub(crate) use watch::{Breach, Resolution, Watch};
 
 use crate::choice::{ChoiceKind, Chooser};
 use crate::fingerprint::{self, FingerprintHasher, Pack, Words};
@@ -102,6 +104,9 @@ pub(crate) struct Call {
     pub intent: u32,
     pub key: Text,
     pub sent_ms: u64,
+    /// When the acquirer received the call, if it has: what its API can
+    /// show from then on.
+    pub received_ms: Option<u64>,
     pub accepted: Option<bool>,
     pub reply_lost: bool,
     pub settled: bool,
@@ -141,6 +146,8 @@ pub struct World {
     /// (see `recovery.rs`): state, since a key forgotten with its effect
     /// unresolved is what `property::NO_KEY_FORGOTTEN_UNRESOLVED` judges.
     pub(crate) forgotten_unresolved: Vec<Text>,
+    /// What the properties of issue #29 read (see `watch.rs`).
+    pub(crate) watch: Watch,
     steps: u32,
     events: Vec<TraceEvent>,
     /// Statements sent to the store since the last `take_store_log`.
@@ -222,6 +229,7 @@ impl PartialEq for World {
             && self.lb_next == o.lb_next
             && self.end == o.end
             && self.forgotten_unresolved == o.forgotten_unresolved
+            && self.watch == o.watch
     }
 }
 impl Eq for World {}
@@ -236,6 +244,7 @@ impl Hash for World {
         self.lb_next.hash(h);
         self.end.hash(h);
         self.forgotten_unresolved.hash(h);
+        self.watch.hash(h);
         self.store.hash(h);
     }
 }
@@ -264,6 +273,7 @@ impl World {
             blocked_ms: _,
             end,
             forgotten_unresolved,
+            watch,
             steps: _,
             events: _,
             store_log: _,
@@ -284,6 +294,7 @@ impl World {
             h.word(key.len() as u64);
             fingerprint::text(&mut h, key);
         }
+        Words::words(watch, &mut h);
         Words::words(agenda, &mut h);
         h.part(clients.fingerprint(fingerprint::of));
         for attempt in attempts {
@@ -322,6 +333,7 @@ impl World {
             blocked_ms,
             end,
             forgotten_unresolved,
+            watch,
             steps,
             events,
             store_log,
@@ -344,6 +356,7 @@ impl World {
         target.blocked_ms = *blocked_ms;
         target.end = *end;
         target.forgotten_unresolved.clone_from(forgotten_unresolved);
+        target.watch.clone_from(watch);
         target.steps = *steps;
         target.events.clone_from(events);
         target.store_log.clone_from(store_log);
@@ -431,6 +444,7 @@ impl World {
             blocked_ms: 0,
             end: None,
             forgotten_unresolved: Vec::new(),
+            watch: Watch::default(),
             steps: 0,
             events: Vec::new(),
             store_log: Vec::new(),
@@ -461,7 +475,10 @@ impl World {
                 );
             }
         }
-        if w.scenario.strategy == Strategy::IdempotencyKeyLease || relays_outbox(&w.scenario) {
+        if w.scenario.strategy == Strategy::IdempotencyKeyLease
+            || relays_outbox(&w.scenario)
+            || recovery::recovers_messages(&w.scenario)
+        {
             w.agenda
                 .push(w.scenario.recovery_every_ms, Due::RecoverySweep);
         }

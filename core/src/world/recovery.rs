@@ -1,16 +1,39 @@
-//! The recovery sweep of `idempotency-key-lease`, and the effects
+//! The recovery sweep of `idempotency-key-lease` and of a queue consumer's
+//! claimed message ids, the outbox relay, and the effects
 //! (captures and local rows) a world counts per intent.
 
 use super::*;
 use crate::store::Value;
+use crate::trace::Reconciliation;
 
 impl World {
     pub(super) fn recovery_sweep(&mut self) {
+        let mut reconciled = Vec::new();
+        if recovers_messages(&self.scenario) {
+            reconciled.extend(recover_messages(self).into_iter().map(|r| (true, r)));
+        }
         if self.scenario.strategy == Strategy::IdempotencyKeyLease {
-            let reconciled = recover(self);
-            for (key, captured) in reconciled {
-                self.emit(Actor::Recovery, EventKind::Reconciled { key, captured });
-            }
+            reconciled.extend(recover(self).into_iter().map(|r| (false, r)));
+        }
+        for (message, (key, order_id, lookup, outcome)) in reconciled {
+            self.watch.resolutions.push(Resolution {
+                key: key.as_str().into(),
+                order_id,
+                by_provider_key: lookup.by_provider_key,
+                outcome,
+                at_ms: self.now_ms,
+                evidence: lookup.calls.clone(),
+            });
+            self.emit(
+                Actor::Recovery,
+                EventKind::Reconciled {
+                    key,
+                    order_id,
+                    message,
+                    by_provider_key: lookup.by_provider_key,
+                    outcome,
+                },
+            );
         }
         if relays_outbox(&self.scenario) {
             for (intent, order_id) in relay_outbox(self) {
@@ -133,11 +156,65 @@ fn relay_outbox(w: &mut World) -> Vec<(u32, i64)> {
     done
 }
 
+/// What the acquirer's API answers about one key: the calls it received
+/// (and only those: a call still on its way is invisible to it) that carry
+/// the key as the provider's key, when the service sends one, or else the
+/// key's order as their reference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Lookup {
+    pub by_provider_key: bool,
+    pub captured: bool,
+    pub declined: bool,
+    /// The calls the API returned (indexes into the acquirer's calls).
+    pub calls: Vec<u32>,
+}
+
+/// Asks the acquirer's API about `key` (of order `order_id`) at this
+/// instant.
+pub(crate) fn acquirer_lookup(w: &World, key: &str, order_id: i64) -> Lookup {
+    let by_provider_key = w.scenario.acquirer.provider_keys;
+    let mut lookup = Lookup {
+        by_provider_key,
+        captured: false,
+        declined: false,
+        calls: Vec::new(),
+    };
+    for (i, c) in w.acquirer.calls.iter().enumerate() {
+        let matches = if by_provider_key {
+            *c.key == *key
+        } else {
+            w.intents[c.intent as usize].1.order_id == order_id
+        };
+        match (matches, c.accepted) {
+            (true, Some(true)) => lookup.captured = true,
+            (true, Some(false)) => lookup.declined = true,
+            _ => continue,
+        }
+        lookup.calls.push(i as u32);
+    }
+    lookup
+}
+
+/// What recovery makes of a lookup. Without a provider key the answer is
+/// about an order, and it is this key's only when no other key here
+/// charges the same order: otherwise a capture found may be another
+/// intent's, and "nothing found" may hide this key's call among them.
+pub(crate) fn reconcile(lookup: &Lookup, order_shared: bool) -> Reconciliation {
+    match lookup {
+        _ if !lookup.by_provider_key && order_shared => Reconciliation::Escalated,
+        Lookup { captured: true, .. } => Reconciliation::Captured,
+        Lookup { declined: true, .. } => Reconciliation::Declined,
+        _ => Reconciliation::NothingFound,
+    }
+}
+
 /// The recovery step of `idempotency-key-lease`: for each key stuck in
-/// processing past its lease, or unknown, ask the acquirer what happened,
-/// complete the record on evidence of the effect, and free the key only when
-/// the acquirer has provably not seen the charge.
-pub(crate) fn recover(w: &mut World) -> Vec<(String, bool)> {
+/// processing past its lease, or unknown, ask the acquirer's API what
+/// happened, complete the record on evidence of the effect, free the key
+/// when the API has seen no call for it, and escalate it when the answer
+/// cannot be pinned on the key. It learns only what a real service could:
+/// its own table and the API's answer, never the simulation's call log.
+pub(crate) fn recover(w: &mut World) -> Vec<(String, i64, Lookup, Reconciliation)> {
     let session = w.recovery_session();
     if w.store.waiting_on(session).is_some() {
         return Vec::new();
@@ -149,8 +226,9 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, bool)> {
         .expect("table exists");
     let col = |n: &str| def.column_index(n).expect("column exists");
     let now = w.now_ms as i64;
+    let rows = w.store.committed_rows("chave_idempotencia");
     let mut done = Vec::new();
-    for row in w.store.committed_rows("chave_idempotencia") {
+    for row in &rows {
         let state = row[col("estado")].as_text().unwrap_or_default().to_string();
         let lease_over = row[col("lease_ate_ms")].as_int().is_some_and(|t| now >= t);
         if !(state == "unknown" || (state == "processing" && lease_over)) {
@@ -158,15 +236,18 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, bool)> {
         }
         let key = row[col("chave")].as_text().unwrap_or_default().to_string();
         let id = row[col("id")].as_int().unwrap_or(0);
-        let calls: Vec<_> = w.acquirer.calls.iter().filter(|c| *c.key == *key).collect();
-        // A call still on its way may yet capture: no proof either way.
-        if calls.iter().any(|c| c.accepted.is_none()) {
-            continue;
-        }
-        let captured = calls.iter().any(|c| c.accepted == Some(true));
-        let set = if captured {
-            vec![
+        let order_id = row[col("pedido_id")].as_int().unwrap_or(0);
+        let order_shared = rows.iter().any(|r| {
+            r[col("id")].as_int() != Some(id) && r[col("pedido_id")].as_int() == Some(order_id)
+        });
+        let lookup = acquirer_lookup(w, &key, order_id);
+        let outcome = reconcile(&lookup, order_shared);
+        // A resolved key's lifetime starts now (see `handler::lease`).
+        let expires = Value::Int(now + w.scenario.key_ttl_ms as i64);
+        let set = match outcome {
+            Reconciliation::Captured => vec![
                 ("estado".into(), Value::text("completed")),
+                ("expira_em_ms".into(), expires),
                 ("resposta_http".into(), Value::Int(201)),
                 (
                     "resposta_corpo".into(),
@@ -176,18 +257,18 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, bool)> {
                     "resposta_headers".into(),
                     Value::text(handler::created_headers(id)),
                 ),
-            ]
-        } else if calls.iter().any(|c| c.accepted == Some(false)) {
-            vec![
+            ],
+            Reconciliation::Declined => vec![
                 ("estado".into(), Value::text("completed")),
+                ("expira_em_ms".into(), expires),
                 ("resposta_http".into(), Value::Int(402)),
                 (
                     "resposta_corpo".into(),
                     Value::text(handler::body("RECUSADA", id)),
                 ),
-            ]
-        } else {
-            vec![("estado".into(), Value::text("failed_safe"))]
+            ],
+            Reconciliation::NothingFound => vec![("estado".into(), Value::text("failed_safe"))],
+            Reconciliation::Escalated => vec![("estado".into(), Value::text("escalated"))],
         };
         let stmt = Stmt::Update {
             table: "chave_idempotencia".into(),
@@ -198,15 +279,94 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, bool)> {
             ],
             returning: vec![],
         };
-        if let Exec::Waiting { .. } = w.store.execute(session, stmt) {
-            break;
+        match w.store.execute(session, stmt) {
+            Exec::Waiting { .. } => break,
+            // Matched no row: the key moved on since it was read, and this
+            // sweep resolved nothing.
+            Exec::Done(Ok(r)) if r.affected == 0 => continue,
+            Exec::Done(_) => done.push((key, order_id, lookup, outcome)),
         }
-        done.push((key, captured));
+    }
+    done
+}
+
+/// Whether recovery watches `mensagem_processada`: a queue's consumer
+/// that claims the message id leaves it processing when it dies.
+pub(crate) fn recovers_messages(s: &Scenario) -> bool {
+    s.clients.iter().any(|c| c.kind == ClientKind::Queue)
+        && !matches!(s.strategy, Strategy::Naive | Strategy::CheckThenAct)
+}
+
+/// The recovery of a queue consumer's claims, as the lease design's keys
+/// are recovered: an id processing past its lease is completed when the
+/// acquirer's API shows its charge (captured or declined), escalated when
+/// the answer cannot be pinned on it, and deleted when the API saw no call,
+/// so that the next delivery claims it afresh.
+pub(crate) fn recover_messages(w: &mut World) -> Vec<(String, i64, Lookup, Reconciliation)> {
+    let session = w.recovery_session();
+    if w.store.waiting_on(session).is_some() {
+        return Vec::new();
+    }
+    let def = w
+        .store
+        .table_def("mensagem_processada")
+        .cloned()
+        .expect("table exists");
+    let col = |n: &str| def.column_index(n).expect("column exists");
+    let now = w.now_ms as i64;
+    let rows = w.store.committed_rows("mensagem_processada");
+    let mut done = Vec::new();
+    for row in &rows {
+        let processing = row[col("estado")].as_text() == Some("processing");
+        let lease_over = row[col("lease_ate_ms")].as_int().is_some_and(|t| now >= t);
+        if !(processing && lease_over) {
+            continue;
+        }
+        let key = row[col("message_id")]
+            .as_text()
+            .unwrap_or_default()
+            .to_string();
+        let id = row[col("id")].as_int().unwrap_or(0);
+        let order_id = row[col("pedido_id")].as_int().unwrap_or(0);
+        let order_shared = rows.iter().any(|r| {
+            r[col("id")].as_int() != Some(id) && r[col("pedido_id")].as_int() == Some(order_id)
+        });
+        let lookup = acquirer_lookup(w, &key, order_id);
+        let outcome = reconcile(&lookup, order_shared);
+        let mut filter = vec![
+            ("id".into(), Value::Int(id)),
+            ("estado".into(), Value::text("processing")),
+        ];
+        filter.push(("lease_ate_ms".into(), row[col("lease_ate_ms")].clone()));
+        let table = "mensagem_processada".into();
+        let stmt = match outcome {
+            Reconciliation::NothingFound => Stmt::Delete { table, filter },
+            Reconciliation::Escalated => Stmt::Update {
+                table,
+                set: vec![("estado".into(), Value::text("escalated"))],
+                filter,
+                returning: vec![],
+            },
+            _ => Stmt::Update {
+                table,
+                set: vec![("estado".into(), Value::text("completed"))],
+                filter,
+                returning: vec![],
+            },
+        };
+        match w.store.execute(session, stmt) {
+            Exec::Waiting { .. } => break,
+            Exec::Done(Ok(r)) if r.affected == 0 => continue,
+            Exec::Done(_) => done.push((key, order_id, lookup, outcome)),
+        }
     }
     done
 }
 
 pub(crate) fn keys_need_recovery(w: &World) -> bool {
+    if messages_need_recovery(w) {
+        return true;
+    }
     let Some(def) = w.store.table_def("chave_idempotencia") else {
         return false;
     };
@@ -246,4 +406,21 @@ pub(crate) fn effects_per_intent(w: &World) -> Vec<u32> {
         .zip(local_effects(w))
         .map(|(a, b)| a + b)
         .collect()
+}
+
+fn messages_need_recovery(w: &World) -> bool {
+    if !recovers_messages(&w.scenario) {
+        return false;
+    }
+    let Some(estado) = w
+        .store
+        .table_def("mensagem_processada")
+        .and_then(|d| d.column_index("estado"))
+    else {
+        return false;
+    };
+    w.store
+        .committed_rows("mensagem_processada")
+        .iter()
+        .any(|r| r[estado].as_text() == Some("processing"))
 }

@@ -71,6 +71,10 @@ const HOLDS: [Condition; property::ALL.len()] = [
     holds::<11>,
     holds::<12>,
     holds::<13>,
+    holds::<14>,
+    holds::<15>,
+    holds::<16>,
+    holds::<17>,
 ];
 const REACHED: [Condition; property::ALL.len()] = [
     reached::<0>,
@@ -87,6 +91,10 @@ const REACHED: [Condition; property::ALL.len()] = [
     reached::<11>,
     reached::<12>,
     reached::<13>,
+    reached::<14>,
+    reached::<15>,
+    reached::<16>,
+    reached::<17>,
 ];
 
 impl Model for WorldModel {
