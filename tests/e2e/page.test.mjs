@@ -178,6 +178,23 @@ async function stepToLastFrame(page) {
   return readBoard(page);
 }
 
+/**
+ * A new tab of `context` where WebAssembly does not exist, and the errors it
+ * throws or logs.
+ */
+async function tabWithoutWebAssemblyIn(context) {
+  const tab = await context.newPage();
+  const errors = [];
+  tab.on('pageerror', (error) => errors.push(String(error)));
+  tab.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await tab.addInitScript(() => {
+    delete window.WebAssembly;
+  });
+  return { tab, errors };
+}
+
 function noHorizontalScroll(page) {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
@@ -194,6 +211,8 @@ describe('the built page', () => {
   const consoleErrors = [];
   const pageErrors = [];
   const failedRequests = [];
+
+  const tabWithoutWebAssembly = () => tabWithoutWebAssemblyIn(context);
 
   /** A new tab at `width` x `height` on `query`, mounted and settled. */
   async function openPage(query = '', { width = 1280, height = 900, colorScheme = 'light' } = {}) {
@@ -1169,15 +1188,7 @@ describe('the built page', () => {
   });
 
   test('without WebAssembly the fallback says so, and nothing throws', async () => {
-    const tab = await context.newPage();
-    const errors = [];
-    tab.on('pageerror', (error) => errors.push(String(error)));
-    tab.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    await tab.addInitScript(() => {
-      delete window.WebAssembly;
-    });
+    const { tab, errors } = await tabWithoutWebAssembly();
     await tab.goto(baseUrl, { waitUntil: 'load' });
     await tab.waitForFunction(() => document.querySelector('.lousa-fallback')?.textContent.includes('WebAssembly') && document.querySelector('#twin-root .lousa-fallback')?.textContent.includes('WebAssembly'));
     assert.match(await tab.locator('#lousa-root .lousa-fallback').textContent(), /não executa WebAssembly/);
@@ -1213,15 +1224,7 @@ describe('the built page', () => {
   // Issue #35: without WebAssembly the embed threw "ReferenceError:
   // WebAssembly is not defined" and showed nothing.
   test('without WebAssembly an embedding page says so where the board would be, and nothing throws', async () => {
-    const tab = await context.newPage();
-    const errors = [];
-    tab.on('pageerror', (error) => errors.push(String(error)));
-    tab.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    await tab.addInitScript(() => {
-      delete window.WebAssembly;
-    });
+    const { tab, errors } = await tabWithoutWebAssembly();
     await tab.goto(`${baseUrl}fixtures/embed.html`, { waitUntil: 'load' });
     const said = await (await tab.waitForFunction(
       () => document.querySelector('.lousa-fallback[role=note]')?.textContent,
