@@ -208,13 +208,10 @@ impl Parsed {
             self.unlisted += 1;
             return;
         }
-        let mut shown: String = value.chars().take(MAX_VALUE_CHARS).collect();
-        if shown.len() < value.len() {
-            shown.push('…');
-        }
+        // Quoted as the workshop quotes a link: decoded, cut, escaped.
         self.problems.push(Problem {
             param,
-            value: shown,
+            value: crate::query::quoted(value, MAX_VALUE_CHARS),
             issue,
         });
     }
@@ -351,14 +348,29 @@ const OWN_PARAMS: [&str; 9] = [
     "scenario", "strategy", "left", "right", "lines", "seed", "frame", "lang", "predict",
 ];
 
+/// The most bytes of other parameters the page keeps in its URL.
+pub const FOREIGN_BYTES_MAX: usize = 2_048;
+
 /// `ours` (a query from [`to_query`]) with the parameters of `current` that
-/// are not the page's own kept in front of it.
+/// are not the page's own kept in front of it, up to [`FOREIGN_BYTES_MAX`]
+/// bytes of them.
 pub fn merge_query(current: &str, ours: &str) -> String {
+    let mut room = FOREIGN_BYTES_MAX;
     let foreign: Vec<&str> = current
         .trim_start_matches('?')
         .split('&')
         .filter(|pair| !pair.is_empty())
         .filter(|pair| !OWN_PARAMS.contains(&pair.split_once('=').map_or(*pair, |(k, _)| k)))
+        // A host's query is a few short pairs; a megabyte that came with a
+        // link would be rewritten at every step, so what does not fit is
+        // dropped.
+        .filter(|pair| {
+            let fits = pair.len() < room;
+            if fits {
+                room -= pair.len() + 1;
+            }
+            fits
+        })
         .collect();
     if foreign.is_empty() {
         return ours.to_string();
@@ -635,6 +647,13 @@ mod tests {
         let ours = to_query(&Moment::default(), Lang::Pt, false);
         assert_eq!(merge_query("", &ours), ours);
         assert_eq!(merge_query("?frame=3&scenario=race-2", &ours), ours);
+        // Issue #35: a 1.9 MB parameter is not rewritten at every step.
+        let huge = format!("?post=42&junk={}&tag=x", "a".repeat(1_900_000));
+        let merged = merge_query(&huge, &ours);
+        assert!(merged.starts_with("?post=42&tag=x&"), "{}", &merged[..40]);
+        assert!(merged.len() <= ours.len() + FOREIGN_BYTES_MAX + 1);
+        let many = "&p=1234567".repeat(1_000);
+        assert!(merge_query(&many, &ours).len() <= ours.len() + FOREIGN_BYTES_MAX + 1);
         let merged = merge_query("?post=42&frame=3", &ours);
         assert!(merged.starts_with("?post=42&scenario="), "{merged}");
         assert_eq!(parse_query(&merged).moment, Moment::default());

@@ -12,6 +12,7 @@ use lousa_core::choice::{Misfit, Schedule};
 use lousa_core::fork::Fork;
 use lousa_core::narrate::Lang;
 use lousa_core::scheduling;
+use lousa_web::query::{cut, decode};
 
 /// The scenario a workshop link opens when it names none: the smallest race.
 pub const DEFAULT_SCENARIO: &str = "race-2";
@@ -210,7 +211,7 @@ pub fn scenario_of(name: &str, edits: &str) -> Result<lousa_core::Scenario, Stri
 }
 
 /// Percent-encoding of what a query value must not carry as it is.
-fn encode(value: &str) -> String {
+pub fn encode(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for b in value.bytes() {
         match b {
@@ -233,32 +234,6 @@ fn encode(value: &str) -> String {
 
 /// Percent-decoding of a query value (`+` is a space); bytes that do not
 /// make UTF-8 become U+FFFD.
-fn decode(value: &str) -> String {
-    let bytes = value.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                (Some(hi), Some(lo)) => {
-                    out.push(hi * 16 + lo);
-                    i += 3;
-                    continue;
-                }
-                _ => out.push(b'%'),
-            },
-            b'+' => out.push(b' '),
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn hex(b: u8) -> Option<u8> {
-    char::from(b).to_digit(16).map(|d| d as u8)
-}
-
 /// At most [`SHOWN_MAX`] characters of what a link said, for a message.
 fn shown(text: &str) -> String {
     cut(text, SHOWN_MAX)
@@ -267,28 +242,6 @@ fn shown(text: &str) -> String {
 /// A message quoting a link, cut to a readable length.
 fn shown_long(text: &str) -> String {
     cut(text, SHOWN_MAX * 5)
-}
-
-/// The first `max` characters of `text`, and an ellipsis if there were
-/// more, with control and direction-changing characters written as escapes
-/// (`\u{202e}`): a link's text shown back must not reorder or hide the
-/// sentence around it.
-fn cut(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == max {
-            out.push('…');
-            break;
-        }
-        if c.is_control()
-            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-        {
-            out.push_str(&c.escape_unicode().to_string());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -483,15 +436,5 @@ mod tests {
                 "{form}"
             );
         }
-    }
-
-    #[test]
-    fn decoding_survives_broken_escapes() {
-        assert_eq!(decode("a%20b+c"), "a b c");
-        assert_eq!(decode("%"), "%");
-        assert_eq!(decode("%4"), "%4");
-        assert_eq!(decode("%zz"), "%zz");
-        assert_eq!(decode("%C3%A9"), "é");
-        assert_eq!(decode("%é%"), "%é%");
     }
 }

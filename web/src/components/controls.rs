@@ -262,13 +262,17 @@ pub fn problem_lines(problems: &ProblemList, lang: Lang) -> Vec<String> {
         .list
         .iter()
         .map(|p| {
+            // A repeated parameter keeps its first value: no default stands in.
+            let then = match p.issue {
+                Issue::Repeated => String::new(),
+                _ => format!("; {}", t.falling_back),
+            };
             format!(
-                "{} “{}”: “{}” {}; {}.",
+                "{} “{}”: “{}” {}{then}.",
                 t.url_param,
                 p.param,
                 p.value,
                 issue_text(t, p.issue),
-                t.falling_back
             )
         })
         .collect();
@@ -298,5 +302,40 @@ pub fn Problems() -> impl IntoView {
         >
             {lines}
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::parse_query;
+
+    fn lines(query: &str, lang: Lang) -> Vec<String> {
+        let parsed = parse_query(query);
+        let problems = ProblemList {
+            list: parsed.problems,
+            unlisted: parsed.unlisted,
+        };
+        problem_lines(&problems, lang)
+    }
+
+    /// Issue #35: a repeated parameter said both that its first value
+    /// stands and that the default does; a value came back still escaped.
+    #[test]
+    fn a_problem_line_says_what_stands_and_quotes_the_value_decoded() {
+        let l = lines("?frame=3&frame=4&scenario=race%2D9", Lang::En);
+        assert!(l[0].contains("the first value stands"), "{}", l[0]);
+        assert!(!l[0].contains("default"), "{}", l[0]);
+        assert!(
+            l[1].contains("“race-9”") && l[1].contains("using the default"),
+            "{}",
+            l[1]
+        );
+        let pt = lines("?strategy=%E2%80%AEx", Lang::Pt);
+        assert!(
+            pt[0].contains("“\\u{202e}x”") && pt[0].contains("usando o padrão"),
+            "{}",
+            pt[0]
+        );
     }
 }
