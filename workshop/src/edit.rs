@@ -233,7 +233,7 @@ pub fn apply(name: &str, edits: &str, field: &Field, typed: &str) -> Result<Stri
     let base = crate::url::scenario_of(name, edits)?;
     let value = read(field.kind, typed);
     let edited = link::edit(&base, &[(field.path.as_str(), value)]).map_err(|e| said(&e))?;
-    Ok(edits_of(name, &edited))
+    kept(name, &edited)
 }
 
 /// The edits that make `scenario` of the built-in `name`.
@@ -257,7 +257,7 @@ pub fn resize_clients(name: &str, edits: &str, more: bool) -> Result<String, Str
         list.pop();
     }
     let edited = link::edit(&base, &[("clients", clients)]).map_err(|e| said(&e))?;
-    Ok(edits_of(name, &edited))
+    kept(name, &edited)
 }
 
 /// A scenario file read back: the built-in it names (or `fallback`) and the
@@ -265,7 +265,23 @@ pub fn resize_clients(name: &str, edits: &str, more: bool) -> Result<String, Str
 pub fn import(text: &str, fallback: &'static str) -> Result<(&'static str, String), String> {
     let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
     let name = crate::url::scenario_name(&scenario.name).unwrap_or(fallback);
-    Ok((name, edits_of(name, &scenario)))
+    Ok((name, kept(name, &scenario)?))
+}
+
+/// The edits that make `scenario` of the built-in `name`, if its link
+/// fits the link limit: the link is where the workshop keeps a scenario,
+/// and one it could not keep would be lost on the next reload.
+fn kept(name: &str, scenario: &Scenario) -> Result<String, String> {
+    let edits = edits_of(name, scenario);
+    let bytes = name.len() + 1 + edits.len();
+    if !edits.is_empty() && bytes > link::limits::LINK_BYTES_MAX {
+        return Err(format!(
+            "scenario: its link would take {bytes} bytes, over the limit {} a link can keep; \
+             shorten its texts or use fewer clients or intents",
+            link::limits::LINK_BYTES_MAX
+        ));
+    }
+    Ok(edits)
 }
 
 /// What the attendee typed, as the JSON value the field takes. Text that
@@ -386,6 +402,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_file_whose_link_would_not_fit_is_refused_and_not_dropped() {
+        // Issue #35: 8 clients of 4 intents with the longest texts pass
+        // the file's validation, but their link is past the link limit.
+        let mut s = builtin("race-2").unwrap();
+        let long = "x".repeat(limits::TEXT_LEN_MAX);
+        s.description.pt = long.clone();
+        s.description.en = long.clone();
+        let client = s.clients[0].clone();
+        s.clients = (0..limits::CLIENTS_MAX)
+            .map(|i| {
+                let mut c = client.clone();
+                c.name = format!("{i}{}", &long[..150]);
+                c.intents = (0..limits::INTENTS_PER_CLIENT_MAX)
+                    .map(|j| {
+                        let mut it = client.intents[0].clone();
+                        it.key = format!("{i}-{j}-{}", &long[..100]);
+                        it
+                    })
+                    .collect();
+                c
+            })
+            .collect();
+        s.validate().expect("inside every field's limit");
+        let e = import(&s.to_json(), "race-2").unwrap_err();
+        assert!(e.starts_with("scenario: ") && e.contains("8192"), "{e}");
+        // A file whose link fits still reads back.
+        let few = builtin("race-3").unwrap();
+        assert!(import(&few.to_json(), "race-2").is_ok());
     }
 
     #[test]
