@@ -49,8 +49,18 @@ pub fn Counts(whole: Whole) -> impl IntoView {
             here.set(Counting::Idle);
         }
     });
-    let whole_done =
-        Memo::new(move |_| whole.with(|(o, c)| *o == Some(of()) && matches!(c, Counting::Done(_))));
+    // A count cut off at the state limit starts none from here: it would
+    // stop at the same limit, and say nothing more.
+    let whole_done = Memo::new(move |_| {
+        whole.with(|(o, c)| {
+            *o == Some(of()) && matches!(c, Counting::Done(r) if r.status == "complete")
+        })
+    });
+    let whole_cut = Memo::new(move |_| {
+        whole.with(|(o, c)| {
+            *o == Some(of()) && matches!(c, Counting::Done(r) if r.status != "complete")
+        })
+    });
     // Once every schedule is counted, count again from each new position.
     Effect::new(move |_| {
         let done = whole_done.get();
@@ -95,7 +105,7 @@ pub fn Counts(whole: Whole) -> impl IntoView {
                     {move || w().cancel}
                 </button>
             </p>
-            <FromHere here />
+            <FromHere here whole_cut />
             {move || {
                 let lang = ws.lang.get();
                 let c = whole.with(|(_, c)| c.clone());
@@ -134,11 +144,18 @@ fn from_event(e: Event) -> Counting {
 
 /// "daqui: 1.472 escalonamentos, 1.388 cobram duas vezes".
 #[component]
-fn FromHere(here: RwSignal<Counting>) -> impl IntoView {
+fn FromHere(here: RwSignal<Counting>, whole_cut: Memo<bool>) -> impl IntoView {
     let ws = expect_context::<Ws>();
     move || {
         let lang = ws.lang.get();
         let w = words(lang);
+        if whole_cut.get() {
+            return Some(view! {
+                <p class="from-here" data-testid="from-here" aria-live="polite">
+                    {w.here_state_limit.to_string()}
+                </p>
+            });
+        }
         let inside = ws.turn.with(|t| {
             t.as_ref()
                 .ok()
@@ -149,6 +166,11 @@ fn FromHere(here: RwSignal<Counting>) -> impl IntoView {
             Counting::Idle | Counting::Cancelled => return None,
             Counting::Running(_) => w.counting_here.to_string(),
             Counting::Failed(m) => format!("{} {m}", w.worker_failed),
+            // A from-here count can stop at the limit where the whole one
+            // did not (it starts from a state the whole count merged).
+            Counting::Done(r) if r.status != "complete" => {
+                format!("{}: {}", w.from_here, w.state_limit)
+            }
             Counting::Done(r) => {
                 let mut s = format!(
                     "{}: {} {}, {} {}",
@@ -220,6 +242,16 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
     } else {
         w.state_limit.to_string()
     };
+    // Past the state limit, an outcome's schedules were not all reached:
+    // its count would read as exact.
+    let complete = r.status == "complete";
+    let schedules = move |n: u128| {
+        if complete {
+            count(n, lang)
+        } else {
+            w.not_counted.to_string()
+        }
+    };
     let rows = r
         .outcomes
         .iter()
@@ -253,7 +285,7 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
                 <tr data-testid="outcome" class:double=o.double_charge>
                     <td>"[" {captures} "]"</td>
                     <td>"[" {answers} "]"</td>
-                    <td data-testid="outcome-schedules">{count(o.schedules.0, lang)}</td>
+                    <td data-testid="outcome-schedules">{schedules(o.schedules.0)}</td>
                     <td>{example}</td>
                 </tr>
             }
