@@ -39,9 +39,32 @@ pub struct ChoicePoint {
     /// this many choices.
     pub step_start: usize,
     pub kind: ChoiceKind,
-    /// One per alternative, in choice order (alternative 0 is first come,
-    /// first served).
+    /// How many alternatives the point has: any choice below it is valid.
+    pub arity: u32,
+    /// The alternatives described, in choice order (alternative 0 is first
+    /// come, first served): all of them, or past [`DESCRIBED_MAX`] (a
+    /// jitter of up to a second) a spread of [`SPREAD`] from the first to
+    /// the last, since no one picks among a thousand buttons and each
+    /// description costs a step of the world.
     pub alternatives: Vec<Alternative>,
+}
+
+/// The most alternatives a choice point describes one by one.
+pub const DESCRIBED_MAX: u32 = 16;
+/// How many alternatives a larger choice point describes, evenly spread.
+pub const SPREAD: u32 = 9;
+
+/// The choices a point of `arity` alternatives describes (see
+/// [`ChoicePoint::alternatives`]).
+pub fn described(arity: u32) -> Vec<u32> {
+    if arity <= DESCRIBED_MAX {
+        return (0..arity).collect();
+    }
+    let last = u64::from(arity - 1);
+    let steps = u64::from(SPREAD - 1);
+    (0..=steps)
+        .map(|i| u32::try_from(i * last / steps).expect("at most arity - 1"))
+        .collect()
 }
 
 /// What one alternative of a choice point does.
@@ -85,7 +108,9 @@ pub fn turn(scenario: &Scenario, choices: &Schedule) -> Result<Turn, TurnError> 
         position: choices.0.len(),
         step_start: walk.chooser.taken.len(),
         kind,
-        alternatives: (0..arity)
+        arity,
+        alternatives: described(arity)
+            .into_iter()
             .map(|choice| alternative(&walk, &choices.0, kind, choice))
             .collect(),
     });
@@ -129,18 +154,27 @@ struct Walk {
 }
 
 fn walk(scenario: &Scenario, choices: &[u32]) -> Walk {
+    let schedule = Schedule(choices.to_vec());
+    // Which step asks past the given choices: found without keeping the
+    // world before each step, since a world costs more to copy than to
+    // step; the second pass stops before it.
     let mut world = World::new(scenario);
-    let mut chooser = ScheduleChooser::new(&Schedule(choices.to_vec()));
+    let mut chooser = ScheduleChooser::new(&schedule);
     let mut steps = 0;
     while !world.is_done() {
-        let (before, taken) = (world.clone(), chooser.clone());
         world.step(&mut chooser);
         if chooser.taken.len() > choices.len() {
             let (kind, arity, _) = chooser.taken[choices.len()];
+            let misfit = chooser.misfit();
+            let mut world = World::new(scenario);
+            let mut chooser = ScheduleChooser::new(&schedule);
+            for _ in 0..steps {
+                world.step(&mut chooser);
+            }
             return Walk {
-                world: before,
-                misfit: chooser.misfit(),
-                chooser: taken,
+                world,
+                misfit,
+                chooser,
                 steps,
                 asked: Some((kind, arity)),
             };
@@ -283,6 +317,23 @@ mod tests {
         assert_eq!(kept.0.len(), points);
         assert!(turn(&s, &kept).expect("fits").next.is_none());
         assert_eq!(fit(&s, &Schedule(vec![1])), (Schedule(vec![1]), None));
+    }
+
+    #[test]
+    fn a_wide_jitter_describes_a_spread_from_first_to_last() {
+        let mut s = builtin("timeout-retry").expect("a built-in");
+        s.network.jitter_ms = crate::scenario::limits::JITTER_MS_MAX;
+        let t = turn(&s, &Schedule::default()).expect("fits");
+        let point = t.next.expect("a jitter to choose");
+        assert_eq!(point.kind, ChoiceKind::Jitter);
+        assert_eq!(point.arity, 1_001);
+        let choices: Vec<u32> = point.alternatives.iter().map(|a| a.choice).collect();
+        assert_eq!(choices, [0, 125, 250, 375, 500, 625, 750, 875, 1_000]);
+        assert!(point.alternatives.iter().all(|a| !a.events.is_empty()));
+        // A choice between the described ones is as valid as they are.
+        assert!(turn(&s, &Schedule(vec![333])).is_ok());
+        assert_eq!(described(3), [0, 1, 2]);
+        assert_eq!(described(DESCRIBED_MAX).len(), DESCRIBED_MAX as usize);
     }
 
     #[test]

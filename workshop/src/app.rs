@@ -98,8 +98,8 @@ fn on_key(ws: Ws, p: Presenter, whole: Whole, e: &web_sys::KeyboardEvent) {
     }
     match key.as_str() {
         "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" => {
-            let n: u32 = key.parse().expect("a digit");
-            ws.pick(n - 1);
+            let n: usize = key.parse().expect("a digit");
+            ws.pick_nth(n - 1);
         }
         "u" | "U" => ws.undo(),
         "r" | "R" => ws.redo(),
@@ -255,7 +255,12 @@ fn Steps() -> impl IntoView {
 #[component]
 fn Events() -> impl IntoView {
     let ws = expect_context::<Ws>();
+    // Written only while open: a run at the limits has thousands of rows.
+    let open = RwSignal::new(false);
     let rows = move || {
+        if !open.get() {
+            return String::new();
+        }
         let lang = ws.lang.get();
         ws.turn.with(|t| {
             t.as_ref().map_or_else(
@@ -270,7 +275,7 @@ fn Events() -> impl IntoView {
         })
     };
     view! {
-        <details class="events">
+        <details class="events" on:toggle=move |_| open.update(|o| *o = !*o)>
             <summary>{move || words(ws.lang.get()).events_summary}</summary>
             <table>
                 <tbody inner_html=rows></tbody>

@@ -29,8 +29,11 @@ pub fn Scheduler() -> impl IntoView {
             .turn
             .with(|t| t.as_ref().ok().map(|t| labels(t, lang)).unwrap_or_default());
         list.into_iter()
-            .map(|l| {
+            .enumerate()
+            .map(|(n, l)| {
                 let choice = l.choice;
+                // Keys 1-9 pick the first nine listed.
+                let key = (n < 9).then(|| view! { <kbd>{(n + 1).to_string()}</kbd> " " });
                 view! {
                     <li>
                         <button
@@ -39,8 +42,7 @@ pub fn Scheduler() -> impl IntoView {
                             data-choice=choice.to_string()
                             on:click=move |_| ws.pick(choice)
                         >
-                            <kbd>{(choice + 1).to_string()}</kbd>
-                            " "
+                            {key}
                             {l.text}
                         </button>
                     </li>
@@ -63,6 +65,7 @@ pub fn Scheduler() -> impl IntoView {
             <Problems />
             <p class="turn-kind" data-testid="turn-kind">{kind}</p>
             <ol class="picks" data-testid="picks">{items}</ol>
+            <OtherChoice />
             <Ending />
             <p class="scheduler-actions">
                 <button
@@ -96,6 +99,59 @@ pub fn Scheduler() -> impl IntoView {
                 <code data-testid="schedule">{schedule_text}</code>
             </p>
         </section>
+    }
+}
+
+/// A field for any choice of a point the list only samples: a jitter of a
+/// second has 1,001 alternatives, and the list shows nine of them.
+#[component]
+fn OtherChoice() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    let last = move || {
+        ws.turn.with(|t| {
+            t.as_ref()
+                .ok()
+                .and_then(|t| t.next.as_ref())
+                .filter(|p| p.arity as usize > p.alternatives.len())
+                .map(|p| p.arity - 1)
+        })
+    };
+    let typed = RwSignal::new(String::new());
+    move || {
+        let last = last()?;
+        let w = words(ws.lang.get());
+        let take = move || {
+            if let Ok(choice) = typed.get_untracked().trim().parse::<u32>()
+                && choice <= last
+            {
+                ws.pick(choice);
+                typed.set(String::new());
+            }
+        };
+        Some(view! {
+            <form
+                class="other-choice"
+                on:submit=move |e| {
+                    e.prevent_default();
+                    take();
+                }
+            >
+                <label>
+                    {format!("{} {last}: ", w.other_choice)}
+                    <input
+                        type="number"
+                        data-testid="other-choice"
+                        min="0"
+                        max=last.to_string()
+                        step="1"
+                        prop:value=move || typed.get()
+                        on:input=move |e| typed.set(event_target_value(&e))
+                    />
+                </label>
+                " "
+                <button type="submit" data-testid="take-choice">{w.take_choice}</button>
+            </form>
+        })
     }
 }
 

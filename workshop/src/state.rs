@@ -214,8 +214,22 @@ impl Ws {
             t.as_ref()
                 .ok()
                 .and_then(|t| t.next.as_ref())
-                .map_or(0, |p| p.alternatives.len())
+                .map_or(0, |p| p.arity as usize)
         })
+    }
+
+    /// Takes the `n`th alternative the choice point describes (keys 1-9).
+    pub fn pick_nth(&self, n: usize) {
+        let choice = self.turn.with_untracked(|t| {
+            t.as_ref()
+                .ok()
+                .and_then(|t| t.next.as_ref())
+                .and_then(|p| p.alternatives.get(n))
+                .map(|a| a.choice)
+        });
+        if let Some(choice) = choice {
+            self.pick(choice);
+        }
     }
 
     /// Takes alternative `choice` at the choice point.
