@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod at_limits;
 pub mod builtins;
 pub mod choice;
 pub mod explore;

@@ -19,6 +19,7 @@ const ORDER: &[&str] = &[
     "scenario",
     "builtins",
     "link",
+    "at_limits",
     "trace",
     "handler",
     "world",

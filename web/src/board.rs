@@ -968,22 +968,64 @@ pub struct Layout {
     pub tallest: i32,
 }
 
-/// The layout [`frames`] draws `run` in, alone: for the tests.
-#[cfg(test)]
+/// The layout [`frames`] draws `run` in, alone: what a view that draws
+/// only the frame on screen sizes its board by.
 pub fn layout(run: &Run, width: i32, lang: Lang) -> Layout {
-    let width = width.max(280);
-    let all: Vec<Actors> = (0..run.frame_count())
-        .map(|frame| actors(run, frame, width, lang))
-        .collect();
-    layout_of(run, width, &all)
+    layout_through(run, run.frame_count() - 1, width, lang)
 }
 
-/// [`layout`], from every frame's boxes (`all`, one per frame).
-fn layout_of(run: &Run, width: i32, all: &[Actors]) -> Layout {
-    let mut l = Layout::default();
-    // The balancer's box says the same in every frame.
-    let (mut balancer, mut gap, mut tables) = (0, 0, 0);
-    for (frame, a) in all.iter().enumerate() {
+/// [`layout`] over the frames up to `last` only: a view that shows no
+/// frame past it sizes the board by those, at a cost that grows with
+/// them, not with the run.
+pub fn layout_through(run: &Run, last: usize, width: i32, lang: Lang) -> Layout {
+    let mut m = Measured::new(width);
+    m.extend(run, last, lang);
+    m.layout()
+}
+
+/// A [`Layout`] measured frame by frame, so that a view whose run grows
+/// at its end (the scheduler's picks) measures only the frames it adds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    width: i32,
+    slots: Layout,
+    balancer: i32,
+    gap: i32,
+    tables: i32,
+    /// Frames measured: `0..next`.
+    next: usize,
+}
+
+impl Measured {
+    pub fn new(width: i32) -> Measured {
+        Measured {
+            width: width.max(280),
+            slots: Layout::default(),
+            balancer: 0,
+            gap: 0,
+            tables: 0,
+            next: 0,
+        }
+    }
+
+    /// The last frame measured, if any.
+    pub fn through(&self) -> Option<usize> {
+        self.next.checked_sub(1)
+    }
+
+    /// Measures `run`'s frames past those measured, up to `last`. The
+    /// frames measured before must be `run`'s own.
+    pub fn extend(&mut self, run: &Run, last: usize, lang: Lang) {
+        let last = last.min(run.frame_count() - 1);
+        for frame in self.next..=last {
+            let a = actors(run, frame, self.width, lang);
+            self.add(run, frame, &a);
+        }
+        self.next = self.next.max(last + 1);
+    }
+
+    fn add(&mut self, run: &Run, frame: usize, a: &Actors) {
+        let l = &mut self.slots;
         let lines = |b: &Block| b.lines.len();
         widen(&mut l.clients, a.clients.iter().map(Block::height));
         widen(&mut l.instances, a.instances.iter().map(Block::height));
@@ -991,18 +1033,36 @@ fn layout_of(run: &Run, width: i32, all: &[Actors]) -> Layout {
         widen(&mut l.instance_lines, a.instances.iter().map(lines));
         l.acquirer = l.acquirer.max(a.acquirer.height());
         l.acquirer_lines = l.acquirer_lines.max(a.acquirer.lines.len());
-        (balancer, gap) = (a.balancer.height(), a.columns.gap);
+        // The balancer's box says the same in every frame.
+        (self.balancer, self.gap) = (a.balancer.height(), a.columns.gap);
         let state = run.state_at(frame);
         l.in_flight = l.in_flight.max(state.in_flight.len());
         widen(&mut l.rows, state.tables.iter().map(|t| t.rows.len()));
-        tables = tables.max(tables_height(state, width < NARROW_PX));
+        self.tables = self
+            .tables
+            .max(tables_height(state, self.width < NARROW_PX));
     }
-    l.area = column_height(&l.clients)
-        .max(column_height(&l.instances))
-        .max(l.acquirer)
-        .max(balancer);
-    l.tallest = tables_top(l.area, gap) + tables + PAD;
-    l
+
+    /// The layout of the frames measured.
+    pub fn layout(&self) -> Layout {
+        let mut l = self.slots.clone();
+        l.area = column_height(&l.clients)
+            .max(column_height(&l.instances))
+            .max(l.acquirer)
+            .max(self.balancer);
+        l.tallest = tables_top(l.area, self.gap) + self.tables + PAD;
+        l
+    }
+}
+
+/// [`layout`], from every frame's boxes (`all`, one per frame).
+fn layout_of(run: &Run, width: i32, all: &[Actors]) -> Layout {
+    let mut m = Measured::new(width);
+    for (frame, a) in all.iter().enumerate() {
+        m.add(run, frame, a);
+    }
+    m.next = all.len();
+    m.layout()
 }
 
 /// Raises each slot to the value at its place, adding slots as needed:
@@ -1022,8 +1082,7 @@ fn tables_top(area: i32, gap: i32) -> i32 {
 }
 
 /// Draws `frame` of `run` for a board `width` pixels wide, in the run's
-/// `layout` for that width: one of [`frames`], alone, for the tests.
-#[cfg(test)]
+/// `layout` for that width: one of [`frames`], alone.
 pub fn board(run: &Run, frame: usize, width: i32, lang: Lang, layout: &Layout) -> Board {
     let width = width.max(280);
     let frame = frame.min(run.frame_count() - 1);
@@ -1386,6 +1445,27 @@ mod tests {
         let rows = database.kids.iter().filter(|k| k.tag == "g");
         rows.map(|row| row.kids.iter().map(|k| k.text.clone()).collect())
             .collect()
+    }
+
+    #[test]
+    fn a_layout_measured_in_pieces_is_the_layout_measured_at_once() {
+        for name in ["timeout-retry", "race-3", "late-retry-after-ttl"] {
+            let run = lousa_core::run(&builtin(name).expect("built-in")).expect("valid");
+            let last = run.frame_count() - 1;
+            let mut m = Measured::new(640);
+            assert_eq!(m.through(), None);
+            for cut in [2, last / 3, last / 3, last] {
+                m.extend(&run, cut, Lang::Pt);
+                assert_eq!(m.through(), Some(cut));
+                assert_eq!(
+                    m.layout(),
+                    layout_through(&run, cut, 640, Lang::Pt),
+                    "{name} {cut}"
+                );
+            }
+            assert_eq!(m.layout(), layout(&run, 640, Lang::Pt));
+            assert!(layout_through(&run, 2, 640, Lang::Pt).tallest <= m.layout().tallest);
+        }
     }
 
     #[test]

@@ -6,8 +6,11 @@ use crate::alternatives::{Label, labels};
 use crate::state::Ws;
 use crate::texts::words;
 use leptos::prelude::*;
+use lousa_core::Strategy;
+use lousa_core::narrate::Lang;
+use lousa_core::run::Run;
 use lousa_core::trace::Actor;
-use lousa_web::board;
+use lousa_web::board::{self, Measured};
 use lousa_web::markup::El;
 use lousa_web::text::ui;
 use lousa_web::words::narration;
@@ -21,6 +24,8 @@ pub const WIDTH: i32 = 760;
 #[derive(Clone, Debug, PartialEq)]
 struct Badge {
     choice: u32,
+    /// The key that picks it, as the list beside the board numbers it.
+    key: usize,
     label: String,
     left: f64,
     top: f64,
@@ -34,26 +39,43 @@ struct Badge {
 pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     let ws = expect_context::<Ws>();
     let shown = Memo::new(move |_| ws.shown_run());
-    let drawn = Memo::new(move |_| {
+    // Sized by the frames the board can show, and only the frame on screen
+    // drawn: a run of thousands of steps costs what its shown part costs.
+    let checkpoints = StoredValue::new(Checkpoints::default());
+    let layout = Memo::new(move |_| {
         let lang = ws.lang.get();
         let width = width.get();
-        shown.with(|r| r.as_ref().map(|r| (width, board::frames(r, width, lang))))
+        let last = ws.last_frame();
+        let scheduling = !ws.on_branch.get() && !ws.presenting.get();
+        let of = (ws.link(), ws.strategy.get(), width, lang);
+        let choices = ws.choices.get();
+        shown.with(|r| {
+            let r = r.as_ref()?;
+            if !scheduling {
+                return Some((width, board::layout_through(r, last, width, lang)));
+            }
+            let mut measured = None;
+            checkpoints.update_value(|c| measured = Some(c.measure(of, &choices, r, last)));
+            measured.map(|m| (width, m.layout()))
+        })
     });
     let markup = move || {
         let frame = ws.frame();
-        drawn.with(|d| {
-            d.as_ref().map_or_else(String::new, |(_, (_, boards))| {
-                boards
-                    .get(frame)
-                    .map_or_else(String::new, |b| b.parts.iter().map(El::markup).collect())
+        let lang = ws.lang.get_untracked();
+        shown.with(|r| {
+            layout.with(|l| match (r, l) {
+                (Some(r), Some((width, layout))) => board::board(r, frame, *width, lang, layout)
+                    .parts
+                    .iter()
+                    .map(El::markup)
+                    .collect(),
+                _ => String::new(),
             })
         })
     };
     let viewbox = move || {
-        drawn.with(|d| {
-            let (w, h) = d
-                .as_ref()
-                .map_or((WIDTH, 200), |(w, (l, _))| (*w, l.tallest));
+        layout.with(|l| {
+            let (w, h) = l.as_ref().map_or((WIDTH, 200), |(w, l)| (*w, l.tallest));
             format!("0 0 {w} {h}")
         })
     };
@@ -115,7 +137,7 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
                                 style:top=format!("{:.0}px", b.top)
                                 on:click=move |_| pick(choice)
                             >
-                                {(choice + 1).to_string()}
+                                {b.key.to_string()}
                             </button>
                         }
                     })
@@ -135,6 +157,52 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     }
 }
 
+/// The layouts measured for the scheduler's run, each under the choices
+/// that fixed its frames: a pick measures only the frames it adds, and an
+/// undo finds its layout kept.
+#[derive(Default)]
+struct Checkpoints {
+    /// The world, width and language they are of.
+    of: Option<(String, Strategy, i32, Lang)>,
+    kept: Vec<(Vec<u32>, Measured)>,
+}
+
+/// Checkpoints kept; past it the oldest goes.
+const CHECKPOINTS_MAX: usize = 64;
+
+impl Checkpoints {
+    /// The layout of `run`'s frames up to `last`, the turn's frame that
+    /// `choices` reach. A checkpoint under a prefix of `choices` measured
+    /// frames those choices fixed, which `run` shares.
+    fn measure(
+        &mut self,
+        of: (String, Strategy, i32, Lang),
+        choices: &[u32],
+        run: &Run,
+        last: usize,
+    ) -> Measured {
+        if self.of.as_ref() != Some(&of) {
+            self.kept.clear();
+        }
+        let (_, _, width, lang) = of;
+        self.of = Some(of);
+        let mut m = self
+            .kept
+            .iter()
+            .filter(|(c, m)| choices.starts_with(c) && m.through().is_some_and(|t| t <= last))
+            .max_by_key(|(c, _)| c.len())
+            .map_or_else(|| Measured::new(width), |(_, m)| m.clone());
+        m.extend(run, last, lang);
+        if !self.kept.iter().any(|(c, _)| c == choices) {
+            if self.kept.len() == CHECKPOINTS_MAX {
+                self.kept.remove(0);
+            }
+            self.kept.push((choices.to_vec(), m.clone()));
+        }
+        m
+    }
+}
+
 /// Where each wanted badge goes: at the top right of its actor's box,
 /// several on one actor side by side. Alternatives about no drawn actor
 /// (the network) get none; the list beside the board has them all.
@@ -142,7 +210,7 @@ fn place(wrap: &web_sys::HtmlDivElement, wanted: &[Label]) -> Vec<Badge> {
     let origin = wrap.get_bounding_client_rect();
     let mut per_actor: Vec<(String, u32)> = Vec::new();
     let mut out = Vec::new();
-    for label in wanted {
+    for (n, label) in wanted.iter().enumerate() {
         let Some(testid) = testid(label.actor) else {
             continue;
         };
@@ -166,6 +234,7 @@ fn place(wrap: &web_sys::HtmlDivElement, wanted: &[Label]) -> Vec<Badge> {
         };
         out.push(Badge {
             choice: label.choice,
+            key: n + 1,
             label: label.text.clone(),
             left: rect.right() - origin.left() - 14.0 - 30.0 * f64::from(slot),
             top: rect.top() - origin.top() - 12.0,

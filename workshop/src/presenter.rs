@@ -233,7 +233,7 @@ pub fn PresenterBar() -> impl IntoView {
             r.as_ref().map_or_else(Vec::new, |r| {
                 WIDTHS
                     .iter()
-                    .map(|&w| (w, board::frames(r, w, lang).0.tallest))
+                    .map(|&w| (w, board::layout(r, w, lang).tallest))
                     .collect()
             })
         });
