@@ -34,6 +34,7 @@ const ORDER: &[&str] = &[
     "swarm",
     "sweep",
     "explore",
+    "fault_swarm",
 ];
 
 /// Items lib.rs re-exports at the crate root, with the module that defines
