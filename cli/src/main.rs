@@ -26,6 +26,7 @@ macro_rules! outln {
     }};
 }
 
+mod fault_swarm;
 mod replay;
 
 /// Whoever pipes a report into `head` has read what they wanted: a closed
@@ -139,16 +140,26 @@ enum Command {
     },
     /// Run many seeded variants of a scenario and print the double-charge
     /// rate per bucket, with a seed per bucket that reproduces with
-    /// `lousa run <scenario> --variant <seed>`.
+    /// `lousa run <scenario> --variant <seed>`. With --faults, the fault
+    /// swarm: per seed, faults and timings drawn for the scenario (or for
+    /// every built-in, `all`), each design that makes sense for it run, and
+    /// every property the design claims there checked; each violation with
+    /// its seed, a link `lousa run` replays and a shrunk link. Exits 1 when
+    /// a claimed property broke; Ctrl-C stops it with the report so far.
     Swarm {
-        /// A built-in name or a path to scenario JSON.
+        /// A built-in name, a scenario link or a path to scenario JSON;
+        /// with --faults, also `all` (every built-in).
         scenario: String,
-        /// Override the scenario's strategy.
+        /// Override the scenario's strategy (with --faults: run only this design).
         #[arg(long)]
         strategy: Option<String>,
-        /// How many seeds to run (at most 100000).
+        /// How many seeds to run (at most 100000; with --faults at most
+        /// 1000000, default 100).
         #[arg(long)]
-        seeds: u64,
+        seeds: Option<u64>,
+        /// Draw faults and timings and check the designs' claimed properties.
+        #[arg(long)]
+        faults: bool,
         /// The first seed; seeds run from it upwards.
         #[arg(long, default_value_t = 0)]
         first_seed: u64,
@@ -438,9 +449,25 @@ fn execute(cmd: Command) -> Result<(), String> {
             scenario,
             strategy,
             seeds,
+            faults,
             first_seed,
             format,
         } => {
+            if faults {
+                return fault_swarm::execute(fault_swarm::Args {
+                    scenario: &scenario,
+                    strategy: strategy.as_deref(),
+                    seeds,
+                    first_seed,
+                    format,
+                });
+            }
+            let seeds = seeds.ok_or_else(|| {
+                format!(
+                    "--seeds: required without --faults (1..={})",
+                    swarm::limits::SEEDS_MAX
+                )
+            })?;
             if seeds == 0 || seeds > swarm::limits::SEEDS_MAX {
                 return Err(format!(
                     "--seeds: {seeds} is outside 1..={}",

@@ -13,6 +13,7 @@ pub mod builtins;
 pub mod choice;
 pub mod explore;
 pub mod export;
+pub mod fault_swarm;
 mod fingerprint;
 pub mod fork;
 pub mod handler;

@@ -384,19 +384,24 @@ fn conflicts_never_charge(e: &Ending) -> Vec<String> {
         .collect()
 }
 
+// A key is its tenant's: two shops that chose the same text hold two keys.
 fn declined_key_captures(e: &Ending) -> Vec<String> {
     let calls = &e.world.acquirer.calls;
+    let intents = &e.world.intents;
+    let same = |a: &crate::world::Call, b: &crate::world::Call| {
+        a.key == b.key && intents[a.intent as usize].1.tenant == intents[b.intent as usize].1.tenant
+    };
     let mut out = Vec::new();
     for (i, declined) in calls.iter().enumerate() {
         let earlier_refusal = calls[..i]
             .iter()
-            .any(|c| c.key == declined.key && c.accepted == Some(false));
+            .any(|c| same(c, declined) && c.accepted == Some(false));
         if declined.accepted != Some(false) || earlier_refusal {
             continue; // not a refusal, or not the key's first one
         }
         if calls[i + 1..]
             .iter()
-            .any(|c| c.key == declined.key && c.accepted == Some(true))
+            .any(|c| same(c, declined) && c.accepted == Some(true))
         {
             out.push(format!("key {} was declined, then captured", declined.key));
         }
@@ -525,10 +530,12 @@ fn resolutions_without_evidence(e: &Ending) -> Vec<String> {
     let provider_keys = w.scenario.acquirer.provider_keys;
     let mut out = Vec::new();
     for r in &w.watch.resolutions {
+        // A provider key is found in the key's own merchant account.
+        let merchant = crate::world::merchant_of(w, &r.key, r.order_id);
         let findable = |i: usize| {
             let c = &w.acquirer.calls[i];
             let found = if provider_keys {
-                c.key == r.key
+                c.key == r.key && merchant == Some(w.intents[c.intent as usize].1.tenant.as_str())
             } else {
                 w.intents[c.intent as usize].1.order_id == r.order_id
             };

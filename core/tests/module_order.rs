@@ -35,6 +35,7 @@ const ORDER: &[&str] = &[
     "swarm",
     "sweep",
     "explore",
+    "fault_swarm",
 ];
 
 /// Items lib.rs re-exports at the crate root, with the module that defines

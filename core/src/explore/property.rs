@@ -180,6 +180,11 @@ pub fn properties_for_scenario(scenario: &Scenario) -> Vec<Claim> {
             }
         }
     }
+    for claim in &mut out {
+        if given_up_by_options(scenario).contains(&claim.property) {
+            claim.required = false;
+        }
+    }
     let queues = scenario
         .clients
         .iter()
@@ -190,6 +195,52 @@ pub fn properties_for_scenario(scenario: &Scenario) -> Vec<Claim> {
                 *claim = Claim::sometimes(REDELIVERY_ACKED);
             }
         }
+    }
+    out
+}
+
+/// The properties a scenario's own options give up, whatever the design:
+/// the options the built-ins set to show a mistake, and a key lifetime
+/// shorter than the clients' retries. Checked and reported, not required.
+///
+/// * A client that mints a new key per retry: no design sees a repeat, so
+///   none claims the charge properties.
+/// * A key kept for less time than a client goes on retrying, without a
+///   provider key (or under `local-effect`, which calls no acquirer): a
+///   retry after the key's lifetime is a new request and charges again
+///   (README, "Two scenario options matter for late retries").
+/// * One key scope for every tenant, or a fingerprint of more than the
+///   intent's fields: the false 422 those options show.
+/// * A balance read without `FOR UPDATE`: the lost update it shows.
+/// * An event published after the COMMIT: the event a crash loses.
+pub fn given_up_by_options(scenario: &Scenario) -> Vec<Property> {
+    use crate::scenario::{EventDelivery, FingerprintPolicy, KeyScope};
+    let mut out = Vec::new();
+    let retry_span = |c: &crate::scenario::ClientSpec| {
+        u64::from(c.retries_max)
+            .saturating_mul(c.timeout_ms.saturating_add(c.backoff_ms))
+            .saturating_add(2 * scenario.network.latency_ms)
+            .saturating_add(2 * u64::from(scenario.network.jitter_ms))
+    };
+    let outlived = scenario
+        .clients
+        .iter()
+        .any(|c| c.retries_max > 0 && scenario.key_ttl_ms <= retry_span(c));
+    let unprotected =
+        !scenario.acquirer.provider_keys || scenario.strategy == Strategy::LocalEffect;
+    if scenario.clients.iter().any(|c| c.new_key_per_retry) || (outlived && unprotected) {
+        out.extend(CHARGE_PROPERTIES);
+    }
+    if scenario.key_scope == KeyScope::Global
+        || scenario.fingerprint != FingerprintPolicy::Canonical
+    {
+        out.push(crate::property::NO_FALSE_422);
+    }
+    if scenario.balance.as_ref().is_some_and(|b| !b.for_update) {
+        out.push(crate::property::NO_LOST_UPDATE);
+    }
+    if scenario.event == EventDelivery::AfterCommit {
+        out.push(crate::property::EVERY_EFFECT_PUBLISHED);
     }
     out
 }

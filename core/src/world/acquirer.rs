@@ -51,8 +51,15 @@ impl World {
             .iter()
             .any(|f| matches!(f, Fault::AcquirerDeclines { call: n } if *n == call.0 + 1));
         let accept = !self.scenario.acquirer.decline && !declined;
+        // A provider remembers keys per merchant account: one shop's key is
+        // not another's, whatever their text.
+        let provider_key: Text = provider_key(&self.intents[c.intent as usize].1.tenant, &c.key);
         let repeat = self.scenario.acquirer.provider_keys
-            && self.acquirer.seen_keys.iter().any(|(k, _)| *k == c.key);
+            && self
+                .acquirer
+                .seen_keys
+                .iter()
+                .any(|(k, _)| *k == provider_key);
         if repeat {
             self.emit(
                 Actor::Acquirer,
@@ -85,14 +92,14 @@ impl World {
             self.acquirer
                 .seen_keys
                 .iter()
-                .find(|(k, _)| *k == c.key)
+                .find(|(k, _)| *k == provider_key)
                 .map(|(_, a)| *a)
                 .unwrap_or(accept)
         } else {
             accept
         };
         if !repeat {
-            self.acquirer.seen_keys.push((c.key.clone(), accept));
+            self.acquirer.seen_keys.push((provider_key, accept));
         }
         let lost = self.scenario.faults.iter().any(
             |f| matches!(f, Fault::AcquirerTimeoutAfterAccept { call: n } if *n == call.0 + 1),
@@ -171,4 +178,19 @@ impl Words for Acquirer {
     fn words(&self, h: &mut FingerprintHasher) {
         self.hash(h);
     }
+}
+
+/// The key as the acquirer files it: under the merchant account of the
+/// tenant that sent it (as a provider scopes idempotency keys per account).
+pub(crate) fn provider_key(tenant: &str, key: &str) -> Text {
+    format!("{tenant}/{key}").into()
+}
+
+/// The tenant whose intent carries `key` for order `order_id`: the merchant
+/// account a lookup about that key asks as.
+pub(crate) fn merchant_of<'a>(w: &'a World, key: &str, order_id: i64) -> Option<&'a str> {
+    w.intents
+        .iter()
+        .find(|(_, it)| it.key == key && it.order_id == order_id)
+        .map(|(_, it)| it.tenant.as_str())
 }

@@ -19,6 +19,7 @@ mod load_balancer;
 mod recovery;
 mod watch;
 
+pub(crate) use acquirer::merchant_of;
 pub(crate) use agenda::{Agenda, Due, Event};
 pub(crate) use ids::{AttemptId, CallId, ClientId, InstanceId};
 pub use inject::{InjectError, Injection};

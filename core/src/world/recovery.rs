@@ -47,7 +47,16 @@ impl World {
                 );
             }
         }
+        // A request still on the wire is work too: its client may have given
+        // up on it, but when it lands it claims a key or writes an outbox
+        // row that only a later sweep resolves or publishes.
+        let on_the_wire = self
+            .agenda
+            .items
+            .iter()
+            .any(|e| matches!(e.due, Due::ArriveAtInstance { .. }));
         let work_left = self.clients.iter().any(|c| !c.done)
+            || on_the_wire
             || self.instances.iter().any(|i| !i.jobs.is_empty())
             || keys_need_recovery(self)
             || !unpublished_outbox(self).is_empty();
@@ -179,9 +188,10 @@ pub(crate) fn acquirer_lookup(w: &World, key: &str, order_id: i64) -> Lookup {
         declined: false,
         calls: Vec::new(),
     };
+    let merchant = super::acquirer::merchant_of(w, key, order_id);
     for (i, c) in w.acquirer.calls.iter().enumerate() {
         let matches = if by_provider_key {
-            *c.key == *key
+            *c.key == *key && merchant == Some(w.intents[c.intent as usize].1.tenant.as_str())
         } else {
             w.intents[c.intent as usize].1.order_id == order_id
         };
