@@ -22,6 +22,7 @@ pub mod narrate;
 mod part;
 pub mod predict;
 pub mod property;
+pub mod query;
 pub mod run;
 pub mod scenario;
 pub mod scheduling;

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 /// The top-level modules of lousa-core, lowest first.
 const ORDER: &[&str] = &[
     "text",
+    "query",
     "fingerprint",
     "part",
     "choice",

@@ -6,7 +6,6 @@
 //! keys, a drag) to a frame index; every picture is a pure function of
 //! (scenario, strategy, seed, frame). Codemap, in import order:
 //!
-//! - `query`: a query's values decoded and quoted back safely (both pages).
 //! - `state`: the [`state::Moment`] a URL holds, parsing and writing it.
 //! - `worlds`: runs and twins computed from a moment.
 //! - `markup`, `board`, `twin`, `words`, `text`: pure functions from a run
@@ -28,7 +27,6 @@ mod effects;
 mod fit;
 pub mod markup;
 mod model;
-pub mod query;
 pub mod quiz;
 mod scroll;
 pub mod state;

@@ -211,7 +211,7 @@ impl Parsed {
         // Quoted as the workshop quotes a link: decoded, cut, escaped.
         self.problems.push(Problem {
             param,
-            value: crate::query::quoted(value, MAX_VALUE_CHARS),
+            value: lousa_core::query::quoted(value, MAX_VALUE_CHARS),
             issue,
         });
     }

@@ -51,16 +51,9 @@ pub fn Counts(whole: Whole) -> impl IntoView {
     });
     // A count cut off at the state limit starts none from here: it would
     // stop at the same limit, and say nothing more.
-    let whole_done = Memo::new(move |_| {
-        whole.with(|(o, c)| {
-            *o == Some(of()) && matches!(c, Counting::Done(r) if r.status == "complete")
-        })
-    });
-    let whole_cut = Memo::new(move |_| {
-        whole.with(|(o, c)| {
-            *o == Some(of()) && matches!(c, Counting::Done(r) if r.status != "complete")
-        })
-    });
+    let finished = move || whole.with(|(o, c)| (*o == Some(of())).then(|| finished(c)).flatten());
+    let whole_done = Memo::new(move |_| finished() == Some(true));
+    let whole_cut = Memo::new(move |_| finished() == Some(false));
     // Once every schedule is counted, count again from each new position.
     Effect::new(move |_| {
         let done = whole_done.get();
@@ -132,6 +125,15 @@ pub fn start_whole(ws: Ws, whole: Whole) {
         };
         whole.update(|(_, c)| *c = next);
     });
+}
+
+/// Whether a count finished whole (`Some(true)`), stopped at the state
+/// limit (`Some(false)`), or has not finished.
+fn finished(c: &Counting) -> Option<bool> {
+    match c {
+        Counting::Done(r) => Some(r.status == "complete"),
+        _ => None,
+    }
 }
 
 fn from_event(e: Event) -> Counting {
@@ -323,5 +325,28 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
         </table>
         <h3>{w.properties_title}</h3>
         <ul class="properties">{properties}</ul>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(status: &str) -> Counting {
+        let text = format!(
+            r#"{{"status": "{status}", "states": 5000000, "transitions": 9, "schedules": 7,
+                "outcomes": [], "properties": []}}"#
+        );
+        Counting::Done(Box::new(serde_json::from_str(&text).unwrap()))
+    }
+
+    /// Issue #35: a count stopped at the state limit started a from-here
+    /// count, which then read as exact.
+    #[test]
+    fn only_a_whole_count_that_finished_counts_from_here() {
+        assert_eq!(finished(&report("complete")), Some(true));
+        assert_eq!(finished(&report("state-limit")), Some(false));
+        assert_eq!(finished(&Counting::Running(Figures::default())), None);
+        assert_eq!(finished(&Counting::Cancelled), None);
     }
 }
