@@ -121,6 +121,47 @@ pub fn turn(scenario: &Scenario, choices: &Schedule) -> Result<Turn, TurnError> 
     Ok(Turn { run, frame, next })
 }
 
+/// [`turn`], with the run only as far as the choices fix it: its frames up
+/// to the choice point (the whole run when no choice is left). What the
+/// scheduler shows costs the frames before the point, not the run's rest;
+/// its `summary` is of the world at the point, so it says how the run
+/// ended only when `next` is `None`.
+pub fn point(scenario: &Scenario, choices: &Schedule) -> Result<Turn, TurnError> {
+    scenario.validate().map_err(TurnError::Scenario)?;
+    let mut recorded = Recorded::default();
+    let walk = walk_recording(scenario, &choices.0, Some(&mut recorded));
+    if let Some(misfit) = walk.misfit {
+        return Err(TurnError::Misfit(misfit));
+    }
+    recorded.steps.truncate(walk.steps);
+    let run = Run {
+        strategy: scenario.strategy,
+        seed: scenario.seed,
+        schedule: walk.chooser.schedule().to_string(),
+        initial: recorded
+            .initial
+            .unwrap_or_else(|| World::new(scenario).frame()),
+        steps: recorded.steps,
+        summary: crate::run::summarize(&walk.world),
+        store_log: recorded.store_log,
+    };
+    let next = walk.asked.map(|(kind, arity)| ChoicePoint {
+        position: choices.0.len(),
+        step_start: walk.chooser.taken.len(),
+        kind,
+        arity,
+        alternatives: described(arity)
+            .into_iter()
+            .map(|choice| alternative(&walk, &choices.0, kind, choice))
+            .collect(),
+    });
+    let frame = match next {
+        Some(_) => walk.steps,
+        None => run.frame_count() - 1,
+    };
+    Ok(Turn { run, frame, next })
+}
+
 /// A schedule cut to the longest prefix that fits `scenario`, and how the
 /// rest did not fit (`None`: all of it fits).
 pub fn fit(scenario: &Scenario, schedule: &Schedule) -> (Schedule, Option<Misfit>) {
@@ -154,15 +195,33 @@ struct Walk {
 }
 
 fn walk(scenario: &Scenario, choices: &[u32]) -> Walk {
+    walk_recording(scenario, choices, None)
+}
+
+/// The frames and store traffic of a walk's first pass, past the point by
+/// the step that asks the choice (which [`point`] drops).
+#[derive(Default)]
+struct Recorded {
+    initial: Option<crate::trace::Frame>,
+    steps: Vec<crate::trace::Step>,
+    store_log: Vec<crate::world::StoreStatement>,
+}
+
+/// [`walk`], recording the steps it takes into `record` when given.
+fn walk_recording(scenario: &Scenario, choices: &[u32], mut record: Option<&mut Recorded>) -> Walk {
     let schedule = Schedule(choices.to_vec());
     // Which step asks past the given choices: found without keeping the
     // world before each step, since a world costs more to copy than to
     // step; the second pass stops before it.
     let mut world = World::new(scenario);
+    if let Some(r) = record.as_deref_mut() {
+        world.log_store_statements();
+        r.initial = Some(world.frame());
+    }
     let mut chooser = ScheduleChooser::new(&schedule);
     let mut steps = 0;
     while !world.is_done() {
-        world.step(&mut chooser);
+        let events = world.step(&mut chooser);
         if chooser.taken.len() > choices.len() {
             let (kind, arity, _) = chooser.taken[choices.len()];
             let misfit = chooser.misfit();
@@ -178,6 +237,16 @@ fn walk(scenario: &Scenario, choices: &[u32]) -> Walk {
                 steps,
                 asked: Some((kind, arity)),
             };
+        }
+        if let Some(r) = record.as_deref_mut() {
+            r.store_log.extend(world.take_store_log());
+            // As `run::record`: a last step that did nothing is no frame.
+            if !(events.is_empty() && world.is_done()) {
+                r.steps.push(crate::trace::Step {
+                    events,
+                    frame: world.frame(),
+                });
+            }
         }
         steps += 1;
     }
@@ -317,6 +386,46 @@ mod tests {
         assert_eq!(kept.0.len(), points);
         assert!(turn(&s, &kept).expect("fits").next.is_none());
         assert_eq!(fit(&s, &Schedule(vec![1])), (Schedule(vec![1]), None));
+    }
+
+    #[test]
+    fn a_point_is_the_turn_with_the_run_cut_at_the_choice_point() {
+        for name in [
+            "race-2",
+            "timeout-retry",
+            "queue-redelivery",
+            "unknown-reconciled",
+        ] {
+            let s = builtin(name).expect("a built-in");
+            let mut choices = Schedule::default();
+            loop {
+                let whole = turn(&s, &choices).expect("fits");
+                let cut = point(&s, &choices).expect("fits");
+                assert_eq!(cut.frame, whole.frame, "{name} {choices}");
+                assert_eq!(cut.next, whole.next, "{name} {choices}");
+                let shown = 0..=whole.frame;
+                for f in shown {
+                    assert_eq!(cut.run.state_at(f), whole.run.state_at(f), "{name} {f}");
+                }
+                match whole.next {
+                    Some(_) => {
+                        assert_eq!(cut.run.frame_count(), whole.frame + 1, "{name}");
+                        choices
+                            .0
+                            .push(choices.0.len() as u32 % 2 % whole.next.unwrap().arity);
+                    }
+                    None => {
+                        // No choice left: the point's run is the whole run.
+                        assert_eq!(cut.run, whole.run, "{name} {choices}");
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(matches!(
+            point(&race2(Strategy::CheckThenAct), &Schedule(vec![99])),
+            Err(TurnError::Misfit(_))
+        ));
     }
 
     #[test]

@@ -30,47 +30,67 @@ describe('the workshop at its limits', () => {
   const text = (tab, testid) => tab.textContent(`[data-testid=${testid}]`);
   const picks = (tab) => tab.locator('[data-testid=pick]');
 
-  /** Opens `query` and waits for the scheduler's first choice: ms taken. */
+  /**
+   * Opens `query` and waits for the scheduler's first choice. `ms`: from
+   * the navigation's start to then, in the page's own clock (the wasm's
+   * fetch and compile included); `longest`: the longest main-thread task
+   * on the way, where the mount's own work shows.
+   */
   async function mount(query) {
-    const started = Date.now();
     const tab = await open(query);
     await picks(tab).first().waitFor({ state: 'visible', timeout: BROKEN_MS });
-    return { tab, ms: Date.now() - started };
+    const { ms, longest } = await tab.evaluate(() => ({
+      ms: performance.now(),
+      longest: Math.max(0, ...window.__longTasks.map((t) => t.duration)),
+    }));
+    return { tab, ms: Math.round(ms), longest: Math.round(longest) };
   }
 
-  /** Picks the first alternative and waits for the schedule to say so. */
-  async function pickFirst(tab) {
-    const before = await text(tab, 'schedule');
-    const started = await tab.evaluate(() => performance.now());
-    await picks(tab).first().click();
-    await tab.waitForFunction(
-      (was) => document.querySelector('[data-testid=schedule]')?.textContent !== was,
-      before,
-      { timeout: BROKEN_MS },
+  /**
+   * Picks the first alternative in the page itself (no driver round trip
+   * in the figure): ms from the click to the frame after the schedule
+   * changed.
+   */
+  const pickFirst = (tab) =>
+    tab.evaluate(
+      () =>
+        new Promise((done) => {
+          const schedule = () => document.querySelector('[data-testid=schedule]').textContent;
+          const before = schedule();
+          const t0 = performance.now();
+          document.querySelector('[data-testid=pick]').click();
+          const check = () => {
+            if (schedule() !== before) requestAnimationFrame(() => done(performance.now() - t0));
+            else setTimeout(check, 0);
+          };
+          check();
+        }),
     );
-    // The frame after the click: the board is written by then.
-    return tab.evaluate(
-      (t0) => new Promise((done) => requestAnimationFrame(() => done(performance.now() - t0))),
-      started,
-    );
-  }
 
   test('a link at each documented limit opens the board and answers a pick', { timeout: 300_000 }, async () => {
     const rows = [];
-    for (const [name, link] of Object.entries(LINKS)) {
+    // race-2 first: what any link costs to load, beside what a limit adds.
+    for (const [name, link] of [['race-2 (for scale)', 'race-2'], ...Object.entries(LINKS)]) {
       const query = `?modo=oficina&scenario=${encodeURIComponent(link)}`;
-      const mounts = [];
+      const loads = [];
+      const tasks = [];
       const pickTimes = [];
       for (let i = 0; i < PASSES; i += 1) {
-        const { tab, ms } = await mount(query);
-        mounts.push(ms);
+        const { tab, ms, longest } = await mount(query);
+        loads.push(ms);
+        tasks.push(longest);
         // The board is the link's, not a built-in it fell back to.
         assert.equal(await tab.locator('[data-testid=problems]').count(), 0, `${name}: ${await tab.textContent('body')}`);
         pickTimes.push(await pickFirst(tab));
         await tab.close();
       }
-      rows.push({ link: name, 'mount ms (median)': median(mounts), 'pick ms (median)': Math.round(median(pickTimes)) });
-      assert.ok(median(mounts) < BROKEN_MS && median(pickTimes) < BROKEN_MS, name);
+      rows.push({
+        link: name,
+        'load to board ms': median(loads),
+        'longest task ms': median(tasks),
+        'pick ms': Math.round(median(pickTimes)),
+      });
+      assert.ok(median(loads) < BROKEN_MS && median(pickTimes) < BROKEN_MS, name);
     }
     console.table(rows);
   });
@@ -87,11 +107,11 @@ describe('the workshop at its limits', () => {
 
   test('ten thousand bad parameters are counted, not listed, and mount at once', async () => {
     const query = `?modo=oficina&scenario=race-2${'&strategy=nope'.repeat(10_000)}`;
-    const { tab, ms } = await mount(query);
+    const { tab, ms, longest } = await mount(query);
     const items = await tab.locator('[data-testid=problems] li').count();
     assert.ok(items <= 9, `${items} problem lines`);
     assert.match(await text(tab, 'problems'), /9\.992|9,992|9992/);
-    console.log(`10,000 bad strategy parameters: mounted in ${ms} ms`);
+    console.log(`10,000 bad strategy parameters: board ${ms} ms after the navigation's start, longest task ${longest} ms`);
     await tab.close();
   });
 
@@ -104,11 +124,11 @@ describe('the workshop at its limits', () => {
     );
     // Key 2 picks the second listed: +125 ms.
     await tab.keyboard.press('2');
-    assert.equal(await text(tab, 'schedule'), '125');
+    assert.equal(await text(tab, 'schedule'), '3h', 'choice 125, in base 36');
     await tab.click('[data-testid=undo]');
     await tab.fill('[data-testid=other-choice]', '333');
     await tab.click('[data-testid=take-choice]');
-    assert.equal(await text(tab, 'schedule'), '333');
+    assert.equal(await text(tab, 'schedule'), '99', 'choice 333, in base 36');
     await tab.close();
   });
 

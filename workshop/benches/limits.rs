@@ -1,5 +1,5 @@
 //! What the workshop does natively at each documented limit (issue #34):
-//! mounting a link (reading it, the turn, the layout of the frames the
+//! mounting a link (reading it, the choice point, the layout of the frames the
 //! board can show, the frame on screen), a pick, and a step back. Medians
 //! of several passes, printed; the browser test times the same links on
 //! the page.
@@ -52,14 +52,14 @@ fn main() {
         let mount = || {
             let (setup, _) = url::parse(&query);
             let s = url::scenario_of(setup.scenario, &setup.edits).expect("valid");
-            let t = scheduling::turn(&s, &Schedule(setup.choices)).expect("fits");
+            let t = scheduling::point(&s, &Schedule(setup.choices)).expect("fits");
             draw(&t);
             (s, t)
         };
         let (s, t) = mount();
         let picks = t.next.as_ref().map_or(0, |p| p.arity);
         let pick = || {
-            let t = scheduling::turn(&s, &Schedule(vec![0])).expect("fits");
+            let t = scheduling::point(&s, &Schedule(vec![0])).expect("fits");
             draw(&t)
         };
         let layout = board::layout_through(&t.run, t.frame, WIDTH, Lang::Pt);
@@ -69,11 +69,11 @@ fn main() {
         let before_last = Schedule(all.0[..all.0.len().saturating_sub(1)].to_vec());
         // The page keeps the layout measured before the pick, and measures
         // only the frames the pick adds.
-        let before = scheduling::turn(&s, &before_last).expect("fits");
+        let before = scheduling::point(&s, &before_last).expect("fits");
         let mut measured = board::Measured::new(WIDTH);
         measured.extend(&before.run, before.frame, Lang::Pt);
         let last_pick = || {
-            let t = scheduling::turn(&s, &all).expect("fits");
+            let t = scheduling::point(&s, &all).expect("fits");
             let mut m = measured.clone();
             m.extend(&t.run, t.frame, Lang::Pt);
             board::board(&t.run, t.frame, WIDTH, Lang::Pt, &m.layout())
@@ -83,7 +83,9 @@ fn main() {
         println!(
             "{:<16} {:>7} {:>7} {:>10.1} {:>10.1} {:>10.1} {:>10.1}",
             name,
-            t.run.frame_count(),
+            lousa_core::run::run_schedule(&s, &Schedule::default())
+                .expect("valid")
+                .frame_count(),
             picks,
             time(mount).as_secs_f64() * 1e3,
             time(pick).as_secs_f64() * 1e3,

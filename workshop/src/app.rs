@@ -262,16 +262,10 @@ fn Events() -> impl IntoView {
             return String::new();
         }
         let lang = ws.lang.get();
-        ws.turn.with(|t| {
-            t.as_ref().map_or_else(
-                |_| String::new(),
-                |t| {
-                    event_rows(&t.run, lang)
-                        .iter()
-                        .map(|r| r.markup())
-                        .collect()
-                },
-            )
+        ws.whole.with(|r| {
+            r.as_ref().map_or_else(String::new, |r| {
+                event_rows(r, lang).iter().map(|r| r.markup()).collect()
+            })
         })
     };
     view! {

@@ -106,7 +106,7 @@ fn Lines() -> impl IntoView {
         let lang = ws.lang.get();
         let f = ws.fork.get()?;
         let branch = ws.branch.get()?.ok()?;
-        let run = ws.turn.with(|t| t.as_ref().ok().map(|t| t.run.clone()))?;
+        let run = ws.whole.get()?;
         let w = words(lang);
         let label = fork::label(f.injection, lang);
         let names = [

@@ -31,8 +31,8 @@ pub fn Exports() -> impl IntoView {
     let said = RwSignal::new(None::<&'static str>);
     let text_of = move |format: Format| {
         ws.built.with_untracked(|s| {
-            ws.turn
-                .with_untracked(|t| t.as_ref().ok().map(|t| export::render(format, s, &t.run)))
+            ws.whole
+                .with_untracked(|r| r.as_ref().map(|r| export::render(format, s, r)))
         })
     };
     let rows = Format::ALL

@@ -41,7 +41,13 @@ pub struct Ws {
     /// The board shows the branch (the run with the fault), not the run.
     pub on_branch: RwSignal<bool>,
     pub built: Memo<Scenario>,
+    /// The choice point the choices reach, with the run only as far as
+    /// they fix it (`scheduling::point`): what the scheduler shows.
     pub turn: Memo<Result<Turn, String>>,
+    /// The whole run, first come, first served past the choices: read only
+    /// where it shows (presenter mode, the events, the branch's lines, an
+    /// export), so a pick does not pay for the run's rest.
+    pub whole: Memo<Option<Run>>,
     /// The run with the fork's fault: the same choices up to its frame.
     pub branch: Memo<Option<Result<Run, String>>>,
 }
@@ -65,7 +71,12 @@ impl Ws {
         let turn = Memo::new(move |_| {
             built.with(|s| {
                 choices
-                    .with(|c| scheduling::turn(s, &Schedule(c.clone())).map_err(|e| e.to_string()))
+                    .with(|c| scheduling::point(s, &Schedule(c.clone())).map_err(|e| e.to_string()))
+            })
+        });
+        let whole = Memo::new(move |_| {
+            built.with(|s| {
+                choices.with(|c| lousa_core::run::run_schedule(s, &Schedule(c.clone())).ok())
             })
         });
         let fork = RwSignal::new(setup.fork);
@@ -93,6 +104,7 @@ impl Ws {
             problems: RwSignal::new(problems),
             built,
             turn,
+            whole,
         };
         if setup.presenting {
             ws.seek(0);
@@ -121,16 +133,12 @@ impl Ws {
         {
             return r.frame_count() - 1;
         }
-        let presenting = self.presenting.get();
-        self.turn.with(|t| {
-            t.as_ref().map_or(0, |t| {
-                if presenting {
-                    t.run.frame_count() - 1
-                } else {
-                    t.frame
-                }
-            })
-        })
+        if self.presenting.get() {
+            return self
+                .whole
+                .with(|r| r.as_ref().map_or(0, |r| r.frame_count() - 1));
+        }
+        self.turn.with(|t| t.as_ref().map_or(0, |t| t.frame))
     }
 
     /// The turn's frame: where the scheduler acts.
@@ -138,12 +146,16 @@ impl Ws {
         self.turn.with(|t| t.as_ref().map_or(0, |t| t.frame))
     }
 
-    /// The run the board shows: the branch's, or the turn's.
+    /// The run the board shows: the branch's; in presenter mode the whole
+    /// run; else the turn's, as far as the choices fix it.
     pub fn shown_run(&self) -> Option<Run> {
         if self.on_branch.get()
             && let Some(Ok(r)) = self.branch.get()
         {
             return Some(r);
+        }
+        if self.presenting.get() {
+            return self.whole.get();
         }
         self.turn.with(|t| t.as_ref().ok().map(|t| t.run.clone()))
     }
