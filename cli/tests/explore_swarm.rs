@@ -2,22 +2,10 @@
 //! with `lousa run`, and bad input exits non-zero naming the argument and
 //! its limit.
 
+mod shared;
+
+use shared::{lousa, stderr, stdout};
 use std::process::{Command, Output};
-
-fn lousa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lousa"))
-        .args(args)
-        .output()
-        .expect("the lousa binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 fn json(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))

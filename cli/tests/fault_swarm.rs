@@ -1,22 +1,10 @@
 //! `lousa swarm ... --faults` end to end: the report's shape, its
 //! determinism, and bad arguments refused naming the flag and the limit.
 
-use std::process::{Command, Output};
+mod shared;
 
-fn lousa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lousa"))
-        .args(args)
-        .output()
-        .expect("the lousa binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+use shared::{lousa, stderr, stdout};
+use std::process::Output;
 
 fn refused(args: &[&str], needles: &[&str]) {
     let out = lousa(args);

@@ -104,21 +104,7 @@ pub fn turn(scenario: &Scenario, choices: &Schedule) -> Result<Turn, TurnError> 
         return Err(TurnError::Misfit(misfit));
     }
     let run = run_schedule(scenario, choices).map_err(TurnError::Scenario)?;
-    let next = walk.asked.map(|(kind, arity)| ChoicePoint {
-        position: choices.0.len(),
-        step_start: walk.chooser.taken.len(),
-        kind,
-        arity,
-        alternatives: described(arity)
-            .into_iter()
-            .map(|choice| alternative(&walk, &choices.0, kind, choice))
-            .collect(),
-    });
-    let frame = match next {
-        Some(_) => walk.steps,
-        None => run.frame_count() - 1,
-    };
-    Ok(Turn { run, frame, next })
+    Ok(turn_of(&walk, &choices.0, run))
 }
 
 /// [`turn`], with the run only as far as the choices fix it: its frames up
@@ -145,21 +131,26 @@ pub fn point(scenario: &Scenario, choices: &Schedule) -> Result<Turn, TurnError>
         summary: crate::run::summarize(&walk.world),
         store_log: recorded.store_log,
     };
+    Ok(turn_of(&walk, &choices.0, run))
+}
+
+/// The turn at the point `walk` stopped at, with `run` (whole or cut).
+fn turn_of(walk: &Walk, choices: &[u32], run: Run) -> Turn {
     let next = walk.asked.map(|(kind, arity)| ChoicePoint {
-        position: choices.0.len(),
+        position: choices.len(),
         step_start: walk.chooser.taken.len(),
         kind,
         arity,
         alternatives: described(arity)
             .into_iter()
-            .map(|choice| alternative(&walk, &choices.0, kind, choice))
+            .map(|choice| alternative(walk, choices, kind, choice))
             .collect(),
     });
     let frame = match next {
         Some(_) => walk.steps,
         None => run.frame_count() - 1,
     };
-    Ok(Turn { run, frame, next })
+    Turn { run, frame, next }
 }
 
 /// A schedule cut to the longest prefix that fits `scenario`, and how the

@@ -1,8 +1,11 @@
 //! Any bytes as the workshop's query string, through `parse` in
 //! `workshop/src/url.rs`: reading never fails, the board it opens runs (the
 //! scenario, the schedule it kept, the fork it kept), and the query it writes
-//! for that board reads back as the same setup with nothing to report. A
-//! panic or a hang is a finding.
+//! for that board reads back as the same setup with nothing to report. The
+//! work a link can ask at mount is bounded: the choices it keeps never pass
+//! the schedule limit, nor the choice points of the run they open, and the
+//! problems it lists never pass the list's limit. A panic or a hang is a
+//! finding.
 //!
 //! The module is compiled here by path rather than through lousa-workshop:
 //! it needs lousa-core alone, and the fuzz build then stays clear of Leptos.
@@ -19,12 +22,18 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let (setup, _) = url::parse(text);
+    let (setup, problems) = url::parse(text);
+    assert!(setup.choices.len() <= lousa_core::choice::SCHEDULE_LEN_MAX);
+    assert!(problems.len() <= url::PROBLEMS_MAX + 1);
     let mut scenario =
         url::scenario_of(setup.scenario, &setup.edits).expect("the kept edits are valid");
     scenario.strategy = setup.strategy;
     let schedule = Schedule(setup.choices.clone());
-    lousa_core::scheduling::turn(&scenario, &schedule).expect("the kept schedule fits");
+    let point =
+        lousa_core::scheduling::point(&scenario, &schedule).expect("the kept schedule fits");
+    // Every kept choice was asked by the run: none waits past its end.
+    assert!(point.run.frame_count() >= 1);
+    assert_eq!(point.next.map_or(setup.choices.len(), |p| p.position), setup.choices.len());
     if let Some(f) = setup.fork {
         lousa_core::run::run_forked(&scenario, &schedule, f.frame, f.injection)
             .expect("the kept fork forks");
