@@ -159,6 +159,13 @@ describe('the workshop\'s scheduler', () => {
       assert.deepEqual(shown, report.outcomes.map((o) => pt(o.schedules)));
       const verdicts = await tab.locator('[data-testid=property]').evaluateAll((items) => items.map((i) => i.dataset.verdict));
       assert.deepEqual(verdicts, report.properties.map((p) => p.verdict));
+      // Each property in the page's words, and a mark that says the verdict:
+      // never a tick beside a violation, never the English id.
+      for (const line of await tab.locator('[data-testid=property]').evaluateAll((items) => items.map((i) => ({ text: i.textContent, verdict: i.dataset.verdict, id: i.dataset.property })))) {
+        assert.ok(!line.text.includes(line.id), line.text);
+        if (line.verdict === 'violated') assert.match(line.text, /^✗ .*: violada/);
+      }
+      assert.ok((await tab.locator('[data-testid=property]').allTextContents()).some((t) => t.includes('cada intenção é capturada no máximo uma vez')));
       // From here: at the start, every schedule; after a choice, those on from it.
       const twice = report.outcomes.filter((o) => o.double_charge).reduce((n, o) => n + o.schedules, 0);
       await tab.waitForFunction((want) => document.querySelector('[data-testid=from-here]')?.textContent.includes(want), `daqui: ${pt(report.schedules)} escalonamentos, ${pt(twice)} cobram duas vezes`, { timeout: RUN_TIMEOUT_MS });

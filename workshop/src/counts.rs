@@ -5,6 +5,7 @@
 //! attendee makes recounts from where they stand ("daqui").
 
 use crate::explorer::{self, Event, Figures, Report, Slot};
+use crate::property_words;
 use crate::state::Ws;
 use crate::texts::{Words, count, words};
 use leptos::prelude::*;
@@ -302,10 +303,23 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
             } else {
                 w.sometimes
             };
-            let mark = if p.ok { "✓" } else { "✗" };
+            let (mark, said) = property_words::verdict(&p.verdict, lang);
+            let what = property_words::sentence(&p.property.name, lang)
+                .map_or_else(|| p.property.name.clone(), str::to_string);
+            let note = if p.property.required {
+                String::new()
+            } else {
+                format!(" ({})", property_words::not_claimed(lang))
+            };
             view! {
-                <li data-testid="property" data-verdict=p.verdict.clone()>
-                    {format!("{mark} {modality} {}: {}", p.property.name, p.verdict)}
+                <li
+                    data-testid="property"
+                    data-verdict=p.verdict.clone()
+                    data-property=p.property.name.clone()
+                    data-ok=p.ok.to_string()
+                    title=p.property.name.clone()
+                >
+                    {format!("{mark} {modality} {what}: {said}{note}")}
                 </li>
             }
         })

@@ -70,6 +70,14 @@ pub struct PropertyReport {
 pub struct Claim {
     pub modality: String,
     pub name: String,
+    /// Whether the design promises it: a verdict on one it does not is
+    /// shown, but is no failure.
+    #[serde(default = "claimed")]
+    pub required: bool,
+}
+
+fn claimed() -> bool {
+    true
 }
 
 /// A schedule count: a JSON number below 2^53, a decimal string above (so

@@ -8,6 +8,7 @@
 //! - `url`: the state a link carries, read and written;
 //! - `state`: that state as signals, the run as a memo, the actions;
 //! - `alternatives`: the words for a choice point's alternatives;
+//! - `property_words`: the explorer's properties and verdicts in words;
 //! - `edit`: the scenario editor's fields and what an edit makes;
 //! - `explorer`: the explorer's Web Worker, started and cancelled;
 //! - `board`, `scheduler`, `counts`, `sweep`, `exports`, `editor`,
@@ -30,6 +31,7 @@ mod editor;
 mod explorer;
 mod exports;
 mod presenter;
+mod property_words;
 mod quiz_panel;
 mod scheduler;
 mod state;

@@ -1,0 +1,140 @@
+//! The explorer's properties and verdicts as the counts panel says them:
+//! a sentence per property of `lousa_core::property::ALL` and a mark that
+//! says what the verdict is, in Portuguese and English.
+
+use lousa_core::narrate::Lang;
+
+/// What `name` promises, or `None` for a property this list lacks (the
+/// test below keeps it whole).
+pub fn sentence(name: &str, lang: Lang) -> Option<&'static str> {
+    let (pt, en) = match name {
+        "at-most-one-capture-per-intent" => (
+            "cada intenção é capturada no máximo uma vez",
+            "each intent is captured at most once",
+        ),
+        "every-2xx-has-exactly-one-capture" => (
+            "toda resposta 2xx corresponde a exatamente uma captura",
+            "every 2xx answer matches exactly one capture",
+        ),
+        "replay-equals-first-response" => (
+            "um replay devolve exatamente a primeira resposta",
+            "a replay returns exactly the first answer",
+        ),
+        "409-and-422-never-reach-the-acquirer" => (
+            "um 409 ou um 422 nunca chega a chamar o adquirente",
+            "a 409 or a 422 never calls the acquirer",
+        ),
+        "no-key-stuck-processing-past-lease-and-recovery" => (
+            "nenhuma chave fica em processing depois do prazo de posse e da recuperação",
+            "no key stays processing past its lease and recovery",
+        ),
+        "no-key-forgotten-while-its-effect-is-unresolved" => (
+            "nenhuma chave é esquecida enquanto o efeito dela não se resolve",
+            "no key is forgotten while its effect is unresolved",
+        ),
+        "a-declined-key-is-never-charged" => (
+            "uma chave recusada nunca é cobrada",
+            "a declined key is never charged",
+        ),
+        "422-only-for-a-key-its-tenant-reused" => (
+            "422 só para uma chave que a própria loja reusou em outro pedido",
+            "422 only for a key its own shop reused on another request",
+        ),
+        "no-lost-update" => (
+            "nenhuma atualização do saldo se perde",
+            "no balance update is lost",
+        ),
+        "every-committed-effect-has-its-event-published" => (
+            "todo efeito confirmado tem o seu evento publicado",
+            "every committed effect has its event published",
+        ),
+        "a-completed-key-never-changes-its-stored-answer" => (
+            "uma chave concluída nunca troca a resposta guardada",
+            "a completed key never changes its stored answer",
+        ),
+        "every-ack-follows-exactly-one-capture" => (
+            "todo ack vem depois de exatamente uma captura",
+            "every ack follows exactly one capture",
+        ),
+        "no-write-by-a-worker-whose-lease-was-taken" => (
+            "quem perdeu a posse de uma chave não grava mais nada nela",
+            "a worker whose lease was taken writes nothing more to the key",
+        ),
+        "recovery-resolves-a-key-only-from-the-acquirers-answer" => (
+            "a recuperação só resolve uma chave pelo que a API do adquirente respondeu",
+            "recovery resolves a key only from what the acquirer's API answered",
+        ),
+        "double-charge-reachable" => (
+            "alguma ordem leva à cobrança em dobro",
+            "some order leads to a double charge",
+        ),
+        "409-reachable" => ("alguma ordem leva a um 409", "some order leads to a 409"),
+        "replay-reachable" => (
+            "alguma ordem leva a um replay",
+            "some order leads to a replay",
+        ),
+        "redelivery-acked-without-charging" => (
+            "alguma reentrega é confirmada sem cobrar",
+            "some redelivery is acked without charging",
+        ),
+        _ => return None,
+    };
+    Some(match lang {
+        Lang::Pt => pt,
+        Lang::En => en,
+    })
+}
+
+/// The mark and the words for a verdict (`holds`, `violated`, `reached`,
+/// `never-reached`, `unknown`): the mark says what happened, not whether
+/// the design needed it.
+pub fn verdict(verdict: &str, lang: Lang) -> (&'static str, &'static str) {
+    let (mark, pt, en) = match verdict {
+        "holds" => ("✓", "vale", "holds"),
+        "reached" => ("✓", "alcançada", "reached"),
+        "violated" => ("✗", "violada", "violated"),
+        "never-reached" => ("✗", "nunca alcançada", "never reached"),
+        _ => (
+            "?",
+            "indecidida: a exploração parou antes",
+            "undecided: the exploration stopped first",
+        ),
+    };
+    (
+        mark,
+        match lang {
+            Lang::Pt => pt,
+            Lang::En => en,
+        },
+    )
+}
+
+/// Beside a verdict on a property the design does not promise.
+pub fn not_claimed(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Pt => "este desenho não promete isso, então não conta como falha",
+        Lang::En => "this design does not promise it, so it is no failure",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_property_has_its_sentence_in_both_languages() {
+        for p in lousa_core::property::ALL {
+            let pt = sentence(p.name, Lang::Pt).unwrap_or_else(|| panic!("{}", p.name));
+            let en = sentence(p.name, Lang::En).unwrap_or_else(|| panic!("{}", p.name));
+            assert_ne!(pt, en, "{}", p.name);
+        }
+        assert_eq!(sentence("no-such-property", Lang::Pt), None);
+    }
+
+    #[test]
+    fn a_violation_never_gets_a_tick() {
+        assert_eq!(verdict("violated", Lang::Pt), ("✗", "violada"));
+        assert_eq!(verdict("holds", Lang::En).0, "✓");
+        assert_eq!(verdict("unknown", Lang::Pt).0, "?");
+    }
+}
