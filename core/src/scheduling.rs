@@ -153,6 +153,20 @@ fn turn_of(walk: &Walk, choices: &[u32], run: Run) -> Turn {
     Turn { run, frame, next }
 }
 
+/// How many of `choices` the run's first `frame` steps take: where a pick
+/// made with the board stepped back to `frame` branches from.
+pub fn choices_before(scenario: &Scenario, choices: &Schedule, frame: usize) -> usize {
+    let mut chooser = ScheduleChooser::new(choices);
+    let mut w = World::new(scenario);
+    for _ in 0..frame {
+        if w.is_done() {
+            break;
+        }
+        w.step(&mut chooser);
+    }
+    chooser.taken.len().min(choices.0.len())
+}
+
 /// A schedule cut to the longest prefix that fits `scenario`, and how the
 /// rest did not fit (`None`: all of it fits).
 pub fn fit(scenario: &Scenario, schedule: &Schedule) -> (Schedule, Option<Misfit>) {
@@ -417,6 +431,26 @@ mod tests {
             point(&race2(Strategy::CheckThenAct), &Schedule(vec![99])),
             Err(TurnError::Misfit(_))
         ));
+    }
+
+    #[test]
+    fn the_choices_before_a_frame_reach_a_point_at_or_after_it() {
+        let s = race2(Strategy::CheckThenAct);
+        let (all, _) = fit(&s, &Schedule(vec![1; 100]));
+        let end = turn(&s, &all).expect("fits");
+        assert_eq!(choices_before(&s, &all, 0), 0);
+        assert_eq!(choices_before(&s, &all, end.frame), all.0.len());
+        for frame in 0..=end.frame {
+            let k = choices_before(&s, &all, frame);
+            let back = point(&s, &Schedule(all.0[..k].to_vec())).expect("fits");
+            assert!(
+                back.frame >= frame,
+                "{frame}: {k} choices reach {}",
+                back.frame
+            );
+            // The frames up to it are the run's own.
+            assert_eq!(back.run.state_at(frame), end.run.state_at(frame), "{frame}");
+        }
     }
 
     #[test]

@@ -30,6 +30,7 @@ describe('the workshop\'s scheduler', () => {
   const query = (tab) => new URL(tab.url()).searchParams;
   /** Clicks alternative `choice` (0-based) in the list beside the board. */
   const pick = (tab, choice) => tab.click(`[data-testid=pick][data-choice="${choice}"]`);
+  const picks = (tab) => tab.locator('[data-testid=pick]');
   /** The board as drawn: its frame and its markup. */
   const board = (tab) =>
     tab.$eval('[data-testid=workshop] [data-testid=lousa]', (svg) => ({
@@ -109,6 +110,41 @@ describe('the workshop\'s scheduler', () => {
     }
     assert.equal(await tab.getAttribute('[data-testid=ending]', 'data-captures'), '2');
     for (const t of [tab, fresh, midTab]) await t.close();
+  });
+
+  test('a pick made after stepping back branches from there, and the later choices wait under redo', async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act&schedule=1-0-0');
+    assert.equal(await schedule(tab), '1-0-0');
+    assert.equal(await tab.locator('[data-testid=rewound]').count(), 0, 'at the choice point, no note');
+    // Back to the first frame: the list is the first choice point's.
+    for (let i = 0; (await board(tab)).frame !== '0'; i += 1) {
+      assert.ok(i < 200, 'the board reaches frame 0');
+      await tab.keyboard.press('ArrowLeft');
+    }
+    await tab.locator('[data-testid=rewound]').waitFor({ state: 'visible' });
+    const first = await open('?modo=oficina&scenario=race-2&strategy=check-then-act');
+    assert.deepEqual(
+      await picks(tab).allTextContents(),
+      await picks(first).allTextContents(),
+      'the alternatives are those of the point the board stepped back to',
+    );
+    // The same first choice: the later ones wait under redo, and come back.
+    await tab.keyboard.press('2');
+    assert.equal(await schedule(tab), '1');
+    await tab.keyboard.press('r');
+    await tab.keyboard.press('r');
+    assert.equal(await schedule(tab), '1-0-0');
+    // Back again, another choice: the run branches there.
+    for (let i = 0; (await board(tab)).frame !== '0'; i += 1) {
+      assert.ok(i < 200, 'the board reaches frame 0');
+      await tab.keyboard.press('ArrowLeft');
+    }
+    await tab.keyboard.press('1');
+    assert.equal(await schedule(tab), '0x1', 'choice 0 alone, in the exact text');
+    assert.ok(await tab.locator('[data-testid=redo]').isDisabled(), 'another branch: nothing to redo');
+    await pick(first, 0);
+    assert.deepEqual(await board(tab), await board(first), 'the board is at the new choice point');
+    for (const t of [tab, first]) await t.close();
   });
 
   test('a schedule that does not fit is named by position and limit, and the board shows the prefix that fits', async () => {

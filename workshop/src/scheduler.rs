@@ -16,18 +16,14 @@ pub fn Scheduler() -> impl IntoView {
     let w = move || words(ws.lang.get());
     let kind = move || {
         let lang = ws.lang.get();
-        ws.turn.with(|t| {
-            t.as_ref()
-                .ok()
-                .and_then(|t| t.next.as_ref())
+        ws.with_acting(|t| {
+            t.and_then(|t| t.next.as_ref())
                 .map_or(w().run_over, |p| choice_kind(p.kind, lang))
         })
     };
     let items = move || {
         let lang = ws.lang.get();
-        let list = ws
-            .turn
-            .with(|t| t.as_ref().ok().map(|t| labels(t, lang)).unwrap_or_default());
+        let list = ws.with_acting(|t| t.map(|t| labels(t, lang)).unwrap_or_default());
         list.into_iter()
             .enumerate()
             .map(|(n, l)| {
@@ -64,6 +60,11 @@ pub fn Scheduler() -> impl IntoView {
             <h2 id="scheduler-title">{move || w().choices_label}</h2>
             <Problems />
             <p class="turn-kind" data-testid="turn-kind">{kind}</p>
+            {move || {
+                ws.rewound
+                    .with(Option::is_some)
+                    .then(|| view! { <p class="rewound" data-testid="rewound">{w().rewound}</p> })
+            }}
             <ol class="picks" data-testid="picks">{items}</ol>
             <OtherChoice />
             <Ending />
@@ -108,10 +109,8 @@ pub fn Scheduler() -> impl IntoView {
 fn OtherChoice() -> impl IntoView {
     let ws = expect_context::<Ws>();
     let last = move || {
-        ws.turn.with(|t| {
-            t.as_ref()
-                .ok()
-                .and_then(|t| t.next.as_ref())
+        ws.with_acting(|t| {
+            t.and_then(|t| t.next.as_ref())
                 .filter(|p| p.arity as usize > p.alternatives.len())
                 .map(|p| p.arity - 1)
         })

@@ -48,6 +48,11 @@ pub struct Ws {
     /// where it shows (presenter mode, the events, the branch's lines, an
     /// export), so a pick does not pay for the run's rest.
     pub whole: Memo<Option<Run>>,
+    /// With the board stepped back before the choice point: how many of
+    /// the choices the steps before the frame on the board took, and the
+    /// point they reach. A pick then acts there, and the later choices go
+    /// to redo.
+    pub rewound: Memo<Option<(usize, Turn)>>,
     /// The run with the fork's fault: the same choices up to its frame.
     pub branch: Memo<Option<Result<Run, String>>>,
 }
@@ -79,6 +84,29 @@ impl Ws {
                 choices.with(|c| lousa_core::run::run_schedule(s, &Schedule(c.clone())).ok())
             })
         });
+        let viewed = RwSignal::new(None::<usize>);
+        let presenting = RwSignal::new(setup.presenting);
+        let on_branch = RwSignal::new(setup.fork.is_some());
+        let rewound = Memo::new(move |_| {
+            if on_branch.get() || presenting.get() {
+                return None;
+            }
+            let at = viewed.get()?;
+            let turn_frame = turn.with(|t| t.as_ref().ok().map(|t| t.frame))?;
+            if at >= turn_frame {
+                return None;
+            }
+            built.with(|s| {
+                choices.with(|c| {
+                    let k = scheduling::choices_before(s, &Schedule(c.clone()), at);
+                    if k == c.len() {
+                        return None;
+                    }
+                    let back = scheduling::point(s, &Schedule(c[..k].to_vec())).ok()?;
+                    Some((k, back))
+                })
+            })
+        });
         let fork = RwSignal::new(setup.fork);
         let branch = Memo::new(move |_| {
             let f = fork.get()?;
@@ -90,7 +118,7 @@ impl Ws {
             }))
         });
         let ws = Ws {
-            on_branch: RwSignal::new(setup.fork.is_some()),
+            on_branch,
             fork,
             branch,
             scenario,
@@ -99,12 +127,13 @@ impl Ws {
             lang: RwSignal::new(setup.lang),
             choices,
             redo: RwSignal::new(Vec::new()),
-            viewed: RwSignal::new(None),
-            presenting: RwSignal::new(setup.presenting),
+            viewed,
+            presenting,
             problems: RwSignal::new(problems),
             built,
             turn,
             whole,
+            rewound,
         };
         if setup.presenting {
             ws.seek(0);
@@ -220,22 +249,33 @@ impl Ws {
         }
     }
 
-    /// How many alternatives the choice point has (0 when the run is over).
+    /// `f` of the turn a pick acts on: the rewound one (see
+    /// [`Ws::rewound`]) or the choices' own.
+    pub fn with_acting<R>(&self, f: impl FnOnce(Option<&Turn>) -> R) -> R {
+        let mut f = Some(f);
+        let mut call = |t: Option<&Turn>| (f.take().expect("called once"))(t);
+        if let Some(r) = self
+            .rewound
+            .with(|r| r.as_ref().map(|(_, t)| call(Some(t))))
+        {
+            return r;
+        }
+        self.turn.with(|t| call(t.as_ref().ok()))
+    }
+
+    /// How many alternatives the choice point a pick acts on has (0 when
+    /// the run is over).
     pub fn arity(&self) -> usize {
-        self.turn.with(|t| {
-            t.as_ref()
-                .ok()
-                .and_then(|t| t.next.as_ref())
+        self.with_acting(|t| {
+            t.and_then(|t| t.next.as_ref())
                 .map_or(0, |p| p.arity as usize)
         })
     }
 
     /// Takes the `n`th alternative the choice point describes (keys 1-9).
     pub fn pick_nth(&self, n: usize) {
-        let choice = self.turn.with_untracked(|t| {
-            t.as_ref()
-                .ok()
-                .and_then(|t| t.next.as_ref())
+        let choice = self.with_acting(|t| {
+            t.and_then(|t| t.next.as_ref())
                 .and_then(|p| p.alternatives.get(n))
                 .map(|a| a.choice)
         });
@@ -244,10 +284,18 @@ impl Ws {
         }
     }
 
-    /// Takes alternative `choice` at the choice point.
+    /// Takes alternative `choice` at the choice point; stepped back before
+    /// it, at the rewound one, the later choices going to redo.
     pub fn pick(&self, choice: u32) {
         if choice as usize >= self.arity() {
             return;
+        }
+        if let Some(k) = self.rewound.with_untracked(|r| r.as_ref().map(|(k, _)| *k)) {
+            let later: Vec<u32> = self
+                .choices
+                .with_untracked(|c| c[k..].iter().rev().copied().collect());
+            self.redo.set(later);
+            self.choices.update(|c| c.truncate(k));
         }
         let redo = self.redo.get_untracked();
         if redo.last() == Some(&choice) {

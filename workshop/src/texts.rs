@@ -27,6 +27,9 @@ pub struct Words {
     pub no_choices_yet: &'static str,
     /// Beside a field for a choice the list only samples (a wide jitter).
     pub other_choice: &'static str,
+    /// Above the alternatives when the board is stepped back before the
+    /// choice point.
+    pub rewound: &'static str,
     pub take_choice: &'static str,
     pub explore_title: &'static str,
     pub explore_button: &'static str,
@@ -95,6 +98,7 @@ pub const PT: Words = Words {
     schedule_word: "Escalonamento",
     no_choices_yet: "nenhuma escolha ainda",
     other_choice: "Ou outro valor, de 0 a",
+    rewound: "Você voltou para antes do ponto de escolha: uma escolha aqui muda a execução a partir deste passo, e as escolhas seguintes ficam em Refazer.",
     take_choice: "Escolher",
     explore_title: "Todos os escalonamentos",
     explore_button: "Contar todos",
@@ -173,6 +177,7 @@ pub const EN: Words = Words {
     schedule_word: "Schedule",
     no_choices_yet: "no choices yet",
     other_choice: "Or another value, from 0 to",
+    rewound: "You stepped back before the choice point: a pick here changes the run from this step on, and the later choices wait under Redo.",
     take_choice: "Pick",
     explore_title: "Every schedule",
     explore_button: "Count them all",
