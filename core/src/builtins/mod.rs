@@ -6,7 +6,7 @@ use crate::store::Isolation;
 
 mod second_post;
 
-pub const NAMES: [&str; 27] = [
+pub const NAMES: [&str; 28] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -34,6 +34,7 @@ pub const NAMES: [&str; 27] = [
     "balance-for-update",
     "event-after-commit",
     "event-outbox",
+    "exponential-backoff",
 ];
 
 /// The key of the story's charge: a UUID v4, as Stripe recommends.
@@ -72,6 +73,10 @@ pub(crate) fn app(name: &str, timeout_ms: u64, retries_max: u32, backoff_ms: u64
         gap_between_intents_ms: 0,
         client_timestamp: false,
         reformat_retries: false,
+        backoff: Backoff::Constant,
+        backoff_max_ms: 0,
+        backoff_jitter_ms: 0,
+        deadline_ms: 0,
     }
 }
 
@@ -386,6 +391,32 @@ pub fn builtin(name: &str) -> Option<Scenario> {
                 ),
             );
             s.clients[0].new_key_per_retry = true;
+            s
+        }
+        "exponential-backoff" => {
+            // A retry policy with growth, a cap, jitter and a deadline,
+            // against an acquirer slower than all of it: the key keeps the
+            // retries from charging, and the deadline ends them.
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKey,
+                text(
+                    "Reenvios com backoff exponencial e prazo",
+                    "Retries with exponential backoff and a deadline",
+                ),
+                text(
+                    "O adquirente leva 9 s. O app desiste de cada tentativa em 2 s e, a cada timeout ou 409, espera o dobro da vez anterior antes de reenviar (250 ms, 500 ms, 1 s, e então o teto de 2 s), mais até 200 ms sorteados. Um reenvio que sairia mais de 8 s depois da primeira tentativa não sai: o app desiste. A chave faz de todos os reenvios uma única cobrança.",
+                    "The acquirer takes 9 s. The app gives up on each attempt after 2 s and, after each timeout or 409, waits twice as long as the time before it sends again (250 ms, 500 ms, 1 s, then the 2 s cap), plus up to 200 ms drawn at random. A retry that would leave more than 8 s after the first attempt is not sent: the app gives up. The key makes all the retries a single charge.",
+                ),
+            );
+            s.acquirer.latency_ms = 9_000;
+            s.acquirer.timeout_ms = 20_000;
+            let mut c = app("app", 2_000, 8, 250);
+            c.backoff = Backoff::Exponential;
+            c.backoff_max_ms = 2_000;
+            c.backoff_jitter_ms = 200;
+            c.deadline_ms = 8_000;
+            s.clients = vec![c];
             s
         }
         _ => return second_post::builtin(name).or_else(|| race_named(name)),

@@ -217,8 +217,7 @@ pub fn given_up_by_options(scenario: &Scenario) -> Vec<Property> {
     use crate::scenario::{EventDelivery, FingerprintPolicy, KeyScope};
     let mut out = Vec::new();
     let retry_span = |c: &crate::scenario::ClientSpec| {
-        u64::from(c.retries_max)
-            .saturating_mul(c.timeout_ms.saturating_add(c.backoff_ms))
+        c.retry_span_ms()
             .saturating_add(2 * scenario.network.latency_ms)
             .saturating_add(2 * u64::from(scenario.network.jitter_ms))
     };
