@@ -238,12 +238,17 @@ fn explore_from_a_prefix() {
 #[test]
 fn every_builtin_is_covered() {
     // A new built-in needs its own test below, so that none goes unguarded.
-    assert_eq!(NAMES.len(), 28);
+    assert_eq!(NAMES.len(), 29);
 }
 
 #[test]
 fn exponential_backoff() {
     builtin_under_every_strategy("exponential-backoff");
+}
+
+#[test]
+fn balance_version_column() {
+    builtin_under_every_strategy("balance-version-column");
 }
 
 #[test]

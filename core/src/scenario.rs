@@ -349,6 +349,29 @@ pub struct BalanceSpec {
     /// debit waits for this one instead of writing over it.
     #[serde(default)]
     pub for_update: bool,
+    /// The optimistic alternative: the account (`conta_versionada`) has a
+    /// version column, the read takes it with the balance, and the write
+    /// names it (`... versao = versao + 1 WHERE id = 1 AND versao = v`). A
+    /// write that matches no row lost the race: the handler reads again and
+    /// retries, [`VERSION_RETRIES_MAX`] times at most. Left out of the JSON
+    /// when false.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub version_column: bool,
+}
+
+/// The re-reads an optimistic debit makes after a write that lost the race,
+/// before it gives up with a 409.
+pub const VERSION_RETRIES_MAX: u8 = 3;
+
+impl BalanceSpec {
+    /// The table the debit reads and writes.
+    pub fn table(&self) -> &'static str {
+        if self.version_column {
+            "conta_versionada"
+        } else {
+            "conta"
+        }
+    }
 }
 
 /// `local-effect`: how the event that announces the effect is published.
@@ -638,6 +661,12 @@ impl Scenario {
                 0,
                 AMOUNT_CENTS_MAX,
             )?;
+            if b.for_update && b.version_column {
+                fail(
+                    "balance.version_column",
+                    "choose one of for_update (a lock) and version_column (a version check), not both",
+                )?;
+            }
         }
         at_most("faults", self.faults.len(), FAULTS_MAX).map_err(|_| ScenarioError {
             field: "faults".into(),

@@ -6,7 +6,7 @@ use crate::store::Isolation;
 
 mod second_post;
 
-pub const NAMES: [&str; 28] = [
+pub const NAMES: [&str; 29] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -35,6 +35,7 @@ pub const NAMES: [&str; 28] = [
     "event-after-commit",
     "event-outbox",
     "exponential-backoff",
+    "balance-version-column",
 ];
 
 /// The key of the story's charge: a UUID v4, as Stripe recommends.
@@ -440,12 +441,20 @@ pub struct Pair {
 }
 
 /// Every pair; a built-in belongs to one at most.
-pub const PAIRS: [Pair; 1] = [Pair {
-    top: "late-retry-after-ttl",
-    bottom: "late-retry-provider-key",
-    top_label: ["sem chave no adquirente", "no key at the acquirer"],
-    bottom_label: ["com chave no adquirente", "key sent to the acquirer"],
-}];
+pub const PAIRS: [Pair; 2] = [
+    Pair {
+        top: "late-retry-after-ttl",
+        bottom: "late-retry-provider-key",
+        top_label: ["sem chave no adquirente", "no key at the acquirer"],
+        bottom_label: ["com chave no adquirente", "key sent to the acquirer"],
+    },
+    Pair {
+        top: "balance-lost-update",
+        bottom: "balance-version-column",
+        top_label: ["sem verificar a versão", "no version check"],
+        bottom_label: ["com coluna de versão", "with a version column"],
+    },
+];
 
 /// The pair `name` belongs to, on either line.
 pub fn pair_of(name: &str) -> Option<&'static Pair> {
@@ -522,10 +531,24 @@ mod tests {
     fn each_pair_is_one_built_in_with_and_without_its_option() {
         for pair in PAIRS {
             let (top, bottom) = (builtin(pair.top).unwrap(), builtin(pair.bottom).unwrap());
-            assert!(!top.acquirer.provider_keys && bottom.acquirer.provider_keys);
+            // The options a pair may differ in, off.
+            let without = |s: &Scenario| {
+                let mut s = s.clone();
+                s.acquirer.provider_keys = false;
+                if let Some(b) = &mut s.balance {
+                    b.version_column = false;
+                }
+                s
+            };
+            assert_eq!(without(&top), top, "{}: the option is off", pair.top);
+            assert_ne!(
+                without(&bottom),
+                bottom,
+                "{}: the option is on",
+                pair.bottom
+            );
             // Everything else is the same run: only the option differs.
-            let mut same = bottom.clone();
-            same.acquirer.provider_keys = false;
+            let mut same = without(&bottom);
             (same.name, same.title, same.description) =
                 (top.name.clone(), top.title.clone(), top.description.clone());
             assert_eq!(same, top, "{} and {}", pair.top, pair.bottom);

@@ -386,7 +386,7 @@ impl World {
             }
             client_intents.push(mine);
         }
-        let mut store = Store::with_all_tables();
+        let mut store = Store::new(&handler::store_tables(&scenario));
         let instances = (0..scenario.instances)
             .map(|i| {
                 Part::new(Instance {
@@ -656,9 +656,13 @@ fn account_setup(s: &Scenario) -> Option<Stmt> {
         .balance
         .as_ref()
         .filter(|_| s.strategy == Strategy::LocalEffect)?;
+    let mut values = vec![("saldo".into(), crate::store::Value::Int(b.opening_cents))];
+    if b.version_column {
+        values.push(("versao".into(), crate::store::Value::Int(0)));
+    }
     Some(Stmt::Insert {
-        table: "conta".into(),
-        values: vec![("saldo".into(), crate::store::Value::Int(b.opening_cents))],
+        table: b.table().into(),
+        values,
         on_conflict_do_nothing: None,
         returning: vec![],
     })
