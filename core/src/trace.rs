@@ -329,6 +329,11 @@ pub struct InstanceView {
     pub alive: bool,
     pub jobs: Vec<JobView>,
     pub connections_free: u32,
+    /// The attempts waiting for a free pool connection, first come first:
+    /// the queue a pool too small for its held transactions grows
+    /// (`pool-exhausted`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub connection_queue: Vec<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

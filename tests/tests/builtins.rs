@@ -895,6 +895,53 @@ fn a_debit_with_a_version_column_rereads_after_losing_the_race_and_keeps_both() 
 }
 
 #[test]
+fn held_transactions_exhaust_the_pool_and_the_queue_grows_with_the_retries() {
+    use lousa_core::trace::EventKind;
+    let queue_lengths = |strategy: Strategy| {
+        let r = lousa_core::run(&with("pool-exhausted", strategy)).unwrap();
+        let lengths: Vec<(u32, usize)> = (0..r.frame_count())
+            .map(|f| {
+                let inst = &r.state_at(f).instances[0];
+                (inst.connections_free, inst.connection_queue.len())
+            })
+            .collect();
+        let waits = r
+            .events()
+            .filter(|(_, e)| matches!(e.kind, EventKind::ConnectionWait { .. }))
+            .count();
+        (r.summary, lengths, waits)
+    };
+    let (held, lengths, waits) = queue_lengths(Strategy::IdempotencyKeyHeldTx);
+    let pool = builtins::builtin("pool-exhausted").unwrap().pool_size;
+    // The three first requests past the pool queue, then the five retries
+    // join them: the queue grows while the pool stays full.
+    let longest = lengths.iter().map(|l| l.1).max().unwrap();
+    assert!(longest >= 8, "{lengths:?}");
+    assert!(
+        lengths
+            .iter()
+            .any(|&(free, queued)| free == 0 && queued == 3),
+        "{lengths:?}"
+    );
+    let first_full = lengths.iter().position(|l| l.1 >= 3).unwrap();
+    assert!(
+        lengths[first_full..]
+            .iter()
+            .any(|l| l.1 > 3 + pool as usize)
+    );
+    assert!(waits >= 10, "{waits} waits for a connection");
+    // Every purchase is charged once, and no app hears of it in time.
+    assert_eq!(held.captures, 5);
+    assert!(held.double_charged_intents.is_empty());
+    assert!(statuses(&held).is_empty(), "{:?}", statuses(&held));
+    // Committing the claim before the capture frees the connection: no
+    // request ever waits for one.
+    let (_, lengths, waits) = queue_lengths(Strategy::IdempotencyKey);
+    assert_eq!(waits, 0);
+    assert!(lengths.iter().all(|l| l.1 == 0), "{lengths:?}");
+}
+
+#[test]
 fn a_balance_takes_a_lock_or_a_version_not_both() {
     let mut s = builtins::builtin("balance-version-column").unwrap();
     let json = s.to_json();

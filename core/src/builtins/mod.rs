@@ -6,7 +6,7 @@ use crate::store::Isolation;
 
 mod second_post;
 
-pub const NAMES: [&str; 29] = [
+pub const NAMES: [&str; 30] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -36,6 +36,7 @@ pub const NAMES: [&str; 29] = [
     "event-outbox",
     "exponential-backoff",
     "balance-version-column",
+    "pool-exhausted",
 ];
 
 /// The key of the story's charge: a UUID v4, as Stripe recommends.
@@ -418,6 +419,35 @@ pub fn builtin(name: &str) -> Option<Scenario> {
             c.backoff_jitter_ms = 200;
             c.deadline_ms = 8_000;
             s.clients = vec![c];
+            s
+        }
+        "pool-exhausted" => {
+            // held-transaction under load: each claim keeps its connection
+            // for the whole capture, so a few charges fill the pool and the
+            // rest, with their clients' retries, queue for a connection.
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKeyHeldTx,
+                text(
+                    "O pool de conexões esgotado",
+                    "The exhausted connection pool",
+                ),
+                text(
+                    "Cinco compras diferentes chegam juntas a uma instância com 2 conexões no pool. Cada uma grava a chave numa transação que só fecha depois do adquirente (2 s): duas ocupam o pool e as outras entram na fila. Os apps desistem em 1,5 s e reenviam, e os reenvios entram na mesma fila, atrás de pedidos que já ninguém espera. Nenhum app recebe resposta, embora cada compra seja cobrada uma vez.",
+                    "Five different purchases reach one instance with 2 connections in its pool at once. Each writes its key in a transaction that only closes after the acquirer (2 s): two fill the pool and the rest queue. The apps give up after 1.5 s and send again, and the retries join the same queue, behind requests nobody is waiting for any more. No app gets an answer, though every purchase is charged once.",
+                ),
+            );
+            s.instances = 1;
+            s.pool_size = 2;
+            s.acquirer.latency_ms = 2_000;
+            s.clients = (1..=5)
+                .map(|i| {
+                    let mut c = app(&format!("compra-{i}"), 1_500, 2, 200);
+                    c.intents[0].order_id = 500 + i64::from(i);
+                    c.intents[0].key = format!("7f3a9c2e-pool-{i}");
+                    c
+                })
+                .collect();
             s
         }
         _ => return second_post::builtin(name).or_else(|| race_named(name)),
