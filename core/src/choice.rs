@@ -2,8 +2,8 @@
 //!
 //! The world never decides on its own: when several events are due at the
 //! same instant, when the load balancer may pick any instance, when a network
-//! hop has jitter, it asks a [`Chooser`]. A seeded RNG chooser drives the
-//! demo; a [`Schedule`] replays or explores.
+//! hop or a client's backoff has jitter, it asks a [`Chooser`]. A seeded RNG
+//! chooser drives the demo; a [`Schedule`] replays or explores.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -20,6 +20,8 @@ pub enum ChoiceKind {
     Route,
     /// Extra milliseconds on a network hop.
     Jitter,
+    /// Extra milliseconds on a client's wait before a retry.
+    Backoff,
 }
 
 pub trait Chooser {

@@ -375,12 +375,19 @@ pub fn encode(base: &str, scenario: &Scenario) -> Option<String> {
 fn diff(from: &Value, to: &Value, path: &mut Vec<Segment>, out: &mut String) {
     match (from, to) {
         _ if from == to => {}
-        // Objects with the same fields differ field by field; a fault of
-        // another kind has other fields, and is written whole.
-        (Value::Object(a), Value::Object(b)) if a.keys().eq(b.keys()) => {
+        // Objects of one kind differ field by field, and a field the old one
+        // leaves out at its default (a client's `backoff`) is set as any
+        // other; a fault of another kind has other fields, and an object
+        // that leaves out a field the old one had is written whole.
+        (Value::Object(a), Value::Object(b))
+            if a.get("kind") == b.get("kind") && a.keys().all(|k| b.contains_key(k)) =>
+        {
             for (key, value) in b {
                 path.push(Segment::Key(key.clone()));
-                diff(&a[key], value, path, out);
+                match a.get(key) {
+                    Some(old) => diff(old, value, path, out),
+                    None => push_edit(path, value, out),
+                }
                 path.pop();
             }
         }

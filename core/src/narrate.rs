@@ -293,10 +293,36 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
                 n(*attempt)
             ),
         },
-        EventKind::GaveUp { .. } => l(
+        EventKind::GaveUp {
+            deadline: false, ..
+        } => l(
             "esgota as tentativas e desiste",
             "runs out of retries and gives up",
         ),
+        EventKind::GaveUp { deadline: true, .. } => l(
+            "desiste antes de esgotar as tentativas: o próximo reenvio sairia depois do prazo total do cliente",
+            "gives up with retries to spare: the next one would leave after the client's total deadline",
+        ),
+        EventKind::RetryScheduled {
+            retry,
+            base_ms,
+            jitter_ms,
+            wait_ms,
+            ..
+        } => match (lang, *jitter_ms) {
+            (Lang::Pt, 0) => format!(
+                "marca o reenvio {retry} para daqui a {wait_ms} ms: a espera que a política de backoff dá a ele"
+            ),
+            (Lang::En, 0) => format!(
+                "sets retry {retry} for {wait_ms} ms from now: the wait its backoff policy gives it"
+            ),
+            (Lang::Pt, j) => format!(
+                "marca o reenvio {retry} para daqui a {wait_ms} ms: {base_ms} ms da política de backoff e {j} ms de jitter sorteados"
+            ),
+            (Lang::En, j) => format!(
+                "sets retry {retry} for {wait_ms} ms from now: {base_ms} ms from its backoff policy and {j} ms of jitter drawn at random"
+            ),
+        },
         EventKind::Crashed { lost_attempts, .. } => match lang {
             Lang::Pt => format!(
                 "cai; perde {} tentativa(s) em andamento",
@@ -472,12 +498,18 @@ fn describe_delivery(e: &TraceEvent, lang: Lang) -> Option<String> {
             "the consumer's answer to delivery {} comes late: the message was already delivered again",
             n(*attempt)
         ),
-        (EventKind::GaveUp { .. }, Lang::Pt) => {
-            "esgota as entregas: a mensagem vai para a fila de mensagens mortas".into()
-        }
-        (EventKind::GaveUp { .. }, Lang::En) => {
-            "runs out of deliveries: the message goes to the dead-letter queue".into()
-        }
+        (
+            EventKind::GaveUp {
+                deadline: false, ..
+            },
+            Lang::Pt,
+        ) => "esgota as entregas: a mensagem vai para a fila de mensagens mortas".into(),
+        (
+            EventKind::GaveUp {
+                deadline: false, ..
+            },
+            Lang::En,
+        ) => "runs out of deliveries: the message goes to the dead-letter queue".into(),
         _ => return None,
     };
     Some(sentence)

@@ -458,7 +458,7 @@ fn lost_updates(e: &Ending) -> Vec<String> {
         .sum();
     let expected = b.opening_cents - debited;
     let mut out = Vec::new();
-    for balance in committed_ints(w, "conta", "saldo") {
+    for balance in committed_ints(w, b.table(), "saldo") {
         if balance != expected {
             out.push(format!("the balance is {balance}, not {expected}"));
         }
@@ -725,12 +725,14 @@ mod tests {
             now_ms: 0,
             fingerprint: Default::default(),
             balance: None,
+            version: None,
             lease_token: Some(1),
         };
         let before = w.watch_before(session, &inputs).expect("a watched write");
         let late = crate::store::Stmt::Update {
             table: "chave_idempotencia".into(),
             set: vec![("estado".into(), crate::store::Value::text("unknown"))],
+            increment: vec![],
             filter: vec![("id".into(), crate::store::Value::Int(1))],
             returning: vec![],
         };

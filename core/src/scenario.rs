@@ -135,6 +135,91 @@ pub struct ClientSpec {
     /// with extra whitespace, as a second code path or library would.
     #[serde(default)]
     pub reformat_retries: bool,
+    /// How the wait before a retry grows: the same `backoff_ms` every time,
+    /// or doubling from it. Left out of the JSON at its default, as are the
+    /// three fields below, so a scenario written before them reads and
+    /// writes as it did.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub backoff: Backoff,
+    /// The longest one wait may be, jitter aside; 0 is no cap.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub backoff_max_ms: u64,
+    /// Up to this many extra milliseconds on each wait, chosen at the
+    /// choice point (as the network's jitter is), so that clients that
+    /// failed together do not all come back together.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub backoff_jitter_ms: u32,
+    /// The most time an intent may take from its first attempt: a retry
+    /// that would leave later is not sent, and the client gives up. 0 is no
+    /// deadline.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub deadline_ms: u64,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+/// How a client's wait before a retry grows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Backoff {
+    /// `backoff_ms` before every retry.
+    #[default]
+    Constant,
+    /// `backoff_ms` before the first retry, twice that before the second,
+    /// and so on, up to `backoff_max_ms` when it is set.
+    Exponential,
+}
+
+impl Backoff {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backoff::Constant => "constant",
+            Backoff::Exponential => "exponential",
+        }
+    }
+}
+
+impl ClientSpec {
+    /// The wait before retry number `retry` (1 for the first retry) of an
+    /// intent, before any jitter.
+    pub fn backoff_before(&self, retry: u32) -> u64 {
+        let grown = match self.backoff {
+            Backoff::Constant => self.backoff_ms,
+            Backoff::Exponential => {
+                let doublings = retry.saturating_sub(1).min(63);
+                self.backoff_ms.saturating_mul(1u64 << doublings)
+            }
+        };
+        match self.backoff_max_ms {
+            0 => grown,
+            cap => grown.min(cap),
+        }
+    }
+
+    /// Whether the client's retry policy is more than a constant wait: its
+    /// runs then tell each wait, and the deadline when it ends the retries.
+    pub fn tells_backoff(&self) -> bool {
+        self.backoff != Backoff::Constant || self.backoff_jitter_ms > 0 || self.deadline_ms > 0
+    }
+
+    /// How late after its first attempt an intent's last retry can leave:
+    /// every earlier attempt's timeout and every wait at its longest, or the
+    /// deadline when that is shorter.
+    pub fn retry_span_ms(&self) -> u64 {
+        let waits = (1..=self.retries_max).fold(0u64, |sum, k| {
+            sum.saturating_add(self.backoff_before(k))
+                .saturating_add(u64::from(self.backoff_jitter_ms))
+        });
+        let span = u64::from(self.retries_max)
+            .saturating_mul(self.timeout_ms)
+            .saturating_add(waits);
+        match self.deadline_ms {
+            0 => span,
+            d => span.min(d),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -264,6 +349,29 @@ pub struct BalanceSpec {
     /// debit waits for this one instead of writing over it.
     #[serde(default)]
     pub for_update: bool,
+    /// The optimistic alternative: the account (`conta_versionada`) has a
+    /// version column, the read takes it with the balance, and the write
+    /// names it (`... versao = versao + 1 WHERE id = 1 AND versao = v`). A
+    /// write that matches no row lost the race: the handler reads again and
+    /// retries, [`VERSION_RETRIES_MAX`] times at most. Left out of the JSON
+    /// when false.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub version_column: bool,
+}
+
+/// The re-reads an optimistic debit makes after a write that lost the race,
+/// before it gives up with a 409.
+pub const VERSION_RETRIES_MAX: u8 = 3;
+
+impl BalanceSpec {
+    /// The table the debit reads and writes.
+    pub fn table(&self) -> &'static str {
+        if self.version_column {
+            "conta_versionada"
+        } else {
+            "conta"
+        }
+    }
 }
 
 /// `local-effect`: how the event that announces the effect is published.
@@ -498,6 +606,9 @@ impl Scenario {
             in_range(&f("timeout_ms"), c.timeout_ms, 1, TIME_MS_MAX)?;
             at_most(&f("retries_max"), c.retries_max, RETRIES_MAX)?;
             at_most(&f("backoff_ms"), c.backoff_ms, TIME_MS_MAX)?;
+            at_most(&f("backoff_max_ms"), c.backoff_max_ms, TIME_MS_MAX)?;
+            at_most(&f("backoff_jitter_ms"), c.backoff_jitter_ms, JITTER_MS_MAX)?;
+            at_most(&f("deadline_ms"), c.deadline_ms, TIME_MS_MAX)?;
             at_most(
                 &f("gap_between_intents_ms"),
                 c.gap_between_intents_ms,
@@ -550,6 +661,12 @@ impl Scenario {
                 0,
                 AMOUNT_CENTS_MAX,
             )?;
+            if b.for_update && b.version_column {
+                fail(
+                    "balance.version_column",
+                    "choose one of for_update (a lock) and version_column (a version check), not both",
+                )?;
+            }
         }
         at_most("faults", self.faults.len(), FAULTS_MAX).map_err(|_| ScenarioError {
             field: "faults".into(),

@@ -174,6 +174,20 @@ pub enum EventKind {
     GaveUp {
         client: u32,
         intent: u32,
+        /// The client's deadline ended the retries, not their count.
+        #[serde(default, skip_serializing_if = "is_false")]
+        deadline: bool,
+    },
+    /// A client with a retry policy beyond a constant wait (exponential
+    /// growth, jitter or a deadline) will send retry number `retry` of its
+    /// intent `wait_ms` from now: `base_ms` from the policy, plus
+    /// `jitter_ms` chosen at the choice point.
+    RetryScheduled {
+        client: u32,
+        retry: u32,
+        base_ms: u64,
+        jitter_ms: u64,
+        wait_ms: u64,
     },
     Crashed {
         instance: u32,
@@ -236,6 +250,7 @@ impl EventKind {
             EventKind::LateResponseIgnored { .. } => "late_response_ignored",
             EventKind::TimedOut { .. } => "timed_out",
             EventKind::GaveUp { .. } => "gave_up",
+            EventKind::RetryScheduled { .. } => "retry_scheduled",
             EventKind::Crashed { .. } => "crashed",
             EventKind::Restarted { .. } => "restarted",
             EventKind::Reconciled { .. } => "reconciled",
@@ -314,6 +329,11 @@ pub struct InstanceView {
     pub alive: bool,
     pub jobs: Vec<JobView>,
     pub connections_free: u32,
+    /// The attempts waiting for a free pool connection, first come first:
+    /// the queue a pool too small for its held transactions grows
+    /// (`pool-exhausted`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub connection_queue: Vec<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 //! can send random store interleavings to the real server.
 
 use crate::spec::{SessionSpec, Spec, StepSpec};
-use lousa_core::store::{SessionId, Stmt, all_tables};
+use lousa_core::store::{SessionId, Stmt, known_tables};
 
 /// A spec whose one permutation replays `trace` (statements in the order they
 /// were issued, each with its session). Sessions are named `s<id>` in order
@@ -41,7 +41,7 @@ pub fn spec_from_store_trace(name: &str, trace: &[(SessionId, Stmt)]) -> Spec {
         permutation.push(step);
     }
     let used: Vec<&str> = trace.iter().filter_map(|(_, s)| s.table()).collect();
-    let tables: Vec<_> = all_tables()
+    let tables: Vec<_> = known_tables()
         .into_iter()
         .filter(|t| used.contains(&t.name.as_str()))
         .collect();

@@ -834,6 +834,174 @@ fn a_debit_without_a_row_lock_loses_an_update_and_for_update_keeps_both() {
 }
 
 #[test]
+fn a_debit_with_a_version_column_rereads_after_losing_the_race_and_keeps_both() {
+    use lousa_core::trace::{EventKind, SqlOutcome};
+    let s = builtins::builtin("balance-version-column").unwrap();
+    let r = lousa_core::run(&s).unwrap();
+    assert_eq!(statuses(&r.summary), vec![201, 201]);
+    assert!(verdict(
+        &r.summary,
+        lousa_core::property::NO_LOST_UPDATE.name
+    ));
+    // Both read version 0 before either wrote: the race the lost update loses.
+    let sql: Vec<(Option<u32>, String, SqlOutcome)> = r
+        .events()
+        .filter_map(|(_, e)| match &e.kind {
+            EventKind::Sql {
+                attempt,
+                sql,
+                outcome,
+            }
+            | EventKind::SqlResumed {
+                attempt,
+                sql,
+                outcome,
+                ..
+            } => Some((*attempt, sql.clone(), outcome.clone())),
+            _ => None,
+        })
+        .collect();
+    let reads: Vec<&(Option<u32>, String, SqlOutcome)> = sql
+        .iter()
+        .filter(|(_, q, _)| q.starts_with("SELECT saldo, versao FROM conta_versionada"))
+        .collect();
+    assert_eq!(reads.len(), 3, "two reads, then the loser's second");
+    // The loser's stale write matches no row once the winner commits; its
+    // write after the second read names the new version and lands.
+    let stale = "versao = versao + 1 WHERE id = 1 AND versao = 0";
+    let lost_race = sql
+        .iter()
+        .filter(|(_, q, o)| q.ends_with(stale) && *o == SqlOutcome::Ok)
+        .count();
+    assert_eq!(lost_race, 1, "{sql:#?}");
+    assert!(
+        sql.iter()
+            .any(|(_, q, o)| q.ends_with("AND versao = 1")
+                && *o == SqlOutcome::Affected { count: 1 })
+    );
+    let conta = r
+        .state_at(usize::MAX)
+        .tables
+        .iter()
+        .find(|t| t.name == "conta_versionada")
+        .expect("the board shows the versioned account")
+        .clone();
+    let row: Vec<i64> = conta.rows[0]
+        .values
+        .iter()
+        .map(|v| v.as_int().unwrap())
+        .collect();
+    assert_eq!(row, [1, 100_000 - 25_000 - 40_000, 2], "id, saldo, versao");
+}
+
+#[test]
+fn held_transactions_exhaust_the_pool_and_the_queue_grows_with_the_retries() {
+    use lousa_core::trace::EventKind;
+    let queue_lengths = |strategy: Strategy| {
+        let r = lousa_core::run(&with("pool-exhausted", strategy)).unwrap();
+        let lengths: Vec<(u32, usize)> = (0..r.frame_count())
+            .map(|f| {
+                let inst = &r.state_at(f).instances[0];
+                (inst.connections_free, inst.connection_queue.len())
+            })
+            .collect();
+        let waits = r
+            .events()
+            .filter(|(_, e)| matches!(e.kind, EventKind::ConnectionWait { .. }))
+            .count();
+        (r.summary, lengths, waits)
+    };
+    let (held, lengths, waits) = queue_lengths(Strategy::IdempotencyKeyHeldTx);
+    let pool = builtins::builtin("pool-exhausted").unwrap().pool_size;
+    // The three first requests past the pool queue, then the five retries
+    // join them: the queue grows while the pool stays full.
+    let longest = lengths.iter().map(|l| l.1).max().unwrap();
+    assert!(longest >= 8, "{lengths:?}");
+    assert!(
+        lengths
+            .iter()
+            .any(|&(free, queued)| free == 0 && queued == 3),
+        "{lengths:?}"
+    );
+    let first_full = lengths.iter().position(|l| l.1 >= 3).unwrap();
+    assert!(
+        lengths[first_full..]
+            .iter()
+            .any(|l| l.1 > 3 + pool as usize)
+    );
+    assert!(waits >= 10, "{waits} waits for a connection");
+    // Every purchase is charged once, and no app hears of it in time.
+    assert_eq!(held.captures, 5);
+    assert!(held.double_charged_intents.is_empty());
+    assert!(statuses(&held).is_empty(), "{:?}", statuses(&held));
+    // Committing the claim before the capture frees the connection: no
+    // request ever waits for one.
+    let (_, lengths, waits) = queue_lengths(Strategy::IdempotencyKey);
+    assert_eq!(waits, 0);
+    assert!(lengths.iter().all(|l| l.1 == 0), "{lengths:?}");
+}
+
+#[test]
+fn a_balance_takes_a_lock_or_a_version_not_both() {
+    let mut s = builtins::builtin("balance-version-column").unwrap();
+    let json = s.to_json();
+    assert!(json.contains("\"version_column\": true"));
+    // Left out at its default: the other balance built-ins read as before.
+    let plain = builtins::builtin("balance-for-update").unwrap().to_json();
+    assert!(!plain.contains("version_column"));
+    s.balance.as_mut().unwrap().for_update = true;
+    let e = lousa_core::Scenario::from_json(&s.to_json()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "balance.version_column: choose one of for_update (a lock) and version_column \
+         (a version check), not both"
+    );
+    let e = lousa_core::link::decode("balance-lost-update;balance.version=true").unwrap_err();
+    assert!(e.to_string().contains("unknown field \"version\""), "{e}");
+    let linked = lousa_core::link::decode("balance-lost-update;balance.version_column=true");
+    let mut expected = builtins::builtin("balance-lost-update").unwrap();
+    expected.balance.as_mut().unwrap().version_column = true;
+    assert_eq!(linked.unwrap(), expected);
+}
+
+#[test]
+fn an_optimistic_debit_that_keeps_losing_gives_up_with_a_409_and_rolls_back() {
+    // Five clients debit at once: the last to write loses its first write
+    // and the three after its re-reads (VERSION_RETRIES_MAX) to the others
+    // and answers 409, its claim rolled back with it; no debit is lost.
+    let mut s = builtins::builtin("balance-version-column").unwrap();
+    let template = s.clients[0].clone();
+    s.clients = (0..5)
+        .map(|i| {
+            let mut c = template.clone();
+            c.name = format!("compra-{i}");
+            c.retries_max = 0;
+            c.intents[0].key = format!("debito-{i}");
+            c.intents[0].order_id = 400 + i;
+            c.intents[0].amount_cents = 1_000;
+            c
+        })
+        .collect();
+    s.instances = 5;
+    let r = lousa_core::run(&s).unwrap();
+    assert!(verdict(
+        &r.summary,
+        lousa_core::property::NO_LOST_UPDATE.name
+    ));
+    let mut answers = statuses(&r.summary);
+    answers.sort();
+    assert_eq!(answers, vec![201, 201, 201, 201, 409], "{answers:?}");
+    let conta = r
+        .state_at(usize::MAX)
+        .tables
+        .iter()
+        .find(|t| t.name == "conta_versionada")
+        .unwrap()
+        .clone();
+    assert_eq!(conta.rows[0].values[1].as_int(), Some(100_000 - 4 * 1_000));
+}
+
+#[test]
 fn an_event_published_after_commit_is_lost_with_the_worker_and_the_outbox_keeps_it() {
     let after = outcome("event-after-commit", Strategy::LocalEffect);
     assert_eq!(after.captures, 1);

@@ -157,6 +157,7 @@ fn update_status(key: &str, status: &str) -> Stmt {
     Stmt::Update {
         table: "cobranca".into(),
         set: vec![("status".into(), Value::text(status))],
+        increment: vec![],
         filter: vec![("idempotency_key".into(), Value::text(key))],
         returning: vec!["id".into(), "status".into()],
     }
@@ -334,6 +335,7 @@ fn random_store_traces_replay_identically_on_postgresql() {
                 12 => Stmt::Update {
                     table: "cobranca_simples".into(),
                     set: vec![("status".into(), Value::text("CAPTURADA"))],
+                    increment: vec![],
                     filter: vec![("id".into(), id)],
                     returning: vec![],
                 },

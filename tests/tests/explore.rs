@@ -767,6 +767,10 @@ fn every_schedule_of_the_second_post_pairs_keeps_or_breaks_its_property() {
     assert_eq!(v, Verdict::Violated);
     assert!(r.schedules > 1, "more than one interleaving to lose it in");
     assert_eq!(verdict("balance-for-update", lost).0, Verdict::Holds);
+    // The optimistic twin: every interleaving keeps both debits.
+    let (v, r) = verdict("balance-version-column", lost);
+    assert_eq!(v, Verdict::Holds);
+    assert!(r.schedules > 1, "the race is explored, not avoided");
     let published = property::EVERY_EFFECT_PUBLISHED.name;
     assert_eq!(
         verdict("event-after-commit", published).0,

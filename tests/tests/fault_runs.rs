@@ -231,6 +231,7 @@ mod swarm_found {
                 "422-only-for-a-key-its-tenant-reused",
             ),
             ("balance-for-update", "local-effect", "no-lost-update"),
+            ("balance-version-column", "local-effect", "no-lost-update"),
             (
                 "event-outbox",
                 "local-effect",

@@ -101,6 +101,10 @@ fn client() -> impl Strategy<Value = ClientSpec> {
                 gap_between_intents_ms: 0,
                 client_timestamp: false,
                 reformat_retries: false,
+                backoff: Default::default(),
+                backoff_max_ms: 0,
+                backoff_jitter_ms: 0,
+                deadline_ms: 0,
             },
         )
 }

@@ -40,7 +40,7 @@ fn text(kind: ChoiceKind, a: &Alternative, lang: Lang) -> String {
     };
     let said = event.map_or_else(String::new, |e| sentence(e, lang));
     match kind {
-        ChoiceKind::Jitter => format!("+{} ms: {said}", a.choice),
+        ChoiceKind::Jitter | ChoiceKind::Backoff => format!("+{} ms: {said}", a.choice),
         _ => said,
     }
 }

@@ -158,6 +158,32 @@ pub fn fields(scenario: &Scenario) -> Vec<Field> {
             "Backoff before a retry (ms)",
         ));
         out.push(field(
+            at("backoff"),
+            Kind::Choice(&["constant", "exponential"]),
+            "Como a espera cresce",
+            "How the backoff grows",
+        ));
+        out.push(field(
+            at("backoff_max_ms"),
+            ms,
+            "Espera máxima (ms, 0 = sem teto)",
+            "Longest backoff (ms, 0 = no cap)",
+        ));
+        out.push(field(
+            at("backoff_jitter_ms"),
+            Kind::Whole {
+                max: limits::JITTER_MS_MAX.into(),
+            },
+            "Jitter da espera (ms)",
+            "Backoff jitter (ms)",
+        ));
+        out.push(field(
+            at("deadline_ms"),
+            ms,
+            "Prazo total do cliente (ms, 0 = sem prazo)",
+            "Client's total deadline (ms, 0 = none)",
+        ));
+        out.push(field(
             at("start_ms"),
             ms,
             "Começa em (ms)",
@@ -222,7 +248,16 @@ pub fn shown(scenario: &Scenario, path: &str) -> String {
         Some(Value::Bool(b)) => b.to_string(),
         Some(v @ Value::Array(_)) | Some(v @ Value::Object(_)) => v.to_string(),
         Some(v) => v.to_string(),
-        None => String::new(),
+        None => left_out(path).to_string(),
+    }
+}
+
+/// What a field the scenario's JSON leaves out at its default holds.
+fn left_out(path: &str) -> &'static str {
+    match path.rsplit('.').next() {
+        Some("backoff") => "constant",
+        Some("backoff_max_ms" | "backoff_jitter_ms" | "deadline_ms") => "0",
+        _ => "",
     }
 }
 
@@ -350,6 +385,28 @@ mod tests {
         let f = by_path(&s, "faults");
         let e = apply("timeout-retry", "", &f, r#"[{"kind": "meteor"}]"#).unwrap_err();
         assert!(e.starts_with("faults[0]"), "{e}");
+    }
+
+    #[test]
+    fn the_retry_policy_is_edited_like_any_other_field() {
+        let s = builtin("timeout-retry").unwrap();
+        assert_eq!(shown(&s, "clients.0.backoff"), "constant");
+        assert_eq!(shown(&s, "clients.0.deadline_ms"), "0");
+        let f = by_path(&s, "clients.0.backoff");
+        let edits = apply("timeout-retry", "", &f, "exponential").unwrap();
+        assert_eq!(edits, r#"clients.0.backoff="exponential""#);
+        let f = by_path(&s, "clients.0.backoff_jitter_ms");
+        let edits = apply("timeout-retry", &edits, &f, "150").unwrap();
+        let back = crate::url::scenario_of("timeout-retry", &edits).unwrap();
+        assert_eq!(back.clients[0].backoff_jitter_ms, 150);
+        assert_eq!(shown(&back, "clients.0.backoff"), "exponential");
+        let e = apply("timeout-retry", "", &f, "1001").unwrap_err();
+        assert_eq!(
+            e,
+            "clients[0].backoff_jitter_ms: 1001 exceeds the limit 1000"
+        );
+        let b = builtin("exponential-backoff").unwrap();
+        assert_eq!(shown(&b, "clients.0.deadline_ms"), "8000");
     }
 
     #[test]

@@ -250,6 +250,8 @@ pub fn choice_kind(kind: ChoiceKind, lang: Lang) -> &'static str {
         (ChoiceKind::Route, Lang::En) => "Which instance does the load balancer send it to?",
         (ChoiceKind::Jitter, Lang::Pt) => "Quantos milissegundos a mais nesta ida pela rede?",
         (ChoiceKind::Jitter, Lang::En) => "How many extra milliseconds on this network hop?",
+        (ChoiceKind::Backoff, Lang::Pt) => "Quantos milissegundos a mais antes deste reenvio?",
+        (ChoiceKind::Backoff, Lang::En) => "How many extra milliseconds before this retry?",
     }
 }
 

@@ -6,7 +6,7 @@ use crate::store::Isolation;
 
 mod second_post;
 
-pub const NAMES: [&str; 27] = [
+pub const NAMES: [&str; 30] = [
     "timeout-retry",
     "lost-response",
     "concurrent-double-click",
@@ -34,6 +34,9 @@ pub const NAMES: [&str; 27] = [
     "balance-for-update",
     "event-after-commit",
     "event-outbox",
+    "exponential-backoff",
+    "balance-version-column",
+    "pool-exhausted",
 ];
 
 /// The key of the story's charge: a UUID v4, as Stripe recommends.
@@ -72,6 +75,10 @@ pub(crate) fn app(name: &str, timeout_ms: u64, retries_max: u32, backoff_ms: u64
         gap_between_intents_ms: 0,
         client_timestamp: false,
         reformat_retries: false,
+        backoff: Backoff::Constant,
+        backoff_max_ms: 0,
+        backoff_jitter_ms: 0,
+        deadline_ms: 0,
     }
 }
 
@@ -388,6 +395,61 @@ pub fn builtin(name: &str) -> Option<Scenario> {
             s.clients[0].new_key_per_retry = true;
             s
         }
+        "exponential-backoff" => {
+            // A retry policy with growth, a cap, jitter and a deadline,
+            // against an acquirer slower than all of it: the key keeps the
+            // retries from charging, and the deadline ends them.
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKey,
+                text(
+                    "Reenvios com backoff exponencial e prazo",
+                    "Retries with exponential backoff and a deadline",
+                ),
+                text(
+                    "O adquirente leva 9 s. O app desiste de cada tentativa em 2 s e, a cada timeout ou 409, espera o dobro da vez anterior antes de reenviar (250 ms, 500 ms, 1 s, e então o teto de 2 s), mais até 200 ms sorteados. Um reenvio que sairia mais de 8 s depois da primeira tentativa não sai: o app desiste. A chave faz de todos os reenvios uma única cobrança.",
+                    "The acquirer takes 9 s. The app gives up on each attempt after 2 s and, after each timeout or 409, waits twice as long as the time before it sends again (250 ms, 500 ms, 1 s, then the 2 s cap), plus up to 200 ms drawn at random. A retry that would leave more than 8 s after the first attempt is not sent: the app gives up. The key makes all the retries a single charge.",
+                ),
+            );
+            s.acquirer.latency_ms = 9_000;
+            s.acquirer.timeout_ms = 20_000;
+            let mut c = app("app", 2_000, 8, 250);
+            c.backoff = Backoff::Exponential;
+            c.backoff_max_ms = 2_000;
+            c.backoff_jitter_ms = 200;
+            c.deadline_ms = 8_000;
+            s.clients = vec![c];
+            s
+        }
+        "pool-exhausted" => {
+            // held-transaction under load: each claim keeps its connection
+            // for the whole capture, so a few charges fill the pool and the
+            // rest, with their clients' retries, queue for a connection.
+            let mut s = base(
+                name,
+                Strategy::IdempotencyKeyHeldTx,
+                text(
+                    "O pool de conexões esgotado",
+                    "The exhausted connection pool",
+                ),
+                text(
+                    "Cinco compras diferentes chegam juntas a uma instância com 2 conexões no pool. Cada uma grava a chave numa transação que só fecha depois do adquirente (2 s): duas ocupam o pool e as outras entram na fila. Os apps desistem em 1,5 s e reenviam, e os reenvios entram na mesma fila, atrás de pedidos que já ninguém espera. Nenhum app recebe resposta, embora cada compra seja cobrada uma vez.",
+                    "Five different purchases reach one instance with 2 connections in its pool at once. Each writes its key in a transaction that only closes after the acquirer (2 s): two fill the pool and the rest queue. The apps give up after 1.5 s and send again, and the retries join the same queue, behind requests nobody is waiting for any more. No app gets an answer, though every purchase is charged once.",
+                ),
+            );
+            s.instances = 1;
+            s.pool_size = 2;
+            s.acquirer.latency_ms = 2_000;
+            s.clients = (1..=5)
+                .map(|i| {
+                    let mut c = app(&format!("compra-{i}"), 1_500, 2, 200);
+                    c.intents[0].order_id = 500 + i64::from(i);
+                    c.intents[0].key = format!("7f3a9c2e-pool-{i}");
+                    c
+                })
+                .collect();
+            s
+        }
         _ => return second_post::builtin(name).or_else(|| race_named(name)),
     };
     Some(s)
@@ -409,12 +471,20 @@ pub struct Pair {
 }
 
 /// Every pair; a built-in belongs to one at most.
-pub const PAIRS: [Pair; 1] = [Pair {
-    top: "late-retry-after-ttl",
-    bottom: "late-retry-provider-key",
-    top_label: ["sem chave no adquirente", "no key at the acquirer"],
-    bottom_label: ["com chave no adquirente", "key sent to the acquirer"],
-}];
+pub const PAIRS: [Pair; 2] = [
+    Pair {
+        top: "late-retry-after-ttl",
+        bottom: "late-retry-provider-key",
+        top_label: ["sem chave no adquirente", "no key at the acquirer"],
+        bottom_label: ["com chave no adquirente", "key sent to the acquirer"],
+    },
+    Pair {
+        top: "balance-lost-update",
+        bottom: "balance-version-column",
+        top_label: ["sem verificar a versão", "no version check"],
+        bottom_label: ["com coluna de versão", "with a version column"],
+    },
+];
 
 /// The pair `name` belongs to, on either line.
 pub fn pair_of(name: &str) -> Option<&'static Pair> {
@@ -491,10 +561,24 @@ mod tests {
     fn each_pair_is_one_built_in_with_and_without_its_option() {
         for pair in PAIRS {
             let (top, bottom) = (builtin(pair.top).unwrap(), builtin(pair.bottom).unwrap());
-            assert!(!top.acquirer.provider_keys && bottom.acquirer.provider_keys);
+            // The options a pair may differ in, off.
+            let without = |s: &Scenario| {
+                let mut s = s.clone();
+                s.acquirer.provider_keys = false;
+                if let Some(b) = &mut s.balance {
+                    b.version_column = false;
+                }
+                s
+            };
+            assert_eq!(without(&top), top, "{}: the option is off", pair.top);
+            assert_ne!(
+                without(&bottom),
+                bottom,
+                "{}: the option is on",
+                pair.bottom
+            );
             // Everything else is the same run: only the option differs.
-            let mut same = bottom.clone();
-            same.acquirer.provider_keys = false;
+            let mut same = without(&bottom);
             (same.name, same.title, same.description) =
                 (top.name.clone(), top.title.clone(), top.description.clone());
             assert_eq!(same, top, "{} and {}", pair.top, pair.bottom);

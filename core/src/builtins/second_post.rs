@@ -9,7 +9,7 @@ use crate::scenario::*;
 
 /// Name, then title and description in pt-BR and English. One table, so
 /// the page's wasm builds the texts in one place.
-const TEXTS: [(&str, [&str; 4]); 10] = [
+const TEXTS: [(&str, [&str; 4]); 11] = [
     (
         "timeout-retry-autocommit",
         [
@@ -83,6 +83,15 @@ const TEXTS: [(&str, [&str; 4]); 10] = [
         ],
     ),
     (
+        "balance-version-column",
+        [
+            "O débito com coluna de versão",
+            "The debit with a version column",
+            "Cada débito grava só se a versão ainda é a que leu; quem perde relê e tenta de novo.",
+            "Each debit writes only if the version is still the one it read; the loser reads again and retries.",
+        ],
+    ),
+    (
         "event-after-commit",
         [
             "O evento depois do commit",
@@ -152,7 +161,7 @@ pub(super) fn builtin(name: &str) -> Option<Scenario> {
             }
             s
         }
-        "balance-lost-update" | "balance-for-update" => {
+        "balance-lost-update" | "balance-for-update" | "balance-version-column" => {
             let mut s = fresh(Strategy::LocalEffect);
             s.clients = vec![
                 client("compra-1", 301, 25_000, "5b1e0c7a-debito-1", "loja-1", 0),
@@ -161,6 +170,7 @@ pub(super) fn builtin(name: &str) -> Option<Scenario> {
             s.balance = Some(BalanceSpec {
                 opening_cents: 100_000,
                 for_update: name == "balance-for-update",
+                version_column: name == "balance-version-column",
             });
             s
         }

@@ -211,14 +211,14 @@ pub fn properties_for_scenario(scenario: &Scenario) -> Vec<Claim> {
 ///   (README, "Two scenario options matter for late retries").
 /// * One key scope for every tenant, or a fingerprint of more than the
 ///   intent's fields: the false 422 those options show.
-/// * A balance read without `FOR UPDATE`: the lost update it shows.
+/// * A balance read without `FOR UPDATE` or a version column: the lost
+///   update it shows.
 /// * An event published after the COMMIT: the event a crash loses.
 pub fn given_up_by_options(scenario: &Scenario) -> Vec<Property> {
     use crate::scenario::{EventDelivery, FingerprintPolicy, KeyScope};
     let mut out = Vec::new();
     let retry_span = |c: &crate::scenario::ClientSpec| {
-        u64::from(c.retries_max)
-            .saturating_mul(c.timeout_ms.saturating_add(c.backoff_ms))
+        c.retry_span_ms()
             .saturating_add(2 * scenario.network.latency_ms)
             .saturating_add(2 * u64::from(scenario.network.jitter_ms))
     };
@@ -236,7 +236,11 @@ pub fn given_up_by_options(scenario: &Scenario) -> Vec<Property> {
     {
         out.push(crate::property::NO_FALSE_422);
     }
-    if scenario.balance.as_ref().is_some_and(|b| !b.for_update) {
+    if scenario
+        .balance
+        .as_ref()
+        .is_some_and(|b| !b.for_update && !b.version_column)
+    {
         out.push(crate::property::NO_LOST_UPDATE);
     }
     if scenario.event == EventDelivery::AfterCommit {

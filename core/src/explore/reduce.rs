@@ -51,6 +51,10 @@ pub(super) fn same_but_name(a: &ClientSpec, b: &ClientSpec) -> bool {
         gap_between_intents_ms,
         client_timestamp,
         reformat_retries,
+        backoff,
+        backoff_max_ms,
+        backoff_jitter_ms,
+        deadline_ms,
     } = a;
     *kind == b.kind
         && *intents == b.intents
@@ -62,6 +66,10 @@ pub(super) fn same_but_name(a: &ClientSpec, b: &ClientSpec) -> bool {
         && *gap_between_intents_ms == b.gap_between_intents_ms
         && *client_timestamp == b.client_timestamp
         && *reformat_retries == b.reformat_retries
+        && *backoff == b.backoff
+        && *backoff_max_ms == b.backoff_max_ms
+        && *backoff_jitter_ms == b.backoff_jitter_ms
+        && *deadline_ms == b.deadline_ms
 }
 
 /// Groups of interchangeable clients (equal specs but for the name), in

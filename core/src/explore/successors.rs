@@ -12,11 +12,12 @@
 //! lexicographic order of those vectors, so transition 0 of every state is the
 //! all-zero ("first come, first served") one.
 //!
-//! Where the only choice point a scenario can meet is `Next` (no jitter, a
-//! load balancer that never asks), the alternatives are known before the
-//! step runs (the number of events due at the earliest instant), so the
-//! explorer steps clones for all but the last and the world itself for the
-//! last; the transitions and their order are the same.
+//! Where the only choice point a scenario can meet is `Next` (no jitter on
+//! a hop or on a client's backoff, a load balancer that never asks), the
+//! alternatives are known before the step runs (the number of events due at
+//! the earliest instant), so the explorer steps clones for all but the last
+//! and the world itself for the last; the transitions and their order are
+//! the same.
 
 use super::*;
 
@@ -103,11 +104,12 @@ pub(super) fn for_each_successor(
 }
 
 /// Scenarios whose only choice point is `Next` (which of the events due at
-/// one instant runs): no jitter, and a load balancer that never asks. For
-/// them the alternatives of a step are known before it runs, so the last
-/// one can consume the world instead of a clone of it.
+/// one instant runs): no jitter on a hop or a backoff, and a load balancer
+/// that never asks. For them the alternatives of a step are known before it
+/// runs, so the last one can consume the world instead of a clone of it.
 pub(super) fn only_next_choices(s: &Scenario) -> bool {
     s.network.jitter_ms == 0
+        && s.clients.iter().all(|c| c.backoff_jitter_ms == 0)
         && matches!(
             s.load_balancer,
             LoadBalancerPolicy::RoundRobin | LoadBalancerPolicy::StickyByKey

@@ -229,6 +229,7 @@ fn the_store_memo_keys_on_store_session_and_statement() {
         now_ms: 0,
         fingerprint: Default::default(),
         balance: None,
+        version: None,
         lease_token: None,
     };
     let (insert, select) = ((Pc::InsertSimple, &insert), (Pc::SelectOrder, &select));

@@ -286,6 +286,11 @@ pub fn mermaid(run: &Run) -> String {
                 &format!("{t} ms late {status} for attempt {} ignored", attempt + 1),
             ),
             EventKind::GaveUp { .. } => note(&mut out, e.actor, &format!("{t} ms gives up")),
+            EventKind::RetryScheduled { retry, wait_ms, .. } => note(
+                &mut out,
+                e.actor,
+                &format!("{t} ms retry {retry} in {wait_ms} ms"),
+            ),
             EventKind::Crashed { instance, .. } => note(
                 &mut out,
                 Actor::Instance(*instance),

@@ -4,7 +4,6 @@
 
 use crate::run::Run;
 use crate::scenario::Scenario;
-use crate::store::all_tables;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -73,7 +72,7 @@ pub fn psql_script(scenario: &Scenario, run: &Run) -> String {
         scenario.name, run.strategy, run.schedule
     );
     let _ = writeln!(out, "-- Set-up (any terminal):");
-    let tables = all_tables();
+    let tables = crate::handler::store_tables(scenario);
     for t in tables.iter().rev() {
         let _ = writeln!(out, "DROP TABLE IF EXISTS {};", t.name);
     }

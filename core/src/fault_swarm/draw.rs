@@ -5,7 +5,7 @@
 //! same faults for every built-in; no global RNG, and only integer
 //! arithmetic, so native and wasm draw alike.
 
-use crate::scenario::{CrashPoint, Fault, Scenario, limits};
+use crate::scenario::{Backoff, CrashPoint, Fault, Scenario, limits};
 use crate::text::fnv1a;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -27,6 +27,12 @@ pub const RECOVERY_PERIODS_MS: [u64; 4] = [100, 500, 2_000, 10_000];
 pub const CLIENT_TIMEOUTS_MS: [u64; 5] = [250, 1_000, 3_000, 8_000, 30_000];
 pub const RETRIES: [u32; 5] = [0, 1, 2, 3, 6];
 pub const BACKOFFS_MS: [u64; 5] = [0, 100, 1_000, 5_000, 45_000];
+/// A client's retry policy beyond its first wait: how the wait grows, its
+/// cap, its jitter and the intent's deadline (0: none).
+pub const BACKOFF_GROWTHS: [Backoff; 2] = [Backoff::Constant, Backoff::Exponential];
+pub const BACKOFF_CAPS_MS: [u64; 3] = [0, 2_000, 30_000];
+pub const BACKOFF_JITTERS_MS: [u32; 3] = [0, 50, limits::JITTER_MS_MAX];
+pub const DEADLINES_MS: [u64; 4] = [0, 1_000, 10_000, 120_000];
 /// How long a crashed instance stays down (a restart).
 pub const RESTARTS_MS: [u64; 6] = [0, 100, 1_000, 5_000, 30_000, 120_000];
 /// When a crash at a time strikes.
@@ -99,6 +105,14 @@ pub fn draw(base: &Scenario, seed: u64) -> Scenario {
     let attempts = attempts(&s).max(1);
     let n = d.below(FAULTS_DRAWN_MAX + 1);
     s.faults = (0..n).map(|_| fault(&mut d, &s, attempts)).collect();
+    // Drawn last, so that a seed draws the faults and timings it drew
+    // before clients had a policy beyond a constant wait.
+    for c in &mut s.clients {
+        c.backoff = d.keep_or(c.backoff, &BACKOFF_GROWTHS);
+        c.backoff_max_ms = d.keep_or(c.backoff_max_ms, &BACKOFF_CAPS_MS);
+        c.backoff_jitter_ms = d.keep_or(c.backoff_jitter_ms, &BACKOFF_JITTERS_MS);
+        c.deadline_ms = d.keep_or(c.deadline_ms, &DEADLINES_MS);
+    }
     s
 }
 

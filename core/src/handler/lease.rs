@@ -67,6 +67,7 @@ pub(super) fn statement(scenario: &Scenario, it: &Intent, inputs: &StmtInputs) -
                     Value::Int((now_ms + scenario.lease_ms) as i64),
                 ),
             ],
+            increment: vec![],
             filter: vec![
                 ("id".into(), Value::Int(id)),
                 ("estado".into(), text("failed_safe")),
@@ -94,6 +95,7 @@ pub(super) fn statement(scenario: &Scenario, it: &Intent, inputs: &StmtInputs) -
             Stmt::Update {
                 table: "chave_idempotencia".into(),
                 set,
+                increment: vec![],
                 filter: vec![
                     ("id".into(), Value::Int(id)),
                     ("estado".into(), text("processing")),

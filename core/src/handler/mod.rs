@@ -9,7 +9,7 @@ mod tables;
 mod words;
 
 pub use payload::{intent_fingerprint, payload_fingerprint, request_body};
-pub use tables::{tables_of, tables_shown};
+pub use tables::{store_tables, tables_of, tables_shown};
 
 use crate::scenario::{EventDelivery, Intent, KeyScope, Scenario, Strategy};
 use crate::store::{Isolation, Name, SqlState, Stmt, StmtResult, Value};
@@ -151,6 +151,10 @@ pub struct Job {
     pub reclaims: u8,
     /// The account balance this attempt read (`local-effect` with a balance).
     pub balance: Option<i64>,
+    /// The version of the account it read, with `balance.version_column`.
+    pub version: Option<i64>,
+    /// Times its versioned write matched no row and it read again.
+    pub rereads: u8,
     /// The lease this job holds on its key (lease designs): the
     /// `lease_ate_ms` its claim or retake wrote, read back with RETURNING.
     /// Its writes carry it in their WHERE, so a write after recovery or
@@ -182,6 +186,8 @@ impl Job {
             headers: None,
             reclaims: 0,
             balance: None,
+            version: None,
+            rereads: 0,
             lease_token: None,
         }
     }
@@ -232,6 +238,9 @@ pub struct StmtInputs {
     pub fingerprint: crate::text::Text,
     /// The balance read, for the statement that writes the new one.
     pub balance: Option<i64>,
+    /// The version read with it, for the optimistic write; `None` for the
+    /// others.
+    pub version: Option<i64>,
     /// The job's lease, for the writes fenced by it; `None` for the others.
     pub lease_token: Option<i64>,
 }
@@ -324,6 +333,11 @@ pub fn action(w: &Situation, job: &Job) -> Action {
             } else {
                 None
             },
+            version: if pc == Pc::WriteBalance {
+                job.version
+            } else {
+                None
+            },
             lease_token: if pc.fenced_by_lease() {
                 job.lease_token
             } else {
@@ -393,6 +407,7 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
             Stmt::Update {
                 table: "cobranca_simples".into(),
                 set: vec![("status".into(), text(status))],
+                increment: vec![],
                 filter: vec![("id".into(), Value::Int(id))],
                 returning: vec![],
             }
@@ -406,6 +421,7 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
                     ("resposta_http".into(), Value::Int(i64::from(http))),
                     ("resposta_corpo".into(), text(&body)),
                 ],
+                increment: vec![],
                 filter: vec![("id".into(), Value::Int(id))],
                 returning: vec![],
             }

@@ -55,6 +55,7 @@ pub(super) fn statement(scenario: &Scenario, it: &Intent, inputs: &StmtInputs) -
             set: vec![("estado".into(), Value::text("completed"))],
             // Fenced as the lease design's answer is: a consumer whose
             // lease recovery took matches no row.
+            increment: vec![],
             filter: vec![
                 ("id".into(), Value::Int(inputs.row_id.unwrap_or(0))),
                 ("estado".into(), Value::text("processing")),

@@ -29,10 +29,28 @@ fn http_tables(scenario: &Scenario) -> &'static [&'static str] {
         scenario.event == EventDelivery::Outbox,
     ) {
         (false, false) => tables_of(scenario.strategy),
+        (true, false) if versioned(scenario) => &[KEY, ORDER, "conta_versionada"],
+        (true, true) if versioned(scenario) => &[KEY, ORDER, "conta_versionada", "evento_outbox"],
         (true, false) => &[KEY, ORDER, "conta"],
         (false, true) => &[KEY, ORDER, "evento_outbox"],
         (true, true) => &[KEY, ORDER, "conta", "evento_outbox"],
     }
+}
+
+/// Whether the scenario debits the account with a version column.
+fn versioned(scenario: &Scenario) -> bool {
+    scenario.strategy == Strategy::LocalEffect
+        && scenario.balance.as_ref().is_some_and(|b| b.version_column)
+}
+
+/// The tables a run's store creates: every design's, and the versioned
+/// account where the scenario debits it.
+pub fn store_tables(scenario: &Scenario) -> Vec<crate::store::TableDef> {
+    let mut tables = crate::store::all_tables();
+    if versioned(scenario) {
+        tables.push(crate::store::conta_versionada_table());
+    }
+    tables
 }
 
 /// The tables a strategy writes, as the lousa shows them.

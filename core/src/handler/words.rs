@@ -23,6 +23,8 @@ impl Words for Job {
             headers,
             reclaims,
             balance,
+            version,
+            rereads,
             lease_token,
         } = self;
         let captured = match capture_result {
@@ -38,8 +40,11 @@ impl Words for Job {
                 .opt(*call, 23)
                 .put(captured, 2)
                 .flag(*waiting_returns_rows)
-                // 7 bits: a job re-claims at most three times.
-                .put(u64::from(*reclaims), 7)
+                // 4 bits: a job re-claims at most three times.
+                .put(u64::from(*reclaims), 4)
+                // 2 bits: at most `VERSION_RETRIES_MAX` (3) re-reads.
+                .put(u64::from(*rereads), 2)
+                .flag(version.is_some())
                 .flag(row_id.is_some())
                 .flag(waiting_since_ms.is_some())
                 .flag(waiting_sql.is_some())
@@ -54,6 +59,9 @@ impl Words for Job {
         }
         if let Some(balance) = balance {
             h.word(*balance as u64);
+        }
+        if let Some(version) = version {
+            h.word(*version as u64);
         }
         if let Some(lease) = lease_token {
             h.word(*lease as u64);

@@ -454,7 +454,7 @@ mod tests {
             (
                 "/clients/0/retry_max",
                 json!(3),
-                r#"clients[0]: unknown field "retry_max" (expected one of: name, kind, intents, start_ms, timeout_ms, retries_max, backoff_ms, new_key_per_retry, gap_between_intents_ms, client_timestamp, reformat_retries)"#,
+                r#"clients[0]: unknown field "retry_max" (expected one of: name, kind, intents, start_ms, timeout_ms, retries_max, backoff_ms, new_key_per_retry, gap_between_intents_ms, client_timestamp, reformat_retries, backoff, backoff_max_ms, backoff_jitter_ms, deadline_ms)"#,
             ),
             (
                 "/clients/0/intents/0/zzz",
@@ -533,7 +533,7 @@ mod tests {
         );
         assert_eq!(
             refusal(r#"{"clients": [{"a, `b`": 1}]}"#),
-            "clients[0]: unknown field \"a, `b`\" (expected one of: name, kind, intents, start_ms, timeout_ms, retries_max, backoff_ms, new_key_per_retry, gap_between_intents_ms, client_timestamp, reformat_retries)"
+            "clients[0]: unknown field \"a, `b`\" (expected one of: name, kind, intents, start_ms, timeout_ms, retries_max, backoff_ms, new_key_per_retry, gap_between_intents_ms, client_timestamp, reformat_retries, backoff, backoff_max_ms, backoff_jitter_ms, deadline_ms)"
         );
     }
 

@@ -37,6 +37,7 @@ fn update(table: &str, set: &[(&str, Value)], filter: Filter, returning: &[&str]
             .iter()
             .map(|(c, v)| (c.to_string().into(), v.clone()))
             .collect(),
+        increment: vec![],
         filter,
         returning: returning.iter().map(|c| c.to_string().into()).collect(),
     }
@@ -598,4 +599,71 @@ fn an_open_snapshot_keeps_the_versions_it_sees() {
         ok(&mut st, b, read()).rows,
         vec![vec![Value::text("RECUSADA")]]
     );
+}
+
+/// The optimistic write, `SET saldo = ..., versao = versao + 1 WHERE id = 1
+/// AND versao = <read>`: it bumps the version from the row it writes, and a
+/// write from a stale read that waited for the winner re-checks its WHERE
+/// on the committed row (READ COMMITTED) and matches nothing, as
+/// `tests/conformance/balance_debit_version_column.toml` shows PostgreSQL
+/// doing.
+#[test]
+fn a_versioned_write_bumps_the_version_and_a_stale_one_matches_nothing() {
+    let versioned = |saldo: i64, read: i64| Stmt::Update {
+        table: "conta_versionada".into(),
+        set: vec![("saldo".into(), Value::Int(saldo))],
+        increment: vec!["versao".into()],
+        filter: vec![
+            ("id".into(), Value::Int(1)),
+            ("versao".into(), Value::Int(read)),
+        ],
+        returning: vec!["versao".into()],
+    };
+    assert_eq!(
+        versioned(75_000, 0).to_sql(),
+        "UPDATE conta_versionada SET saldo = 75000, versao = versao + 1 \
+         WHERE id = 1 AND versao = 0 RETURNING versao"
+    );
+    let mut st = Store::new(&known_tables());
+    let (a, b) = (st.open_session(), st.open_session());
+    let account = Stmt::Insert {
+        table: "conta_versionada".into(),
+        values: vec![
+            ("saldo".into(), Value::Int(100_000)),
+            ("versao".into(), Value::Int(0)),
+        ],
+        on_conflict_do_nothing: None,
+        returning: vec![],
+    };
+    ok(&mut st, a, account);
+    ok(&mut st, a, begin(Isolation::ReadCommitted));
+    ok(&mut st, b, begin(Isolation::ReadCommitted));
+    let r = ok(&mut st, a, versioned(75_000, 0));
+    assert_eq!(r.rows, vec![vec![Value::Int(1)]]);
+    waits(&mut st, b, versioned(60_000, 0));
+    ok(&mut st, a, Stmt::Commit);
+    let r = completion(&mut st, b).unwrap();
+    assert_eq!((r.affected, r.rows.len()), (0, 0), "the stale write lost");
+    let r = ok(&mut st, b, versioned(35_000, 1));
+    assert_eq!(r.rows, vec![vec![Value::Int(2)]]);
+    ok(&mut st, b, Stmt::Commit);
+    let r = ok(
+        &mut st,
+        a,
+        select("conta_versionada", &["saldo", "versao"], vec![], false),
+    );
+    assert_eq!(r.rows, vec![vec![Value::Int(35_000), Value::Int(2)]]);
+    // An unknown column is refused before anything is read.
+    let e = fails(
+        &mut st,
+        a,
+        Stmt::Update {
+            table: "conta_versionada".into(),
+            set: vec![],
+            increment: vec!["nope".into()],
+            filter: vec![],
+            returning: vec![],
+        },
+    );
+    assert_eq!(e.state, SqlState::UndefinedObject);
 }

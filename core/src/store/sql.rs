@@ -246,6 +246,37 @@ pub fn conta_table() -> TableDef {
     }
 }
 
+/// The account with a version column, for the optimistic debit
+/// (`local-effect` with `balance.version_column`): a write names the
+/// version it read and bumps it, so a write from a stale read matches no
+/// row. A table of its own, created only where a scenario uses it, so the
+/// runs and scripts of every other scenario keep `conta` as it was.
+pub fn conta_versionada_table() -> TableDef {
+    use ColumnType::*;
+    TableDef {
+        name: "conta_versionada".into(),
+        columns: vec![
+            col("id", Identity, true),
+            col("saldo", BigInt, true),
+            col("versao", BigInt, true),
+        ],
+        uniques: vec![],
+    }
+}
+
+/// The tables only some scenarios create, after [`all_tables`]'s.
+pub fn optional_tables() -> Vec<TableDef> {
+    vec![conta_versionada_table()]
+}
+
+/// Every table a statement may name: [`all_tables`], then
+/// [`optional_tables`].
+pub fn known_tables() -> Vec<TableDef> {
+    let mut tables = all_tables();
+    tables.extend(optional_tables());
+    tables
+}
+
 /// The transactional outbox: the event of an effect, written in the
 /// effect's own transaction, published later by a relay.
 pub fn evento_outbox_table() -> TableDef {
@@ -328,6 +359,11 @@ pub enum Stmt {
     Update {
         table: Name,
         set: Vec<(Name, Value)>,
+        /// Columns set to themselves plus one (`versao = versao + 1`), after
+        /// `set`: an optimistic lock's version, bumped by the row's own
+        /// value, whichever version the statement ends up writing.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        increment: Vec<Name>,
         #[serde(default)]
         filter: Filter,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -404,12 +440,14 @@ impl Stmt {
             Stmt::Update {
                 table,
                 set,
+                increment,
                 filter,
                 returning,
             } => {
                 let sets: Vec<String> = set
                     .iter()
                     .map(|(c, v)| format!("{c} = {}", v.to_sql_literal()))
+                    .chain(increment.iter().map(|c| format!("{c} = {c} + 1")))
                     .collect();
                 format!(
                     "UPDATE {table} SET {}{}{}",
@@ -436,7 +474,7 @@ impl Stmt {
 
 /// jsonb columns are read as text so model and server compare the same form.
 fn select_expr(table: &str, column: &str) -> String {
-    let is_json = all_tables()
+    let is_json = known_tables()
         .iter()
         .find(|t| t.name == table)
         .and_then(|t| t.columns.iter().find(|c| c.name == column))

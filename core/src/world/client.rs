@@ -104,7 +104,12 @@ impl World {
         })
     }
 
-    pub(super) fn client_timeout(&mut self, client: ClientId, attempt: AttemptId) {
+    pub(super) fn client_timeout(
+        &mut self,
+        client: ClientId,
+        attempt: AttemptId,
+        chooser: &mut dyn Chooser,
+    ) {
         self.attempts[attempt.ix()].timed_out = true;
         self.clients[client.ix()].knowledge = Knowledge::Unknown { attempt: attempt.0 };
         self.emit(
@@ -114,37 +119,78 @@ impl World {
                 attempt: attempt.0,
             },
         );
-        self.retry_or_give_up(client);
+        self.retry_or_give_up(client, chooser);
     }
 
-    pub(super) fn retry_or_give_up(&mut self, client: ClientId) {
-        self.retry_or_give_up_from(client, self.now_ms);
+    pub(super) fn retry_or_give_up(&mut self, client: ClientId, chooser: &mut dyn Chooser) {
+        self.retry_or_give_up_from(client, self.now_ms, chooser);
     }
 
-    /// Retries `backoff_ms` after `from_ms`, or gives up.
-    fn retry_or_give_up_from(&mut self, client: ClientId, from_ms: u64) {
+    /// Retries after the policy's wait from `from_ms`, or gives up: when the
+    /// retries are spent, or when the retry would leave past the client's
+    /// deadline.
+    fn retry_or_give_up_from(&mut self, client: ClientId, from_ms: u64, chooser: &mut dyn Chooser) {
         let spec = &self.scenario.clients[client.ix()];
         let c = &self.clients[client.ix()];
-        if c.attempts_for_intent <= spec.retries_max {
-            let at = from_ms.max(self.now_ms) + spec.backoff_ms;
-            if !matches!(c.knowledge, Knowledge::Unknown { .. }) {
-                self.clients[client.ix()].knowledge = Knowledge::Backoff;
+        let retry = c.attempts_for_intent;
+        let mut past_deadline = false;
+        if retry <= spec.retries_max {
+            let base_ms = spec.backoff_before(retry);
+            let jitter_ms = match spec.backoff_jitter_ms {
+                0 => 0,
+                j => u64::from(chooser.choose(ChoiceKind::Backoff, j + 1)),
+            };
+            let wait_ms = base_ms.saturating_add(jitter_ms);
+            let at = from_ms.max(self.now_ms).saturating_add(wait_ms);
+            let first_ms = self.first_sent_ms(client);
+            past_deadline = spec.deadline_ms > 0 && at.saturating_sub(first_ms) > spec.deadline_ms;
+            if !past_deadline {
+                let tell = spec.tells_backoff();
+                if !matches!(c.knowledge, Knowledge::Unknown { .. }) {
+                    self.clients[client.ix()].knowledge = Knowledge::Backoff;
+                }
+                if tell {
+                    self.emit(
+                        self.client_actor(client),
+                        EventKind::RetryScheduled {
+                            client: client.0,
+                            retry,
+                            base_ms,
+                            jitter_ms,
+                            wait_ms: at - self.now_ms,
+                        },
+                    );
+                }
+                self.agenda.push(at, Due::ClientSend { client });
+                return;
             }
-            self.agenda.push(at, Due::ClientSend { client });
-        } else {
-            let intent = self.intent_index(client, c.intent);
-            if !matches!(c.knowledge, Knowledge::Answered { .. }) {
-                self.clients[client.ix()].knowledge = Knowledge::GaveUp;
-            }
-            self.emit(
-                self.client_actor(client),
-                EventKind::GaveUp {
-                    client: client.0,
-                    intent,
-                },
-            );
-            self.next_intent(client);
         }
+        let c = &self.clients[client.ix()];
+        let intent = self.intent_index(client, c.intent);
+        if !matches!(c.knowledge, Knowledge::Answered { .. }) {
+            self.clients[client.ix()].knowledge = Knowledge::GaveUp;
+        }
+        self.emit(
+            self.client_actor(client),
+            EventKind::GaveUp {
+                client: client.0,
+                intent,
+                deadline: past_deadline,
+            },
+        );
+        self.next_intent(client);
+    }
+
+    /// When the client's current intent's first attempt left: the last
+    /// `attempts_for_intent` attempts of the client are that intent's.
+    fn first_sent_ms(&self, client: ClientId) -> u64 {
+        let sent = self.clients[client.ix()].attempts_for_intent as usize;
+        self.attempts
+            .iter()
+            .rev()
+            .filter(|a| a.client == client.0)
+            .nth(sent.saturating_sub(1))
+            .map_or(self.now_ms, |a| a.sent_ms)
     }
 
     pub(super) fn next_intent(&mut self, client: ClientId) {
@@ -161,7 +207,7 @@ impl World {
         }
     }
 
-    pub(super) fn response_arrive(&mut self, attempt: AttemptId) {
+    pub(super) fn response_arrive(&mut self, attempt: AttemptId, chooser: &mut dyn Chooser) {
         let a = &self.attempts[attempt.ix()];
         let client = a.client;
         let (status, body) = a.pending_answer().expect("a response carries an answer");
@@ -201,10 +247,10 @@ impl World {
         if queue && status >= 500 {
             let visible_ms = self.attempts[attempt.ix()].sent_ms
                 + self.scenario.clients[client as usize].timeout_ms;
-            self.retry_or_give_up_from(ClientId(client), visible_ms);
+            self.retry_or_give_up_from(ClientId(client), visible_ms, chooser);
         // 409: someone is still working on it; 5xx: try again. Both retry.
         } else if status == 409 || status >= 500 {
-            self.retry_or_give_up(ClientId(client));
+            self.retry_or_give_up(ClientId(client), chooser);
         } else {
             self.next_intent(ClientId(client));
         }

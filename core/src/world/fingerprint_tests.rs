@@ -187,6 +187,13 @@ fn instances_that_differ_in_any_field_or_job_field_differ() {
         job(&|j| j.reclaims = 1),
         job(&|j| j.balance = Some(0)),
         job(&|j| j.balance = Some(1)),
+        job(&|j| j.version = Some(0)),
+        job(&|j| j.version = Some(1)),
+        job(&|j| j.rereads = 1),
+        job(&|j| {
+            j.version = Some(7);
+            j.row_id = None;
+        }),
         job(&|j| j.lease_token = Some(0)),
         job(&|j| j.lease_token = Some(1)),
         job(&|j| {

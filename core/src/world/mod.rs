@@ -386,7 +386,7 @@ impl World {
             }
             client_intents.push(mine);
         }
-        let mut store = Store::with_all_tables();
+        let mut store = Store::new(&handler::store_tables(&scenario));
         let instances = (0..scenario.instances)
             .map(|i| {
                 Part::new(Instance {
@@ -608,7 +608,7 @@ impl World {
     fn handle(&mut self, due: Due, chooser: &mut dyn Chooser, store_exec: &mut dyn StoreExec) {
         match due {
             Due::ClientSend { client } => self.client_send(client, chooser),
-            Due::ClientTimeout { client, attempt } => self.client_timeout(client, attempt),
+            Due::ClientTimeout { client, attempt } => self.client_timeout(client, attempt, chooser),
             Due::ArriveAtInstance { attempt } => self.route(attempt, chooser),
             Due::Step { instance, attempt } => {
                 self.run_step(instance, attempt, chooser, store_exec)
@@ -616,7 +616,7 @@ impl World {
             Due::AcquirerReceive { call } => self.acquirer_receive(call),
             Due::AcquirerReply { call } => self.acquirer_reply(call),
             Due::AcquirerTimeout { call } => self.acquirer_timeout(call),
-            Due::ResponseArrive { attempt } => self.response_arrive(attempt),
+            Due::ResponseArrive { attempt } => self.response_arrive(attempt, chooser),
             Due::Crash { instance } => self.crash(instance),
             Due::Restart { instance } => self.restart(instance),
             Due::RecoverySweep => self.recovery_sweep(),
@@ -656,9 +656,13 @@ fn account_setup(s: &Scenario) -> Option<Stmt> {
         .balance
         .as_ref()
         .filter(|_| s.strategy == Strategy::LocalEffect)?;
+    let mut values = vec![("saldo".into(), crate::store::Value::Int(b.opening_cents))];
+    if b.version_column {
+        values.push(("versao".into(), crate::store::Value::Int(0)));
+    }
     Some(Stmt::Insert {
-        table: "conta".into(),
-        values: vec![("saldo".into(), crate::store::Value::Int(b.opening_cents))],
+        table: b.table().into(),
+        values,
         on_conflict_do_nothing: None,
         returning: vec![],
     })

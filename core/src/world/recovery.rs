@@ -146,6 +146,7 @@ fn relay_outbox(w: &mut World) -> Vec<(u32, i64)> {
         let stmt = Stmt::Update {
             table: "evento_outbox".into(),
             set: vec![("publicado".into(), Value::Int(1))],
+            increment: vec![],
             filter: vec![
                 ("id".into(), Value::Int(id)),
                 ("publicado".into(), Value::Int(0)),
@@ -283,6 +284,7 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, i64, Lookup, Reconciliation
         let stmt = Stmt::Update {
             table: "chave_idempotencia".into(),
             set,
+            increment: vec![],
             filter: vec![
                 ("id".into(), Value::Int(id)),
                 ("estado".into(), Value::text(state)),
@@ -354,12 +356,14 @@ pub(crate) fn recover_messages(w: &mut World) -> Vec<(String, i64, Lookup, Recon
             Reconciliation::Escalated => Stmt::Update {
                 table,
                 set: vec![("estado".into(), Value::text("escalated"))],
+                increment: vec![],
                 filter,
                 returning: vec![],
             },
             _ => Stmt::Update {
                 table,
                 set: vec![("estado".into(), Value::text("completed"))],
+                increment: vec![],
                 filter,
                 returning: vec![],
             },

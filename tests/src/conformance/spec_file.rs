@@ -23,7 +23,7 @@
 //!
 //! Each step is a [`Stmt`] in its serde form (tagged by `op`) plus a `name`.
 
-use lousa_core::store::{Stmt, TableDef, all_tables};
+use lousa_core::store::{Stmt, TableDef, known_tables};
 use lousa_pg::{SessionSpec, Spec, StepSpec};
 use serde::Deserialize;
 use std::path::Path;
@@ -74,7 +74,7 @@ fn stmt_from_table(table: toml::Table, what: &str) -> Result<Stmt, String> {
 }
 
 fn tables_named(names: &[String]) -> Result<Vec<TableDef>, String> {
-    let all = all_tables();
+    let all = known_tables();
     for n in names {
         if !all.iter().any(|t| &t.name == n) {
             return Err(format!("unknown table `{n}`"));

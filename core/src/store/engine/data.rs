@@ -283,6 +283,30 @@ impl Store {
             }
             _ => Vec::new(),
         };
+        let increment: Vec<usize> = match stmt {
+            Stmt::Update { increment, .. } => {
+                let def = &self.tables[t].def;
+                let resolved: Result<Vec<_>, SqlError> = increment
+                    .iter()
+                    .map(|c| {
+                        def.column_index(c).ok_or_else(|| {
+                            err(
+                                SqlState::UndefinedObject,
+                                format!(
+                                    "column \"{c}\" of relation \"{}\" does not exist",
+                                    def.name
+                                ),
+                            )
+                        })
+                    })
+                    .collect();
+                match resolved {
+                    Ok(r) => r,
+                    Err(e) => return Step::Done(Err(e)),
+                }
+            }
+            _ => Vec::new(),
+        };
         if resumed.is_none()
             && let Err(e) = self.ssi_read(tx, t, filter)
         {
@@ -338,6 +362,13 @@ impl Store {
                     let mut values = self.tables[t].versions[target].values.to_vec();
                     for (i, val) in &set {
                         values[*i] = val.clone();
+                    }
+                    // `c = c + 1` reads the version the UPDATE acts on (the
+                    // newest, after a wait); NULL + 1 is NULL.
+                    for &i in &increment {
+                        if let Some(n) = values[i].as_int() {
+                            values[i] = Value::Int(n + 1);
+                        }
                     }
                     out.rows.extend(project(&def, &values, returning));
                     let next = self.tables[t].versions.len();
