@@ -866,18 +866,19 @@ fn a_debit_with_a_version_column_rereads_after_losing_the_race_and_keeps_both() 
         .filter(|(_, q, _)| q.starts_with("SELECT saldo, versao FROM conta_versionada"))
         .collect();
     assert_eq!(reads.len(), 3, "two reads, then the loser's second");
-    // The loser's stale write matches no row once the winner commits; its
-    // write after the second read names the new version and lands.
-    let stale = "versao = versao + 1 WHERE id = 1 AND versao = 0";
+    // The loser's stale write matches no row once the winner commits (and
+    // says so: 0 rows); its write after the second read names the new
+    // version and lands.
+    let stale = "versao = versao + 1 WHERE id = 1 AND versao = 0 RETURNING id";
     let lost_race = sql
         .iter()
-        .filter(|(_, q, o)| q.ends_with(stale) && *o == SqlOutcome::Ok)
+        .filter(|(_, q, o)| q.ends_with(stale) && *o == SqlOutcome::Rows { rows: vec![] })
         .count();
     assert_eq!(lost_race, 1, "{sql:#?}");
     assert!(
         sql.iter()
-            .any(|(_, q, o)| q.ends_with("AND versao = 1")
-                && *o == SqlOutcome::Affected { count: 1 })
+            .any(|(_, q, o)| q.ends_with("AND versao = 1 RETURNING id")
+                && matches!(o, SqlOutcome::Rows { rows } if rows.len() == 1))
     );
     let conta = r
         .state_at(usize::MAX)

@@ -252,7 +252,29 @@ fn instance_block(
     if instance.jobs.is_empty() && instance.alive {
         lines.push(line(t.idle, "dim"));
     }
+    // A pool too small for its held transactions: how many wait for it.
+    if !instance.connection_queue.is_empty() {
+        let text = format!(
+            "pool: {} {} · {} {}",
+            instance.connections_free,
+            t.pool_free,
+            instance.connection_queue.len(),
+            t.pool_queued
+        );
+        wrapped(&mut lines, &text, width, "wait");
+        class.push_str(" is-queued");
+        data.push((
+            "data-pool-queue",
+            instance.connection_queue.len().to_string(),
+        ));
+    }
     for job in &instance.jobs {
+        // A job in the pool's queue has not begun: it waits, one line.
+        if instance.connection_queue.contains(&job.attempt) {
+            let text = format!("#{} {}", job.attempt + 1, t.in_pool_queue);
+            wrapped(&mut lines, &text, width, "wait");
+            continue;
+        }
         let step = view::step_label(&job.step, lang);
         wrapped(
             &mut lines,
@@ -1445,6 +1467,42 @@ mod tests {
         let rows = database.kids.iter().filter(|k| k.tag == "g");
         rows.map(|row| row.kids.iter().map(|k| k.text.clone()).collect())
             .collect()
+    }
+
+    #[test]
+    fn a_full_pool_shows_its_queue_on_the_instance() {
+        let run = lousa_core::run(&builtin("pool-exhausted").expect("built-in")).expect("valid");
+        let layout = layout(&run, 760, Lang::Pt);
+        let most = (0..run.frame_count())
+            .map(|f| {
+                run.state_at(f)
+                    .instances
+                    .iter()
+                    .map(|i| i.connection_queue.len())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .max()
+            .unwrap_or(0);
+        assert!(most >= 3, "the queue grows, to {most}");
+        let at = (0..run.frame_count())
+            .find(|&f| {
+                run.state_at(f)
+                    .instances
+                    .iter()
+                    .any(|i| i.connection_queue.len() == most)
+            })
+            .expect("a frame with the longest queue");
+        let drawn = board(&run, at, 760, Lang::Pt, &layout).markup();
+        assert!(
+            drawn.contains(&format!(r#"data-pool-queue="{most}""#)),
+            "{drawn}"
+        );
+        assert!(
+            drawn.contains(&format!("pool: 0 livres · {most} na fila")),
+            "{drawn}"
+        );
+        assert!(drawn.contains("na fila do pool"), "{drawn}");
     }
 
     #[test]

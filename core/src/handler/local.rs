@@ -67,7 +67,9 @@ pub(super) fn statement(scenario: &Scenario, it: &Intent, inputs: &StmtInputs) -
                     vec![]
                 },
                 filter,
-                returning: vec![],
+                // So that a write that lost the race reads "0 rows" on the
+                // board, where a plain UPDATE 0 would read "ok".
+                returning: if versioned { vec!["id".into()] } else { vec![] },
             }
         }
         Pc::InsertOutbox => Stmt::Insert {
