@@ -28,7 +28,7 @@ impl World {
                 alive: inst.alive,
                 connections_free: inst.connections.iter().filter(|c| c.job.is_none()).count()
                     as u32,
-                connection_queue: inst.connection_queue.iter().copied().collect(),
+                connection_queue: inst.connection_queue.to_vec(),
                 jobs: inst
                     .jobs
                     .iter()
