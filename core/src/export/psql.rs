@@ -72,7 +72,17 @@ pub fn psql_script(scenario: &Scenario, run: &Run) -> String {
         scenario.name, run.strategy, run.schedule
     );
     let _ = writeln!(out, "-- Set-up (any terminal):");
-    let tables = crate::handler::store_tables(scenario);
+    // Only the tables the run's statements touch: a check-then-act run
+    // needs cobranca_simples, not every table of every design.
+    let used: Vec<&str> = run
+        .store_log
+        .iter()
+        .filter_map(|s| s.stmt.table())
+        .collect();
+    let tables: Vec<_> = crate::handler::store_tables(scenario)
+        .into_iter()
+        .filter(|t| used.contains(&t.name.as_str()))
+        .collect();
     for t in tables.iter().rev() {
         let _ = writeln!(out, "DROP TABLE IF EXISTS {};", t.name);
     }
@@ -132,5 +142,33 @@ mod tests {
             r.strategy, r.schedule
         );
         assert!(script.contains(&replay), "{script}");
+    }
+
+    /// Issue #33: the set-up dropped and created seven tables where the run
+    /// used two.
+    #[test]
+    fn the_set_up_creates_only_the_tables_the_run_touches() {
+        let s = crate::builtins::builtin("race-2").unwrap();
+        let script = psql_script(&s, &crate::run(&s).unwrap());
+        assert!(
+            script.contains("CREATE TABLE cobranca_simples ("),
+            "{script}"
+        );
+        assert!(script.contains("DROP TABLE IF EXISTS cobranca_simples;"));
+        for other in ["cobranca ", "chave_idempotencia", "conta ", "evento_outbox"] {
+            assert!(
+                !script.contains(&format!("CREATE TABLE {other}")),
+                "{other}: {script}"
+            );
+        }
+        let mut lease = crate::builtins::builtin("balance-lost-update").unwrap();
+        lease.strategy = crate::Strategy::LocalEffect;
+        let script = psql_script(&lease, &crate::run(&lease).unwrap());
+        for used in ["chave_idempotencia (", "conta (", "pedido_pago ("] {
+            assert!(
+                script.contains(&format!("CREATE TABLE {used}")),
+                "{used}: {script}"
+            );
+        }
     }
 }
