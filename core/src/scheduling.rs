@@ -126,7 +126,7 @@ pub fn point(scenario: &Scenario, choices: &Schedule) -> Result<Turn, TurnError>
         schedule: walk.chooser.schedule().to_string(),
         initial: recorded
             .initial
-            .unwrap_or_else(|| World::new(scenario).frame()),
+            .expect("a recording walk keeps its first frame"),
         steps: recorded.steps,
         summary: crate::run::summarize(&walk.world),
         store_log: recorded.store_log,

@@ -52,9 +52,10 @@ pub fn Counts(whole: Whole) -> impl IntoView {
     });
     // A count cut off at the state limit starts none from here: it would
     // stop at the same limit, and say nothing more.
-    let finished = move || whole.with(|(o, c)| (*o == Some(of())).then(|| finished(c)).flatten());
-    let whole_done = Memo::new(move |_| finished() == Some(true));
-    let whole_cut = Memo::new(move |_| finished() == Some(false));
+    let whole_finished =
+        move || whole.with(|(o, c)| (*o == Some(of())).then(|| finished(c)).flatten());
+    let whole_done = Memo::new(move |_| whole_finished() == Some(true));
+    let whole_cut = Memo::new(move |_| whole_finished() == Some(false));
     // Once every schedule is counted, count again from each new position.
     Effect::new(move |_| {
         let done = whole_done.get();

@@ -16,10 +16,7 @@ pub fn Scheduler() -> impl IntoView {
     let w = move || words(ws.lang.get());
     let kind = move || {
         let lang = ws.lang.get();
-        ws.with_acting(|t| {
-            t.and_then(|t| t.next.as_ref())
-                .map_or(w().run_over, |p| choice_kind(p.kind, lang))
-        })
+        ws.with_point(|p| p.map_or(w().run_over, |p| choice_kind(p.kind, lang)))
     };
     let items = move || {
         let lang = ws.lang.get();
@@ -109,9 +106,8 @@ pub fn Scheduler() -> impl IntoView {
 fn OtherChoice() -> impl IntoView {
     let ws = expect_context::<Ws>();
     let last = move || {
-        ws.with_acting(|t| {
-            t.and_then(|t| t.next.as_ref())
-                .filter(|p| p.arity as usize > p.alternatives.len())
+        ws.with_point(|p| {
+            p.filter(|p| p.arity as usize > p.alternatives.len())
                 .map(|p| p.arity - 1)
         })
     };

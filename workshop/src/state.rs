@@ -1,9 +1,9 @@
 //! The workshop's state, as signals, and the attendee's actions on it.
 //!
 //! The inputs are the built-in, its strategy, the language and the choices
-//! made; the run and the next choice point are a memo of them
-//! (`scheduling::turn`). Undone choices wait on a redo stack until a
-//! different pick drops them.
+//! made; the next choice point is a memo of them (`scheduling::point`, the
+//! run as far as the choices fix it), the whole run another. Undone choices
+//! wait on a redo stack until a different pick drops them.
 
 use crate::url::{self, Problem, Setup};
 use leptos::prelude::*;
@@ -11,7 +11,7 @@ use lousa_core::choice::Schedule;
 use lousa_core::fork::Fork;
 use lousa_core::narrate::Lang;
 use lousa_core::run::Run;
-use lousa_core::scheduling::{self, Turn};
+use lousa_core::scheduling::{self, ChoicePoint, Turn};
 use lousa_core::{Scenario, Strategy, builtins, link, run};
 
 /// Choices a finish may add: more than any built-in's run has choice points.
@@ -263,22 +263,20 @@ impl Ws {
         self.turn.with(|t| call(t.as_ref().ok()))
     }
 
+    /// `f` of the choice point a pick acts on; `None` when the run is over.
+    pub fn with_point<R>(&self, f: impl FnOnce(Option<&ChoicePoint>) -> R) -> R {
+        self.with_acting(|t| f(t.and_then(|t| t.next.as_ref())))
+    }
+
     /// How many alternatives the choice point a pick acts on has (0 when
     /// the run is over).
     pub fn arity(&self) -> usize {
-        self.with_acting(|t| {
-            t.and_then(|t| t.next.as_ref())
-                .map_or(0, |p| p.arity as usize)
-        })
+        self.with_point(|p| p.map_or(0, |p| p.arity as usize))
     }
 
     /// Takes the `n`th alternative the choice point describes (keys 1-9).
     pub fn pick_nth(&self, n: usize) {
-        let choice = self.with_acting(|t| {
-            t.and_then(|t| t.next.as_ref())
-                .and_then(|p| p.alternatives.get(n))
-                .map(|a| a.choice)
-        });
+        let choice = self.with_point(|p| p.and_then(|p| p.alternatives.get(n)).map(|a| a.choice));
         if let Some(choice) = choice {
             self.pick(choice);
         }
@@ -367,7 +365,7 @@ impl Ws {
             .with_untracked(|s| scheduling::fit(s, &Schedule(all)));
         let first = self
             .built
-            .with_untracked(|s| scheduling::turn(s, &Schedule::default()).map_or(0, |t| t.frame));
+            .with_untracked(|s| scheduling::point(s, &Schedule::default()).map_or(0, |t| t.frame));
         self.redo.set(Vec::new());
         self.choices.set(kept.0);
         self.on_branch.set(false);
