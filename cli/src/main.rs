@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use lousa_core::explore::{self, Modality, Verdict};
 use lousa_core::narrate::{self, Lang};
 use lousa_core::property;
-use lousa_core::{Scenario, Schedule, Strategy, builtins, link, run, swarm, sweep};
+use lousa_core::{Scenario, Schedule, Strategy, builtins, lesson, link, run, swarm, sweep};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
@@ -103,6 +103,9 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: ScenarioFormat,
     },
+    /// List the workshop's lesson, challenge by challenge: how it is
+    /// solved, its goal, and a solution found and checked on the spot.
+    Lesson,
     /// Run a scenario and print its timeline and outcome.
     Run {
         /// A built-in name (see `lousa scenarios`) or a path to scenario JSON.
@@ -331,6 +334,37 @@ pub fn load(name: &str, strategy: Option<&str>, seed: Option<u64>) -> Result<Sce
 fn execute(cmd: Command) -> Result<(), String> {
     match cmd {
         Command::Replay(_) => unreachable!("main runs replay"),
+        Command::Lesson => {
+            let mut rows = Vec::new();
+            for c in lesson::LESSON {
+                let solved = lesson::solve::solve(c)?;
+                rows.push([
+                    c.id.to_string(),
+                    c.how.name().to_string(),
+                    c.goal.label(),
+                    solved.solution.text(),
+                    solved.picks.to_string(),
+                ]);
+            }
+            let head = ["id", "how", "goal", "solution", "picks"].map(String::from);
+            let width = |i: usize| rows.iter().chain([&head]).map(|r| r[i].len()).max();
+            let widths: Vec<usize> = (0..4).map(|i| width(i).unwrap_or(0)).collect();
+            for row in [&head].into_iter().chain(&rows) {
+                outln!(
+                    "{:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {}",
+                    row[0],
+                    row[1],
+                    row[2],
+                    row[3],
+                    row[4],
+                    w0 = widths[0],
+                    w1 = widths[1],
+                    w2 = widths[2],
+                    w3 = widths[3]
+                );
+            }
+            Ok(())
+        }
         Command::Scenarios { scenario, format } => {
             let list = match &scenario {
                 Some(name) => vec![load(name, None, None)?],

@@ -17,6 +17,7 @@ pub mod fault_swarm;
 mod fingerprint;
 pub mod fork;
 pub mod handler;
+pub mod lesson;
 pub mod link;
 pub mod narrate;
 mod part;

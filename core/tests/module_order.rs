@@ -37,6 +37,7 @@ const ORDER: &[&str] = &[
     "sweep",
     "explore",
     "fault_swarm",
+    "lesson",
 ];
 
 /// Items lib.rs re-exports at the crate root, with the module that defines
