@@ -105,7 +105,9 @@ fn the_browser_tests_play_the_solutions_the_core_finds() {
         .map(|(c, solved)| {
             let solution = match &solved.solution {
                 Solution::Schedule(s) => json!({ "schedule": s.to_string() }),
-                Solution::Edit(link) => json!({ "scenario": link }),
+                Solution::Edit(link) => {
+                    json!({ "scenario": link, "fields": solve::known_edit(c.id) })
+                }
                 Solution::Explore(_) => json!({ "explore": true }),
             };
             json!({

@@ -123,8 +123,9 @@ pub fn schedules_up_to(scenario: &Scenario, picks: usize) -> Vec<Schedule> {
 }
 
 /// The edits known to solve the edit challenges: dotted paths and JSON
-/// values, as a link writes them.
-fn known_edit(id: &str) -> Option<&'static [(&'static str, &'static str)]> {
+/// values, as a link writes them (the browser tests type them into the
+/// workshop's editor).
+pub fn known_edit(id: &str) -> Option<&'static [(&'static str, &'static str)]> {
     Some(match id {
         "o-timeout-que-dispara" => &[("clients.0.timeout_ms", "1500")],
         "processando-responde-409" => &[("acquirer.latency_ms", "3000")],
