@@ -74,3 +74,35 @@ if (release) {
   }
 }
 fs.writeFileSync(indexPath, index);
+
+// The workshop's service worker (lousa-workshop-sw.js, registered by
+// web/loader.js in workshop mode only: a reader of the article never
+// downloads the workshop for later). It keeps every file of this build, so a
+// room whose network fails can still reload the page, the reader's and the
+// workshop's wasm and the explorer's worker. Online it asks the network
+// first, so a page is never older than the server's; the cache answers only
+// when the network does not. Its name carries a hash of every file's bytes:
+// a new build installs a new cache and deletes the old one.
+const SW = 'lousa-workshop-sw.js';
+const kept = (dir, prefix = '') =>
+  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name.startsWith('.')) return [];
+    const name = `${prefix}${entry.name}`;
+    if (entry.isDirectory()) return kept(path.join(dir, entry.name), `${name}/`);
+    return name === SW || name === 'trunk-live-reload.js' ? [] : [name];
+  });
+const files = kept(staging).sort();
+const version = createHash('sha256');
+for (const name of files) version.update(name).update('\0').update(fs.readFileSync(path.join(staging, name)));
+const cache = `lousa-${version.digest('hex').slice(0, 16)}`;
+const precached = JSON.stringify(['./', ...files]);
+fs.writeFileSync(
+  path.join(staging, SW),
+  `const CACHE=${JSON.stringify(cache)},FILES=${precached};
+self.addEventListener('install',(e)=>e.waitUntil(caches.open(CACHE).then((c)=>c.addAll(FILES)).then(()=>self.skipWaiting())));
+self.addEventListener('activate',(e)=>e.waitUntil(caches.keys().then((keys)=>Promise.all(keys.filter((k)=>k.startsWith('lousa-')&&k!==CACHE).map((k)=>caches.delete(k)))).then(()=>self.clients.claim())));
+self.addEventListener('fetch',(e)=>{const r=e.request;if(r.method!=='GET'||new URL(r.url).origin!==location.origin)return;
+e.respondWith(fetch(r).catch(()=>caches.open(CACHE).then((c)=>c.match(r,{ignoreSearch:true})).then((hit)=>hit??Response.error())));});
+`,
+);
+console.log(`post-build: ${SW} keeps ${files.length} files as ${cache}`);

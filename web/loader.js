@@ -84,6 +84,9 @@ if (typeof WebAssembly !== 'object') {
       const glue = await import('./lousa-workshop.js');
       await styled;
       await glue.default({ module_or_path: wasm });
+      // Keeps this build for a room whose network fails (tools/post-build.mjs
+      // writes the service worker); a browser that refuses it still works online.
+      navigator.serviceWorker?.register('lousa-workshop-sw.js').catch(() => {});
     } else {
       const glue = await import(href('link[rel=modulepreload]'));
       await glue.default({ module_or_path: href('link[rel=preload][as=fetch]') });
