@@ -8,8 +8,11 @@ use crate::branch::Branch;
 use crate::counts::{Counting, Counts, Whole, start_whole};
 use crate::editor::Editor;
 use crate::exports::Exports;
+use crate::handout::Handout;
+use crate::lesson::{ChallengePanel, LessonList};
 use crate::presenter::{self, Presenter, PresenterBar, QuizPanel};
 use crate::scheduler::Scheduler;
+use crate::share::Share;
 use crate::state::Ws;
 use crate::sweep::Sweep;
 use crate::texts::{presenting, words};
@@ -42,6 +45,7 @@ pub fn Workshop() -> impl IntoView {
         document().set_title(words(lang).title);
     });
     let whole: Whole = RwSignal::new((None, Counting::Idle));
+    let solved = crate::lesson::progress();
     let handle = window_event_listener(leptos::ev::keydown, move |e| on_key(ws, p, whole, &e));
     on_cleanup(move || handle.remove());
     let on_stage = move || ws.presenting.get();
@@ -56,18 +60,22 @@ pub fn Workshop() -> impl IntoView {
             <div class="workshop-main">
                 <div class="workshop-board">
                     {move || on_stage().then(|| view! { <PresenterBar /> })}
+                    <ChallengePanel whole solved />
                     <Steps />
                     <Board width=p.width />
                     {move || on_stage().then(|| view! { <QuizPanel /> })}
+                    <Handout />
                     <Branch />
                     <Events />
                     <Editor />
                 </div>
                 <aside class="workshop-side">
+                    <LessonList solved />
                     <Scheduler />
                     <Counts whole />
                     <Sweep />
                     <Exports />
+                    <Share />
                     <Keys />
                 </aside>
             </div>

@@ -129,6 +129,12 @@ pub fn fields(scenario: &Scenario) -> Vec<Field> {
             "Lease duration (ms)",
         ),
         field(
+            "recovery_every_ms",
+            ms,
+            "Intervalo da varredura de recuperação (ms)",
+            "Recovery sweep interval (ms)",
+        ),
+        field(
             "horizon_ms",
             ms,
             "Fim da simulação (ms)",

@@ -3,7 +3,7 @@
 //! copy. The page renders the same bytes as `lousa export`.
 
 use crate::state::Ws;
-use crate::texts::words;
+use crate::texts::{Words, words};
 use leptos::prelude::*;
 use lousa_core::choice::Schedule;
 use lousa_core::export::{self, Format};
@@ -64,7 +64,7 @@ pub fn Exports() -> impl IntoView {
                         data-testid="copy"
                         on:click=move |_| {
                             if let Some(text) = text_of(format) {
-                                copy(&text, said, ws);
+                                copy(&text, said, ws, |w| w.copy_failed);
                             }
                         }
                     >
@@ -108,17 +108,19 @@ pub fn download(name: &str, text: &str, mime: &str) {
     .forget();
 }
 
-/// Puts `text` on the clipboard, and says whether it went.
-fn copy(text: &str, said: RwSignal<Option<&'static str>>, ws: Ws) {
+/// Puts `text` on the clipboard, and says whether it went (`failed` picks
+/// the sentence for a refusal, which names what to do instead).
+pub fn copy(
+    text: &str,
+    said: RwSignal<Option<&'static str>>,
+    ws: Ws,
+    failed: fn(&Words) -> &'static str,
+) {
     let promise = window().navigator().clipboard().write_text(text);
     leptos::task::spawn_local(async move {
         let words = words(ws.lang.get_untracked());
         let done = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-        said.set(Some(if done {
-            words.copied
-        } else {
-            words.copy_failed
-        }));
+        said.set(Some(if done { words.copied } else { failed(words) }));
     });
 }
 

@@ -11,8 +11,8 @@
 //! - `property_words`: the explorer's properties and verdicts in words;
 //! - `edit`: the scenario editor's fields and what an edit makes;
 //! - `explorer`: the explorer's Web Worker, started and cancelled;
-//! - `board`, `scheduler`, `counts`, `sweep`, `exports`, `editor`,
-//!   `branch`: the components of each part of the screen (`sweep` with its
+//! - `board`, `scheduler`, `counts`, `sweep`, `exports`, `share`,
+//!   `handout`, `lesson`, `editor`, `branch`: the components of each part of the screen (`sweep` with its
 //!   own sentences);
 //! - `presenter`: presenter mode, the board alone for a room, and its
 //!   predict-then-reveal questions;
@@ -30,10 +30,13 @@ pub mod edit;
 mod editor;
 mod explorer;
 mod exports;
+mod handout;
+mod lesson;
 mod presenter;
 mod property_words;
 mod quiz_panel;
 mod scheduler;
+mod share;
 mod state;
 mod sweep;
 mod texts;

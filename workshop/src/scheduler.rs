@@ -210,7 +210,7 @@ fn Ending() -> impl IntoView {
     }
 }
 
-fn ending(captures: &str, cents: i64, twice: bool, lang: lousa_core::narrate::Lang) -> String {
+pub fn ending(captures: &str, cents: i64, twice: bool, lang: lousa_core::narrate::Lang) -> String {
     use lousa_core::narrate::Lang;
     let money = lousa_core::narrate::amount(cents, lang);
     match (lang, twice) {

@@ -55,6 +55,8 @@ pub struct Ws {
     pub rewound: Memo<Option<(usize, Turn)>>,
     /// The run with the fork's fault: the same choices up to its frame.
     pub branch: Memo<Option<Result<Run, String>>>,
+    /// The lesson's challenge being played, by id (`lousa_core::lesson`).
+    pub challenge: RwSignal<Option<&'static str>>,
 }
 
 impl Ws {
@@ -84,7 +86,7 @@ impl Ws {
                 choices.with(|c| lousa_core::run::run_schedule(s, &Schedule(c.clone())).ok())
             })
         });
-        let viewed = RwSignal::new(None::<usize>);
+        let viewed = RwSignal::new(setup.frame);
         let presenting = RwSignal::new(setup.presenting);
         let on_branch = RwSignal::new(setup.fork.is_some());
         let rewound = Memo::new(move |_| {
@@ -118,6 +120,7 @@ impl Ws {
             }))
         });
         let ws = Ws {
+            challenge: RwSignal::new(setup.challenge),
             on_branch,
             fork,
             branch,
@@ -135,7 +138,7 @@ impl Ws {
             whole,
             rewound,
         };
-        if setup.presenting {
+        if setup.presenting && setup.frame.is_none() {
             ws.seek(0);
         }
         ws
@@ -151,6 +154,8 @@ impl Ws {
             choices: self.choices.get(),
             fork: self.fork.get(),
             presenting: self.presenting.get(),
+            frame: self.viewed.get(),
+            challenge: self.challenge.get(),
         }
     }
 

@@ -10,6 +10,7 @@ use lousa_core::Strategy;
 use lousa_core::builtins;
 use lousa_core::choice::{Misfit, Schedule};
 use lousa_core::fork::Fork;
+use lousa_core::lesson;
 use lousa_core::narrate::Lang;
 use lousa_core::query::{cut, decode};
 use lousa_core::scheduling;
@@ -34,6 +35,13 @@ pub struct Setup {
     pub fork: Option<Fork>,
     /// Presenter mode (`&apresentar=1`): the board fills the screen.
     pub presenting: bool,
+    /// The frame the board was stepped to (`&frame=12`), when it is not
+    /// the choice point's: a link holds the exact moment.
+    pub frame: Option<usize>,
+    /// The lesson's challenge being played (`&desafio=corrida-no-minimo`):
+    /// its panel shows above the board. A link naming only the challenge
+    /// opens on the challenge's own scenario and design.
+    pub challenge: Option<&'static str>,
 }
 
 /// What a link asked for that the workshop could not give.
@@ -76,6 +84,9 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     let mut schedule_text = None;
     let mut fork_text = None;
     let mut presenting = false;
+    let mut frame = None;
+    let mut challenge = None;
+    let mut scenario_named = false;
     for pair in query
         .trim_start_matches('?')
         .split('&')
@@ -97,6 +108,7 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
                     Some(n) => {
                         scenario = n;
                         edits = rest.to_string();
+                        scenario_named = true;
                     }
                     None => bad(&mut problems),
                 }
@@ -119,8 +131,22 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
                 "0" => presenting = false,
                 _ => bad(&mut problems),
             },
+            "desafio" | "challenge" => match lesson::challenge(&value) {
+                Some(c) => challenge = Some(c),
+                None => bad(&mut problems),
+            },
+            "frame" => match value.parse::<usize>() {
+                Ok(f) => frame = Some(f),
+                Err(_) => bad(&mut problems),
+            },
             _ => bad(&mut problems),
         }
+    }
+    if let Some(c) = challenge.filter(|_| !scenario_named) {
+        let (name, rest) = c.scenario.split_once(';').unwrap_or((c.scenario, ""));
+        scenario = scenario_name(name).expect("a challenge names a built-in");
+        edits = rest.to_string();
+        strategy = strategy.or(Some(c.strategy));
     }
     let mut built = match scenario_of(scenario, &edits) {
         Ok(s) => s,
@@ -166,6 +192,8 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
         choices,
         fork,
         presenting,
+        frame,
+        challenge: challenge.map(|c| c.id),
     };
     if problems.len() > PROBLEMS_MAX {
         let more = problems.len() - PROBLEMS_MAX;
@@ -197,6 +225,13 @@ pub fn query(setup: &Setup) -> String {
     }
     if setup.presenting {
         q.push_str("&apresentar=1");
+    }
+    if let Some(frame) = setup.frame {
+        q.push_str(&format!("&frame={frame}"));
+    }
+    if let Some(id) = setup.challenge {
+        q.push_str("&desafio=");
+        q.push_str(id);
     }
     q
 }
@@ -249,6 +284,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_challenge_alone_opens_its_own_scenario_and_design() {
+        let c = lesson::LESSON[0];
+        let (setup, problems) = parse(&format!("?modo=oficina&desafio={}", c.id));
+        assert_eq!(problems, vec![]);
+        assert_eq!(setup.challenge, Some(c.id));
+        assert_eq!(format!("{};{}", setup.scenario, setup.edits), c.scenario);
+        assert_eq!(setup.strategy, c.strategy);
+        let (none, problems) = parse("?desafio=nope");
+        assert_eq!(none.challenge, None);
+        assert!(
+            matches!(&problems[..], [Problem::Value { name, value }] if name == "desafio" && value == "nope"),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
     fn a_setup_reads_back_from_its_query() {
         let setup = Setup {
             scenario: "race-2",
@@ -258,10 +309,18 @@ mod tests {
             choices: vec![1, 0, 0],
             fork: None,
             presenting: false,
+            frame: Some(4),
+            challenge: Some("corrida-no-minimo"),
         };
         let (back, problems) = parse(&query(&setup));
         assert_eq!(problems, vec![]);
         assert_eq!(back, setup);
+        let (odd, problems) = parse("?scenario=race-2&frame=-1");
+        assert_eq!(odd.frame, None);
+        assert!(
+            matches!(&problems[..], [Problem::Value { name, value }] if name == "frame" && value == "-1"),
+            "{problems:?}"
+        );
     }
 
     #[test]
@@ -274,6 +333,8 @@ mod tests {
             choices: vec![],
             fork: None,
             presenting: false,
+            frame: None,
+            challenge: None,
         };
         let (back, problems) = parse(&query(&setup));
         assert_eq!(problems, vec![]);
@@ -296,6 +357,8 @@ mod tests {
             choices: vec![],
             fork: Some("3:crash-1+3000".parse().unwrap()),
             presenting: false,
+            frame: None,
+            challenge: None,
         };
         let (back, problems) = parse(&query(&setup));
         assert_eq!(problems, vec![]);
@@ -324,6 +387,8 @@ mod tests {
             choices: vec![],
             fork: None,
             presenting: true,
+            frame: None,
+            challenge: None,
         };
         let q = query(&setup);
         assert!(q.ends_with("&apresentar=1"), "{q}");
