@@ -14,7 +14,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliPrompts as prompts, screenshot, workshopSession } from './harness.mjs';
+import { cliPrompts as prompts, layoutSettled, screenshot, workshopSession } from './harness.mjs';
 
 // A projector's screen: wide, and not tall.
 const VIEWPORT = { width: 1280, height: 720 };
@@ -183,6 +183,15 @@ describe('the workshop\'s presenter mode', () => {
     await tab.keyboard.press('ArrowRight');
     assert.equal(await frame(tab), point);
     assert.ok((await tab.locator('[data-testid=pick-badge]').count()) >= 2);
+    // Where each badge sits on the board: its choice and its offset from the board's corner.
+    const badges = () => tab.locator('[data-testid=pick-badge]').evaluateAll((list) => {
+      const board = document.querySelector('[data-testid=workshop] [data-testid=lousa]').getBoundingClientRect();
+      return list.map((b) => {
+        const r = b.getBoundingClientRect();
+        return [b.dataset.choice, Math.round(r.left - board.left), Math.round(r.top - board.top)];
+      });
+    });
+    const placed = await badges();
     await tab.click('[data-testid=present]');
     assert.equal(await presenting(tab), 'true');
     assert.equal(query(tab).get('apresentar'), '1');
@@ -207,6 +216,9 @@ describe('the workshop\'s presenter mode', () => {
     assert.equal(await presenting(tab), 'false');
     assert.equal(await frame(tab), point);
     assert.ok((await tab.locator('[data-testid=pick-badge]').count()) >= 2);
+    // ...each on the box it moves, where it was before presenting.
+    await layoutSettled(tab, ['[data-testid=workshop] [data-testid=lousa]', '[data-testid=pick-badge]']);
+    assert.deepEqual(await badges(), placed);
     assert.equal(query(tab).get('apresentar'), null);
     await tab.close();
   });

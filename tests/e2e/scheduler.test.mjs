@@ -147,6 +147,35 @@ describe('the workshop\'s scheduler', () => {
     for (const t of [tab, first]) await t.close();
   });
 
+  test('alternatives tell themselves apart: each client\'s own try, no trailing key, the acquirer\'s call', async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act');
+    const labels = () => picks(tab).allTextContents();
+    const first = await labels();
+    assert.ok(first.some((l) => /cliente 1: envia o pedido \(1ª tentativa\)/.test(l)), first.join(' | '));
+    assert.ok(first.some((l) => /cliente 2: envia o pedido \(1ª tentativa\)/.test(l)), first.join(' | '));
+    // Client 2 first: client 1's send is still its own first try.
+    await pick(tab, 1);
+    await tab.waitForFunction(() => document.querySelector('[data-testid=schedule]').textContent.startsWith('1'));
+    assert.ok((await labels()).some((l) => /cliente 1: envia o pedido \(1ª tentativa\)/.test(l)));
+    for (const l of await labels()) assert.doesNotMatch(l, /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    await tab.close();
+    // Two captures pending at once: each names its call.
+    const twice = await open('?modo=oficina&scenario=concurrent-double-click&strategy=check-then-act');
+    for (let i = 0; i < 60; i += 1) {
+      const now = await picks(twice).allTextContents();
+      if (now.filter((l) => l.includes('adquirente: captura')).length > 1) {
+        assert.equal(new Set(now).size, now.length, now.join(' | '));
+        assert.ok(now.some((l) => /\(chamada \d+\)$/.test(l)), now.join(' | '));
+        break;
+      }
+      if (now.length === 0) assert.fail('no choice point with two captures on the first-come path');
+      const before = await schedule(twice);
+      await twice.keyboard.press('1');
+      await twice.waitForFunction((b) => document.querySelector('[data-testid=schedule]').textContent !== b, before);
+    }
+    await twice.close();
+  });
+
   test('a schedule that does not fit is named by position and limit, and the board shows the prefix that fits', async () => {
     const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act&schedule=1-0-9');
     const said = await text(tab, 'problems');
@@ -284,6 +313,8 @@ describe('the workshop\'s scheduler', () => {
     await field('clients.0.timeout_ms').fill('20000');
     await field('clients.0.timeout_ms').press('Enter');
     await tab.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'timeout-retry;clients.0.timeout_ms=20000');
+    // The title no longer claims the built-in as it is.
+    assert.match(await tab.textContent('[data-testid=scenario-title]'), /^Editado a partir de “/);
     await tab.keyboard.press('f');
     assert.equal(await acquirer(), '1');
     const drawn = await board(tab);
@@ -292,6 +323,8 @@ describe('the workshop\'s scheduler', () => {
     await field('instances').press('Enter');
     const said = await tab.locator('[data-field=instances] [data-testid=field-error]').textContent();
     assert.match(said, /^instances: .*8/);
+    // In the page's language: the field path and the limits as they are, the words Portuguese.
+    assert.equal(said, 'instances: 9 está fora de 1 a 8');
     assert.deepEqual(await board(tab), drawn);
     await screenshot(tab, 'workshop-editor-refused');
     await field('clients.0.retries_max').fill('-1');

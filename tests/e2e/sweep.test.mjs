@@ -192,6 +192,14 @@ describe('the workshop\'s sweep', () => {
     await tab.fill('[data-testid=sweep-x-values]', '1..9:17');
     assert.equal(await text(tab, 'sweep-plan'), 'Axis refused, x: 17 values are outside 1..=16');
     await tab.close();
+    // The Portuguese page says the same in Portuguese, the limits as they are;
+    // fixed, the refusal gives way to the plan.
+    const pt = await open('?modo=oficina&scenario=timeout-retry');
+    await pt.fill('[data-testid=sweep-x-values]', '1..9:17');
+    assert.equal(await text(pt, 'sweep-plan'), 'Eixo recusado, x: 17 valores estão fora de 1 a 16');
+    await pt.fill('[data-testid=sweep-x-values]', '1..9:3');
+    assert.doesNotMatch(await text(pt, 'sweep-plan'), /recusado/);
+    await pt.close();
     assert.deepEqual(consoleErrors, []);
     assert.deepEqual(pageErrors, []);
   });

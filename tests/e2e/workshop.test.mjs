@@ -75,6 +75,10 @@ describe('the workshop view', () => {
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: { width: 1280, height: 900 },
+      // These tests hold back or refuse the loader's files with page.route,
+      // which a service worker's requests bypass: the offline cache is
+      // offline.test.mjs's to test.
+      serviceWorkers: 'block',
     });
     await context.route('**/*', (route) => {
       const url = new URL(route.request().url());

@@ -1,5 +1,9 @@
 //! The words for a choice point's alternatives: what the step each one
-//! picks would do, said by lousa-core's narration.
+//! picks would do, said by lousa-core's narration, with what tells two
+//! alternatives apart. A client's send is counted among its own sends
+//! (the global attempt number depends on which client sent first), its key
+//! shown only as far as the alternatives' keys differ; two alternatives
+//! that would still read the same get the acquirer's call or a number.
 
 use lousa_core::choice::ChoiceKind;
 use lousa_core::narrate::{self, Lang};
@@ -19,29 +23,120 @@ pub fn labels(turn: &Turn, lang: Lang) -> Vec<Label> {
     let Some(point) = &turn.next else {
         return Vec::new();
     };
-    point
+    let events: Vec<Option<&TraceEvent>> = point
         .alternatives
         .iter()
-        .map(|a| Label {
-            choice: a.choice,
-            actor: a.actor,
-            text: text(point.kind, a, lang),
+        .map(|a| shown_event(point.kind, a))
+        .collect();
+    let keys: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e.map(|e| &e.kind) {
+            Some(EventKind::AttemptSent { key, .. }) => Some(key.as_str()),
+            _ => None,
         })
-        .collect()
+        .collect();
+    let mut out: Vec<Label> = point
+        .alternatives
+        .iter()
+        .zip(&events)
+        .map(|(a, e)| {
+            let said = e.map_or_else(String::new, |e| match &e.kind {
+                EventKind::AttemptSent { client, key, .. }
+                    if matches!(e.actor, Actor::Client(_)) =>
+                {
+                    send(turn, e.actor, *client, key_shown(key, &keys), lang)
+                }
+                _ => sentence(e, lang),
+            });
+            let text = match point.kind {
+                ChoiceKind::Jitter | ChoiceKind::Backoff => format!("+{} ms: {said}", a.choice),
+                _ => said,
+            };
+            Label {
+                choice: a.choice,
+                actor: a.actor,
+                text,
+            }
+        })
+        .collect();
+    tell_apart(&mut out, &events, lang);
+    out
 }
 
-fn text(kind: ChoiceKind, a: &Alternative, lang: Lang) -> String {
-    let event = match kind {
+/// The event an alternative is named after: the route for a routing
+/// choice, else its first.
+fn shown_event(kind: ChoiceKind, a: &Alternative) -> Option<&TraceEvent> {
+    match kind {
         ChoiceKind::Route => a
             .events
             .iter()
             .find(|e| matches!(e.kind, EventKind::Routed { .. })),
         _ => a.events.first(),
+    }
+}
+
+/// `key` as far as the sends' `keys` differ: nothing when they are all the
+/// same key (the story's single key), its first eight characters when
+/// those tell it apart, else the whole key.
+fn key_shown<'a>(key: &'a str, keys: &[&str]) -> Option<&'a str> {
+    if keys.iter().all(|k| *k == key) {
+        return None;
+    }
+    let head = key.get(..8).unwrap_or(key);
+    let unique = keys
+        .iter()
+        .filter(|k| **k != key)
+        .all(|k| k.get(..8).unwrap_or(k) != head);
+    Some(if unique { head } else { key })
+}
+
+/// A client's send, counted among that client's own sends so far.
+fn send(turn: &Turn, actor: Actor, client: u32, key: Option<&str>, lang: Lang) -> String {
+    let nth = 1 + turn
+        .run
+        .events()
+        .take_while(|(frame, _)| *frame <= turn.frame)
+        .filter(|(_, e)| matches!(e.kind, EventKind::AttemptSent { client: c, .. } if c == client))
+        .count();
+    let who = narrate::actor(actor, lang);
+    let what = match (nth, lang) {
+        (1, Lang::Pt) => "envia o pedido (1ª tentativa)".to_string(),
+        (_, Lang::Pt) => format!("reenvia o pedido ({nth}ª tentativa)"),
+        (1, Lang::En) => "sends the request (try 1)".to_string(),
+        (_, Lang::En) => format!("sends the request again (try {nth})"),
     };
-    let said = event.map_or_else(String::new, |e| sentence(e, lang));
-    match kind {
-        ChoiceKind::Jitter | ChoiceKind::Backoff => format!("+{} ms: {said}", a.choice),
-        _ => said,
+    match (key, lang) {
+        (None, _) => format!("{who}: {what}"),
+        (Some(k), Lang::Pt) => format!("{who}: {what}, chave {k}…"),
+        (Some(k), Lang::En) => format!("{who}: {what}, key {k}…"),
+    }
+}
+
+/// Labels that would read the same get what tells them apart: the
+/// acquirer's call number, or else their place among the alike.
+fn tell_apart(out: &mut [Label], events: &[Option<&TraceEvent>], lang: Lang) {
+    for i in 0..out.len() {
+        let alike: Vec<usize> = (0..out.len())
+            .filter(|&j| out[j].text == out[i].text)
+            .collect();
+        if alike.len() < 2 {
+            continue;
+        }
+        for (k, &j) in alike.iter().enumerate() {
+            let call = events[j].and_then(|e| match e.kind {
+                EventKind::CaptureRequested { call, .. }
+                | EventKind::Captured { call, .. }
+                | EventKind::Declined { call, .. } => Some(call),
+                _ => None,
+            });
+            let extra = match (call, lang) {
+                (Some(c), Lang::Pt) => format!(" (chamada {})", c + 1),
+                (Some(c), Lang::En) => format!(" (call {})", c + 1),
+                (None, Lang::Pt) => format!(" (alternativa {} de {})", k + 1, alike.len()),
+                (None, Lang::En) => format!(" (alternative {} of {})", k + 1, alike.len()),
+            };
+            out[j].text.push_str(&extra);
+        }
     }
 }
 
@@ -70,5 +165,69 @@ mod tests {
             assert!(l.iter().all(|l| !l.text.is_empty()));
             assert_ne!(l[0].text, l[1].text, "{l:?}");
         }
+    }
+
+    /// Walks `name` by always taking the alternative `pick` says, and
+    /// checks every choice point's labels on the way.
+    fn walk(name: &str, pick: impl Fn(usize, usize) -> usize, check: impl Fn(&[Label])) {
+        let s = builtin(name).unwrap();
+        let mut choices = Vec::new();
+        for step in 0..200 {
+            let t = turn(&s, &Schedule(choices.clone())).unwrap();
+            let l = labels(&t, Lang::Pt);
+            if l.is_empty() {
+                return;
+            }
+            check(&l);
+            choices.push(l[pick(step, l.len())].choice);
+        }
+    }
+
+    #[test]
+    fn no_two_alternatives_read_the_same_and_no_prompt_ends_in_a_whole_uuid() {
+        for name in lousa_core::builtins::NAMES {
+            for pick in [
+                |_: usize, _: usize| 0,
+                |_, n: usize| n - 1,
+                |i, n: usize| i % n,
+            ] {
+                walk(name, pick, |l| {
+                    for (i, a) in l.iter().enumerate() {
+                        assert!(l[i + 1..].iter().all(|b| b.text != a.text), "{name}: {l:?}");
+                        for key in [
+                            lousa_core::builtins::STORY_KEY,
+                            lousa_core::builtins::SECOND_KEY,
+                        ] {
+                            assert!(!a.text.ends_with(key), "{name}: {}", a.text);
+                        }
+                    }
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn a_send_is_numbered_among_its_clients_own() {
+        // race-2: whichever client sends first, each one's first send is its try 1.
+        let s = builtin("race-2").unwrap();
+        for first in [0, 1] {
+            let t = turn(&s, &Schedule(vec![first])).unwrap();
+            let l = labels(&t, Lang::Pt);
+            let other = l
+                .iter()
+                .find(|l| l.text.starts_with("cliente"))
+                .expect("the other send");
+            assert!(other.text.contains("(1ª tentativa)"), "{l:?}");
+        }
+    }
+
+    #[test]
+    fn keys_show_only_where_they_differ() {
+        let story = "9d2f4c1a-6b3e-4f8a-b7c5-1e0d3a2b4c6f";
+        assert_eq!(key_shown(story, &[story, story]), None);
+        let other = "3c7e9b20-5d41-4a8f-9e62-7b1f0c4d8a35";
+        assert_eq!(key_shown(story, &[story, other]), Some("9d2f4c1a"));
+        let twin = "9d2f4c1a-0000-4f8a-b7c5-1e0d3a2b4c6f";
+        assert_eq!(key_shown(story, &[story, twin]), Some(story));
     }
 }

@@ -135,12 +135,18 @@ fn Settings() -> impl IntoView {
         .iter()
         .map(|s| view! { <option value=s.name()>{s.name()}</option> })
         .collect_view();
+    // An edited scenario is no longer the built-in its title describes.
     let title = move || {
         let lang = ws.lang.get();
-        ws.built.with(|s| match lang {
+        let title = ws.built.with(|s| match lang {
             Lang::Pt => s.title.pt.clone(),
             Lang::En => s.title.en.clone(),
-        })
+        });
+        if ws.edits.with(String::is_empty) {
+            title
+        } else {
+            format!("{} “{title}”", w().edited_from)
+        }
     };
     let reader = move || match ws.lang.get() {
         Lang::Pt => "./".to_string(),

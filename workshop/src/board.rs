@@ -15,6 +15,7 @@ use lousa_web::markup::El;
 use lousa_web::text::ui;
 use lousa_web::words::narration;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 
 /// The width the board is drawn for, but in presenter mode; the SVG scales
 /// to its box.
@@ -100,10 +101,20 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
         };
         badges.set(place(&wrap, &wanted));
     });
-    let handle = window_event_listener(leptos::ev::resize, move |_| {
-        resized.update(|n| *n += 1);
+    // The board's box changes size without a window resize too (leaving
+    // presenter mode brings the side panel back): the badges are placed
+    // again whenever it does. The board lives as long as the page, so the
+    // observer and its callback are never released.
+    Effect::new(move |_| {
+        let Some(wrap) = wrap.get() else {
+            return;
+        };
+        let on_resize = Closure::<dyn FnMut()>::new(move || resized.update(|n| *n += 1));
+        if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+            observer.observe(&wrap);
+        }
+        on_resize.forget();
     });
-    on_cleanup(move || handle.remove());
     let pick = move |choice: u32| ws.pick(choice);
     view! {
         <div class="board-wrap" node_ref=wrap data-testid="workshop-board-wrap">

@@ -6,6 +6,7 @@
 
 use crate::edit::{self, Field, Kind};
 use crate::state::Ws;
+use crate::texts::refusal;
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
 use wasm_bindgen::JsCast;
@@ -177,7 +178,7 @@ pub fn Editor() -> impl IntoView {
             {move || {
                 trouble
                     .get()
-                    .map(|t| view! { <p class="field-error" data-testid="editor-error" role="alert">{t}</p> })
+                    .map(|t| view! { <p class="field-error" data-testid="editor-error" role="alert">{refusal(&t, ws.lang.get())}</p> })
             }}
             <div class="editor-form">{form}</div>
         </details>
@@ -265,7 +266,7 @@ fn FieldInput(field: Field, now: String, lang: Lang) -> impl IntoView {
             {move || {
                 error
                     .get()
-                    .map(|e| view! { <span class="field-error" data-testid="field-error" role="alert">{e}</span> })
+                    .map(|e| view! { <span class="field-error" data-testid="field-error" role="alert">{refusal(&e, lang)}</span> })
             }}
         </label>
     }

@@ -9,7 +9,7 @@
 
 use crate::explorer::{self, Event, Slot};
 use crate::state::Ws;
-use crate::texts::count;
+use crate::texts::{count, refusal};
 use leptos::prelude::*;
 use lousa_core::Strategy;
 use lousa_core::narrate::Lang;
@@ -387,7 +387,7 @@ fn plan(x: &str, y: &str, seeds: &str, designs: usize, lang: Lang) -> String {
     let w = words(lang);
     let axis = |name: &str, text: &str| {
         text.parse::<Axis>()
-            .map_err(|e| format!("{} {name}: {e}", w.axis_refused))
+            .map_err(|e| format!("{} {name}: {}", w.axis_refused, refusal(&e, lang)))
     };
     let (x, y) = match (axis("x", x), axis("y", y)) {
         (Ok(x), Ok(y)) => (x, y),
@@ -434,7 +434,7 @@ fn status(s: &Sweeping, lang: Lang, ws: Ws, sweeping: RwSignal<Sweeping>) -> Any
         Sweeping::Idle => ().into_any(),
         Sweeping::Cancelled => view! { <p data-testid="sweep-status">{w.cancelled}</p> }.into_any(),
         Sweeping::Failed(m) => view! {
-            <p data-testid="sweep-status" role="alert">{format!("{} {m}", w.failed)}</p>
+            <p data-testid="sweep-status" role="alert">{format!("{} {}", w.failed, refusal(m, lang))}</p>
         }
         .into_any(),
         Sweeping::Running(f) => {
@@ -556,7 +556,7 @@ fn cell_label(r: &Report, c: &Cell, lang: Lang) -> String {
         r.y.values.get(c.y).map(shown).unwrap_or_default()
     );
     match &c.refused {
-        Some(why) => format!("{at}: {} {why}", w.refused),
+        Some(why) => format!("{at}: {} {}", w.refused, refusal(why, lang)),
         None => format!(
             "{at}: {} {} {} {} ({}%). {} {}.",
             count(c.double_charged.into(), lang),
@@ -908,7 +908,7 @@ mod tests {
         );
         assert_eq!(
             plan("instances=1..9:17", y, "10", 2, Lang::Pt),
-            "Eixo recusado, x: 17 values are outside 1..=16"
+            "Eixo recusado, x: 17 valores estão fora de 1 a 16"
         );
     }
 

@@ -63,6 +63,8 @@ pub struct Words {
     pub copy: &'static str,
     pub copied: &'static str,
     pub copy_failed: &'static str,
+    /// Before the built-in's title when the scenario is edited.
+    pub edited_from: &'static str,
     pub lesson_title: &'static str,
     pub lesson_intro: &'static str,
     /// After "3 de 10": how many challenges are solved.
@@ -156,6 +158,7 @@ pub const PT: Words = Words {
     copy: "Copiar",
     copied: "Copiado.",
     copy_failed: "O navegador não deixou copiar; use o download.",
+    edited_from: "Editado a partir de",
     lesson_title: "Lição",
     lesson_intro: "Dez desafios, da corrida do primeiro texto à máquina de estados do segundo. Cada um é um link; a página confere o objetivo enquanto você joga e guarda neste navegador o que você já resolveu.",
     lesson_progress: "resolvidos",
@@ -256,6 +259,7 @@ pub const EN: Words = Words {
     copy: "Copy",
     copied: "Copied.",
     copy_failed: "The browser would not copy; use the download.",
+    edited_from: "Edited from",
     lesson_title: "Lesson",
     lesson_intro: "Ten challenges, from the first post's race to the second post's state machine. Each is a link; the page checks the goal as you play and keeps what you have solved in this browser.",
     lesson_progress: "solved",
@@ -420,9 +424,60 @@ pub fn presenting(lang: Lang) -> &'static Presenting {
     }
 }
 
+/// The core's refusal `text` (English: `instances: 9 is outside 1..=8`)
+/// in `lang`. The core words its limits in a few fixed shapes
+/// (`scenario.rs`'s `in_range` and `at_most`, the sweep's counts); those
+/// are put in Portuguese, and the field path, the values and the limits
+/// stay as they are. A message of another shape keeps its words.
+pub fn refusal(text: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return text.to_string();
+    }
+    const SHAPES: [(&str, &str); 9] = [
+        (" values are outside ", " valores estão fora de "),
+        (" is outside ", " está fora de "),
+        (" exceeds the limit ", " passa do limite "),
+        (" runs, outside ", " execuções, fora de "),
+        (" cells x ", " células × "),
+        (" designs x ", " estratégias × "),
+        (" seeds = ", " sementes = "),
+        ("..=", " a "),
+        ("edit ", "edição "),
+    ];
+    let mut out = text.to_string();
+    for (en, pt) in SHAPES {
+        out = out.replace(en, pt);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_core_limit_refusals_read_in_portuguese() {
+        use lousa_core::builtins::builtin;
+        use lousa_core::link;
+        let race = builtin("race-2").unwrap();
+        let too_many = link::edit(&race, &[("instances", 99.into())]).unwrap_err();
+        let jitter =
+            link::edit(&race, &[("clients.0.backoff_jitter_ms", 100_001.into())]).unwrap_err();
+        let axis = "instances=1..9:17"
+            .parse::<lousa_core::sweep::Axis>()
+            .unwrap_err();
+        for en in [too_many.to_string(), jitter.to_string(), axis] {
+            let pt = refusal(&en, Lang::Pt);
+            for word in ["outside", "exceeds", "..=", "edit ", "values"] {
+                assert!(!pt.contains(word), "{en} → {pt}");
+            }
+            assert_eq!(refusal(&en, Lang::En), en);
+        }
+        assert_eq!(
+            refusal("edit 1, instances: 99 is outside 1..=8", Lang::Pt),
+            "edição 1, instances: 99 está fora de 1 a 8"
+        );
+    }
 
     #[test]
     fn counts_group_thousands_by_language() {
