@@ -46,6 +46,25 @@ index = index.replace(inline, (whole, body) => {
   throw new Error(`post-build: an inline script the page's CSP would refuse: ${body.slice(0, 80)}`);
 });
 
+// The reader's wasm and glue are preloaded only where they run: Trunk's
+// two preload links move into a <template> that web/lang.js copies into
+// <head> unless the page opens in workshop mode, which never starts them
+// (a preload left unused is a wasted download and a console warning).
+// The template sits before lang.js's script, so it is parsed when the
+// script runs; web/loader.js and web/embed.js read the links from there.
+{
+  const preloads = [];
+  index = index.replace(/<link\b[^>]*\brel="?(?:modulepreload|preload)"?[^>]*>/g, (tag) => {
+    if (!/lousa-web-/.test(tag)) return tag;
+    preloads.push(tag);
+    return '';
+  });
+  if (preloads.length !== 2) throw new Error(`post-build: expected the reader's two preload links, found ${preloads.length}`);
+  const lang = index.match(/<script\b[^>]*\bsrc="?\.\/lang-[^>]*><\/script>/);
+  if (!lang) throw new Error('post-build: no lang.js script in index.html');
+  index = index.replace(lang[0], `<template id=lousa-preload>${preloads.join('')}</template>${lang[0]}`);
+}
+
 if (release) {
   // A file index.html names with its hash, minified, and its new hash written in.
   for (const [what, pattern] of [['glue', /^lousa-web-.*\.js$/], ['loader', /^loader-.*\.js$/]]) {

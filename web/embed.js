@@ -21,7 +21,9 @@ if (typeof WebAssembly !== 'object') {
   try {
     const base = new URL('.', import.meta.url);
     const page = new DOMParser().parseFromString(await (await fetch(new URL('index.html', base))).text(), 'text/html');
-    const at = (selector) => new URL(page.querySelector(selector).getAttribute('href'), base).href;
+    // The preload links wait in a <template> (tools/post-build.mjs).
+    const at = (selector) =>
+      new URL((page.querySelector(selector) ?? page.getElementById('lousa-preload').content.querySelector(selector)).getAttribute('href'), base).href;
     document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href: at('link[rel=stylesheet]') }));
     await (await import(at('link[rel=modulepreload]'))).default({ module_or_path: at('link[rel=preload][as=fetch]') });
   } catch {

@@ -10,4 +10,7 @@ if (query.get('lang') === 'en') {
   document.documentElement.lang = 'en';
   document.title = document.documentElement.dataset.titleEn ?? document.title;
 }
+// The reader's wasm is preloaded only when the reader's page runs it
+// (tools/post-build.mjs keeps the preload links in this template).
 if (query.get('modo') === 'oficina') document.documentElement.classList.add('oficina');
+else document.head.append(document.getElementById('lousa-preload')?.content.cloneNode(true) ?? '');

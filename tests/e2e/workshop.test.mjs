@@ -119,6 +119,9 @@ describe('the workshop view', () => {
     assert.equal(Math.round(box.width), 1280, 'the workshop has the full width');
     const paths = served.slice(from);
     for (const file of WORKSHOP_FILES) assert.ok(paths.includes(`/${file}`), `${file} was fetched: ${paths.join(' ')}`);
+    // The reader's wasm, which the workshop never starts, is not preloaded for nothing.
+    assert.deepEqual(paths.filter((p) => p.startsWith('/lousa-web-')), [], 'the reader\'s files were fetched');
+    assert.equal(await tab.locator('head > link[rel=modulepreload]').count(), 0);
     assert.equal(await cspViolations(tab), 0, 'securitypolicyviolation events');
     await tab.close();
   });
@@ -161,6 +164,9 @@ describe('the workshop view', () => {
     const paths = served.slice(from);
     assert.ok(paths.some((p) => p.endsWith('_bg.wasm')), `the page's own wasm was served: ${paths.join(' ')}`);
     assert.deepEqual(paths.filter(isWorkshopFile), [], 'workshop files fetched by a plain page load');
+    // The reader's page still preloads its glue and wasm (web/lang.js copies the links in).
+    assert.equal(await tab.locator('head > link[rel=modulepreload][href*="lousa-web-"]').count(), 1);
+    assert.equal(await tab.locator('head > link[rel=preload][as=fetch][href*="lousa-web-"]').count(), 1);
     assert.equal(await tab.locator('#oficina-root').isVisible(), false, 'the workshop\'s root stays hidden');
     assert.equal(await tab.locator('#artigo').isVisible(), true, 'the article shows');
     assert.equal(await tab.locator('html').getAttribute('class'), null, 'no mode class');
