@@ -212,6 +212,9 @@ enum Command {
         /// JSON; mermaid: a sequenceDiagram of the messages.
         #[arg(long, value_enum, default_value = "psql")]
         format: ExportFormat,
+        /// The language of the psql script's comments.
+        #[arg(long, value_enum, default_value = "en")]
+        lang: LangArg,
     },
     /// Explore every schedule of a scenario and check the properties.
     Explore {
@@ -466,6 +469,7 @@ fn execute(cmd: Command) -> Result<(), String> {
             seed,
             schedule,
             format,
+            lang,
         } => {
             use lousa_core::export::{self, Format as F};
             let s = load(&scenario, strategy.as_deref(), seed)?;
@@ -476,7 +480,7 @@ fn execute(cmd: Command) -> Result<(), String> {
                 ExportFormat::History => F::History,
                 ExportFormat::Mermaid => F::Mermaid,
             };
-            out!("{}", export::render(format, &s, &r));
+            out!("{}", export::render(format, &s, &r, lang_of(lang)));
             Ok(())
         }
         Command::Swarm {

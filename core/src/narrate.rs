@@ -14,7 +14,8 @@ pub enum Lang {
 }
 
 impl Lang {
-    fn pick<'a>(self, pt: &'a str, en: &'a str) -> &'a str {
+    /// `pt` or `en`, whichever is this language.
+    pub fn pick<'a>(self, pt: &'a str, en: &'a str) -> &'a str {
         match self {
             Lang::Pt => pt,
             Lang::En => en,

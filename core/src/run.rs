@@ -19,6 +19,35 @@ pub struct Run {
     pub summary: Summary,
     /// Every statement the instances sent to the store, in issue order.
     pub store_log: Vec<crate::world::StoreStatement>,
+    /// Where the acquirer captured, among the store's statements: what the
+    /// psql script marks. Derived while the run is recorded, so a run read
+    /// back from JSON has none, and the JSON stays as it was.
+    #[serde(skip)]
+    pub captures: Vec<CaptureMark>,
+}
+
+/// A capture placed among the store's statements.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaptureMark {
+    /// How many of `Run::store_log`'s statements were issued before it.
+    pub after_statements: usize,
+    pub time_ms: u64,
+    pub intent: u32,
+    /// The acquirer's call that captured, counted from 0.
+    pub call: u32,
+}
+
+/// The captures among `events`, each after the `statements` issued so far.
+pub(crate) fn captures_in(events: &[TraceEvent], statements: usize) -> impl Iterator<Item = CaptureMark> {
+    events.iter().filter_map(move |e| match e.kind {
+        EventKind::Captured { call, intent, .. } => Some(CaptureMark {
+            after_statements: statements,
+            time_ms: e.time_ms,
+            intent,
+            call,
+        }),
+        _ => None,
+    })
 }
 
 impl Run {
@@ -140,12 +169,15 @@ fn record(
     let initial = w.frame();
     let mut steps = Vec::new();
     let mut store_log = Vec::new();
+    let mut captures = Vec::new();
     loop {
         if let Some((_, what)) = injection.take_if(|(frame, _)| *frame == steps.len()) {
             w.inject(what).map_err(ForkError::Inject)?;
             store_log.extend(w.take_store_log());
+            let events = w.take_events();
+            captures.extend(captures_in(&events, store_log.len()));
             steps.push(Step {
-                events: w.take_events(),
+                events,
                 frame: w.frame(),
             });
         }
@@ -154,6 +186,7 @@ fn record(
         }
         let events = w.step(chooser);
         store_log.extend(w.take_store_log());
+        captures.extend(captures_in(&events, store_log.len()));
         if events.is_empty() && w.is_done() {
             break;
         }
@@ -176,6 +209,7 @@ fn record(
         steps,
         summary: summarize(&w),
         store_log,
+        captures,
     })
 }
 

@@ -130,6 +130,7 @@ pub fn point(scenario: &Scenario, choices: &Schedule) -> Result<Turn, TurnError>
         steps: recorded.steps,
         summary: crate::run::summarize(&walk.world),
         store_log: recorded.store_log,
+        captures: recorded.captures,
     };
     Ok(turn_of(&walk, &choices.0, run))
 }
@@ -210,6 +211,7 @@ struct Recorded {
     initial: Option<crate::trace::Frame>,
     steps: Vec<crate::trace::Step>,
     store_log: Vec<crate::world::StoreStatement>,
+    captures: Vec<crate::run::CaptureMark>,
 }
 
 /// [`walk`], recording the steps it takes into `record` when given.
@@ -245,6 +247,8 @@ fn walk_recording(scenario: &Scenario, choices: &[u32], mut record: Option<&mut 
         }
         if let Some(r) = record.as_deref_mut() {
             r.store_log.extend(world.take_store_log());
+            r.captures
+                .extend(crate::run::captures_in(&events, r.store_log.len()));
             // As `run::record`: a last step that did nothing is no frame.
             if !(events.is_empty() && world.is_done()) {
                 r.steps.push(crate::trace::Step {

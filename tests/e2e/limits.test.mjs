@@ -137,7 +137,7 @@ describe('the workshop at its limits', () => {
     const t0 = await tab.evaluate(() => performance.now());
     await tab.click('[data-testid=explore]');
     await tab.waitForFunction(
-      () => Number(document.querySelector('[data-testid=explore-progress]')?.value) > 300_000,
+      () => Number(document.querySelector('[data-testid=explore-progress]')?.dataset.states) > 300_000,
       null,
       { timeout: 240_000 },
     );

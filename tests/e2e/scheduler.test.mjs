@@ -247,6 +247,10 @@ describe('the workshop\'s scheduler', () => {
     const start = await board(tab);
     await tab.keyboard.press('e');
     await tab.waitForSelector('[data-testid=outcomes]', { timeout: RUN_TIMEOUT_MS });
+    // Each shortest schedule reads as its picks, step by step.
+    const steps = tab.locator('[data-testid=outcome]', { has: tab.locator('[data-schedule="0-1x6"]') }).locator('[data-testid=example-steps] li');
+    assert.equal(await steps.count(), 7);
+    assert.match(await steps.nth(0).textContent(), /^cliente 1: envia o pedido \(1ª tentativa\)/);
     const button = tab.locator('[data-testid=load-example][data-schedule="0-1x6"]');
     await button.click();
     // The board stands at the run's first choice point, the whole schedule loaded.
@@ -264,7 +268,7 @@ describe('the workshop\'s scheduler', () => {
     const tab = await open('?modo=oficina&scenario=race-3&strategy=check-then-act');
     const t0 = await tab.evaluate(() => performance.now());
     await tab.click('[data-testid=explore]');
-    await tab.waitForFunction(() => Number(document.querySelector('[data-testid=explore-progress]')?.value) > 20_000, null, { timeout: RUN_TIMEOUT_MS });
+    await tab.waitForFunction(() => Number(document.querySelector('[data-testid=explore-progress]')?.dataset.states) > 20_000, null, { timeout: RUN_TIMEOUT_MS });
     const progress = await text(tab, 'explore-status');
     assert.match(progress, /Explorando… [\d.]+ estados · [\d.]+ transições · [\d.]+ estados\/s/);
     await tab.click('[data-testid=cancel]');
@@ -291,8 +295,13 @@ describe('the workshop\'s scheduler', () => {
         tab.click(`[data-testid=export][data-format=${format}] [data-testid=download]`),
       ]);
       const got = fs.readFileSync(await download.path(), 'utf8');
-      const want = cli('export', 'race-2', '--strategy', 'check-then-act', '--schedule', '0-1x6', '--format', format);
+      // The page is in Portuguese, and so are the psql script's comments.
+      const want = cli('export', 'race-2', '--strategy', 'check-then-act', '--schedule', '0-1x6', '--format', format, '--lang', 'pt');
       assert.equal(got, want, `${format} download`);
+      if (format === 'psql') {
+        assert.match(got, /^-- Preparação \(em qualquer terminal\):$/m);
+        assert.match(got, /^-- >>> aos [0-9,]+ s o adquirente captura R\$ 250,00 \(pedido 123, chamada \d\): aqui o cartão é cobrado$/m);
+      }
       assert.match(download.suggestedFilename(), /^race-2-check-then-act-0-1x6\.(sql|rs|json|mmd)$/);
     }
     await tab.click('[data-testid=export][data-format=mermaid] [data-testid=copy]');

@@ -25,7 +25,7 @@ fn scenario(name: &str, strategy: Strategy) -> Scenario {
 fn export_of(s: &Scenario, schedule: &str, format: Format) -> String {
     let sched: Schedule = schedule.parse().expect("a schedule");
     let r = run_schedule(s, &sched).expect("a valid scenario");
-    export::render(format, s, &r)
+    export::render(format, s, &r, lousa_core::narrate::Lang::En)
 }
 
 /// race-2 under check-then-act: schedule `0` charges twice, `0-1x6` once

@@ -5,8 +5,10 @@
 //! shown only as far as the alternatives' keys differ; two alternatives
 //! that would still read the same get the acquirer's call or a number.
 
-use lousa_core::choice::ChoiceKind;
+use lousa_core::Scenario;
+use lousa_core::choice::{ChoiceKind, Schedule};
 use lousa_core::narrate::{self, Lang};
+use lousa_core::scheduling;
 use lousa_core::scheduling::{Alternative, Turn};
 use lousa_core::trace::{Actor, EventKind, TraceEvent};
 
@@ -60,6 +62,24 @@ pub fn labels(turn: &Turn, lang: Lang) -> Vec<Label> {
         })
         .collect();
     tell_apart(&mut out, &events, lang);
+    out
+}
+
+/// Each choice of `choices` in words, as the scheduler would have listed
+/// it at its choice point; a choice the list only samples (a wide jitter)
+/// by its value. Stops where the choices stop fitting the scenario.
+pub fn taken(scenario: &Scenario, choices: &[u32], lang: Lang) -> Vec<String> {
+    let mut out = Vec::with_capacity(choices.len());
+    for (k, &choice) in choices.iter().enumerate() {
+        let Ok(turn) = scheduling::point(scenario, &Schedule(choices[..k].to_vec())) else {
+            break;
+        };
+        let said = labels(&turn, lang)
+            .into_iter()
+            .find(|l| l.choice == choice)
+            .map_or_else(|| format!("+{choice}"), |l| l.text);
+        out.push(said);
+    }
     out
 }
 
@@ -219,6 +239,21 @@ mod tests {
                 .expect("the other send");
             assert!(other.text.contains("(1ª tentativa)"), "{l:?}");
         }
+    }
+
+    #[test]
+    fn a_schedule_reads_as_its_picks() {
+        let s = builtin("race-2").unwrap();
+        let steps = taken(&s, &[1, 0], Lang::Pt);
+        assert_eq!(steps.len(), 2);
+        assert!(
+            steps[0].starts_with("cliente 2: envia o pedido"),
+            "{steps:?}"
+        );
+        assert!(
+            steps[1].starts_with("cliente 1: envia o pedido"),
+            "{steps:?}"
+        );
     }
 
     #[test]

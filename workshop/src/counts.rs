@@ -4,6 +4,7 @@
 //! schedule as a button that loads it. Once it has run, every choice the
 //! attendee makes recounts from where they stand ("daqui").
 
+use crate::alternatives::taken;
 use crate::explorer::{self, Event, Figures, Report, Slot};
 use crate::property_words;
 use crate::state::Ws;
@@ -25,10 +26,6 @@ pub enum Counting {
 
 /// The world a count is of: the scenario's link and its strategy.
 pub type Of = (String, Strategy);
-
-/// The largest number of states the explorer may visit (the worker's
-/// default): shown as the progress bar's end.
-const STATES_DEFAULT: f64 = 5_000_000.0;
 
 /// The count of every schedule, and the world it is of.
 pub type Whole = RwSignal<(Option<Of>, Counting)>;
@@ -216,12 +213,11 @@ fn status(c: &Counting, lang: Lang) -> AnyView {
                 count(u128::from(f.states_per_s), lang),
                 w.per_second
             );
+            // How many states a search will visit is not known until it
+            // ends: the bar says it is working (indeterminate) rather than
+            // fill against the state limit, which a small model never nears.
             view! {
-                <progress
-                    data-testid="explore-progress"
-                    max=STATES_DEFAULT
-                    value=f.states as f64
-                ></progress>
+                <progress data-testid="explore-progress" data-states=f.states.to_string()></progress>
                 <p data-testid="explore-status" aria-live="polite">{figures}</p>
             }
             .into_any()
@@ -275,6 +271,13 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
             let example = o.example.clone().map(|e| {
                 let schedule = e.schedule.clone();
                 let text = e.text.clone();
+                // The schedule as the picks a person would make, step by step.
+                let steps = ws
+                    .built
+                    .with_untracked(|s| taken(s, &e.schedule, lang))
+                    .into_iter()
+                    .map(|t| view! { <li>{t}</li> })
+                    .collect_view();
                 view! {
                     <button
                         data-testid="load-example"
@@ -283,6 +286,10 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
                     >
                         {text}
                     </button>
+                    <details class="example-steps">
+                        <summary>{w.example_steps}</summary>
+                        <ol data-testid="example-steps">{steps}</ol>
+                    </details>
                 }
             });
             view! {

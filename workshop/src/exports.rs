@@ -31,8 +31,10 @@ pub fn Exports() -> impl IntoView {
     let said = RwSignal::new(None::<&'static str>);
     let text_of = move |format: Format| {
         ws.built.with_untracked(|s| {
-            ws.whole
-                .with_untracked(|r| r.as_ref().map(|r| export::render(format, s, r)))
+            ws.whole.with_untracked(|r| {
+                r.as_ref()
+                    .map(|r| export::render(format, s, r, ws.lang.get_untracked()))
+            })
         })
     };
     let rows = Format::ALL

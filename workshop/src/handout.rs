@@ -43,7 +43,7 @@ pub fn Handout() -> impl IntoView {
                         m.intents.iter().map(|i| i.captures.to_string()).collect();
                     let twice = !m.double_charged_intents.is_empty();
                     let end = ending(&captures.join(", "), m.charged_cents, twice, lang);
-                    (end, export::render(Format::Psql, s, r))
+                    (end, export::render(Format::Psql, s, r, lang))
                 })
             })
         })?;

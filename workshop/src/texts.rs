@@ -63,6 +63,8 @@ pub struct Words {
     pub copy: &'static str,
     pub copied: &'static str,
     pub copy_failed: &'static str,
+    /// Opens the list of an example schedule's picks.
+    pub example_steps: &'static str,
     /// Before the built-in's title when the scenario is edited.
     pub edited_from: &'static str,
     pub lesson_title: &'static str,
@@ -158,6 +160,7 @@ pub const PT: Words = Words {
     copy: "Copiar",
     copied: "Copiado.",
     copy_failed: "O navegador não deixou copiar; use o download.",
+    example_steps: "os passos",
     edited_from: "Editado a partir de",
     lesson_title: "Lição",
     lesson_intro: "Dez desafios, da corrida do primeiro texto à máquina de estados do segundo. Cada um é um link; a página confere o objetivo enquanto você joga e guarda neste navegador o que você já resolveu.",
@@ -259,6 +262,7 @@ pub const EN: Words = Words {
     copy: "Copy",
     copied: "Copied.",
     copy_failed: "The browser would not copy; use the download.",
+    example_steps: "the steps",
     edited_from: "Edited from",
     lesson_title: "Lesson",
     lesson_intro: "Ten challenges, from the first post's race to the second post's state machine. Each is a link; the page checks the goal as you play and keeps what you have solved in this browser.",

@@ -19,6 +19,7 @@ pub use mermaid::mermaid;
 pub use psql::{psql_script, terminal_label};
 pub use rust_test::rust_test;
 
+use crate::narrate::Lang;
 use crate::run::Run;
 use crate::scenario::Scenario;
 
@@ -53,10 +54,11 @@ impl Format {
     }
 }
 
-/// The run in `format`.
-pub fn render(format: Format, scenario: &Scenario, run: &Run) -> String {
+/// The run in `format`; the psql script's comments in `lang` (the other
+/// formats are code and data, in English).
+pub fn render(format: Format, scenario: &Scenario, run: &Run, lang: Lang) -> String {
     match format {
-        Format::Psql => psql_script(scenario, run),
+        Format::Psql => psql_script(scenario, run, lang),
         Format::RustTest => rust_test(scenario, run),
         Format::History => history(scenario, run),
         Format::Mermaid => mermaid(run),

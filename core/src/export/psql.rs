@@ -2,7 +2,8 @@
 //! in one psql terminal per connection and watch the race on their own
 //! PostgreSQL.
 
-use crate::run::Run;
+use crate::narrate::{self, Lang};
+use crate::run::{CaptureMark, Run};
 use crate::scenario::Scenario;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -19,8 +20,11 @@ pub fn terminal_label(i: usize) -> String {
 
 /// A two-(or more)-terminal psql script of the run's store traffic: the
 /// set-up, then every statement in the order the simulation issued it,
-/// labelled with the terminal to type it in and what to expect.
-pub fn psql_script(scenario: &Scenario, run: &Run) -> String {
+/// labelled with the terminal to type it in and what to expect, and a
+/// marked line where the acquirer charges the card. Its comments are in
+/// `lang`; the SQL is the same in both.
+pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
+    let say = |pt: &'static str, en: &'static str| lang.pick(pt, en);
     let mut terminals: BTreeMap<u32, usize> = BTreeMap::new();
     for s in &run.store_log {
         let n = terminals.len();
@@ -29,13 +33,22 @@ pub fn psql_script(scenario: &Scenario, run: &Run) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "-- Lousa: {} under {} (seed {})",
-        scenario.name, run.strategy, run.seed
+        "-- Lousa: {} {} {} ({} {})",
+        scenario.name,
+        say("com", "under"),
+        run.strategy,
+        say("semente", "seed"),
+        run.seed
     );
     let _ = writeln!(
         out,
-        "-- Open {} psql terminals on an empty database, one per connection:",
-        terminals.len().max(1)
+        "{} {} {}",
+        say("-- Abra", "-- Open"),
+        terminals.len().max(1),
+        say(
+            "terminais psql num banco vazio, um por conexão:",
+            "psql terminals on an empty database, one per connection:"
+        )
     );
     for (session, ix) in &terminals {
         let instance = run
@@ -43,35 +56,49 @@ pub fn psql_script(scenario: &Scenario, run: &Run) -> String {
             .iter()
             .find(|s| s.session == *session)
             .and_then(|s| s.instance)
-            .map_or("recovery".to_string(), |i| format!("instance {}", i + 1));
+            .map_or(say("a recuperação", "recovery").to_string(), |i| {
+                format!("{} {}", say("a instância", "instance"), i + 1)
+            });
         let _ = writeln!(
             out,
-            "--   terminal {} = a connection of {instance}",
-            terminal_label(*ix)
+            "--   terminal {} = {} {instance}",
+            terminal_label(*ix),
+            say("uma conexão d", "a connection of")
         );
     }
-    let _ = writeln!(
-        out,
-        "-- Then type each statement in the terminal its label names, in this order."
-    );
-    let _ = writeln!(
-        out,
-        "-- A statement marked WAITS blocks; go on in the other terminal, and it"
-    );
-    let _ = writeln!(out, "-- returns when the transaction it waits for ends.");
+    out.push_str(say(
+        "-- Depois digite cada comando no terminal que o rótulo dele indica, nesta ordem.\n\
+         -- Um comando marcado ESPERA bloqueia; siga no outro terminal, e ele\n\
+         -- volta quando a transação pela qual espera terminar.\n",
+        "-- Then type each statement in the terminal its label names, in this order.\n\
+         -- A statement marked WAITS blocks; go on in the other terminal, and it\n\
+         -- returns when the transaction it waits for ends.\n",
+    ));
     // The take-home's check: the same statements on the attendee's server,
     // with the model's outcome beside PostgreSQL's for each.
-    let _ = writeln!(
-        out,
-        "-- To check every outcome on your own PostgreSQL 15 in one command, run\n\
-         --   lousa replay {} --strategy {} --schedule {} --database-url postgres://USER@HOST:PORT/DB\n\
-         -- (a scenario from a file or a link is given as it was to this export): it\n\
-         -- replays these statements in a schema of its own, one connection per\n\
-         -- terminal, prints the model's outcome beside the server's and drops the\n\
-         -- schema at the end.\n",
+    let replay = format!(
+        "--   lousa replay {} --strategy {} --schedule {} --database-url postgres://USER@HOST:PORT/DB\n",
         scenario.name, run.strategy, run.schedule
     );
-    let _ = writeln!(out, "-- Set-up (any terminal):");
+    out.push_str(say(
+        "-- Para conferir cada resultado no seu PostgreSQL 15 com um comando, rode\n",
+        "-- To check every outcome on your own PostgreSQL 15 in one command, run\n",
+    ));
+    out.push_str(&replay);
+    out.push_str(say(
+        "-- (um cenário de arquivo ou de link vai como foi dado a esta exportação): ele\n\
+         -- repete estes comandos num schema só dele, uma conexão por terminal,\n\
+         -- mostra o resultado do modelo ao lado do resultado do servidor e apaga o\n\
+         -- schema no fim.\n\n",
+        "-- (a scenario from a file or a link is given as it was to this export): it\n\
+         -- replays these statements in a schema of its own, one connection per\n\
+         -- terminal, prints the model's outcome beside the server's and drops the\n\
+         -- schema at the end.\n\n",
+    ));
+    out.push_str(say(
+        "-- Preparação (em qualquer terminal):\n",
+        "-- Set-up (any terminal):\n",
+    ));
     // Only the tables the run's statements touch: a check-then-act run
     // needs cobranca_simples, not every table of every design.
     let used: Vec<&str> = run
@@ -90,48 +117,147 @@ pub fn psql_script(scenario: &Scenario, run: &Run) -> String {
         let _ = writeln!(out, "{};", t.create_sql());
     }
     out.push('\n');
+    let mut captures = run.captures.iter().peekable();
+    let seconds = |ms: u64| {
+        let s = format!("{:.3}", ms as f64 / 1000.0);
+        if lang == Lang::Pt {
+            s.replace('.', ",")
+        } else {
+            s
+        }
+    };
     for (i, s) in run.store_log.iter().enumerate() {
+        while let Some(c) = captures.next_if(|c| c.after_statements <= i) {
+            capture_line(&mut out, run, c, &seconds, lang);
+        }
         let label = terminal_label(terminals[&s.session]);
         if s.closed {
             // Closing the terminal is what the crash does to the connection:
             // its transaction rolls back, a statement it waits on is aborted.
-            let _ = writeln!(
-                out,
-                "-- {:>3}. at {:.3} s the instance of terminal {label} crashes: close that \
-                 psql (Ctrl-C, then \\q); its open transaction rolls back",
-                i + 1,
-                s.time_ms as f64 / 1000.0,
-            );
+            let _ = match lang {
+                Lang::Pt => writeln!(
+                    out,
+                    "-- {:>3}. aos {} s a instância do terminal {label} cai: feche esse \
+                     psql (Ctrl-C, depois \\q); a transação aberta dele é desfeita",
+                    i + 1,
+                    seconds(s.time_ms),
+                ),
+                Lang::En => writeln!(
+                    out,
+                    "-- {:>3}. at {} s the instance of terminal {label} crashes: close that \
+                     psql (Ctrl-C, then \\q); its open transaction rolls back",
+                    i + 1,
+                    seconds(s.time_ms),
+                ),
+            };
             continue;
         }
         let wait = if s.waited {
-            "  -- WAITS: it blocks here"
+            say("  -- ESPERA: bloqueia aqui", "  -- WAITS: it blocks here")
         } else {
             ""
         };
         let _ = writeln!(
             out,
-            "-- {:>3}. terminal {label} at {:.3} s{wait}\n{};",
+            "-- {:>3}. terminal {label} {} {} s{wait}\n{};",
             i + 1,
-            s.time_ms as f64 / 1000.0,
+            say("aos", "at"),
+            seconds(s.time_ms),
             s.stmt.to_sql()
         );
     }
+    for c in captures {
+        capture_line(&mut out, run, c, &seconds, lang);
+    }
     if run.store_log.is_empty() {
-        out.push_str("-- (this run sent nothing to the database)\n");
+        out.push_str(say(
+            "-- (esta execução não mandou nada ao banco)\n",
+            "-- (this run sent nothing to the database)\n",
+        ));
     }
     out
+}
+
+/// The marked line where the acquirer charges the card: no statement to
+/// type, but the moment the money leaves, between the statements around it.
+fn capture_line(
+    out: &mut String,
+    run: &Run,
+    c: &CaptureMark,
+    seconds: &dyn Fn(u64) -> String,
+    lang: Lang,
+) {
+    let intent = run.summary.intents.get(c.intent as usize);
+    let money = narrate::amount(intent.map_or(0, |i| i.amount_cents), lang);
+    let order = intent.map_or(0, |i| i.order_id);
+    let _ = match lang {
+        Lang::Pt => writeln!(
+            out,
+            "-- >>> aos {} s o adquirente captura {money} (pedido {order}, chamada {}): aqui o cartão é cobrado",
+            seconds(c.time_ms),
+            c.call + 1
+        ),
+        Lang::En => writeln!(
+            out,
+            "-- >>> at {} s the acquirer captures {money} (order {order}, call {}): the card is charged here",
+            seconds(c.time_ms),
+            c.call + 1
+        ),
+    };
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Issue #33: the comments speak the page's language, and a marked
+    /// line says where each capture happens, between the statements around it.
+    #[test]
+    fn the_script_speaks_portuguese_and_marks_each_capture() {
+        let s = crate::builtins::builtin("race-2").unwrap();
+        let r = crate::run(&s).unwrap();
+        let pt = psql_script(&s, &r, Lang::Pt);
+        let en = psql_script(&s, &r, Lang::En);
+        assert!(pt.contains("-- Preparação (em qualquer terminal):"), "{pt}");
+        assert!(!pt.contains("Set-up"), "{pt}");
+        let sql = |t: &str| {
+            t.lines()
+                .filter(|l| !l.starts_with("--"))
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(sql(&pt), sql(&en), "the same statements");
+        let marks: Vec<&str> = pt.lines().filter(|l| l.starts_with("-- >>>")).collect();
+        assert_eq!(
+            marks.len(),
+            r.summary
+                .intents
+                .iter()
+                .map(|i| i.captures as usize)
+                .sum::<usize>()
+        );
+        assert!(
+            marks[0].contains("o adquirente captura R$ 250,00 (pedido 123"),
+            "{pt}"
+        );
+        // Each mark follows the statement that sent the capture's call and
+        // precedes the one that records it.
+        for c in &r.captures {
+            assert!(c.after_statements > 0 && c.after_statements <= r.store_log.len());
+        }
+        let lines: Vec<&str> = en.lines().collect();
+        let at = lines.iter().position(|l| l.starts_with("-- >>>")).unwrap();
+        assert!(
+            !lines[..at].iter().any(|l| l.starts_with("UPDATE")),
+            "no capture recorded before it: {en}"
+        );
+    }
+
     #[test]
     fn held_transaction_script_labels_terminals_and_marks_the_wait() {
         let s = crate::builtins::builtin("held-transaction").unwrap();
         let r = crate::run(&s).unwrap();
-        let script = psql_script(&s, &r);
+        let script = psql_script(&s, &r, Lang::En);
         assert!(script.contains("terminal A"), "{script}");
         assert!(script.contains("terminal B"), "{script}");
         assert!(script.contains("WAITS"), "{script}");
@@ -149,7 +275,7 @@ mod tests {
     #[test]
     fn the_set_up_creates_only_the_tables_the_run_touches() {
         let s = crate::builtins::builtin("race-2").unwrap();
-        let script = psql_script(&s, &crate::run(&s).unwrap());
+        let script = psql_script(&s, &crate::run(&s).unwrap(), Lang::En);
         assert!(
             script.contains("CREATE TABLE cobranca_simples ("),
             "{script}"
@@ -163,7 +289,7 @@ mod tests {
         }
         let mut lease = crate::builtins::builtin("balance-lost-update").unwrap();
         lease.strategy = crate::Strategy::LocalEffect;
-        let script = psql_script(&lease, &crate::run(&lease).unwrap());
+        let script = psql_script(&lease, &crate::run(&lease).unwrap(), Lang::En);
         for used in ["chave_idempotencia (", "conta (", "pedido_pago ("] {
             assert!(
                 script.contains(&format!("CREATE TABLE {used}")),
