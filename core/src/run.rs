@@ -38,7 +38,10 @@ pub struct CaptureMark {
 }
 
 /// The captures among `events`, each after the `statements` issued so far.
-pub(crate) fn captures_in(events: &[TraceEvent], statements: usize) -> impl Iterator<Item = CaptureMark> {
+pub(crate) fn captures_in(
+    events: &[TraceEvent],
+    statements: usize,
+) -> impl Iterator<Item = CaptureMark> {
     events.iter().filter_map(move |e| match e.kind {
         EventKind::Captured { call, intent, .. } => Some(CaptureMark {
             after_statements: statements,

@@ -313,6 +313,8 @@ describe('the workshop\'s scheduler', () => {
 
   test('the editor: a field changes the board, a bad value is named beside it and the board keeps its run, the link reopens it', async () => {
     const tab = await open('?modo=oficina&scenario=timeout-retry&strategy=check-then-act');
+    // A projector's 720 px: the editor is below the board.
+    await tab.setViewportSize({ width: 1280, height: 720 });
     await tab.click('[data-testid=editor] summary');
     const field = (path) => tab.locator(`[data-field="${path}"] :is(input, select, textarea)`);
     const acquirer = async () => tab.getAttribute('[data-testid=workshop] [data-testid=acquirer]', 'data-captures');
@@ -322,6 +324,9 @@ describe('the workshop\'s scheduler', () => {
     await field('clients.0.timeout_ms').fill('20000');
     await field('clients.0.timeout_ms').press('Enter');
     await tab.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'timeout-retry;clients.0.timeout_ms=20000');
+    // The board stays in sight while the attendee edits below it.
+    const wrap = await tab.locator('[data-testid=workshop-board-wrap]').boundingBox();
+    assert.ok(wrap.y >= -1 && wrap.y < 200, `the board's top at ${wrap.y}`);
     // The title no longer claims the built-in as it is.
     assert.match(await tab.textContent('[data-testid=scenario-title]'), /^Editado a partir de “/);
     await tab.keyboard.press('f');

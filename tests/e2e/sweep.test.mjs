@@ -116,6 +116,11 @@ describe('the workshop\'s sweep', () => {
     // and the choices its run made, which `lousa run --seed` makes too.
     await hotCell.click();
     assert.equal(await hotCell.getAttribute('class'), 'sweep-cell opened');
+    // The board it opened is in sight, not above the heatmaps out of view.
+    await tab.waitForFunction(() => {
+      const r = document.querySelector('[data-testid=workshop-board-wrap]').getBoundingClientRect();
+      return r.top >= -1 && r.top < innerHeight / 2;
+    });
     assert.equal(query(tab).get('scenario'), hot.link);
     assert.equal(query(tab).get('strategy'), 'check-then-act');
     const seeded = JSON.parse(cli('run', hot.link, '--strategy', 'check-then-act', '--seed', String(hot.representative_seed), '--format', 'json'));

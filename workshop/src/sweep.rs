@@ -717,6 +717,14 @@ fn open_at(ws: Ws, sweeping: RwSignal<Sweeping>, target: Option<web_sys::EventTa
             let _ = before.set_attribute("class", "sweep-cell");
         }
         let _ = cell.set_attribute("class", "sweep-cell opened");
+        // The board the cell opened, in sight (the heatmaps sit below it),
+        // once the new run is drawn: drawing it moves what is above.
+        request_animation_frame(|| {
+            if let Ok(Some(board)) = document().query_selector("[data-testid=workshop-board-wrap]")
+            {
+                board.scroll_into_view();
+            }
+        });
     }
 }
 
