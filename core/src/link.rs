@@ -13,6 +13,7 @@
 
 use crate::builtins;
 use crate::scenario::{Scenario, ScenarioError};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
@@ -27,8 +28,10 @@ pub mod limits {
 }
 
 /// Why a link was refused: the edit (1 for the first; 0 for the built-in's
-/// name or the link as a whole), the field, and what was wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// name or the link as a whole), the field, and what was wrong. As JSON it
+/// travels from the page to the explorer's worker: a sweep's refused cell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LinkError {
     pub edit: usize,
     /// The field, in the form scenario errors use (`clients[0].timeout_ms`);

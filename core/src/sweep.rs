@@ -176,6 +176,24 @@ pub fn default_strategies(base: &Scenario) -> Vec<Strategy> {
     two
 }
 
+/// The scenarios of a sweep's cells, row by row (y), each row along x:
+/// `base` with the two axes' values set as a link's edits would set them
+/// (`link::edit`, the strict scenario parser), or why that cell's scenario
+/// cannot be made. Each cell is checked again, under each design, when it
+/// runs.
+pub fn cells(base: &Scenario, x: &Axis, y: &Axis) -> Vec<Result<Scenario, LinkError>> {
+    let mut grid = Vec::with_capacity(x.values.len() * y.values.len());
+    for yv in &y.values {
+        for xv in &x.values {
+            grid.push(link::edit(
+                base,
+                &[(&x.path, xv.clone()), (&y.path, yv.clone())],
+            ));
+        }
+    }
+    grid
+}
+
 /// Runs the sweep. `progress` hears once the sweep is checked (no run done
 /// yet, and the total) and then after every run (a refused cell's runs
 /// count as done at once), so that a host can report on time even when one
@@ -185,6 +203,25 @@ pub fn sweep(
     base: &Scenario,
     x: &Axis,
     y: &Axis,
+    strategies: &[Strategy],
+    first_seed: u64,
+    seeds: u64,
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Result<Option<SweepReport>, SweepError> {
+    let grid = cells(base, x, y);
+    sweep_cells(base, x, y, &grid, strategies, first_seed, seeds, progress)
+}
+
+/// [`sweep`] over cells made already, by [`cells`] (here or in another
+/// host): the explorer's worker runs the cells the page made, so that it
+/// carries no strict scenario parser. `grid` holds one cell per pair of
+/// values, in [`cells`]' order.
+#[allow(clippy::too_many_arguments)]
+pub fn sweep_cells(
+    base: &Scenario,
+    x: &Axis,
+    y: &Axis,
+    grid: &[Result<Scenario, LinkError>],
     strategies: &[Strategy],
     first_seed: u64,
     seeds: u64,
@@ -211,15 +248,16 @@ pub fn sweep(
             ),
         ));
     }
-    // The scenarios of the cells, made and checked before any run.
-    let mut grid: Vec<Result<Scenario, LinkError>> = Vec::new();
-    for yv in &y.values {
-        for xv in &x.values {
-            grid.push(link::edit(
-                base,
-                &[(&x.path, xv.clone()), (&y.path, yv.clone())],
-            ));
-        }
+    if grid.len() as u64 != cells {
+        return Err(refuse(
+            "cells",
+            format!(
+                "{} cells, but the axes make {cells} ({} x {})",
+                grid.len(),
+                x.values.len(),
+                y.values.len()
+            ),
+        ));
     }
     if let Some(Err(e)) = grid.first()
         && grid.iter().all(Result::is_err)
@@ -490,5 +528,37 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(heard, [0, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn cells_made_elsewhere_sweep_as_the_sweep_makes_them() {
+        let base = builtin("timeout-retry").unwrap();
+        let (x, y) = (
+            axis("instances=1,99"),
+            axis("clients.0.timeout_ms=1000,4000"),
+        );
+        let grid = cells(&base, &x, &y);
+        assert_eq!(grid.len(), 4);
+        // As JSON and back, as the page hands them to the worker.
+        let json = serde_json::to_string(&grid).unwrap();
+        let back: Vec<Result<Scenario, LinkError>> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, grid);
+        let designs = [Strategy::CheckThenAct, Strategy::IdempotencyKey];
+        let run = |grid: &[Result<Scenario, LinkError>]| {
+            sweep_cells(&base, &x, &y, grid, &designs, 0, 2, &mut |_| {
+                ControlFlow::Continue(())
+            })
+        };
+        assert_eq!(
+            run(&back).unwrap(),
+            sweep(&base, &x, &y, &designs, 0, 2, &mut |_| {
+                ControlFlow::Continue(())
+            })
+            .unwrap()
+        );
+        assert_eq!(
+            run(&back[..3]).unwrap_err().to_string(),
+            "cells: 3 cells, but the axes make 4 (2 x 2)"
+        );
     }
 }

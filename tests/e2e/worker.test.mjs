@@ -7,7 +7,7 @@
 // never asserted; what is asserted cannot flake: the worker's reports equal
 // the native ones exactly (the core is deterministic), progress arrives,
 // terminating cancels and a fresh worker then works, bad requests get the
-// core's words.
+// core's words (or serde's, for the request's shape).
 //
 // Run: node --test tests/e2e/worker.test.mjs   (./x test builds dist/ and
 //      the native worker first: cargo build --release -p lousa-worker)
@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, DIST_DIR, MOUNT_TIMEOUT_MS, REPO_ROOT, chromium, serve } from './harness.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, DIST_DIR, MOUNT_TIMEOUT_MS, REPO_ROOT, chromium, cli, serve } from './harness.mjs';
 
 const NATIVE_WORKER = path.resolve(
   process.env.LOUSA_WORKER_NATIVE ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO_ROOT, 'target'), 'release', 'lousa-worker'),
@@ -306,9 +306,12 @@ describe('the explorer\'s Web Worker', () => {
 
   test('a bad scenario, bad options and a malformed request each get a precise message', async () => {
     const tab = await openBench();
+    // The page sends its scenario as JSON (the worker decodes no links):
+    // race-2's, as `lousa scenarios` writes it, with one field out of range.
+    const tooMany = { ...JSON.parse(cli('scenarios', 'race-2', '--format', 'json')), instances: 99 };
     const requests = [
       { explore: { scenario: 'race-x' } },
-      { explore: { scenario: 'race-2;clients.0.timeout_ms=-1' } },
+      { explore: { scenario: tooMany } },
       { explore: { scenario: 'race-2', strategy: 'optimistic' } },
       { explore: { scenario: 'race-2', max_states: 0 } },
       { explore: { scenario: 'race-2', maxStates: 10 } },
@@ -320,12 +323,12 @@ describe('the explorer\'s Web Worker', () => {
     const nativeResults = (await native.serve(requests.map((r) => (typeof r === 'string' ? JSON.parse(r) : r)))).results;
     const messages = results.map((r) => r.error?.message);
     assert.deepEqual(messages.slice(0, 4), [
-      'scenario: a link starts with a built-in\'s name, and "race-x" names none',
-      'edit 1, clients[0].timeout_ms: expected a whole number of milliseconds, got -1',
+      'scenario: "race-x" names no built-in; send a built-in\'s name (timeout-retry, lost-response, concurrent-double-click, ...) or a scenario as JSON',
+      'instances: 99 is outside 1..=8',
       'strategy: unknown value "optimistic" (expected one of: naive, check-then-act, idempotency-key, idempotency-key-catch, idempotency-key-held-tx, idempotency-key-lease, local-effect)',
       'max_states: 0 is outside 1..=50000000',
     ]);
-    assert.match(messages[4], /^request\.explore\.maxStates: unknown field `maxStates`, expected one of `scenario`, `strategy`, `symmetry`, `unordered_ties`, `max_states`/);
+    assert.match(messages[4], /^request\.explore\.maxStates: unknown field `maxStates`, expected one of `scenario`, `strategy`, `symmetry`, `unordered_ties`, `max_states`, `prefix`/);
     assert.equal(messages[5], 'request: expected an object with one key, such as {"explore": {"scenario": "race-2"}}, got 42');
     for (const r of results.slice(0, 6)) assert.deepEqual(r.progress, [], 'a refused request starts no run');
     const limited = results[6];

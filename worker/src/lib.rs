@@ -41,8 +41,16 @@
 //! ```
 //!
 //! * `scenario` (required): a built-in name (`race-2`, `race-3`, any
-//!   `race-N` the core builds, `timeout-retry`, ...) or a scenario link
-//!   (`timeout-retry;clients.0.timeout_ms=1500`: `lousa_core::link`).
+//!   `race-N` the core builds, `timeout-retry`, ...) or a scenario as a
+//!   JSON object (`lousa_core::Scenario` as serde writes it, `lousa
+//!   scenarios <name> --format json`). Not a scenario link
+//!   (`timeout-retry;clients.0.timeout_ms=1500`): the page decodes links
+//!   with lousa-core's strict scenario parser (`link::decode`) and sends
+//!   the scenario, so that the worker's wasm carries no such parser (issue
+//!   #30: it was a quarter of the worker). The worker reads the JSON with
+//!   plain serde, which refuses an unknown or missing field by name and a
+//!   wrong type at its line of the scenario as pretty JSON, and validates
+//!   it as the core does (`Scenario::validate`) before any run.
 //! * `strategy`: a strategy name; the scenario's own when absent.
 //! * `symmetry` (default `true`), `unordered_ties` (default `false`): the
 //!   explorer's reductions, as `lousa explore` has them (`--no-symmetry`,
@@ -63,14 +71,23 @@
 //! ```json
 //! {"sweep": {"scenario": "timeout-retry", "x": "clients.0.timeout_ms=500..4000:8",
 //!            "y": "acquirer.latency_ms=1000,3000",
+//!            "cells": [{"scenario": {...}}, ..., {"refused": {"edit": 1, "field": "instances", "message": "..."}}],
 //!            "strategies": ["check-then-act", "idempotency-key"], "seeds": 10, "first_seed": 0}}
 //! ```
 //!
-//! * `scenario` (required): a built-in name or a scenario link, as above.
+//! * `scenario` (required): a built-in name or a scenario's JSON, as above.
 //! * `x`, `y` (required): the axes, written exactly as `lousa sweep --x`
 //!   and `--y` take them: a link's dotted path, then `=v1,v2,...` (JSON
 //!   values) or `=from..to:n` (n whole numbers, both ends included), at
 //!   most `sweep::limits::VALUES_MAX` values each.
+//! * `cells` (required): each cell's scenario, row by row along y, each
+//!   row along x, as the page made it with `sweep::cells` (the base with
+//!   the axes' values set as a link's edits, read back by the strict
+//!   parser): `{"scenario": <scenario JSON>}`, or `{"refused": <LinkError>}`
+//!   (`edit`, `field`, `message`) for a cell the parser refused, which the
+//!   report then shows in those words. One cell per pair of values, or the
+//!   sweep is refused (`cells: 3 cells, but the axes make 4 (2 x 2)`);
+//!   every cell's scenario is validated under each design before it runs.
 //! * `strategies`: the designs, one heatmap each; when absent, the
 //!   scenario's own and idempotency-key, as `lousa sweep` defaults.
 //! * `seeds` (default 10), `first_seed` (default 0): each cell runs every
@@ -121,10 +138,12 @@
 //!   `representative_seed`, the cell's scenario as a `link`, and `refused`,
 //!   why the cell's scenario cannot run, or null);
 //! * or `{"error": {"message"}}`: the request was refused, in lousa-core's
-//!   words where the core refused it (`scenario: a link starts with a
-//!   built-in's name, and "race-x" names none`, `max_states: 0 is outside
-//!   1..=50000000`, `strategy: unknown value "optimistic" (expected one of:
-//!   ...)` as the scenario parser words it; for a sweep, the axis or the
+//!   words where the core refused it (`instances: 99 is outside 1..=8`,
+//!   `max_states: 0 is outside 1..=50000000`, `strategy: unknown value
+//!   "optimistic" (expected one of: ...)` as the scenario parser words it),
+//!   in serde's for the request's shape, at the request's field
+//!   (`request.explore.max_states: invalid type: string "many", expected
+//!   u32`, `scenario: "race-x" names no built-in; ...`); for a sweep, the axis or the
 //!   limit: `x: 17 values are outside 1..=16`, `seeds: 24 cells x 2
 //!   designs x 5000 seeds = 240000 runs, outside 1..=100000`,
 //!   `instances: every cell is refused: 99 is outside 1..=8`).
@@ -139,77 +158,82 @@
 //! (`performance.now()` in the browser, `Instant` natively).
 
 use lousa_core::explore::{self, Report};
+use lousa_core::link::LinkError;
 use lousa_core::sweep::{self, Axis, SweepReport};
-use lousa_core::{Scenario, Schedule, Strategy, link};
+use lousa_core::{Scenario, Schedule, Strategy, builtins};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use std::ops::ControlFlow;
 
 /// A request from the page.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Request {
     Explore(ExploreRequest),
     Sweep(SweepRequest),
 }
 
 /// What to explore and how: the options of `lousa explore`.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ExploreRequest {
-    /// A built-in name or a scenario link.
-    pub scenario: String,
+    /// The scenario: a built-in by name, or the page's scenario as JSON.
+    pub scenario: Scenario,
     /// A strategy name; the scenario's own when absent.
-    #[serde(default)]
     pub strategy: Option<String>,
-    #[serde(default = "on")]
     pub symmetry: bool,
-    #[serde(default)]
     pub unordered_ties: bool,
-    #[serde(default = "states_default")]
     pub max_states: u32,
     /// A schedule prefix (`lousa run --schedule` text): explore every way on
     /// from where it leaves the run, as `explore::explore_from` does.
-    #[serde(default)]
     pub prefix: Option<String>,
 }
 
-/// What to sweep: the options of `lousa sweep`.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The fields of an explore request, in the order refusals list them.
+const EXPLORE_FIELDS: &[&str] = &[
+    "scenario",
+    "strategy",
+    "symmetry",
+    "unordered_ties",
+    "max_states",
+    "prefix",
+];
+
+/// What to sweep: the options of `lousa sweep`, and the cells the page
+/// made (`sweep::cells`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct SweepRequest {
-    /// A built-in name or a scenario link.
-    pub scenario: String,
+    /// The base scenario, as an explore request's.
+    pub scenario: Scenario,
     /// The axes, as `lousa sweep --x` and `--y` take them.
     pub x: String,
     pub y: String,
+    /// Each cell's scenario (the base with the axes' values set), or why
+    /// the page could not make it, row by row (y), each row along x.
+    pub cells: Vec<Result<Scenario, LinkError>>,
     /// Strategy names, one heatmap each; when absent, the scenario's own
     /// and idempotency-key (`sweep::default_strategies`).
-    #[serde(default)]
     pub strategies: Option<Vec<String>>,
-    #[serde(default = "seeds_default")]
     pub seeds: u64,
-    #[serde(default)]
     pub first_seed: u64,
 }
+
+/// The fields of a sweep request, in the order refusals list them.
+const SWEEP_FIELDS: &[&str] = &[
+    "scenario",
+    "x",
+    "y",
+    "cells",
+    "strategies",
+    "seeds",
+    "first_seed",
+];
 
 /// Seeds per cell when a sweep names none: `lousa sweep`'s default.
 pub const SEEDS_DEFAULT: u64 = 10;
 
-fn seeds_default() -> u64 {
-    SEEDS_DEFAULT
-}
-
 /// The least wall time between two progress messages of a sweep. The core
 /// reports every run, far more often than a progress bar can show.
 pub const SWEEP_PROGRESS_EVERY_MS: f64 = 50.0;
-
-fn on() -> bool {
-    true
-}
-
-fn states_default() -> u32 {
-    explore::limits::STATES_DEFAULT
-}
 
 /// A message to the page.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -330,25 +354,181 @@ pub fn serve(text: &str, clock: &mut dyn FnMut() -> f64, post: &mut dyn FnMut(Me
     }
 }
 
-/// Reads a request, naming the field it refuses.
+/// Reads a request, naming the field it refuses. Plain serde_json reads
+/// each field on its own, so that a refusal names it without a path
+/// tracker (the strict scenario parser's, which the worker leaves to the
+/// page: see [`scenario_of`]).
 pub fn parse(text: &str) -> Result<Request, String> {
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("request: {e}"))?;
-    if !value.is_object() {
-        return Err(format!(
-            "request: expected an object with one key, such as {{\"explore\": {{\"scenario\": \"race-2\"}}}}, got {}",
-            shorten(&value.to_string())
-        ));
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("request: {e}"))?;
+    let got = || shorten(&value.to_string());
+    let (kind, body) = match &value {
+        Value::Object(map) if map.len() == 1 => map.iter().next().expect("one key"),
+        _ => {
+            return Err(format!(
+                "request: expected an object with one key, such as {{\"explore\": {{\"scenario\": \"race-2\"}}}}, got {}",
+                got()
+            ));
+        }
+    };
+    match kind.as_str() {
+        "explore" => {
+            let f = Fields::of("explore", body, EXPLORE_FIELDS)?;
+            Ok(Request::Explore(ExploreRequest {
+                scenario: f.scenario()?,
+                strategy: f.optional::<Option<String>>("strategy")?.flatten(),
+                symmetry: f.optional("symmetry")?.unwrap_or(true),
+                unordered_ties: f.optional("unordered_ties")?.unwrap_or(false),
+                max_states: f
+                    .optional("max_states")?
+                    .unwrap_or(explore::limits::STATES_DEFAULT),
+                prefix: f.optional::<Option<String>>("prefix")?.flatten(),
+            }))
+        }
+        "sweep" => {
+            let f = Fields::of("sweep", body, SWEEP_FIELDS)?;
+            Ok(Request::Sweep(SweepRequest {
+                scenario: f.scenario()?,
+                x: f.required("x")?,
+                y: f.required("y")?,
+                cells: f.cells()?,
+                strategies: f.optional::<Option<Vec<String>>>("strategies")?.flatten(),
+                seeds: f.optional("seeds")?.unwrap_or(SEEDS_DEFAULT),
+                first_seed: f.optional("first_seed")?.unwrap_or(0),
+            }))
+        }
+        other => Err(format!(
+            "request: unknown variant `{other}`, expected `explore` or `sweep`"
+        )),
     }
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let at = if path == "." {
-            "request".to_string()
-        } else {
-            format!("request.{path}")
+}
+
+/// A request's fields, read one at a time: a refusal names the field
+/// (`request.explore.max_states: invalid type: ...`), as serde words it.
+struct Fields<'a> {
+    at: String,
+    map: &'a Map<String, Value>,
+}
+
+impl<'a> Fields<'a> {
+    /// The fields of `body`, refusing a name not in `names` first.
+    fn of(kind: &str, body: &'a Value, names: &[&str]) -> Result<Fields<'a>, String> {
+        let at = format!("request.{kind}");
+        let Value::Object(map) = body else {
+            return Err(format!(
+                "{at}: expected an object of fields, got {}",
+                shorten(&body.to_string())
+            ));
         };
-        format!("{at}: {}", e.inner())
-    })
+        if let Some(unknown) = map.keys().find(|k| !names.contains(&k.as_str())) {
+            let listed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            return Err(format!(
+                "{at}.{unknown}: unknown field `{unknown}`, expected one of {}",
+                listed.join(", ")
+            ));
+        }
+        Ok(Fields { at, map })
+    }
+
+    fn optional<T: DeserializeOwned>(&self, name: &str) -> Result<Option<T>, String> {
+        self.map
+            .get(name)
+            .map(|v| T::deserialize(v).map_err(|e| format!("{}.{name}: {e}", self.at)))
+            .transpose()
+    }
+
+    fn required<T: DeserializeOwned>(&self, name: &str) -> Result<T, String> {
+        self.optional(name)?
+            .ok_or_else(|| format!("{}: missing field `{name}`", self.at))
+    }
+
+    fn scenario(&self) -> Result<Scenario, String> {
+        let value = self
+            .map
+            .get("scenario")
+            .ok_or_else(|| format!("{}: missing field `scenario`", self.at))?;
+        scenario_of(value).map_err(|e| format!("scenario: {e}"))
+    }
+
+    /// `cells`: a list of `{"scenario": ...}` (a scenario as
+    /// [`scenario_of`] reads it) and `{"refused": {"edit", "field",
+    /// "message"}}` (a `link::LinkError`).
+    fn cells(&self) -> Result<Vec<Result<Scenario, LinkError>>, String> {
+        let at = format!("{}.cells", self.at);
+        let Some(value) = self.map.get("cells") else {
+            return Err(format!("{}: missing field `cells`", self.at));
+        };
+        let Value::Array(items) = value else {
+            return Err(format!(
+                "{at}: expected a list of cells, got {}",
+                shorten(&value.to_string())
+            ));
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| match cell {
+                Value::Object(one) if one.len() == 1 && one.contains_key("scenario") => {
+                    scenario_of(&one["scenario"])
+                        .map(Ok)
+                        .map_err(|e| format!("{at}[{i}].scenario: {e}"))
+                }
+                Value::Object(one) if one.len() == 1 && one.contains_key("refused") => {
+                    LinkError::deserialize(&one["refused"])
+                        .map(Err)
+                        .map_err(|e| format!("{at}[{i}].refused: {e}"))
+                }
+                other => Err(format!(
+                    "{at}[{i}]: expected {{\"scenario\": ...}} or {{\"refused\": ...}}, got {}",
+                    shorten(&other.to_string())
+                )),
+            })
+            .collect()
+    }
+}
+
+/// A request's scenario: a built-in's name, or a scenario's JSON object,
+/// which the page decoded and checked with lousa-core's strict parser
+/// (`link::decode`, `Scenario::from_json`). The worker reads it with plain
+/// serde, which refuses an unknown or missing field by name and a wrong
+/// type with its position: read from pretty JSON, one field a line, the
+/// refusal quotes that line. It is not validated here: the caller does.
+pub fn scenario_of(value: &Value) -> Result<Scenario, String> {
+    match value {
+        Value::String(name) if name.contains(';') => Err(format!(
+            "{:?} is a link, which the worker does not decode: send its scenario as JSON (lousa_core::link::decode makes it)",
+            shorten(name)
+        )),
+        Value::String(name) => builtins::builtin(name).ok_or_else(|| {
+            format!(
+                "{:?} names no built-in; send a built-in's name ({}, ...) or a scenario as JSON",
+                shorten(name),
+                builtins::NAMES[..3].join(", ")
+            )
+        }),
+        Value::Object(_) => {
+            let text = serde_json::to_string_pretty(value).expect("a JSON value is text");
+            serde_json::from_str(&text).map_err(|e| {
+                let line = text
+                    .lines()
+                    .nth(e.line().saturating_sub(1))
+                    .unwrap_or("")
+                    .trim()
+                    .trim_end_matches(',');
+                if line.contains(':') {
+                    format!(
+                        "{e} of the scenario as pretty JSON, which reads {}",
+                        shorten(line)
+                    )
+                } else {
+                    format!("{e} of the scenario as pretty JSON")
+                }
+            })
+        }
+        other => Err(format!(
+            "expected a built-in's name or a scenario as a JSON object, got {}",
+            shorten(&other.to_string())
+        )),
+    }
 }
 
 /// The first 40 characters of `text`, and an ellipsis if there were more.
@@ -364,7 +544,7 @@ fn shorten(text: &str) -> String {
 pub fn prepare(
     request: &ExploreRequest,
 ) -> Result<(lousa_core::Scenario, explore::Options, Option<Schedule>), String> {
-    let mut scenario = link::decode(&request.scenario).map_err(|e| e.to_string())?;
+    let mut scenario = request.scenario.clone();
     if let Some(name) = &request.strategy {
         scenario.strategy = strategy_named("strategy", name)?;
     }
@@ -404,7 +584,7 @@ fn strategy_named(field: &str, name: &str) -> Result<Strategy, String> {
 pub fn prepare_sweep(
     request: &SweepRequest,
 ) -> Result<(Scenario, Axis, Axis, Vec<Strategy>), String> {
-    let scenario = link::decode(&request.scenario).map_err(|e| e.to_string())?;
+    let scenario = request.scenario.clone();
     scenario.validate().map_err(|e| e.to_string())?;
     let x: Axis = request.x.parse().map_err(|e| format!("x: {e}"))?;
     let y: Axis = request.y.parse().map_err(|e| format!("y: {e}"))?;
@@ -430,10 +610,11 @@ fn run_sweep(
     };
     let start = clock();
     let mut posted = start;
-    let result = sweep::sweep(
+    let result = sweep::sweep_cells(
         &scenario,
         &x,
         &y,
+        &request.cells,
         &strategies,
         request.first_seed,
         request.seeds,

@@ -1,7 +1,9 @@
 use super::*;
 use lousa_core::builtins;
 use lousa_core::explore::Status;
+use lousa_core::link;
 use lousa_core::sweep::Axis;
+use serde_json::json;
 
 /// Serves `text` with a clock that advances 1 ms a reading; the messages posted.
 fn served(text: &str) -> Vec<Message> {
@@ -13,6 +15,29 @@ fn served(text: &str) -> Vec<Message> {
     let mut out = Vec::new();
     serve(text, &mut clock, &mut |m| out.push(m));
     out
+}
+
+/// The scenario `link` decodes to, as the JSON the page sends.
+fn scenario_json(link: &str) -> Value {
+    serde_json::to_value(link::decode(link).unwrap()).unwrap()
+}
+
+/// A sweep request of `link`'s scenario, with the cells the page makes
+/// (`sweep::cells`) and `more` fields.
+fn sweep_text(link: &str, x: &str, y: &str, more: Value) -> String {
+    let base = link::decode(link).unwrap();
+    let cells: Vec<Value> = sweep::cells(&base, &x.parse().unwrap(), &y.parse().unwrap())
+        .into_iter()
+        .map(|cell| match cell {
+            Ok(s) => json!({ "scenario": s }),
+            Err(e) => json!({ "refused": e }),
+        })
+        .collect();
+    let mut request = json!({ "scenario": base, "x": x, "y": y, "cells": cells });
+    for (k, v) in more.as_object().unwrap() {
+        request[k] = v.clone();
+    }
+    json!({ "sweep": request }).to_string()
 }
 
 fn done(messages: &[Message]) -> &Done {
@@ -76,7 +101,7 @@ fn defaults_are_the_clis() {
     assert_eq!(
         r,
         ExploreRequest {
-            scenario: "race-2".into(),
+            scenario: builtins::builtin("race-2").unwrap(),
             strategy: None,
             symmetry: true,
             unordered_ties: false,
@@ -91,13 +116,103 @@ fn defaults_are_the_clis() {
 }
 
 #[test]
-fn a_scenario_link_is_explored_as_the_scenario_it_makes() {
-    let by_link = served(r#"{"explore": {"scenario": "race-2;strategy=\"idempotency-key\""}}"#);
+fn a_scenario_as_json_is_explored_as_the_page_decoded_it() {
+    let by_json = served(
+        &json!({"explore": {"scenario": scenario_json("race-2;strategy=\"idempotency-key\"")}})
+            .to_string(),
+    );
     let by_option = served(r#"{"explore": {"scenario": "race-2", "strategy": "idempotency-key"}}"#);
-    assert_eq!(done(&by_link).report, done(&by_option).report);
+    assert_eq!(done(&by_json).report, done(&by_option).report);
     assert_eq!(
         done(&by_option).report,
         native("race-2", Strategy::IdempotencyKey, false)
+    );
+    // An edited scenario: the report is the core's for that scenario.
+    let edited = link::decode("race-2;db_latency_ms=5").unwrap();
+    let messages = served(&json!({"explore": {"scenario": edited}}).to_string());
+    let options = explore::Options::for_scenario(&edited);
+    assert_eq!(
+        done(&messages).report,
+        explore::explore(&edited, &options).unwrap()
+    );
+}
+
+#[test]
+fn a_bad_scenario_is_refused_naming_what_is_wrong_and_nothing_runs() {
+    let explore_with = |edit: &dyn Fn(&mut Value)| {
+        let mut s = scenario_json("race-2");
+        edit(&mut s);
+        served(&json!({"explore": {"scenario": s}}).to_string())
+    };
+    // A wrong type: serde's words, and the line of the scenario that holds it.
+    let negative = explore_with(&|s| s["clients"][0]["timeout_ms"] = json!(-1));
+    let said = error(&negative);
+    assert!(
+        said.starts_with("scenario: invalid value: integer `-1`, expected u64 at line ")
+            && said.ends_with(r#"of the scenario as pretty JSON, which reads "timeout_ms": -1"#),
+        "{said}"
+    );
+    // An unknown field, by name.
+    let unknown = explore_with(&|s| s["clients"][0]["retry_max"] = json!(3));
+    assert!(
+        error(&unknown)
+            .starts_with("scenario: unknown field `retry_max`, expected one of `name`, "),
+        "{unknown:?}"
+    );
+    // A missing field, by name.
+    let missing = explore_with(&|s| {
+        s["clients"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("timeout_ms");
+    });
+    assert!(
+        error(&missing).starts_with("scenario: missing field `timeout_ms` at line "),
+        "{missing:?}"
+    );
+    // Well formed but invalid: the core's validation, at the field.
+    let invalid = explore_with(&|s| s["instances"] = json!(99));
+    assert_eq!(error(&invalid), "instances: 99 is outside 1..=8");
+    let no_intents = explore_with(&|s| s["clients"][0]["intents"] = json!([]));
+    assert!(
+        error(&no_intents).starts_with("clients[0].intents: "),
+        "{no_intents:?}"
+    );
+    // Neither a name nor an object; a name that names nothing; a link.
+    assert_eq!(
+        error(&served(r#"{"explore": {"scenario": [1, 2]}}"#)),
+        "scenario: expected a built-in's name or a scenario as a JSON object, got [1,2]"
+    );
+    assert_eq!(
+        error(&served(r#"{"explore": {"scenario": "race-x"}}"#)),
+        r#"scenario: "race-x" names no built-in; send a built-in's name (timeout-retry, lost-response, concurrent-double-click, ...) or a scenario as JSON"#
+    );
+    assert_eq!(
+        error(&served(
+            r#"{"explore": {"scenario": "race-2;clients.0.timeout_ms=-1"}}"#
+        )),
+        r#"scenario: "race-2;clients.0.timeout_ms=-1" is a link, which the worker does not decode: send its scenario as JSON (lousa_core::link::decode makes it)"#
+    );
+    // A sweep's base and cells are read the same way.
+    let mut bad_cell =
+        serde_json::from_str::<Value>(&sweep_text("race-2", "instances=2,3", "seed=1", json!({})))
+            .unwrap();
+    bad_cell["sweep"]["cells"][1]["scenario"]["instances"] = json!("three");
+    assert!(
+        error(&served(&bad_cell.to_string())).starts_with(
+            r#"request.sweep.cells[1].scenario: invalid type: string "three", expected u32 at line "#
+        ),
+        "{bad_cell}"
+    );
+    bad_cell["sweep"]["cells"][1] = json!({"refused": {"edit": 1}});
+    assert!(
+        error(&served(&bad_cell.to_string()))
+            .starts_with("request.sweep.cells[1].refused: missing field `field`"),
+    );
+    bad_cell["sweep"]["cells"][1] = json!(3);
+    assert_eq!(
+        error(&served(&bad_cell.to_string())),
+        r#"request.sweep.cells[1]: expected {"scenario": ...} or {"refused": ...}, got 3"#
     );
 }
 
@@ -153,16 +268,6 @@ fn progress_comes_after_every_slice_with_the_hosts_clock() {
 
 #[test]
 fn refusals_name_what_is_wrong_in_the_cores_words() {
-    assert_eq!(
-        error(&served(r#"{"explore": {"scenario": "race-x"}}"#)),
-        r#"scenario: a link starts with a built-in's name, and "race-x" names none"#
-    );
-    assert_eq!(
-        error(&served(
-            r#"{"explore": {"scenario": "race-2;clients.0.timeout_ms=-1"}}"#
-        )),
-        "edit 1, clients[0].timeout_ms: expected a whole number of milliseconds, got -1"
-    );
     assert_eq!(
         error(&served(
             r#"{"explore": {"scenario": "race-2", "strategy": "optimistic"}}"#
@@ -323,10 +428,12 @@ fn core_sweep(
 
 #[test]
 fn a_sweep_is_answered_with_the_cores_report() {
-    let messages = served(
-        r#"{"sweep": {"scenario": "race-2", "x": "network.jitter_ms=0,5,50", "y": "instances=2,3",
-                      "strategies": ["check-then-act", "idempotency-key"], "seeds": 5, "first_seed": 3}}"#,
-    );
+    let messages = served(&sweep_text(
+        "race-2",
+        "network.jitter_ms=0,5,50",
+        "instances=2,3",
+        json!({"strategies": ["check-then-act", "idempotency-key"], "seeds": 5, "first_seed": 3}),
+    ));
     let want = core_sweep(
         "race-2",
         "network.jitter_ms=0,5,50",
@@ -359,9 +466,13 @@ fn a_sweep_is_answered_with_the_cores_report() {
 
 #[test]
 fn a_sweeps_defaults_are_the_clis() {
-    let Ok(Request::Sweep(r)) = parse(
-        r#"{"sweep": {"scenario": "timeout-retry;clients.0.retries_max=2", "x": "instances=1,2", "y": "seed=1"}}"#,
-    ) else {
+    let text = sweep_text(
+        "timeout-retry;clients.0.retries_max=2",
+        "instances=1,2",
+        "seed=1",
+        json!({}),
+    );
+    let Ok(Request::Sweep(r)) = parse(&text) else {
         panic!("parses");
     };
     assert_eq!(r.seeds, 10);
@@ -373,10 +484,7 @@ fn a_sweeps_defaults_are_the_clis() {
         strategies,
         [Strategy::CheckThenAct, Strategy::IdempotencyKey]
     );
-    let d = swept(&served(
-        r#"{"sweep": {"scenario": "timeout-retry;clients.0.retries_max=2", "x": "instances=1,2", "y": "seed=1"}}"#,
-    ))
-    .clone();
+    let d = swept(&served(&text)).clone();
     assert_eq!(
         d.report,
         core_sweep(
@@ -394,10 +502,12 @@ fn a_sweeps_defaults_are_the_clis() {
 fn a_sweeps_progress_comes_first_with_the_total_then_at_intervals() {
     // 4 cells x 1 design x 100 seeds; the fake clock advances 1 ms a
     // reading, one reading a run, so a post every 50 runs.
-    let messages = served(
-        r#"{"sweep": {"scenario": "timeout-retry", "x": "clients.0.timeout_ms=1000,4000", "y": "acquirer.latency_ms=500,3000",
-                      "strategies": ["check-then-act"], "seeds": 100}}"#,
-    );
+    let messages = served(&sweep_text(
+        "timeout-retry",
+        "clients.0.timeout_ms=1000,4000",
+        "acquirer.latency_ms=500,3000",
+        json!({"strategies": ["check-then-act"], "seeds": 100}),
+    ));
     let progress = sweep_progress(&messages);
     assert_eq!(progress[0].runs, 0);
     assert!(progress.iter().all(|f| f.runs_total == 400));
@@ -425,9 +535,11 @@ fn a_sweeps_progress_comes_first_with_the_total_then_at_intervals() {
 
 #[test]
 fn a_sweep_is_refused_with_the_axis_or_the_limit_named() {
+    // The page makes no cells for an axis it cannot read; the worker
+    // refuses the axes and the limits before it counts the cells.
     let sweep = |fields: &str| {
         served(&format!(
-            r#"{{"sweep": {{"scenario": "timeout-retry", {fields}}}}}"#
+            r#"{{"sweep": {{"scenario": "timeout-retry", "cells": [], {fields}}}}}"#
         ))
     };
     assert_eq!(
@@ -449,8 +561,28 @@ fn a_sweep_is_refused_with_the_axis_or_the_limit_named() {
         "seeds: 2 cells x 2 designs x 0 seeds = 0 runs, outside 1..=100000"
     );
     assert_eq!(
-        error(&sweep(r#""x": "instances=99,100", "y": "seed=1""#)),
+        error(&served(&sweep_text(
+            "timeout-retry",
+            "instances=99,100",
+            "seed=1",
+            json!({})
+        ))),
         "instances: every cell is refused: 99 is outside 1..=8"
+    );
+    assert_eq!(
+        error(&sweep(r#""x": "instances=1,2", "y": "seed=1""#)),
+        "cells: 0 cells, but the axes make 2 (2 x 1)"
+    );
+    // A cell the page's parser refused: its words, in the report.
+    let typed = served(&sweep_text(
+        "timeout-retry",
+        "instances=1,\"two\"",
+        "seed=1",
+        json!({"strategies": ["naive"], "seeds": 1}),
+    ));
+    assert_eq!(
+        swept(&typed).report.maps[0].cells[1].refused.as_deref(),
+        Some("edit 1, instances: expected a whole number up to 4294967295, got a string \"two\"")
     );
     assert_eq!(
         error(&sweep(
@@ -464,16 +596,16 @@ fn a_sweep_is_refused_with_the_axis_or_the_limit_named() {
         )),
         "strategies: at least one design is needed"
     );
-    assert_eq!(
+    assert!(
         error(&served(
-            r#"{"sweep": {"scenario": "race-x", "x": "instances=1", "y": "seed=1"}}"#
-        )),
-        r#"scenario: a link starts with a built-in's name, and "race-x" names none"#
+            r#"{"sweep": {"scenario": "race-x", "x": "instances=1", "y": "seed=1", "cells": []}}"#
+        ))
+        .starts_with(r#"scenario: "race-x" names no built-in; "#)
     );
     let unknown = sweep(r#""x": "instances=1,2", "y": "seed=1", "seed": 3"#);
     assert!(
         error(&unknown).starts_with(
-            "request.sweep.seed: unknown field `seed`, expected one of `scenario`, `x`, `y`, `strategies`, `seeds`, `first_seed`"
+            "request.sweep.seed: unknown field `seed`, expected one of `scenario`, `x`, `y`, `cells`, `strategies`, `seeds`, `first_seed`"
         ),
         "{unknown:?}"
     );

@@ -64,9 +64,11 @@ pub fn Counts(whole: Whole) -> impl IntoView {
         });
         match (done, prefix) {
             (true, Some(prefix)) => {
-                let (link, strategy) = untrack(of);
+                let strategy = ws.strategy.get_untracked();
                 let text = Schedule(prefix).exact_text();
-                let request = explorer::request(&link, strategy.name(), Some(text));
+                let request = ws
+                    .built
+                    .with_untracked(|s| explorer::request(s, strategy.name(), Some(text)));
                 here.set(Counting::Running(Figures::default()));
                 explorer::start(Slot::Here, request, move |e| here.set(from_event(e)));
             }
@@ -110,7 +112,9 @@ pub fn Counts(whole: Whole) -> impl IntoView {
 /// Starts counting every schedule of the world on the board.
 pub fn start_whole(ws: Ws, whole: Whole) {
     let (link, strategy) = untrack(|| (ws.link(), ws.strategy.get()));
-    let request = explorer::request(&link, strategy.name(), None);
+    let request = ws
+        .built
+        .with_untracked(|s| explorer::request(s, strategy.name(), None));
     whole.set((
         Some((link, strategy)),
         Counting::Running(Figures::default()),

@@ -4,6 +4,7 @@
 //! worker's files are fetched only when a slot first starts, so a page that
 //! never counts never loads them.
 
+use lousa_core::Scenario;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use std::cell::RefCell;
@@ -211,9 +212,10 @@ pub fn cancel(slot: Slot) {
     }
 }
 
-/// The worker's request to explore a built-in under a strategy, on from
-/// `prefix` (exact schedule text) when given.
-pub fn request(scenario: &str, strategy: &str, prefix: Option<String>) -> String {
+/// The worker's request to explore `scenario` (the page's, decoded and
+/// checked: the worker reads no links) under a strategy, on from `prefix`
+/// (exact schedule text) when given.
+pub fn request(scenario: &Scenario, strategy: &str, prefix: Option<String>) -> String {
     let mut explore = serde_json::json!({ "scenario": scenario, "strategy": strategy });
     if let Some(prefix) = prefix {
         explore["prefix"] = prefix.into();
@@ -241,11 +243,14 @@ mod tests {
     }
 
     #[test]
-    fn a_request_carries_the_prefix_only_when_given() {
+    fn a_request_carries_the_scenario_and_the_prefix_only_when_given() {
+        let s = lousa_core::link::decode("race-2;db_latency_ms=5").unwrap();
+        let r: serde_json::Value = serde_json::from_str(&request(&s, "naive", None)).unwrap();
         assert_eq!(
-            request("race-2", "naive", None),
-            r#"{"explore":{"scenario":"race-2","strategy":"naive"}}"#
+            r,
+            serde_json::json!({"explore": {"scenario": s, "strategy": "naive"}})
         );
-        assert!(request("race-2", "naive", Some("1-0".into())).contains(r#""prefix":"1-0""#));
+        assert_eq!(r["explore"]["scenario"]["db_latency_ms"], 5);
+        assert!(request(&s, "naive", Some("1-0".into())).contains(r#""prefix":"1-0""#));
     }
 }

@@ -11,9 +11,9 @@ use crate::explorer::{self, Event, Slot};
 use crate::state::Ws;
 use crate::texts::{count, refusal};
 use leptos::prelude::*;
-use lousa_core::Strategy;
 use lousa_core::narrate::Lang;
-use lousa_core::sweep::{Axis, default_strategies, limits};
+use lousa_core::sweep::{self, Axis, default_strategies, limits};
+use lousa_core::{Scenario, Strategy};
 use lousa_web::markup::el;
 use serde::Deserialize;
 use serde_json::Value;
@@ -213,13 +213,15 @@ pub fn Sweep() -> impl IntoView {
             }
         };
         let link = untrack(|| ws.link());
-        let request = request(
-            &link,
-            &untrack(x_text),
-            &untrack(y_text),
-            &untrack(chosen),
-            seeds,
-        );
+        let request = ws.built.with_untracked(|base| {
+            request(
+                base,
+                &untrack(x_text),
+                &untrack(y_text),
+                &untrack(chosen),
+                seeds,
+            )
+        });
         let since = js_sys::Date::now();
         sweeping.set(Sweeping::Running(Figures::default()));
         explorer::start(Slot::Sweep, request, move |e: Event<Figures, Report>| {
@@ -366,13 +368,28 @@ fn axis_text(field: usize, values: &str) -> String {
     format!("{}={}", FIELDS[field].path, values.trim())
 }
 
-/// The worker's request to sweep `scenario` (a link).
-pub fn request(scenario: &str, x: &str, y: &str, strategies: &[Strategy], seeds: u64) -> String {
+/// The worker's request to sweep `base` (the page's scenario: the worker
+/// reads no links), with the cells the axes make of it (`sweep::cells`,
+/// the strict scenario parser's work, which the worker leaves to the page).
+/// Axes the page cannot read make no cells: the worker refuses them in its
+/// own words.
+pub fn request(base: &Scenario, x: &str, y: &str, strategies: &[Strategy], seeds: u64) -> String {
     let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
+    let cells: Vec<serde_json::Value> = match (x.parse::<Axis>(), y.parse::<Axis>()) {
+        (Ok(x), Ok(y)) => sweep::cells(base, &x, &y)
+            .into_iter()
+            .map(|cell| match cell {
+                Ok(s) => serde_json::json!({ "scenario": s }),
+                Err(e) => serde_json::json!({ "refused": e }),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     serde_json::json!({ "sweep": {
-        "scenario": scenario,
+        "scenario": base,
         "x": x,
         "y": y,
+        "cells": cells,
         "strategies": names,
         "seeds": seeds,
         "first_seed": 0,
@@ -884,17 +901,39 @@ mod tests {
 
     #[test]
     fn a_request_is_the_workers_sweep_request() {
-        let r = request(
-            "race-2;instances=3",
-            "clients.0.timeout_ms=500..4000:8",
+        let base = link::decode("race-2;instances=3").unwrap();
+        let text = request(
+            &base,
+            "instances=1,99",
             "network.jitter_ms=0,5",
             &[Strategy::CheckThenAct, Strategy::IdempotencyKey],
             5,
         );
+        let r: Value = serde_json::from_str(&text).unwrap();
+        let r = &r["sweep"];
+        assert_eq!(r["scenario"], serde_json::to_value(&base).unwrap());
+        assert_eq!(r["x"], "instances=1,99");
+        assert_eq!(r["y"], "network.jitter_ms=0,5");
         assert_eq!(
-            r,
-            r#"{"sweep":{"first_seed":0,"scenario":"race-2;instances=3","seeds":5,"strategies":["check-then-act","idempotency-key"],"x":"clients.0.timeout_ms=500..4000:8","y":"network.jitter_ms=0,5"}}"#
+            r["strategies"],
+            serde_json::json!(["check-then-act", "idempotency-key"])
         );
+        assert_eq!(
+            (r["seeds"].as_u64(), r["first_seed"].as_u64()),
+            (Some(5), Some(0))
+        );
+        // Row by row along y, each row along x: the cells the core makes.
+        let cells = r["cells"].as_array().unwrap();
+        assert_eq!(cells.len(), 4);
+        let made = link::decode("race-2;instances=1;network.jitter_ms=5").unwrap();
+        assert_eq!(cells[2]["scenario"], serde_json::to_value(&made).unwrap());
+        assert_eq!(
+            cells[3]["refused"],
+            serde_json::json!({"edit": 1, "field": "instances", "message": "99 is outside 1..=8"})
+        );
+        // Axes the page cannot read make no cells; the worker names them.
+        let unread = request(&base, "instances", "seed=1", &[Strategy::Naive], 1);
+        assert!(unread.contains(r#""cells":[]"#), "{unread}");
     }
 
     #[test]
