@@ -435,6 +435,22 @@ describe('the built page', () => {
     await screenshot(page, 'desktop-8-headers-replayed');
   });
 
+  test('a new key per retry: the board\'s key cells tell the keys apart', async () => {
+    const run = JSON.parse(cli('run', 'new-key-per-retry', '--strategy', 'idempotency-key', '--format', 'json'));
+    const keys = new Set(run.summary.attempts.map((a) => a.key));
+    assert.ok(keys.size > 1, 'the run sends more than one key');
+    // At the run's last frame, which the step counter names ("passo 0 de N").
+    const start = await openPage('?scenario=new-key-per-retry&strategy=idempotency-key&frame=0');
+    const last = (await start.textContent('[data-testid=step-counter]')).match(/(\d+)\D*$/)[1];
+    await start.close();
+    const tab = await openPage(`?scenario=new-key-per-retry&strategy=idempotency-key&frame=${last}`);
+    const cells = await tab.locator('[data-testid=lousa] [data-testid=row]').evaluateAll((rows) =>
+      rows.map((r) => r.querySelectorAll('text.cell')[1]?.textContent));
+    assert.ok(cells.length > 1, `rows: ${cells.join(' | ')}`);
+    assert.equal(new Set(cells).size, cells.length, `each row's key reads differently: ${cells.join(' | ')}`);
+    await tab.close();
+  });
+
   test('a permalink reopens exactly that moment, and a bad one names its parameter', async () => {
     const query = '?scenario=held-transaction&strategy=idempotency-key-held-tx&left=naive&right=idempotency-key-lease&seed=1&frame=13';
     const tab = await openPage(query);
@@ -963,6 +979,23 @@ describe('the built page', () => {
   test('a phone at 375 px: the board sits above the text, follows the scroll, and nothing scrolls sideways', async () => {
     const tab = await openPage('', { width: 375, height: 740 });
     assert.equal(await noHorizontalScroll(tab), true, 'no horizontal scroll at the top');
+    // Within a thumb's reach: the step buttons are 44 px at least, the
+    // settings come before the article, and the step counter is whole.
+    for (const id of ['step-back', 'step-forward']) {
+      const b = await tab.locator(`[data-testid=${id}]`).boundingBox();
+      assert.ok(b.width >= 44 && b.height >= 44, `${id}: ${b.width}x${b.height}`);
+    }
+    const top = (selector) => tab.locator(selector).evaluate((e) => e.getBoundingClientRect().top + scrollY);
+    assert.ok((await top('[data-testid=language]')) < (await top('#artigo')), 'the settings come before the article');
+    assert.equal(
+      await tab.locator('[data-testid=step-counter]').evaluate((e) => {
+        const r = e.getBoundingClientRect();
+        const row = e.parentElement.getBoundingClientRect();
+        return r.right <= Math.min(row.right, innerWidth) + 0.5 && e.scrollWidth <= e.clientWidth + 1;
+      }),
+      true,
+      'the step counter is not cut',
+    );
     const steps = await readSteps(tab);
     for (const [index, name] of [[steps.findIndex((s) => s.step === 'timeout'), 'phone-1-timeout'],
       [steps.findIndex((s) => s.step === 'second-capture'), 'phone-2-double-charge'],

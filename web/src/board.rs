@@ -542,16 +542,24 @@ fn cell(column: Column, facts: &RowFacts, lang: Lang) -> String {
     let int = |v: Option<i64>| v.map_or_else(|| "—".to_string(), |v| v.to_string());
     match column {
         Column::Id => int(facts.id),
-        Column::Key => facts
-            .key
-            .as_deref()
-            .map_or_else(|| "—".into(), |k| shorten(k, 9)),
+        Column::Key => facts.key.as_deref().map_or_else(|| "—".into(), short_key),
         Column::Order => int(facts.order_id),
         Column::Amount => facts
             .amount_cents
             .map_or_else(|| "—".into(), |c| narrate::amount(c, lang)),
         Column::Status => facts.status.clone().unwrap_or_else(|| "—".into()),
         Column::Http => int(facts.http_status),
+    }
+}
+
+/// A key cut to fit its cell, keeping what tells keys apart: a key made
+/// new for each retry (`<key>-r2`) shows its suffix, or four different
+/// keys would read the same and UNIQUE would seem to fail.
+fn short_key(key: &str) -> String {
+    let b = key.as_bytes();
+    match (1..3).find(|&d| b.len() > 12 && b[b.len() - d - 2..].starts_with(b"-r")) {
+        Some(d) => shorten(&key[..b.len() - d - 2], 7) + &key[b.len() - d - 2..],
+        None => shorten(key, 9),
     }
 }
 
@@ -1285,9 +1293,22 @@ fn draw_frame(
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use lousa_core::Strategy;
     use lousa_core::builtins::builtin;
     use lousa_core::story::beat_frame;
+
+    #[test]
+    fn a_retry_key_shows_the_part_that_differs() {
+        let key = lousa_core::builtins::STORY_KEY;
+        assert_eq!(short_key(key), "9d2f4c1a…");
+        assert_eq!(short_key(&format!("{key}-r2")), "9d2f4c…-r2");
+        assert_ne!(
+            short_key(&format!("{key}-r1")),
+            short_key(&format!("{key}-r2"))
+        );
+        assert_eq!(short_key("k-1"), "k-1");
+    }
 
     /// `board` in the run's own layout.
     fn draw(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {
