@@ -38,12 +38,10 @@ pub fn Handout() -> impl IntoView {
         let (end, psql) = ws.built.with(|s| {
             ws.whole.with(|r| {
                 r.as_ref().map(|r| {
-                    let m = &r.summary;
-                    let captures: Vec<String> =
-                        m.intents.iter().map(|i| i.captures.to_string()).collect();
-                    let twice = !m.double_charged_intents.is_empty();
-                    let end = ending(&captures.join(", "), m.charged_cents, twice, lang);
-                    (end, export::render(Format::Psql, s, r, lang))
+                    (
+                        ending(&r.summary, lang),
+                        export::render(Format::Psql, s, r, lang),
+                    )
                 })
             })
         })?;

@@ -195,7 +195,7 @@ fn Ending() -> impl IntoView {
             let s = &t.run.summary;
             let captures: Vec<String> = s.intents.iter().map(|i| i.captures.to_string()).collect();
             let twice = !s.double_charged_intents.is_empty();
-            let said = ending(&captures.join(", "), s.charged_cents, twice, lang);
+            let said = ending(s, lang);
             Some(view! {
                 <p
                     class="ending"
@@ -210,9 +210,14 @@ fn Ending() -> impl IntoView {
     }
 }
 
-pub fn ending(captures: &str, cents: i64, twice: bool, lang: lousa_core::narrate::Lang) -> String {
+/// How a run ended, in words: its captures per intent, the money charged
+/// and whether any intent was charged twice.
+pub fn ending(s: &lousa_core::trace::Summary, lang: lousa_core::narrate::Lang) -> String {
     use lousa_core::narrate::Lang;
-    let money = lousa_core::narrate::amount(cents, lang);
+    let captures: Vec<String> = s.intents.iter().map(|i| i.captures.to_string()).collect();
+    let captures = captures.join(", ");
+    let twice = !s.double_charged_intents.is_empty();
+    let money = lousa_core::narrate::amount(s.charged_cents, lang);
     match (lang, twice) {
         (Lang::Pt, true) => format!(
             "Fim: capturas por intenção [{captures}], {money} cobrados. A cobrança saiu duas vezes."
