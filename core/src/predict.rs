@@ -129,14 +129,14 @@ fn first_statement(run: &Run, repeat: u32) -> Option<Prompt> {
     })
 }
 
+/// The first frame whose board shows an intent charged twice (a second
+/// capture, or a second local effect under `local-effect`).
+fn second_capture(run: &Run) -> Option<usize> {
+    (0..run.frame_count()).find(|&f| run.state_at(f).captures.iter().any(|&c| c >= 2))
+}
+
 fn charged_twice(run: &Run, sent_at: usize) -> Prompt {
-    let second = run.events().find_map(|(f, e)| match e.kind {
-        EventKind::Captured {
-            captures_for_intent: 2,
-            ..
-        } => Some(f),
-        _ => None,
-    });
+    let second = second_capture(run);
     Prompt {
         about: Question::ChargedTwice,
         ask_at: sent_at - 1,
@@ -157,6 +157,9 @@ fn charged_twice(run: &Run, sent_at: usize) -> Prompt {
     }
 }
 
+/// What the repeat hears. Asked before the board shows a second charge,
+/// if there is one: a board that already shows the card charged twice has
+/// told the reader that the repeat went through.
 fn repeat_answer(run: &Run, repeat: u32) -> Option<Prompt> {
     let (frame, status) = run.events().find_map(|(f, e)| match e.kind {
         EventKind::Responded {
@@ -169,9 +172,10 @@ fn repeat_answer(run: &Run, repeat: u32) -> Option<Prompt> {
         409 => 1,
         _ => 2,
     };
+    let before = second_capture(run).map_or(frame, |c| c.min(frame));
     Some(Prompt {
         about: Question::RepeatAnswer,
-        ask_at: frame - 1,
+        ask_at: before - 1,
         reveal_at: frame,
         question: said(
             "O que o serviço responde à repetição?",

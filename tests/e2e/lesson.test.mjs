@@ -85,6 +85,19 @@ describe('the lesson', () => {
       assert.equal(await tab.getAttribute(`[data-testid=lesson-item][data-challenge="${entry.id}"]`, 'data-solved'), 'true');
       assert.equal(await progress(tab), `${i + 1} de ${LESSON.length} resolvidos`);
       if (i === 0) await screenshot(tab, 'workshop-challenge-solved');
+      // Solved by picks at a choice point: the panel says the board has not
+      // shown it yet, and playing out the rest shows it; solved stays solved.
+      if (entry.how === 'picks' && (await tab.locator('[data-testid=ending]').count()) === 0) {
+        assert.match(await tab.textContent('[data-testid=not-shown-yet]'), /ainda está parada numa escolha/);
+        await tab.click('[data-testid=play-out]');
+        await tab.waitForSelector('[data-testid=ending]');
+        assert.equal(await tab.locator('[data-testid=challenge-success]').count(), 1, `${entry.id} stays solved once played out`);
+        assert.equal(await tab.locator('[data-testid=not-shown-yet]').count(), 0, 'nothing left to show');
+        // The two picks challenges whose goal is a double charge.
+        if (['reenvio-na-outra-instancia', 'corrida-no-minimo'].includes(entry.id)) {
+          assert.match(await tab.getAttribute('[data-testid=ending]', 'data-captures'), /2/, `${entry.id}: the ending shows it`);
+        }
+      }
       if (i + 1 < LESSON.length) await tab.click('[data-testid=next-challenge]');
       else assert.match(await tab.textContent('[data-testid=lesson-done]'), /Lição concluída/);
     }

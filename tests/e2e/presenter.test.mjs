@@ -84,14 +84,15 @@ describe('the workshop\'s presenter mode', () => {
     await tab.keyboard.press('3');
     assert.equal(await frame(tab), charged.ask);
     assert.ok(await shown(tab, 'prompt'));
-    // A wrong answer by key: the verdict says so and names the right one.
+    // A wrong answer by key: noted, not judged yet, since the board has not
+    // shown the answer.
     const wrong = charged.answer === 0 ? 1 : 0;
     await tab.keyboard.press(String(wrong + 1));
     assert.equal(
-      await text(tab, 'verdict'),
-      `Não foi dessa vez: a resposta é “${charged.choices[charged.answer]}”, e não “${charged.choices[wrong]}”. Veja o passo ${charged.reveal}.`,
+      await text(tab, 'noted'),
+      `Resposta anotada: “${charged.choices[wrong]}”. O passo ${charged.reveal} mostra se você acertou.`,
     );
-    assert.equal(await tab.getAttribute('[data-testid=verdict]', 'data-right'), 'false');
+    assert.equal(await tab.locator('[data-testid=verdict]').count(), 0);
     // Its answer is the second capture, after the retry's first statement:
     // that question waits on the way and is asked there first.
     assert.ok(first.ask > charged.ask && first.ask < charged.reveal, 'the CLI\'s questions nest');
@@ -112,12 +113,18 @@ describe('the workshop\'s presenter mode', () => {
     assert.deepEqual(await asked(tab), asShown(first));
     await tab.click(`[data-testid=prompt-choice][data-choice="${first.answer}"]`);
     assert.equal(await frame(tab), first.reveal);
-    // On past the second capture: the answered question is not asked again,
-    // the third is, at its own frame.
+    // On: the answered question is not asked again, the third is, at its
+    // own frame, before the board shows the second capture.
     assert.equal(await toQuestion(tab), answer.ask);
     assert.deepEqual(await asked(tab), asShown(answer));
     await tab.keyboard.press(String(answer.answer + 1));
     assert.equal(await frame(tab), answer.reveal);
+    // That move passed the second capture: the first answer is judged now,
+    // wrong, beside the third's.
+    assert.match(
+      await text(tab, 'verdict'),
+      new RegExp(`^Não foi dessa vez: a resposta é “${charged.choices[charged.answer]}”, e não “${charged.choices[wrong]}”`),
+    );
     // To the end of the run, past the scheduler's choice point: nothing more is asked.
     const last = Number((await text(tab, 'presenter-counter')).match(/de (\d+)/)[1]);
     while ((await frame(tab)) < last) {

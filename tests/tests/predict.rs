@@ -69,6 +69,13 @@ fn every_prompt_stops_before_its_step_and_reveals_what_the_run_did() {
                     "{name} {strategy} {p:?}"
                 );
                 assert!(p.answer < p.choices.len() && (2..=3).contains(&p.choices.len()));
+                // A board that shows the card charged twice has answered
+                // every question about the repeat's fate.
+                assert!(
+                    run.state_at(p.ask_at).captures.iter().all(|&c| c < 2),
+                    "{name} {strategy}: {:?} asked after the second charge shows",
+                    p.about
+                );
                 for c in p.choices {
                     assert!(!c.pt.is_empty() && !c.en.is_empty());
                 }

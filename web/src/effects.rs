@@ -27,6 +27,9 @@ const AHEAD_MS: u32 = 100;
 pub fn install(lousa: Lousa, apply_first: bool) {
     measure(&lousa);
     let steps = Steps::start(lousa, apply_first);
+    if !apply_first {
+        steps.open_at_moment();
+    }
     show_article_language(lousa, steps.clone());
     let on_resize = steps.clone();
     window_event_listener(ev::resize, move |_| {
@@ -43,6 +46,7 @@ pub fn install(lousa: Lousa, apply_first: bool) {
     window_event_listener(ev::popstate, move |_| lousa.restore(&dom::location_query()));
     window_event_listener(ev::keydown, move |e| on_key(&lousa, &e));
     playback(lousa);
+    veil_while_asking(lousa, steps.clone());
     let fits = StoredValue::new_local(Fits::default());
     fit_text_boxes(lousa, fits);
     Timeout::new(AHEAD_MS * 5, move || measure_ahead(lousa, fits)).forget();
@@ -56,6 +60,16 @@ fn show_article_language(lousa: Lousa, steps: Steps) {
     Effect::new(move |_| {
         let code = html_lang(lousa.lang.get());
         steps.keep_place(|| dom::show_language(code));
+    });
+}
+
+/// While the board asks, the text that tells its answer is veiled.
+fn veil_while_asking(lousa: Lousa, steps: Steps) {
+    Effect::new(move |_| {
+        let asking = lousa
+            .quiz
+            .with(|q| q.as_ref().and_then(|q| q.asking().map(|p| p.ask_at)));
+        steps.veil(asking);
     });
 }
 

@@ -5,14 +5,16 @@
 //! share it.
 //!
 //! Stepping forward over a question's wait frame stops there and asks; a
-//! choice gets a verdict and moves the board on, unless another question
-//! not answered yet waits on the way, which is asked there first (the
-//! questions nest: "will it be charged twice?" is asked before the retry
-//! goes out and answered by the second capture, after the retry's first
-//! statement has its own question). A step lands on the frame that shows
-//! the answer; a jump (a paragraph scrolled to) lands where it aimed.
+//! choice moves the board on, unless another question not answered yet
+//! waits on the way, which is asked there first (the questions nest: "will
+//! it be charged twice?" is asked before the retry goes out and answered by
+//! the second capture, after the retry's first statement has its own
+//! question). A step lands on the frame that shows the answer; a jump (a
+//! paragraph scrolled to) lands where it aimed. A verdict shows when the
+//! board first shows its answer; until then the choice is only noted, so
+//! the page never tells what the board has not shown.
 
-use crate::text::{answer_hint, put_in, verdict};
+use crate::text::{answer_hint, noted, put_in, verdict};
 use lousa_core::narrate::Lang;
 use lousa_core::predict::{Prompt, Question};
 
@@ -32,13 +34,23 @@ pub struct Quiz {
     /// Where a jump aimed, while its questions are asked; `None` after a
     /// step, whose answer is shown at the question's reveal frame.
     aim: Option<usize>,
-    verdict: Option<(usize, usize)>,
+    /// Whether the board has shown each answered question's answer since
+    /// it was given: a verdict waits for the frame that shows it, or it
+    /// would tell what the board has not shown yet.
+    revealed: Vec<bool>,
+    /// The questions whose answers the last move showed, in the order the
+    /// board met their reveals.
+    verdicts: Vec<usize>,
+    /// The question just answered, while the board has not reached the
+    /// frame that shows its answer (a nested question came first).
+    noted: Option<usize>,
 }
 
 impl Quiz {
     pub fn new(prompts: Vec<Prompt>) -> Quiz {
         Quiz {
             answered: vec![None; prompts.len()],
+            revealed: vec![false; prompts.len()],
             prompts,
             ..Quiz::default()
         }
@@ -57,10 +69,26 @@ impl Quiz {
         self.asking.map(|i| &self.prompts[i])
     }
 
-    /// The last answer given, while the board has not moved on: the
+    /// The answers the last move showed, while the board has not moved
+    /// on: each question and the choice made, in the order of their
+    /// reveals.
+    pub fn verdicts(&self) -> impl Iterator<Item = (&Prompt, usize)> {
+        self.verdicts
+            .iter()
+            .filter_map(|&i| Some((&self.prompts[i], self.answered[i]?)))
+    }
+
+    /// The answer just given, when the board has not shown it yet: the
     /// question and the choice.
-    pub fn verdict(&self) -> Option<(&Prompt, usize)> {
-        self.verdict.map(|(i, c)| (&self.prompts[i], c))
+    pub fn noted(&self) -> Option<(&Prompt, usize)> {
+        let i = self.noted?;
+        Some((&self.prompts[i], self.answered[i]?))
+    }
+
+    /// Whether there is anything to show: a question, a verdict or a noted
+    /// answer.
+    pub fn is_quiet(&self) -> bool {
+        self.asking.is_none() && self.verdicts.is_empty() && self.noted.is_none()
     }
 
     /// One step forward from `frame`, the run ending at `last`: the frame
@@ -70,9 +98,10 @@ impl Quiz {
         if self.asking.is_some() {
             return frame;
         }
-        self.verdict = None;
-        self.aim = None;
-        self.go(self.advance(frame, (frame + 1).min(last)))
+        self.close();
+        let to = self.go(self.advance(frame, (frame + 1).min(last)));
+        self.arrive(to);
+        to
     }
 
     /// One step back from `frame`: closes the question, and forgets the
@@ -93,13 +122,43 @@ impl Quiz {
                 *a = None;
             }
         }
+        self.unreveal_after(frame);
     }
 
     /// Nothing asked and no verdict; the answers stay.
     pub fn close(&mut self) {
         self.asking = None;
         self.aim = None;
-        self.verdict = None;
+        self.verdicts.clear();
+        self.noted = None;
+    }
+
+    /// The board went back to `frame`: the answers it shows later are
+    /// shown again when it gets there.
+    fn unreveal_after(&mut self, frame: usize) {
+        for (p, r) in self.prompts.iter().zip(&mut self.revealed) {
+            if p.reveal_at > frame {
+                *r = false;
+            }
+        }
+    }
+
+    /// The board arrived at `frame`: the answers given whose reveal it has
+    /// reached get their verdicts.
+    fn arrive(&mut self, frame: usize) {
+        for i in 0..self.prompts.len() {
+            let reveal = self.prompts[i].reveal_at;
+            if reveal <= frame && self.answered[i].is_some() && !self.revealed[i] {
+                self.revealed[i] = true;
+                // In the order of their reveals (a list of three at most).
+                let prompts = &self.prompts;
+                let at = self
+                    .verdicts
+                    .iter()
+                    .take_while(|&&j| prompts[j].reveal_at <= reveal);
+                self.verdicts.insert(at.count(), i);
+            }
+        }
     }
 
     /// The board sent from `from` to `to` in one move (a paragraph
@@ -118,12 +177,15 @@ impl Quiz {
             self.aim = Some(to);
             return at;
         }
-        self.verdict = None;
+        self.close();
         if to <= from {
+            self.unreveal_after(to);
             return to;
         }
         self.aim = Some(to);
-        self.go(self.advance(from, to))
+        let at = self.go(self.advance(from, to));
+        self.arrive(at);
+        at
     }
 
     /// Answers the question being asked with `choice`: the frame the board
@@ -137,8 +199,11 @@ impl Quiz {
         let (from, to) = (p.ask_at, self.aim.unwrap_or(p.reveal_at).max(p.ask_at));
         self.answered[i] = Some(choice);
         self.asking = None;
-        self.verdict = Some((i, choice));
-        Some(self.go(self.advance(from, to)))
+        self.verdicts.clear();
+        let at = self.go(self.advance(from, to));
+        self.arrive(at);
+        self.noted = (!self.revealed[i]).then_some(i);
+        Some(at)
     }
 
     /// Toward `to` from `from`, stopping at the first question not answered
@@ -190,6 +255,13 @@ pub fn verdict_text(prompt: &Prompt, chosen: usize, lang: Lang) -> String {
     }
 }
 
+/// What the page says after a choice whose answer the board has not shown
+/// yet: the choice and the step that will show it.
+pub fn noted_text(prompt: &Prompt, chosen: usize, lang: Lang) -> String {
+    let chosen = prompt.choices[chosen].get(lang);
+    put_in(noted(lang), &[chosen, &prompt.reveal_at.to_string()])
+}
+
 /// Below a question: how to answer it.
 pub fn hint_text(prompt: &Prompt, lang: Lang) -> String {
     put_in(answer_hint(lang), &[&prompt.choices.len().to_string()])
@@ -231,23 +303,37 @@ mod tests {
         // than the next question's wait: the board stops there and asks it.
         assert_eq!(q.asking().unwrap().about, Question::ChargedTwice);
         frame = q.answer(prompts[0].answer).unwrap();
-        assert_eq!(q.verdict().unwrap().1, prompts[0].answer);
+        // Its answer is noted, not judged: the board has not shown it yet.
+        assert_eq!(q.verdicts().count(), 0, "no verdict before the reveal");
+        assert_eq!(q.noted().unwrap().1, prompts[0].answer);
         let nested = *q.asking().expect("the nested question");
         assert_eq!(frame, nested.ask_at);
         assert!(nested.ask_at < prompts[0].reveal_at);
-        // Answered, it reveals its own frame, and stepping on passes the
-        // first question's reveal without asking anything.
+        // Answered, it reveals its own frame and is judged there.
         frame = q.answer(1).unwrap();
         assert_eq!(frame, nested.reveal_at);
-        assert!(q.asking().is_none());
+        assert!(q.asking().is_none() && q.noted().is_none());
+        let judged: Vec<Question> = q.verdicts().map(|(p, _)| p.about).collect();
+        assert_eq!(judged, [nested.about]);
         frame = q.forward(frame, last);
-        assert!(q.verdict().is_none(), "a step clears the verdict");
+        assert!(q.is_quiet(), "a step clears the verdict");
         while q.asking().is_none() && frame < last {
             frame = q.forward(frame, last);
+            // The first question is judged on the step that reaches its
+            // reveal, and on no other.
+            let judged = q.verdicts().any(|(p, _)| p.about == Question::ChargedTwice);
+            assert_eq!(judged, frame == prompts[0].reveal_at, "at {frame}");
         }
         let third = *q.asking().expect("the third question");
         assert_eq!(third.about, Question::RepeatAnswer);
+        assert!(
+            third.ask_at < prompts[0].reveal_at,
+            "asked before the board shows the second charge"
+        );
         assert_eq!(q.answer(0), Some(third.reveal_at));
+        // That move shows both answers: the second charge, then the reply.
+        let judged: Vec<Question> = q.verdicts().map(|(p, _)| p.about).collect();
+        assert_eq!(judged, [Question::ChargedTwice, Question::RepeatAnswer]);
         // To the end: no question is asked twice.
         frame = third.reveal_at;
         while frame < last {

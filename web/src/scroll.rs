@@ -15,6 +15,7 @@
 use crate::dom;
 use crate::model::{Lousa, Nav};
 use js_sys::Array;
+use leptos::prelude::{GetUntracked, WithUntracked};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -87,20 +88,8 @@ impl Steps {
         let Some(first) = t.steps.iter().find(|step| dom::shown(step)) else {
             return;
         };
-        let height = dom::window()
-            .inner_height()
-            .ok()
-            .and_then(|h| h.as_f64())
-            .unwrap_or(800.0);
-        let board = dom::by_testid("sticky");
-        let below = match &board {
-            Some(board) if !dom::beside(board, first) => {
-                let bottom = board.get_bounding_client_rect().bottom();
-                let line = (bottom.max(0.0).min(height) + height) / 2.0;
-                format!("-{}px", (height - line).round() as i32)
-            }
-            _ => "-50%".to_string(),
-        };
+        let (line, height) = reading_line(first);
+        let below = format!("-{}px", (height - line).round() as i32);
         let margin = format!("{ABOVE_PX}px 0px {below} 0px");
         if margin == t.margin {
             return;
@@ -124,6 +113,42 @@ impl Steps {
 }
 
 impl Steps {
+    /// Opens the article at the URL's moment: the last paragraph shown
+    /// whose step in the moment's world comes at or before its frame is
+    /// scrolled to the reading line and taken as the one followed, without
+    /// moving the board. A permalink then shows its text beside its exact
+    /// frame, and holds until the reader scrolls past a paragraph boundary.
+    pub fn open_at_moment(&self) {
+        let mut t = self.0.borrow_mut();
+        let frame = t.lousa.moment.get_untracked().frame;
+        // The last of the world's paragraphs at or before the frame.
+        let Some((i, _)) = t.in_world().into_iter().rfind(|(_, f)| *f <= frame) else {
+            return;
+        };
+        let (line, _) = reading_line(&t.steps[i]);
+        let top = t.steps[i].get_bounding_client_rect().top();
+        let window = dom::window();
+        let y = window.scroll_y().unwrap_or(0.0);
+        window.scroll_to_with_x_and_y(0.0, y + top - line + 8.0);
+        t.last_active = Some(i);
+        dom::mark_current(&t.steps, Some(i));
+    }
+
+    /// While the board asks at frame `asking`, veils the article from the
+    /// first paragraph of the world on screen that shows a later frame (the
+    /// stylesheet blurs it and all after it): that text tells the answer
+    /// the board holds back. `None` lifts the veil.
+    pub fn veil(&self, asking: Option<usize>) {
+        let Ok(t) = self.0.try_borrow() else {
+            return;
+        };
+        let from = asking.and_then(|at| t.in_world().into_iter().find(|(_, f)| *f > at));
+        for (i, step) in t.steps.iter().enumerate() {
+            let here = from.is_some_and(|(j, _)| j == i);
+            let _ = step.class_list().toggle_with_force("veil-from", here);
+        }
+    }
+
     /// Runs `change`, which shows some paragraphs and hides others (the
     /// article's language), and scrolls so that the paragraph the lousa
     /// follows, or the one that takes its place among those shown, stays
@@ -152,6 +177,27 @@ impl Steps {
 }
 
 impl Tracker {
+    /// The paragraphs on show that name the world on screen, each with the
+    /// frame it shows, in the article's order.
+    fn in_world(&self) -> Vec<(usize, usize)> {
+        let moment = self.lousa.moment.get_untracked();
+        let mut out = Vec::new();
+        for (i, step) in self.steps.iter().enumerate() {
+            if !dom::shown(step) {
+                continue;
+            }
+            let (target, _) = target_of(&self.lousa, step);
+            if (target.scenario, target.strategy) == (moment.scenario, moment.strategy) {
+                let frame = self
+                    .lousa
+                    .run
+                    .with_untracked(|r| lousa_core::story::beat_frame_or_before(r, &target.beat));
+                out.push((i, frame));
+            }
+        }
+        out
+    }
+
     fn report(&mut self, entries: &Array) {
         for entry in entries.iter() {
             let entry: IntersectionObserverEntry = entry.unchecked_into();
@@ -195,6 +241,25 @@ impl Tracker {
         }
         self.lousa.show_target(&target, nav);
     }
+}
+
+/// Where the reading line is, in pixels from the viewport's top, and the
+/// viewport's height: the middle of the viewport when the board sits beside
+/// `step`, or the middle of what the board leaves below it.
+fn reading_line(step: &Element) -> (f64, f64) {
+    let height = dom::window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(800.0);
+    let line = match dom::by_testid("sticky") {
+        Some(board) if !dom::beside(&board, step) => {
+            let bottom = board.get_bounding_client_rect().bottom();
+            (bottom.max(0.0).min(height) + height) / 2.0
+        }
+        _ => height / 2.0,
+    };
+    (line, height)
 }
 
 /// The world and beat a step paragraph shows, and the attributes that

@@ -24,7 +24,10 @@ pub struct Ui {
     pub help_keys: [(&'static str, &'static str); 6],
     pub close: &'static str,
     pub start_narration: &'static str,
+    /// A template: the number of events, then of steps (a step may show
+    /// several events, or none the table lists).
     pub events_summary: &'static str,
+    pub col_step: &'static str,
     pub col_time: &'static str,
     pub col_who: &'static str,
     pub col_what: &'static str,
@@ -72,6 +75,8 @@ pub struct Ui {
     pub in_flight: &'static str,
     pub message_kinds: [&'static str; 4],
     pub twin_label: &'static str,
+    /// Under the two lines: how their axis spaces time.
+    pub twin_scale: &'static str,
     pub top_line: &'static str,
     pub bottom_line: &'static str,
     pub divergence: &'static str,
@@ -115,7 +120,8 @@ pub const PT: Ui = Ui {
     ],
     close: "Fechar",
     start_narration: "Início, nada aconteceu ainda.",
-    events_summary: "Tabela de eventos",
+    events_summary: "Tabela de eventos (§ eventos em § passos)",
+    col_step: "passo",
     col_time: "tempo",
     col_who: "quem",
     col_what: "o que aconteceu",
@@ -161,6 +167,7 @@ pub const PT: Ui = Ui {
     in_flight: "Mensagens a caminho",
     message_kinds: ["pedido", "resposta", "captura", "resposta da captura"],
     twin_label: "As duas linhas: a mesma falha em dois desenhos",
+    twin_scale: "Fora de escala: o eixo guarda a ordem dos eventos e quais acontecem juntos; as esperas longas aparecem encurtadas (//).",
     top_line: "Linha de cima",
     bottom_line: "Linha de baixo",
     divergence: "aqui os mundos se separam",
@@ -200,7 +207,8 @@ pub const EN: Ui = Ui {
     ],
     close: "Close",
     start_narration: "The start: nothing has happened yet.",
-    events_summary: "Event table",
+    events_summary: "Event table (§ events in § steps)",
+    col_step: "step",
     col_time: "time",
     col_who: "who",
     col_what: "what happened",
@@ -246,6 +254,7 @@ pub const EN: Ui = Ui {
     in_flight: "Messages on the way",
     message_kinds: ["request", "response", "capture", "capture reply"],
     twin_label: "The two lines: one failure under two designs",
+    twin_scale: "Not to scale: the axis keeps the order of events and which happen together; long waits are drawn shortened (//).",
     top_line: "Top line",
     bottom_line: "Bottom line",
     divergence: "here the worlds split",
@@ -307,6 +316,15 @@ pub fn verdict(right: bool, lang: Lang) -> &'static str {
         (Lang::Pt, false) => "Não foi dessa vez: a resposta é “§”, e não “§”. Veja o passo §.",
         (Lang::En, true) => "Right! The answer is “§”: see step §.",
         (Lang::En, false) => "Not this time: the answer is “§”, not “§”. See step §.",
+    }
+}
+
+/// What the page says after a choice whose answer a later step shows, as a
+/// template: the choice, then the step.
+pub fn noted(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Pt => "Resposta anotada: “§”. O passo § mostra se você acertou.",
+        Lang::En => "Answer noted: “§”. Step § shows whether you were right.",
     }
 }
 

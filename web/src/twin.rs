@@ -32,8 +32,14 @@ pub struct Axis {
     pub stops: Vec<(Cursor, i32)>,
     pub left_x: Vec<i32>,
     pub right_x: Vec<i32>,
+    /// Where a long wait is drawn much shorter than it lasted: a break
+    /// mark on both lines says the axis is not to scale there.
+    pub breaks: Vec<i32>,
     pub width: i32,
 }
+
+/// Waits longer than this are marked as breaks in the axis.
+const BREAK_MS: u64 = 100;
 
 /// Half-slots of gap between two instants `gap_ms` apart: one more for each
 /// tenfold longer wait.
@@ -103,10 +109,15 @@ impl Axis {
 
         // Positions in half-slots first; scaled to pixels at the end.
         let mut start_of = Vec::with_capacity(instants.len());
+        let mut gaps = Vec::new();
         let mut halves: i64 = 0;
         for (i, &t) in instants.iter().enumerate() {
             if i > 0 {
-                halves += gap_halves(t - instants[i - 1]);
+                let gap = gap_halves(t - instants[i - 1]);
+                if t - instants[i - 1] > BREAK_MS {
+                    gaps.push(halves + gap / 2);
+                }
+                halves += gap;
             }
             start_of.push(halves);
             halves += 2 * count(&left_t, t).max(count(&right_t, t));
@@ -155,6 +166,7 @@ impl Axis {
             stops,
             left_x,
             right_x,
+            breaks: gaps.into_iter().map(px).collect(),
             width,
         }
     }
@@ -230,7 +242,8 @@ fn draw_line(
     };
     svg.label(MARGIN, name_y, "line-name", name);
     // Each label takes the first of two rows where it does not overlap the
-    // previous label of that row.
+    // previous label of that row; with both rows taken it is left out (the
+    // mark keeps its colour) rather than drawn over another.
     let mut row_end = [-1000; 2];
     for (event, &x) in events.iter().zip(xs) {
         let (class, text) = mark(event, lang);
@@ -241,7 +254,9 @@ fn draw_line(
             .class(&format!("mark {class}"));
         if let Some(text) = text {
             let half = 4 * text.chars().count() as i32;
-            let row = usize::from(x - half < row_end[0] + 4);
+            let Some(row) = row_end.iter().position(|&end| x - half >= end + 4) else {
+                continue;
+            };
             row_end[row] = x + half;
             svg.label(
                 x,
@@ -271,6 +286,13 @@ pub fn drawing(twin: &Twin, axis: &Axis, names: [&str; 2], lang: Lang) -> Vec<El
     }
     svg.line((MARGIN, TOP_LINE_Y), (end, TOP_LINE_Y), "axis-line");
     svg.line((MARGIN, BOTTOM_LINE_Y), (end, BOTTOM_LINE_Y), "axis-line");
+    for &x in &axis.breaks {
+        for y in [TOP_LINE_Y, BOTTOM_LINE_Y] {
+            svg.add("path")
+                .class("axis-break")
+                .attr("d", &format!("M{} {} l4 -10 m2 10 l4 -10", x - 5, y + 5));
+        }
+    }
 
     if let Some(divergence) = &twin.divergence {
         let x = divergence
@@ -322,11 +344,16 @@ pub fn drawing(twin: &Twin, axis: &Axis, names: [&str; 2], lang: Lang) -> Vec<El
     );
 
     // A few instants under the axis, as far apart as the width allows.
-    let mut last_x = -1000;
+    let mut last_end = -1000;
     for &(cursor, x) in &axis.stops {
-        if cursor.events_at_time == 1 && x - last_x > 64 && x > 24 && x < end - 20 {
-            svg.label(x, HEIGHT - 6, "tick", &view::clock(cursor.time_ms, lang));
-            last_x = x;
+        if cursor.events_at_time != 1 {
+            continue;
+        }
+        let text = view::clock(cursor.time_ms, lang);
+        let half = 4 * text.chars().count() as i32;
+        if x - half >= last_end.max(0) + 4 && x + half <= axis.width {
+            svg.label(x, HEIGHT - 6, "tick", &text);
+            last_end = x + half;
         }
     }
     svg.kids
@@ -399,6 +426,62 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every `<text>` under `el`: (x, y, text).
+    fn texts(el: &El, out: &mut Vec<(i32, i32, String)>) {
+        let attr = |name| el.attrs.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
+        if el.tag == "text" {
+            let num = |name| attr(name).and_then(|v| v.parse().ok()).unwrap_or(0);
+            out.push((num("x"), num("y"), el.text.clone()));
+        }
+        for kid in &el.kids {
+            texts(kid, out);
+        }
+    }
+
+    #[test]
+    fn no_two_mark_labels_overlap_and_long_waits_are_marked_as_breaks() {
+        let mut worlds: Vec<Twin> = lousa_core::builtins::NAMES
+            .iter()
+            .map(|name| {
+                let s = builtin(name).expect("built-in");
+                twin(&s, Strategy::CheckThenAct, Strategy::IdempotencyKey).expect("valid")
+            })
+            .collect();
+        worlds.extend(lousa_core::builtins::PAIRS.iter().map(|p| {
+            let (a, b) = (
+                builtin(p.top).expect("top"),
+                builtin(p.bottom).expect("bottom"),
+            );
+            lousa_core::story::twin_of(&a, &b).expect("a pair")
+        }));
+        for (n, tw) in worlds.iter().enumerate() {
+            for width in [300, 500, 700] {
+                let axis = Axis::new(tw, width);
+                let mut labels = Vec::new();
+                for kid in drawing(tw, &axis, ["a", "b"], Lang::Pt) {
+                    texts(&kid, &mut labels);
+                }
+                let half = |t: &str| 4 * t.chars().count() as i32;
+                for (i, a) in labels.iter().enumerate() {
+                    for b in &labels[i + 1..] {
+                        let apart = (a.0 - b.0).abs() >= half(&a.2) + half(&b.2) + 4;
+                        assert!(
+                            a.1 != b.1 || apart || a.2 == "a" || a.2 == "b",
+                            "world {n} at {width}: {a:?} over {b:?}"
+                        );
+                    }
+                }
+                let times = |r: &lousa_core::run::Run| -> Vec<u64> {
+                    r.events().map(|(_, e)| e.time_ms).collect()
+                };
+                let all = merge_sorted(&times(&tw.left), &times(&tw.right));
+                let long = all.windows(2).filter(|w| w[1] - w[0] > BREAK_MS).count();
+                assert_eq!(axis.breaks.len(), long, "world {n}: a break per long wait");
+            }
+        }
+        assert!(!Axis::new(&story(), 600).breaks.is_empty());
     }
 
     #[test]

@@ -48,6 +48,9 @@ pub fn labels(turn: &Turn, lang: Lang) -> Vec<Label> {
                 {
                     send(turn, e.actor, *client, key_shown(key, &keys), lang)
                 }
+                EventKind::Routed { attempt, instance } => {
+                    route(turn, *attempt, *instance, lang).unwrap_or_else(|| sentence(e, lang))
+                }
                 _ => sentence(e, lang),
             });
             let text = match point.kind {
@@ -110,14 +113,40 @@ fn key_shown<'a>(key: &'a str, keys: &[&str]) -> Option<&'a str> {
     Some(if unique { head } else { key })
 }
 
+/// How many sends `client` has made in `turn`'s run up to `frame`.
+fn sends_of(turn: &Turn, client: u32, frame: usize) -> usize {
+    turn.run
+        .events()
+        .take_while(|(f, _)| *f <= frame)
+        .filter(|(_, e)| matches!(e.kind, EventKind::AttemptSent { client: c, .. } if c == client))
+        .count()
+}
+
+/// A routing: the attempt named by its sender and its place among that
+/// sender's sends, as the sends are listed; `None` if the send is not in
+/// the run.
+fn route(turn: &Turn, attempt: u32, instance: u32, lang: Lang) -> Option<String> {
+    let (frame, actor, client) = turn.run.events().find_map(|(f, e)| match e.kind {
+        EventKind::AttemptSent {
+            attempt: a, client, ..
+        } if a == attempt => Some((f, e.actor, client)),
+        _ => None,
+    })?;
+    let nth = sends_of(turn, client, frame);
+    let who = narrate::actor(actor, lang);
+    let lb = narrate::actor(Actor::LoadBalancer, lang);
+    Some(match lang {
+        Lang::Pt => format!(
+            "{lb}: manda para a instância {} a {nth}ª tentativa ({who})",
+            instance + 1
+        ),
+        Lang::En => format!("{lb}: sends try {nth} ({who}) to instance {}", instance + 1),
+    })
+}
+
 /// A client's send, counted among that client's own sends so far.
 fn send(turn: &Turn, actor: Actor, client: u32, key: Option<&str>, lang: Lang) -> String {
-    let nth = 1 + turn
-        .run
-        .events()
-        .take_while(|(frame, _)| *frame <= turn.frame)
-        .filter(|(_, e)| matches!(e.kind, EventKind::AttemptSent { client: c, .. } if c == client))
-        .count();
+    let nth = 1 + sends_of(turn, client, turn.frame);
     let who = narrate::actor(actor, lang);
     let what = match (nth, lang) {
         (1, Lang::Pt) => "envia o pedido (1ª tentativa)".to_string(),
@@ -238,6 +267,23 @@ mod tests {
                 .find(|l| l.text.starts_with("cliente"))
                 .expect("the other send");
             assert!(other.text.contains("(1ª tentativa)"), "{l:?}");
+        }
+    }
+
+    #[test]
+    fn a_route_names_the_try_by_its_sender_not_by_the_send_order() {
+        // race-2 with client 2 sending first: its send is attempt 1 in the
+        // run, but to the reader it is client 2's first try.
+        let s = lousa_core::link::decode("race-2;load_balancer=\"random\"").unwrap();
+        let t = turn(&s, &Schedule(vec![1])).unwrap();
+        let routes: Vec<String> = labels(&t, Lang::Pt)
+            .into_iter()
+            .map(|l| l.text)
+            .filter(|t| t.starts_with("load balancer"))
+            .collect();
+        assert!(!routes.is_empty(), "a routing choice after one send");
+        for r in &routes {
+            assert!(r.ends_with("a 1ª tentativa (cliente 2)"), "{routes:?}");
         }
     }
 

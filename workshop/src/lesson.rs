@@ -223,9 +223,23 @@ pub fn ChallengePanel(whole: Whole, solved: RwSignal<Vec<String>>) -> impl IntoV
                     None => view! { <strong data-testid="lesson-done">{w.lesson_done}</strong> }
                         .into_any(),
                 };
+                // A picks goal is judged on where the picks lead: the
+                // board may not show it yet, and says so.
+                let at_choice = ws.turn.with(|t| t.as_ref().is_ok_and(|t| t.next.is_some()));
+                let not_shown = (c.how == How::Picks && at_choice).then(|| {
+                    view! {
+                        <p data-testid="not-shown-yet">
+                            {w.lesson_not_shown_yet}" "
+                            <button data-testid="play-out" on:click=move |_| ws.finish()>
+                                {w.lesson_play_out}
+                            </button>
+                        </p>
+                    }
+                });
                 view! {
                     <div class="challenge-success" data-testid="challenge-success" role="status">
                         <p><strong>{w.lesson_solved}</strong>" "{c.success.get(lang)}</p>
+                        {not_shown}
                         <p>{onward}</p>
                     </div>
                 }

@@ -1,5 +1,6 @@
 //! The presenter's question panel as markup: the question being asked,
-//! its choices as buttons, and the verdict of the last answer. The logic
+//! its choices as buttons, the verdicts of the answers just shown and the
+//! answer noted until the board shows it. The logic
 //! is lousa-web's `quiz::Quiz`, which the reader's page renders with
 //! Leptos components; the presenter writes this markup whole (one of the
 //! workshop's `inner_html` islands, issue #28) and dispatches a choice by
@@ -8,9 +9,10 @@
 use lousa_core::narrate::Lang;
 use lousa_web::markup::fill;
 use lousa_web::quiz::{Quiz, about};
-use lousa_web::text::{answer_hint, verdict};
+use lousa_web::text::{answer_hint, noted, verdict};
 
 const VERDICT: &str = r#"<p class="§" data-testid="verdict" data-right="§" role="status">"#;
+const NOTED: &str = r#"<p class="quiz-noted" data-testid="noted" data-about="§">"#;
 const PROMPT: &str = r#"<section class="quiz-prompt" data-testid="prompt" data-about="§" data-ask-at="§" aria-label="§"><p class="quiz-question" data-testid="prompt-question">§</p><p class="quiz-choices">"#;
 const CHOICE: &str = r#"<button type="button" class="quiz-choice" data-testid="prompt-choice" data-action="answer" data-choice="§"><kbd>§</kbd><span> §</span></button>"#;
 
@@ -20,11 +22,11 @@ const CHOICE: &str = r#"<button type="button" class="quiz-choice" data-testid="p
 /// `data-action="answer"` and its index in `data-choice`.
 pub fn quiz_markup(q: &Quiz, label: &str, lang: Lang) -> String {
     let mut out = String::new();
-    if q.verdict().is_none() && q.asking().is_none() {
+    if q.is_quiet() {
         return out;
     }
     out.push_str(r#"<div class="quiz">"#);
-    if let Some((prompt, chosen)) = q.verdict() {
+    for (prompt, chosen) in q.verdicts() {
         let right = chosen == prompt.answer;
         let (class, flag) = if right {
             ("quiz-verdict", "true")
@@ -40,6 +42,16 @@ pub fn quiz_markup(q: &Quiz, label: &str, lang: Lang) -> String {
             let chosen = prompt.choices[chosen].get(lang);
             fill(&mut out, verdict(false, lang), &[answer, chosen, &step]);
         }
+        out.push_str("</p>");
+    }
+    if let Some((prompt, chosen)) = q.noted() {
+        fill(&mut out, NOTED, &[about(prompt.about)]);
+        let step = prompt.reveal_at.to_string();
+        fill(
+            &mut out,
+            noted(lang),
+            &[prompt.choices[chosen].get(lang), &step],
+        );
         out.push_str("</p>");
     }
     if let Some(prompt) = q.asking() {
@@ -108,15 +120,24 @@ mod tests {
         assert!(!asked.contains("verdict"), "{asked}");
         q.answer(1);
         let answered = quiz_markup(&q, "", Lang::En);
+        // The board has not shown the answer yet: the choice is noted, not
+        // judged, and the nested question is asked beside it.
         assert!(
-            answered.contains(r#"class="quiz-verdict wrong""#)
-                && answered.contains("Not this time"),
+            answered.contains(r#"data-testid="noted""#)
+                && answered.contains("Answer noted: “No, a single charge”.")
+                && !answered.contains("verdict"),
             "{answered}"
         );
-        // The nested question is asked beside the verdict.
         assert!(
             answered.contains("What does its first statement find?"),
             "{answered}"
+        );
+        // Answered, the nested question is judged at its reveal.
+        q.answer(0);
+        let judged = quiz_markup(&q, "", Lang::En);
+        assert!(
+            judged.contains(r#"class="quiz-verdict""#) && judged.contains("Right!"),
+            "{judged}"
         );
     }
 }

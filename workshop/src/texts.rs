@@ -80,6 +80,10 @@ pub struct Words {
     pub lesson_hint: &'static str,
     pub lesson_solved: &'static str,
     pub lesson_next: &'static str,
+    /// Beside "solved" when the picks already decide the ending but the
+    /// board still stands at a choice point, before it shows it.
+    pub lesson_not_shown_yet: &'static str,
+    pub lesson_play_out: &'static str,
     pub lesson_done: &'static str,
     pub share_title: &'static str,
     /// Before the moment's link on a printed handout.
@@ -173,6 +177,8 @@ pub const PT: Words = Words {
     lesson_hint: "Mostrar uma dica",
     lesson_solved: "Resolvido!",
     lesson_next: "Próximo desafio →",
+    lesson_not_shown_yet: "A lousa ainda está parada numa escolha: com as suas, o resto do caminho, primeiro a chegar, já chega lá.",
+    lesson_play_out: "Ver o resto do caminho",
     lesson_done: "Lição concluída: você passou por todos os desafios.",
     share_title: "Compartilhar este momento",
     handout_link: "Este momento:",
@@ -275,6 +281,8 @@ pub const EN: Words = Words {
     lesson_hint: "Show a hint",
     lesson_solved: "Solved!",
     lesson_next: "Next challenge →",
+    lesson_not_shown_yet: "The board still stands at a choice: after yours, the rest of the way, first come first served, already gets there.",
+    lesson_play_out: "Play out the rest",
     lesson_done: "Lesson complete: you went through every challenge.",
     share_title: "Share this moment",
     handout_link: "This moment:",

@@ -3,7 +3,7 @@
 
 use crate::dom;
 use crate::model::Lousa;
-use crate::quiz::{about, hint_text, verdict_text};
+use crate::quiz::{about, hint_text, noted_text, verdict_text};
 use leptos::prelude::*;
 
 /// Answers the question on screen with `choice` (0 is the first). The
@@ -22,8 +22,9 @@ pub fn answer(lousa: &Lousa, choice: usize) -> bool {
 }
 
 /// The question being asked, with one button per choice (keys 1 to 3
-/// answer too), and the verdict of the last answer; empty while neither
-/// is shown. Read out politely by screen readers as it changes.
+/// answer too), the verdicts of the answers the board has just shown, and
+/// the answer just given when the board shows it later; empty while none
+/// of these is shown. Read out politely by screen readers as it changes.
 #[component]
 pub fn QuizPanel() -> impl IntoView {
     let lousa = expect_context::<Lousa>();
@@ -32,19 +33,30 @@ pub fn QuizPanel() -> impl IntoView {
         let lang = lang.get();
         quiz.with(|q| {
             let q = q.as_ref()?;
-            if q.asking().is_none() && q.verdict().is_none() {
+            if q.is_quiet() {
                 return None;
             }
-            let verdict = q.verdict().map(|(prompt, chosen)| {
-                let right = chosen == prompt.answer;
+            let verdicts = q
+                .verdicts()
+                .map(|(prompt, chosen)| {
+                    let right = chosen == prompt.answer;
+                    view! {
+                        <p
+                            class=if right { "quiz-verdict" } else { "quiz-verdict wrong" }
+                            data-testid="verdict"
+                            data-about=about(prompt.about)
+                            data-right=if right { "true" } else { "false" }
+                            role="status"
+                        >
+                            {verdict_text(prompt, chosen, lang)}
+                        </p>
+                    }
+                })
+                .collect_view();
+            let noted = q.noted().map(|(prompt, chosen)| {
                 view! {
-                    <p
-                        class=if right { "quiz-verdict" } else { "quiz-verdict wrong" }
-                        data-testid="verdict"
-                        data-right=if right { "true" } else { "false" }
-                        role="status"
-                    >
-                        {verdict_text(prompt, chosen, lang)}
+                    <p class="quiz-noted" data-testid="noted" data-about=about(prompt.about)>
+                        {noted_text(prompt, chosen, lang)}
                     </p>
                 }
             });
@@ -86,7 +98,7 @@ pub fn QuizPanel() -> impl IntoView {
                     </section>
                 }
             });
-            Some(view! { <div class="quiz">{verdict}{asking}</div> })
+            Some(view! { <div class="quiz">{verdicts}{noted}{asking}</div> })
         })
     };
     view! {

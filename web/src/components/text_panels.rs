@@ -4,7 +4,7 @@
 use super::bind::{label, text, word};
 use super::board::text_px;
 use crate::model::Lousa;
-use crate::text::ui;
+use crate::text::{put_in, ui};
 use crate::words;
 use leptos::prelude::*;
 use lousa_core::narrate;
@@ -54,8 +54,9 @@ fn current_step(frame: usize) -> impl Fn() -> Option<&'static str> + Copy + Send
     move || (lousa.frame.get() == frame).then_some("step")
 }
 
-/// Every event of the run, one row each; the rows of the frame on screen
-/// are marked as the current step.
+/// Every event of the run, one row each under the step that shows it (the
+/// step counter's numbers, so "passo 26 de 30" and 22 events read as one
+/// story); the rows of the frame on screen are marked as the current step.
 #[component]
 pub fn EventTable() -> impl IntoView {
     let Lousa { run, lang, .. } = expect_context::<Lousa>();
@@ -66,6 +67,7 @@ pub fn EventTable() -> impl IntoView {
                 .map(|(at, event)| {
                     view! {
                         <tr data-frame=at.to_string() aria-current=current_step(at)>
+                            <td class="num">{at}</td>
                             <td class="num">{view::clock(event.time_ms, lang)}</td>
                             <td>{narrate::actor(event.actor, lang)}</td>
                             <td>{narrate::describe(event, lang)}</td>
@@ -79,14 +81,16 @@ pub fn EventTable() -> impl IntoView {
         <details class="events" data-testid="events">
             <summary data-testid="events-summary">
                 {text(|l| {
-                    let count = l.run.with(|r| r.events().count());
-                    format!("{} ({count})", ui(l.lang.get()).events_summary)
+                    let (events, steps) = l.run.with(|r| (r.events().count(), r.frame_count() - 1));
+                    let template = ui(l.lang.get()).events_summary;
+                    put_in(template, &[&events.to_string(), &steps.to_string()])
                 })}
             </summary>
             <div class="table-scroll">
                 <table>
                     <thead>
                         <tr>
+                            <th scope="col">{label(|t| t.col_step)}</th>
                             <th scope="col">{label(|t| t.col_time)}</th>
                             <th scope="col">{label(|t| t.col_who)}</th>
                             <th scope="col">{label(|t| t.col_what)}</th>

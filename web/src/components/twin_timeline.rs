@@ -163,6 +163,9 @@ pub fn TwinTimeline() -> impl IntoView {
                     </g>
                 </svg>
             </div>
+            <p class="twin-scale" data-testid="twin-scale">
+                {label(|t| t.twin_scale)}
+            </p>
             <Ledger top=true />
             <Ledger top=false />
         </section>
