@@ -3,7 +3,8 @@
 // undoes and redoes, a schedule link reopens the same board, a link whose
 // schedule does not fit is cut and named, the explorer's worker counts every
 // schedule exactly as `lousa explore --format json` does and counts again
-// from where the attendee stands, a race-3 count cancels with the page still
+// from where the attendee stands (off the graph the whole count kept, on
+// race-2 and race-3, the times printed), a race-3 count cancels with the page still
 // answering (its main thread's long tasks printed), an outcome's shortest
 // schedule loads into the board, and every export downloads the bytes
 // `lousa export` prints.
@@ -215,6 +216,8 @@ describe('the workshop\'s scheduler', () => {
   for (const strategy of ['check-then-act', 'idempotency-key']) {
     test(`the worker counts race-2 under ${strategy} exactly as lousa explore does, and again from here`, { timeout: RUN_TIMEOUT_MS }, async () => {
       const tab = await open(`?modo=oficina&scenario=race-2&strategy=${strategy}`);
+      const workers = [];
+      tab.on('worker', (w) => workers.push(w.url()));
       const report = JSON.parse(cli('explore', 'race-2', '--strategy', strategy, '--format', 'json'));
       await tab.click('[data-testid=explore]');
       await tab.waitForSelector('[data-testid=outcomes]', { timeout: RUN_TIMEOUT_MS });
@@ -234,10 +237,31 @@ describe('the workshop\'s scheduler', () => {
       // From here: at the start, every schedule; after a choice, those on from it.
       const twice = report.outcomes.filter((o) => o.double_charge).reduce((n, o) => n + o.schedules, 0);
       await tab.waitForFunction((want) => document.querySelector('[data-testid=from-here]')?.textContent.includes(want), `daqui: ${pt(report.schedules)} escalonamentos, ${pt(twice)} cobram duas vezes`, { timeout: RUN_TIMEOUT_MS });
-      await pick(tab, 1);
-      const from = JSON.parse(cli('explore', 'race-2', '--strategy', strategy, '--format', 'json', '--from', '1'));
-      const fromTwice = from.outcomes.filter((o) => o.double_charge).reduce((n, o) => n + o.schedules, 0);
-      await tab.waitForFunction((want) => document.querySelector('[data-testid=from-here]')?.textContent.includes(want), `daqui: ${pt(from.schedules)} escalonamentos, ${pt(fromTwice)} cobram duas vezes`, { timeout: RUN_TIMEOUT_MS });
+      // Each pick recounts from the new position, read off the graph the
+      // whole count's worker kept (no worker starts for it): the figures a
+      // fresh `lousa explore --from` gives, and back at the start the whole
+      // count's again.
+      const daqui = (prefix) => {
+        const from = prefix === '' ? report : JSON.parse(cli('explore', 'race-2', '--strategy', strategy, '--format', 'json', '--from', prefix));
+        const fromTwice = from.outcomes.filter((o) => o.double_charge).reduce((n, o) => n + o.schedules, 0);
+        return `daqui: ${pt(from.schedules)} escalonamentos, ${pt(fromTwice)} cobram duas vezes`;
+      };
+      const shows = (want) => tab.waitForFunction((w) => document.querySelector('[data-testid=from-here]')?.textContent === w, want, { timeout: RUN_TIMEOUT_MS, polling: 5 });
+      const times = [];
+      for (const [choice, prefix] of [[1, '1'], [0, '1-0'], [1, '1-0-1']]) {
+        const want = daqui(prefix);
+        const t0 = Date.now();
+        await pick(tab, choice);
+        await shows(want);
+        times.push(`${prefix} ${Date.now() - t0} ms`);
+      }
+      for (const prefix of ['1-0', '1', '']) {
+        const want = daqui(prefix);
+        await tab.click('[data-testid=undo]');
+        await shows(want);
+      }
+      assert.equal(workers.length, 1, `one worker, the whole count's: ${workers}`);
+      console.log(`race-2 ${strategy}: from a pick to its counts from here, read off the kept graph: ${times.join(', ')}`);
       await tab.close();
     });
   }
@@ -261,6 +285,37 @@ describe('the workshop\'s scheduler', () => {
     const last = Number((await text(tab, 'step-counter')).match(/de (\d+)/)[1]);
     for (let i = Number(start.frame); i < last; i += 1) await tab.keyboard.press('ArrowRight');
     assert.equal((await board(tab)).frame, String(last));
+    await tab.close();
+  });
+
+  test('race-3 under check-then-act: the counts from here after the whole count and after each pick come off its graph (times printed)', { timeout: 4 * RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=race-3&strategy=check-then-act');
+    const workers = [];
+    tab.on('worker', (w) => workers.push(w.url()));
+    const pt = (n) => Number(n).toLocaleString('pt-BR');
+    const daqui = (prefix) => {
+      const args = ['explore', 'race-3', '--strategy', 'check-then-act', '--format', 'json'];
+      const from = JSON.parse(cli(...args, ...(prefix === '' ? [] : ['--from', prefix])));
+      const twice = from.outcomes.filter((o) => o.double_charge).reduce((n, o) => n + o.schedules, 0);
+      return `daqui: ${pt(from.schedules)} escalonamentos, ${pt(twice)} cobram duas vezes`;
+    };
+    const shows = (want) => tab.waitForFunction((w) => document.querySelector('[data-testid=from-here]')?.textContent === w, want, { timeout: RUN_TIMEOUT_MS, polling: 5 });
+    const whole = daqui('');
+    const t0 = Date.now();
+    await tab.click('[data-testid=explore]');
+    await tab.waitForSelector('[data-testid=outcomes]', { timeout: RUN_TIMEOUT_MS });
+    const t1 = Date.now();
+    await shows(whole);
+    const times = [`the whole count ${t1 - t0} ms, then from the start ${Date.now() - t1} ms`];
+    for (const [choice, prefix] of [[0, '0x1'], [1, '0-1'], [1, '0-1-1'], [0, '0-1-1-0']]) {
+      const want = daqui(prefix);
+      const t = Date.now();
+      await pick(tab, choice);
+      await shows(want);
+      times.push(`after ${prefix} ${Date.now() - t} ms`);
+    }
+    assert.equal(workers.length, 1, `one worker, the whole count's: ${workers}`);
+    console.log(`race-3 check-then-act in the workshop: ${times.join(', ')}`);
     await tab.close();
   });
 

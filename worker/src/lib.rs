@@ -65,6 +65,22 @@
 //! Unknown fields are refused by name. The search is depth-first, as the
 //! CLI's default.
 //!
+//! **The graph kept.** An exploration without a prefix that completes
+//! leaves its graph in the worker (its states' index and transitions, the
+//! worlds dropped), until the next exploration without a prefix replaces
+//! it. A request with a prefix for the same scenario (equal as JSON, the
+//! strategy applied) and the same options is answered from that graph:
+//! lousa-core's `KeptGraph::from_prefix` finds the state the prefix reaches
+//! and reads the report off the states after it, equal in every figure and
+//! example to a fresh exploration's, without searching again (the
+//! workshop's "from here" after each pick). Any other request with a
+//! prefix is explored anew, and leaves the graph kept as it was. Keeping
+//! costs the graph's memory between requests: a 16-byte node a state, 8
+//! bytes a transition and the index's 17 bytes a slot, as allocated (race-3's
+//! figures are in docs/performance.md). A wasm's memory never shrinks, so
+//! the worker held that much at the end of the exploration anyway; an
+//! answer from the graph copies the part after the prefix for its analysis.
+//!
 //! The second kind of request sweeps a scenario over a grid of two of its
 //! fields, as `lousa sweep` does (`lousa_core::sweep`):
 //!
@@ -97,7 +113,8 @@
 //! Unknown fields are refused by name here too.
 //!
 //! **Worker to page, during a run:** `{"progress": {"states", "transitions",
-//! "states_per_s", "elapsed_ms"}}`, once as the run starts (0 states) and then
+//! "states_per_s", "elapsed_ms"}}` (none for an answer read off the graph
+//! kept), once as the run starts (0 states) and then
 //! after every slice of the explorer's search (`explore::explore_with`'s
 //! callback, every 4,096 states: in Chromium on the 2-core dev machine,
 //! every 11 to 18 ms typically; the longest waits, 21 to 110 ms in the runs
@@ -118,7 +135,8 @@
 //! **Worker to page, at the end:** either
 //!
 //! * `{"done": {"report", "passed", "failure", "states_per_s",
-//!   "elapsed_ms"}}`: `report` is lousa-core's `explore::Report`, the JSON
+//!   "elapsed_ms", "reused"}}`: `reused` is true when the report was read
+//!   off the graph kept rather than explored; `report` is lousa-core's `explore::Report`, the JSON
 //!   `lousa explore --format json` prints less its `counterexample` replay
 //!   and `passed` (`status`: `complete`, or `state-limit` when `max_states`
 //!   cut the run; the outcome histogram with exact schedule counts in
@@ -157,7 +175,7 @@
 //! Like the core, this crate reads no clock: the host passes one in
 //! (`performance.now()` in the browser, `Instant` natively).
 
-use lousa_core::explore::{self, Report};
+use lousa_core::explore::{self, KeptGraph, NotKept, Report};
 use lousa_core::link::LinkError;
 use lousa_core::sweep::{self, Axis, SweepReport};
 use lousa_core::{Scenario, Schedule, Strategy, builtins};
@@ -307,6 +325,9 @@ pub struct Done {
     pub failure: Option<String>,
     pub states_per_s: u64,
     pub elapsed_ms: f64,
+    /// Whether the report was read off the graph the worker kept rather
+    /// than explored.
+    pub reused: bool,
 }
 
 /// How far a sweep has come.
@@ -341,17 +362,6 @@ pub struct SweepDone {
     pub runs: u64,
     pub runs_per_s: u64,
     pub elapsed_ms: f64,
-}
-
-/// Serves one request, given as JSON text: posts progress while it runs,
-/// then `done` or `error`. `clock` reads wall time in milliseconds; only
-/// differences between its readings matter.
-pub fn serve(text: &str, clock: &mut dyn FnMut() -> f64, post: &mut dyn FnMut(Message)) {
-    match parse(text) {
-        Ok(Request::Explore(request)) => run_explore(&request, clock, post),
-        Ok(Request::Sweep(request)) => run_sweep(&request, clock, post),
-        Err(message) => post(Message::Error { message }),
-    }
 }
 
 /// Reads a request, naming the field it refuses. Plain serde_json reads
@@ -658,18 +668,62 @@ fn run_sweep(
     }
 }
 
-fn run_explore(
-    request: &ExploreRequest,
-    clock: &mut dyn FnMut() -> f64,
-    post: &mut dyn FnMut(Message),
-) {
-    let (scenario, options, prefix) = match prepare(request) {
-        Ok(prepared) => prepared,
-        Err(message) => return post(Message::Error { message }),
-    };
-    let start = clock();
-    post(Message::Progress(Figures::new(0, 0, 0.0)));
-    let result = {
+/// The worker between requests: the graph of its last complete
+/// exploration of a whole scenario, kept so that the counts on from a
+/// prefix of it are read off the graph instead of explored again.
+#[derive(Default)]
+pub struct Worker {
+    kept: Option<KeptGraph>,
+}
+
+impl Worker {
+    /// Serves one request, given as JSON text, as [`serve`] does, answering
+    /// a prefix of the exploration kept from its graph.
+    pub fn serve(
+        &mut self,
+        text: &str,
+        clock: &mut dyn FnMut() -> f64,
+        post: &mut dyn FnMut(Message),
+    ) {
+        match parse(text) {
+            Ok(Request::Explore(request)) => self.run_explore(&request, clock, post),
+            Ok(Request::Sweep(request)) => run_sweep(&request, clock, post),
+            Err(message) => post(Message::Error { message }),
+        }
+    }
+
+    /// The states and transitions of the graph kept, if one is.
+    pub fn kept(&self) -> Option<(u64, u64)> {
+        self.kept.as_ref().map(KeptGraph::size)
+    }
+
+    fn run_explore(
+        &mut self,
+        request: &ExploreRequest,
+        clock: &mut dyn FnMut() -> f64,
+        post: &mut dyn FnMut(Message),
+    ) {
+        let (scenario, options, prefix) = match prepare(request) {
+            Ok(prepared) => prepared,
+            Err(message) => return post(Message::Error { message }),
+        };
+        let start = clock();
+        let kept = self.kept.as_ref().filter(|k| k.is_of(&scenario, &options));
+        if let (Some(kept), Some(prefix)) = (kept, &prefix) {
+            match kept.from_prefix(prefix) {
+                Ok(report) => return post(done(report, true, clock() - start)),
+                // The words a fresh exploration refuses the prefix in.
+                Err(NotKept::Prefix(e)) => {
+                    return post(Message::Error {
+                        message: e.to_string(),
+                    });
+                }
+                // Not met by the kept search (a graph kept from a whole
+                // exploration holds every state): explore anew.
+                Err(NotKept::NotInGraph) => {}
+            }
+        }
+        post(Message::Progress(Figures::new(0, 0, 0.0)));
         let mut progress = |p: &explore::Progress| {
             post(Message::Progress(Figures::new(
                 p.states,
@@ -678,27 +732,49 @@ fn run_explore(
             )));
             ControlFlow::Continue(())
         };
-        match &prefix {
+        let result = match &prefix {
             Some(prefix) => explore::explore_from(&scenario, &options, prefix, &mut progress),
-            None => explore::explore_with(&scenario, &options, &mut progress),
+            None => {
+                // The graph kept is freed before a new one is built.
+                self.kept = None;
+                explore::explore_keeping(&scenario, &options, &mut progress).map(
+                    |(report, kept)| {
+                        self.kept = kept;
+                        report
+                    },
+                )
+            }
+        };
+        match result {
+            Ok(report) => post(done(report, false, clock() - start)),
+            // Scenario validation and the options (max_states), in the core's words.
+            Err(e) => post(Message::Error {
+                message: e.to_string(),
+            }),
         }
-    };
-    match result {
-        Ok(report) => {
-            let figures = Figures::new(report.states, report.transitions, clock() - start);
-            post(Message::Done(Box::new(Done {
-                passed: report.passed(),
-                failure: report.failure("max_states"),
-                states_per_s: figures.states_per_s,
-                elapsed_ms: figures.elapsed_ms,
-                report,
-            })));
-        }
-        // Scenario validation and the options (max_states), in the core's words.
-        Err(e) => post(Message::Error {
-            message: e.to_string(),
-        }),
     }
+}
+
+/// Serves one request, given as JSON text: posts progress while it runs,
+/// then `done` or `error`. `clock` reads wall time in milliseconds; only
+/// differences between its readings matter. It keeps nothing: a host that
+/// serves many requests serves them through one [`Worker`].
+pub fn serve(text: &str, clock: &mut dyn FnMut() -> f64, post: &mut dyn FnMut(Message)) {
+    Worker::default().serve(text, clock, post)
+}
+
+/// The `done` message of an exploration's `report`, `elapsed_ms` after
+/// the request came.
+fn done(report: Report, reused: bool, elapsed_ms: f64) -> Message {
+    let figures = Figures::new(report.states, report.transitions, elapsed_ms);
+    Message::Done(Box::new(Done {
+        passed: report.passed(),
+        failure: report.failure("max_states"),
+        states_per_s: figures.states_per_s,
+        elapsed_ms: figures.elapsed_ms,
+        reused,
+        report,
+    }))
 }
 
 #[cfg(test)]

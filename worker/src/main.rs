@@ -2,7 +2,9 @@
 //! each message event is a request, each message posted back a JS object.
 //! Natively it serves the same protocol on standard input and output, one
 //! JSON message a line, `ready` first: the browser bench runs it as the
-//! native explorer, so both sides time the same code.
+//! native explorer, so both sides time the same code. Both serve every
+//! request through one `Worker`, which keeps the last complete
+//! exploration's graph for the counts from a prefix of it.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -16,7 +18,7 @@ fn main() {
 
 #[cfg(target_arch = "wasm32")]
 mod browser {
-    use lousa_worker::{Message, serve};
+    use lousa_worker::{Message, Worker};
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -26,10 +28,13 @@ mod browser {
         let performance = scope.performance().expect("a worker has performance.now()");
         let on_message = {
             let scope = scope.clone();
+            // It lives as long as the worker, as the handler does; leaked,
+            // the handler's drop code (which never runs) leaves the wasm.
+            let worker: &'static mut Worker = Box::leak(Box::default());
             Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                 let mut reply = |message: Message| post(&scope, &message);
                 match request_text(&event.data()) {
-                    Some(text) => serve(&text, &mut || performance.now(), &mut reply),
+                    Some(text) => worker.serve(&text, &mut || performance.now(), &mut reply),
                     None => reply(Message::Error {
                         message: "request: expected a JSON object such as {\"explore\": {\"scenario\": \"race-2\"}}, or its text".into(),
                     }),
@@ -63,7 +68,7 @@ mod browser {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use lousa_worker::{Message, serve};
+    use lousa_worker::{Message, Worker};
     use std::io::{BufRead, Write};
     use std::time::Instant;
 
@@ -82,10 +87,11 @@ mod native {
             }
         };
         post(Message::ready());
+        let mut worker = Worker::default();
         for line in std::io::stdin().lock().lines() {
             let Ok(line) = line else { break };
             if !line.trim().is_empty() {
-                serve(&line, &mut clock, &mut post);
+                worker.serve(&line, &mut clock, &mut post);
             }
         }
     }

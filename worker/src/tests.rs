@@ -17,6 +17,18 @@ fn served(text: &str) -> Vec<Message> {
     out
 }
 
+/// [`served`] by `worker`, which keeps what it kept between requests.
+fn served_by(worker: &mut Worker, text: &str) -> Vec<Message> {
+    let mut now = 0.0;
+    let mut clock = || {
+        now += 1.0;
+        now
+    };
+    let mut out = Vec::new();
+    worker.serve(text, &mut clock, &mut |m| out.push(m));
+    out
+}
+
 /// The scenario `link` decodes to, as the JSON the page sends.
 fn scenario_json(link: &str) -> Value {
     serde_json::to_value(link::decode(link).unwrap()).unwrap()
@@ -374,6 +386,131 @@ fn a_prefix_counts_the_schedules_on_from_it_as_explore_from_does() {
     .unwrap();
     assert_eq!(done(&messages).report, from);
     assert!(from.schedules < native("race-2", Strategy::CheckThenAct, false).schedules);
+}
+
+/// What `explore_from` reports for `prefix` of race-2 under `strategy`,
+/// with `options` changed by `edit`.
+fn fresh_from(strategy: Strategy, edit: impl Fn(&mut explore::Options), prefix: &str) -> Report {
+    let mut s = builtins::builtin("race-2").unwrap();
+    s.strategy = strategy;
+    let mut options = explore::Options::for_scenario(&s);
+    edit(&mut options);
+    let prefix: lousa_core::Schedule = prefix.parse().unwrap();
+    explore::explore_from(&s, &options, &prefix, &mut |_| {
+        std::ops::ControlFlow::Continue(())
+    })
+    .unwrap()
+}
+
+fn request_from(scenario: Value, strategy: &str, prefix: Option<&str>, more: Value) -> String {
+    let mut explore = json!({ "scenario": scenario, "strategy": strategy });
+    if let Some(prefix) = prefix {
+        explore["prefix"] = prefix.into();
+    }
+    for (k, v) in more.as_object().unwrap() {
+        explore[k] = v.clone();
+    }
+    json!({ "explore": explore }).to_string()
+}
+
+/// After a complete exploration, a prefix of it (the start's included) is
+/// answered from the graph kept: no progress, `reused`, and the report a
+/// fresh `explore_from` gives, examples and all.
+#[test]
+fn a_prefix_of_the_kept_exploration_is_read_off_its_graph() {
+    let mut worker = Worker::default();
+    let race2 = json!("race-2");
+    let whole = served_by(
+        &mut worker,
+        &request_from(race2.clone(), "check-then-act", None, json!({})),
+    );
+    assert!(!done(&whole).reused, "the whole count is explored");
+    assert_eq!(
+        worker.kept(),
+        Some((done(&whole).report.states, done(&whole).report.transitions))
+    );
+    for prefix in ["0", "1", "1-0-1", "0x12"] {
+        let messages = served_by(
+            &mut worker,
+            &request_from(race2.clone(), "check-then-act", Some(prefix), json!({})),
+        );
+        assert_eq!(messages.len(), 1, "{prefix}: done at once, {messages:?}");
+        let d = done(&messages);
+        assert!(d.reused, "{prefix}");
+        assert_eq!(
+            d.report,
+            fresh_from(Strategy::CheckThenAct, |_| (), prefix),
+            "{prefix}"
+        );
+        assert_eq!(d.passed, d.report.passed());
+    }
+    // A prefix that does not fit is refused in a fresh exploration's words.
+    let refused = served_by(
+        &mut worker,
+        &request_from(race2, "check-then-act", Some("9"), json!({})),
+    );
+    let Some(Message::Error { message }) = refused.last() else {
+        panic!("{refused:?}");
+    };
+    let fresh = served(r#"{"explore": {"scenario": "race-2", "prefix": "9"}}"#);
+    assert_eq!(refused.len(), 1, "refused before any progress");
+    assert!(
+        matches!(fresh.last(), Some(Message::Error { message: m }) if m == message),
+        "{fresh:?}"
+    );
+}
+
+/// The graph kept answers only for its own scenario, strategy and options:
+/// any other prefix is explored anew, and leaves it kept; a new whole
+/// exploration replaces it, and one cut at the state limit keeps none.
+#[test]
+fn another_scenario_or_options_do_not_reuse_a_stale_graph() {
+    let mut worker = Worker::default();
+    let race2 = json!("race-2");
+    let ask = |worker: &mut Worker, scenario: &Value, strategy, prefix, more| {
+        let messages = served_by(
+            worker,
+            &request_from(scenario.clone(), strategy, prefix, more),
+        );
+        done(&messages).clone()
+    };
+    ask(&mut worker, &race2, "check-then-act", None, json!({}));
+    let kept = worker.kept();
+    let other = ask(&mut worker, &race2, "idempotency-key", Some("1"), json!({}));
+    assert!(!other.reused);
+    assert_eq!(
+        other.report,
+        fresh_from(Strategy::IdempotencyKey, |_| (), "1")
+    );
+    let unordered = ask(
+        &mut worker,
+        &race2,
+        "check-then-act",
+        Some("1"),
+        json!({"unordered_ties": true}),
+    );
+    assert!(!unordered.reused);
+    assert_eq!(
+        unordered.report,
+        fresh_from(Strategy::CheckThenAct, |o| o.unordered_ties = true, "1")
+    );
+    let mut edited = builtins::builtin("race-2").unwrap();
+    edited.db_latency_ms += 7;
+    let edited = serde_json::to_value(edited).unwrap();
+    assert!(!ask(&mut worker, &edited, "check-then-act", Some("1"), json!({})).reused);
+    assert_eq!(worker.kept(), kept, "the graph stays kept");
+    assert!(ask(&mut worker, &race2, "check-then-act", Some("1"), json!({})).reused);
+    // A new whole count replaces it.
+    ask(&mut worker, &race2, "idempotency-key", None, json!({}));
+    assert_ne!(worker.kept(), kept);
+    assert!(!ask(&mut worker, &race2, "check-then-act", Some("1"), json!({})).reused);
+    assert!(ask(&mut worker, &race2, "idempotency-key", Some("1"), json!({})).reused);
+    // A count cut at the state limit keeps nothing, not even the old one.
+    let cut = json!({"max_states": 100});
+    let d = ask(&mut worker, &race2, "idempotency-key", None, cut.clone());
+    assert_eq!(d.report.status, Status::StateLimit);
+    assert_eq!(worker.kept(), None);
+    assert!(!ask(&mut worker, &race2, "idempotency-key", Some("1"), cut).reused);
 }
 
 #[test]

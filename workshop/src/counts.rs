@@ -2,7 +2,8 @@
 //! a cancel button while it runs, then the outcome histogram with exact
 //! schedule counts, the properties' verdicts, and each outcome's shortest
 //! schedule as a button that loads it. Once it has run, every choice the
-//! attendee makes recounts from where they stand ("daqui").
+//! attendee makes recounts from where they stand ("daqui"), read off the
+//! graph the whole count's worker kept rather than explored again.
 
 use crate::alternatives::taken;
 use crate::explorer::{self, Event, Figures, Report, Slot};
@@ -35,6 +36,8 @@ pub type Whole = RwSignal<(Option<Of>, Counting)>;
 pub fn Counts(whole: Whole) -> impl IntoView {
     let ws = expect_context::<Ws>();
     let here = RwSignal::new(Counting::Idle);
+    // Counts from here asked so far: only the last one's answer shows.
+    let asked = StoredValue::new(0u64);
     let of = move || (ws.link(), ws.strategy.get());
     let start = move || start_whole(ws, whole);
     // A new world forgets the counts of the old one.
@@ -70,10 +73,23 @@ pub fn Counts(whole: Whole) -> impl IntoView {
                     .built
                     .with_untracked(|s| explorer::request(s, strategy.name(), Some(text)));
                 here.set(Counting::Running(Figures::default()));
-                explorer::start(Slot::Here, request, move |e| here.set(from_event(e)));
+                let now = asked.get_value() + 1;
+                asked.set_value(now);
+                let tell = move |e| {
+                    if asked.get_value() == now {
+                        here.set(from_event(e));
+                    }
+                };
+                // The whole count's worker kept its graph: it reads the
+                // counts from here off it instead of exploring again.
+                if !explorer::ask(Slot::Whole, request.clone(), tell) {
+                    explorer::start(Slot::Here, request, tell);
+                }
             }
             _ => {
                 explorer::cancel(Slot::Here);
+                // An answer still on its way is for a position left.
+                asked.update_value(|n| *n += 1);
                 here.set(Counting::Idle);
             }
         }

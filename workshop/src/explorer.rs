@@ -1,13 +1,16 @@
 //! The explorer's Web Worker (`lousa-worker`, see its crate doc for the
 //! protocol), as the workshop drives it: one worker per [`Slot`], started
-//! for a request (an exploration or a sweep) and terminated to cancel. The
-//! worker's files are fetched only when a slot first starts, so a page that
-//! never counts never loads them.
+//! for a request (an exploration or a sweep) and terminated to cancel, and
+//! asked again while it lives ([`ask`]: the whole count's worker answers
+//! the counts from here off the graph it kept). The worker's files are
+//! fetched only when a slot first starts, so a page that never counts
+//! never loads them.
 
 use lousa_core::Scenario;
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -17,6 +20,8 @@ const WORKER_URL: &str = "./lousa-worker_loader.js";
 
 /// Three runs may overlap: the count of every schedule, the count from
 /// where the attendee stands, which restarts at every choice, and a sweep.
+/// Once the count of every schedule is done, its worker answers the counts
+/// from here; `Here` starts a worker of its own only if that one is gone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slot {
     Whole,
@@ -133,8 +138,36 @@ pub enum Event<P = Figures, D = Report> {
 
 struct Running {
     worker: Worker,
+    route: Rc<RefCell<Route>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+/// Where a worker's messages go. It serves requests in the order posted,
+/// answering each with one `done` or `error`, so counting those says which
+/// request a message belongs to.
+struct Route {
+    /// Requests posted (or waiting for `ready`) not yet answered.
+    pending: u32,
+    /// Hears the messages of the last request asked; those of earlier
+    /// ones, which it made stale, are dropped.
+    tell: Listener,
+    /// Requests asked before the worker was ready, posted once it is.
+    waiting: Vec<String>,
+    ready: bool,
+}
+
+/// Hears a message's text.
+type Listener = Rc<dyn Fn(&str)>;
+
+/// A message's kind alone, to route it before reading it as a `P` or `D`.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Kind {
+    Ready(IgnoredAny),
+    Progress(IgnoredAny),
+    Done(IgnoredAny),
+    Error(IgnoredAny),
 }
 
 thread_local! {
@@ -149,48 +182,85 @@ fn index(slot: Slot) -> usize {
     }
 }
 
-/// Starts `request` (the worker's JSON request) in `slot`, cancelling what
-/// ran there; `tell` hears its progress and its end, read as `P` and `D`.
+/// `tell`, hearing a message's text as `P` and `D`.
+fn listener<P, D>(tell: impl Fn(Event<P, D>) + 'static) -> Listener
+where
+    P: DeserializeOwned + 'static,
+    D: DeserializeOwned + 'static,
+{
+    Rc::new(
+        move |text: &str| match serde_json::from_str::<Message<P, D>>(text) {
+            Ok(Message::Ready {}) => {}
+            Ok(Message::Progress(f)) => tell(Event::Progress(f)),
+            Ok(Message::Done { report }) => tell(Event::Done(Box::new(report))),
+            Ok(Message::Error { message }) => tell(Event::Failed(message)),
+            Err(e) => tell(Event::Failed(e.to_string())),
+        },
+    )
+}
+
+/// Starts `request` (the worker's JSON request) in a new worker in `slot`,
+/// cancelling what ran there; `tell` hears its progress and its end, read
+/// as `P` and `D`.
 pub fn start<P, D>(slot: Slot, request: String, tell: impl Fn(Event<P, D>) + 'static)
 where
     P: DeserializeOwned + 'static,
     D: DeserializeOwned + 'static,
 {
     cancel(slot);
-    let tell = std::rc::Rc::new(tell);
+    let tell = listener(tell);
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     let worker = match Worker::new_with_options(WORKER_URL, &options) {
         Ok(w) => w,
         Err(e) => {
-            tell(Event::Failed(format!("{e:?}")));
+            tell(&failed(&format!("{e:?}")));
             return;
         }
     };
+    let route = Rc::new(RefCell::new(Route {
+        pending: 1,
+        tell,
+        waiting: vec![request],
+        ready: false,
+    }));
     let on_message = {
-        let (worker, tell) = (worker.clone(), tell.clone());
+        let (worker, route) = (worker.clone(), route.clone());
         Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let text = js_sys::JSON::stringify(&event.data())
                 .ok()
                 .and_then(|t| JsValue::from(t).as_string())
                 .unwrap_or_default();
-            match serde_json::from_str::<Message<P, D>>(&text) {
-                Ok(Message::Ready {}) => {
-                    if worker.post_message(&JsValue::from_str(&request)).is_err() {
-                        tell(Event::Failed("postMessage".into()));
+            // The route is let go of before anyone hears the message, so
+            // that hearing it may ask the worker again.
+            let heard: Option<(Listener, String)> = {
+                let mut r = route.borrow_mut();
+                match serde_json::from_str::<Kind>(&text) {
+                    Ok(Kind::Ready(_)) => {
+                        r.ready = true;
+                        let posted = std::mem::take(&mut r.waiting).iter().all(|request| {
+                            worker.post_message(&JsValue::from_str(request)).is_ok()
+                        });
+                        (!posted).then(|| (r.tell.clone(), failed("postMessage")))
                     }
+                    Ok(Kind::Done(_) | Kind::Error(_)) => {
+                        let current = r.pending <= 1;
+                        r.pending = r.pending.saturating_sub(1);
+                        current.then(|| (r.tell.clone(), text))
+                    }
+                    _ => (r.pending <= 1).then(|| (r.tell.clone(), text)),
                 }
-                Ok(Message::Progress(f)) => tell(Event::Progress(f)),
-                Ok(Message::Done { report }) => tell(Event::Done(Box::new(report))),
-                Ok(Message::Error { message }) => tell(Event::Failed(message)),
-                Err(e) => tell(Event::Failed(e.to_string())),
+            };
+            if let Some((tell, text)) = heard {
+                tell(&text);
             }
         })
     };
     let on_error = {
-        let tell = tell.clone();
+        let route = route.clone();
         Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
-            tell(Event::Failed("the worker stopped on an error".into()));
+            let tell = route.borrow().tell.clone();
+            tell(&failed("the worker stopped on an error"));
         })
     };
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -198,10 +268,51 @@ where
     SLOTS.with(|slots| {
         slots.borrow_mut()[index(slot)] = Some(Running {
             worker,
+            route,
             _on_message: on_message,
             _on_error: on_error,
         })
     });
+}
+
+/// Posts `request` to the worker already in `slot`, after what it was
+/// asked before: `tell` hears its answer, and no earlier request's
+/// anymore. False when no worker is there. The whole count's worker
+/// keeps its graph, and answers the counts from here off it at once.
+pub fn ask<P, D>(slot: Slot, request: String, tell: impl Fn(Event<P, D>) + 'static) -> bool
+where
+    P: DeserializeOwned + 'static,
+    D: DeserializeOwned + 'static,
+{
+    let asked = SLOTS.with(|slots| {
+        let slots = slots.borrow();
+        let running = slots[index(slot)].as_ref()?;
+        let mut r = running.route.borrow_mut();
+        r.tell = listener(tell);
+        r.pending += 1;
+        if !r.ready {
+            r.waiting.push(request);
+            return Some(None);
+        }
+        let posted = running
+            .worker
+            .post_message(&JsValue::from_str(&request))
+            .is_ok();
+        Some((!posted).then(|| r.tell.clone()))
+    });
+    match asked {
+        None => false,
+        Some(None) => true,
+        Some(Some(tell)) => {
+            tell(&failed("postMessage"));
+            true
+        }
+    }
+}
+
+/// The text of an `error` message saying `message`.
+fn failed(message: &str) -> String {
+    serde_json::json!({ "error": { "message": message } }).to_string()
 }
 
 /// Stops the run in `slot` at once, if one runs.

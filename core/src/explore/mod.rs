@@ -10,12 +10,17 @@
 //! * `analysis`: schedule counts, shortest paths and example schedules,
 //!   all from the explored graph, so both search orders report the same.
 //! * `report`: what an exploration reports.
+//! * `kept`: a complete exploration's graph, kept to answer the counts on
+//!   from a prefix without exploring again.
 //!
 //! Measurements of the explorer's speed and memory are kept in
 //! `docs/performance.md`, not here, so they can be kept current.
 
 mod analysis;
 mod index;
+mod kept;
+#[cfg(test)]
+mod kept_tests;
 mod property;
 mod reduce;
 mod report;
@@ -26,6 +31,7 @@ mod tests;
 
 use analysis::*;
 use index::*;
+pub use kept::*;
 pub use property::*;
 pub use reduce::*;
 pub use report::*;
@@ -268,8 +274,13 @@ pub fn explore_from(
 ) -> Result<Report, ExploreError> {
     let ex = Explorer::after(scenario, options, prefix)?;
     let before = ex.start_steps;
-    let mut report = run_explorer(ex, progress)?;
-    // Examples from the explorer continue the prefix: make them whole runs.
+    let report = run_explorer(ex, progress)?;
+    Ok(continuing(prefix, before, report))
+}
+
+/// A report of the schedules on from `prefix` (which takes `before` steps)
+/// with its examples made whole runs: the explorer's continue the prefix.
+pub(super) fn continuing(prefix: &Schedule, before: u32, mut report: Report) -> Report {
     let whole = |e: &mut Example| {
         let mut choices = prefix.0.clone();
         choices.extend_from_slice(&e.schedule.0);
@@ -294,13 +305,22 @@ pub fn explore_from(
     {
         whole(e);
     }
-    Ok(report)
+    report
 }
 
 fn run_explorer(
     mut ex: Explorer,
     progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
 ) -> Result<Report, ExploreError> {
+    run_to_end(&mut ex, progress);
+    Ok(ex.into_report().expect("a stopped explorer has a report"))
+}
+
+/// Runs `ex` in slices until it stops, calling `progress` between them.
+pub(super) fn run_to_end(
+    ex: &mut Explorer,
+    progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+) {
     const SLICE_STATES: u32 = 4_096;
     loop {
         let p = ex.run_for(SLICE_STATES);
@@ -312,5 +332,4 @@ fn run_explorer(
             break;
         }
     }
-    Ok(ex.into_report().expect("a stopped explorer has a report"))
 }

@@ -208,6 +208,12 @@ pub(super) fn count_json<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, 
 }
 
 impl Explorer {
+    /// Whether the report reads the index: only the replay by fingerprints
+    /// does (see `rebuild_by_steps`).
+    pub(super) fn report_reads_keys(&self) -> bool {
+        self.shortest() == Shortest::Steps && !self.only_next
+    }
+
     /// The report, its examples rebuilt by replays that run statements by
     /// `store` when given.
     pub(super) fn make_report(
@@ -218,8 +224,7 @@ impl Explorer {
     ) -> Report {
         let complete = status == Status::Complete;
         let by_choices = self.shortest() == Shortest::Choices;
-        // Only the replay by fingerprints needs them (see `rebuild_by_steps`).
-        let fps = if by_choices || self.only_next {
+        let fps = if !self.report_reads_keys() {
             FixedMap::default()
         } else {
             let wanted: FixedSet<u32> = a

@@ -95,6 +95,38 @@ pub struct Explorer {
     pub(super) only_next: bool,
 }
 
+/// The world `prefix` leaves the run at: its choices, then the steps that
+/// need none, up to the next choice point; with the steps taken.
+pub(super) fn world_after(
+    scenario: &Scenario,
+    prefix: &Schedule,
+) -> Result<(World, u32), ExploreError> {
+    let mut w = quiet_world(scenario);
+    let mut chooser = ScheduleChooser::new(prefix);
+    let mut steps = 0;
+    while !w.is_done() {
+        let (before, used) = (w.clone(), chooser.taken.len());
+        w.step(&mut chooser);
+        if chooser.taken.len() > prefix.0.len() {
+            // This step asked for a choice the prefix does not make.
+            w = before;
+            chooser.taken.truncate(used);
+            if used < prefix.0.len() {
+                return Err(ExploreError::PrefixInsideStep {
+                    choices_in_whole_steps: used,
+                    given: prefix.0.len(),
+                });
+            }
+            break;
+        }
+        steps += 1;
+    }
+    if let Some(misfit) = chooser.misfit() {
+        return Err(ExploreError::Prefix(misfit));
+    }
+    Ok((w, steps))
+}
+
 pub(super) const SPARES_MAX: usize = 8;
 
 /// A successor stepped and keyed, waiting to be added to the graph.
@@ -121,29 +153,7 @@ impl Explorer {
         prefix: &Schedule,
     ) -> Result<Explorer, ExploreError> {
         scenario.validate()?;
-        let mut w = quiet_world(scenario);
-        let mut chooser = ScheduleChooser::new(prefix);
-        let mut steps = 0;
-        while !w.is_done() {
-            let (before, used) = (w.clone(), chooser.taken.len());
-            w.step(&mut chooser);
-            if chooser.taken.len() > prefix.0.len() {
-                // This step asked for a choice the prefix does not make.
-                w = before;
-                chooser.taken.truncate(used);
-                if used < prefix.0.len() {
-                    return Err(ExploreError::PrefixInsideStep {
-                        choices_in_whole_steps: used,
-                        given: prefix.0.len(),
-                    });
-                }
-                break;
-            }
-            steps += 1;
-        }
-        if let Some(misfit) = chooser.misfit() {
-            return Err(ExploreError::Prefix(misfit));
-        }
+        let (w, steps) = world_after(scenario, prefix)?;
         let mut ex = Self::starting_at(scenario, options, w)?;
         ex.start_steps = steps;
         Ok(ex)
