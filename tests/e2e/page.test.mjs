@@ -790,7 +790,7 @@ describe('the built page', () => {
     assert.equal(await tab.locator('[data-testid=divergence]').count(), 1);
     // The axis says it is not to scale, marks the long waits it shortens,
     // and no two labels of a line overlap as drawn.
-    assert.match(await tab.textContent('[data-testid=twin-scale]'), /^Fora de escala/);
+    assert.match(await tab.textContent('[data-testid=twin-scale]'), /^fora de escala/);
     assert.ok((await tab.locator('[data-testid=twin] .axis-break').count()) >= 2, 'long waits are marked');
     const overlaps = await tab.evaluate(() => {
       const boxes = [...document.querySelectorAll('[data-testid=twin] :is(.mark-label, .tick)')].map((t) => [t.textContent, t.getBBox()]);

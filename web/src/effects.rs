@@ -27,10 +27,13 @@ const AHEAD_MS: u32 = 100;
 pub fn install(lousa: Lousa, apply_first: bool) {
     measure(&lousa);
     let steps = Steps::start(lousa, apply_first);
-    if !apply_first {
-        steps.open_at_moment();
-    }
     show_article_language(lousa, steps.clone());
+    if !apply_first {
+        // After the effects above have laid the article out (the two lines
+        // move into it).
+        let at = steps.clone();
+        request_animation_frame(move || at.open_at_moment());
+    }
     let on_resize = steps.clone();
     window_event_listener(ev::resize, move |_| {
         measure(&lousa);

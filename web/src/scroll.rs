@@ -39,6 +39,9 @@ struct Tracker {
     observer: Option<IntersectionObserver>,
     /// The reading line the observer was made for.
     margin: String,
+    /// Whether the paragraphs are followed yet: with a moment in the URL,
+    /// only once the article is opened at it.
+    following: bool,
 }
 
 /// The article's step paragraphs, followed as the reader scrolls.
@@ -48,7 +51,7 @@ pub struct Steps(Rc<RefCell<Tracker>>, Rc<Closure<dyn FnMut(Array)>>);
 impl Steps {
     /// Starts following the paragraphs. `apply_first`: whether the
     /// paragraph at the reading line decides the first picture (the URL
-    /// named no moment).
+    /// named no moment); if not, following starts with `open_at_moment`.
     pub fn start(lousa: Lousa, apply_first: bool) -> Steps {
         let steps = dom::step_paragraphs();
         let tracker = Rc::new(RefCell::new(Tracker {
@@ -59,6 +62,7 @@ impl Steps {
             first: Some(apply_first),
             observer: None,
             margin: String::new(),
+            following: apply_first,
         }));
         let on_report = {
             let tracker = Rc::clone(&tracker);
@@ -70,6 +74,10 @@ impl Steps {
             })
         };
         let steps = Steps(tracker, Rc::new(on_report));
+        // With a moment in the URL this makes no observer yet: it starts
+        // after the article is opened at the moment (`open_at_moment`), as
+        // a report from before that scroll would arrive after it and move
+        // the board.
         steps.measure();
         steps
     }
@@ -83,6 +91,9 @@ impl Steps {
         let Ok(mut t) = self.0.try_borrow_mut() else {
             return;
         };
+        if !t.following {
+            return;
+        }
         // The first paragraph on show decides whether the board sits
         // beside the text: a hidden one has no box to compare with.
         let Some(first) = t.steps.iter().find(|step| dom::shown(step)) else {
@@ -118,7 +129,14 @@ impl Steps {
     /// scrolled to the reading line and taken as the one followed, without
     /// moving the board. A permalink then shows its text beside its exact
     /// frame, and holds until the reader scrolls past a paragraph boundary.
+    /// Then starts following the paragraphs.
     pub fn open_at_moment(&self) {
+        self.place_at_moment();
+        self.0.borrow_mut().following = true;
+        self.measure();
+    }
+
+    fn place_at_moment(&self) {
         let mut t = self.0.borrow_mut();
         let frame = t.lousa.moment.get_untracked().frame;
         // The last of the world's paragraphs at or before the frame.

@@ -75,7 +75,7 @@ pub struct Ui {
     pub in_flight: &'static str,
     pub message_kinds: [&'static str; 4],
     pub twin_label: &'static str,
-    /// Under the two lines: how their axis spaces time.
+    /// Under the two lines' axis: that it keeps order, not durations.
     pub twin_scale: &'static str,
     pub top_line: &'static str,
     pub bottom_line: &'static str,
@@ -167,7 +167,7 @@ pub const PT: Ui = Ui {
     in_flight: "Mensagens a caminho",
     message_kinds: ["pedido", "resposta", "captura", "resposta da captura"],
     twin_label: "As duas linhas: a mesma falha em dois desenhos",
-    twin_scale: "Fora de escala: o eixo guarda a ordem dos eventos e quais acontecem juntos; as esperas longas aparecem encurtadas (//).",
+    twin_scale: "fora de escala: esperas longas encurtadas (//)",
     top_line: "Linha de cima",
     bottom_line: "Linha de baixo",
     divergence: "aqui os mundos se separam",
@@ -254,7 +254,7 @@ pub const EN: Ui = Ui {
     in_flight: "Messages on the way",
     message_kinds: ["request", "response", "capture", "capture reply"],
     twin_label: "The two lines: one failure under two designs",
-    twin_scale: "Not to scale: the axis keeps the order of events and which happen together; long waits are drawn shortened (//).",
+    twin_scale: "not to scale: long waits shortened (//)",
     top_line: "Top line",
     bottom_line: "Bottom line",
     divergence: "here the worlds split",

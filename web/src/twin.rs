@@ -20,7 +20,9 @@ use lousa_core::trace::{EventKind, TraceEvent};
 use lousa_core::view::{self, Cursor};
 
 /// Height of the drawing in pixels.
-pub const HEIGHT: i32 = 204;
+pub const HEIGHT: i32 = 220;
+/// Where the axis's instants are written, under the bottom line.
+const TICKS_Y: i32 = 198;
 const TOP_LINE_Y: i32 = 72;
 const BOTTOM_LINE_Y: i32 = 136;
 const MARGIN: i32 = 14;
@@ -352,10 +354,14 @@ pub fn drawing(twin: &Twin, axis: &Axis, names: [&str; 2], lang: Lang) -> Vec<El
         let text = view::clock(cursor.time_ms, lang);
         let half = 4 * text.chars().count() as i32;
         if x - half >= last_end.max(0) + 4 && x + half <= axis.width {
-            svg.label(x, HEIGHT - 6, "tick", &text);
+            svg.label(x, TICKS_Y, "tick", &text);
             last_end = x + half;
         }
     }
+    // In the drawing, not beside it: a caption's text would change the
+    // article's layout around the paragraphs that drive the board.
+    svg.label(MARGIN, HEIGHT - 4, "scale-note", t.twin_scale)
+        .attr("data-testid", "twin-scale");
     svg.kids
 }
 

@@ -163,9 +163,6 @@ pub fn TwinTimeline() -> impl IntoView {
                     </g>
                 </svg>
             </div>
-            <p class="twin-scale" data-testid="twin-scale">
-                {label(|t| t.twin_scale)}
-            </p>
             <Ledger top=true />
             <Ledger top=false />
         </section>
