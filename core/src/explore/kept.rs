@@ -168,30 +168,18 @@ impl KeptGraph {
             node.edge_count = walk.edges.len() as u32 - first_edge;
             node.expanded = kept.nodes[from as usize].expanded;
         }
-        let mut sub = Explorer {
-            scenario: kept.scenario.clone(),
+        let mut sub = Explorer::empty(
+            kept.scenario.clone(),
             start,
-            start_steps: 0,
-            options: kept.options.clone(),
-            canon: kept.canon.clone(),
-            index: Index::default(),
-            nodes: walk.nodes,
-            edges: walk.edges,
-            frontier: VecDeque::new(),
-            // Read only to classify the states a search finds: this one
-            // finds none.
-            class_index: FixedMap::default(),
-            classes: walk.classes,
-            depth: 0,
-            status: Status::Running,
-            report: None,
-            stack: Vec::new(),
-            found: Vec::new(),
-            store_memo: Some(StoreMemo::default()),
-            spares: Vec::new(),
-            batch: Vec::new(),
-            only_next: kept.only_next,
-        };
+            kept.options.clone(),
+            kept.canon.clone(),
+            kept.only_next,
+        );
+        // The class index stays empty: it is read only to classify the
+        // states a search finds, and this copy finds none.
+        sub.nodes = walk.nodes;
+        sub.edges = walk.edges;
+        sub.classes = walk.classes;
         // The index is copied only when the report reads it: for most
         // options it would be the copy's largest part, and unread.
         if sub.report_reads_keys() {

@@ -166,11 +166,33 @@ impl Explorer {
     ) -> Result<Explorer, ExploreError> {
         options.validate()?;
         let canon = Canonicalizer::new(scenario, options.symmetry, options.unordered_ties);
-        let mut ex = Explorer {
-            scenario: scenario.clone(),
-            start: start.clone(),
+        let only_next = only_next_choices(scenario);
+        let mut ex = Self::empty(
+            scenario.clone(),
+            start.clone(),
+            options.clone(),
+            canon,
+            only_next,
+        );
+        let id = ex.intern(Box::new(start), 0);
+        debug_assert_eq!(id, 0);
+        Ok(ex)
+    }
+
+    /// An explorer that has met no state yet: what a search starts from,
+    /// and what a kept graph's copy fills in (`kept.rs`).
+    pub(super) fn empty(
+        scenario: Scenario,
+        start: World,
+        options: Options,
+        canon: Canonicalizer,
+        only_next: bool,
+    ) -> Explorer {
+        Explorer {
+            scenario,
+            start,
             start_steps: 0,
-            options: options.clone(),
+            options,
             canon,
             index: Index::default(),
             nodes: Vec::new(),
@@ -186,11 +208,8 @@ impl Explorer {
             store_memo: Some(StoreMemo::default()),
             spares: Vec::new(),
             batch: Vec::new(),
-            only_next: only_next_choices(scenario),
-        };
-        let id = ex.intern(Box::new(start), 0);
-        debug_assert_eq!(id, 0);
-        Ok(ex)
+            only_next,
+        }
     }
 
     pub fn progress(&self) -> Progress {
