@@ -49,7 +49,7 @@ pub fn start() {
     };
     let page_scenario = root
         .get_attribute("data-scenario")
-        .and_then(|name| state::scenario_name(&name))
+        .and_then(|name| lousa_core::builtins::static_name(&name))
         .unwrap_or(state::DEFAULT_SCENARIO);
     let twin_root = dom::by_id("twin-root");
     let query = dom::location_query();

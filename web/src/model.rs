@@ -428,7 +428,7 @@ impl Lousa {
     }
 
     pub fn choose_scenario(&self, name: &str) {
-        let Some(scenario) = state::scenario_name(name) else {
+        let Some(scenario) = lousa_core::builtins::static_name(name) else {
             return;
         };
         put(self.playing, false);

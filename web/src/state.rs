@@ -135,11 +135,6 @@ pub fn default_seed(scenario: &str) -> u64 {
     builtins::builtin(scenario).map_or(1, |s| s.seed)
 }
 
-/// The `'static` name of a built-in scenario.
-pub fn scenario_name(name: &str) -> Option<&'static str> {
-    builtins::NAMES.iter().copied().find(|n| *n == name)
-}
-
 /// What was wrong with one URL parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Issue {
@@ -256,7 +251,7 @@ pub fn parse_query(query: &str) -> Parsed {
         }
         let moment = &mut parsed.moment;
         let result = match param {
-            "scenario" => scenario_name(value)
+            "scenario" => builtins::static_name(value)
                 .map(|name| {
                     moment.scenario = name;
                     parsed.scenario_named = true;
@@ -407,7 +402,7 @@ pub fn step_target(
     let mut unknown = Vec::new();
     let scenario = match scenario {
         None => page_scenario,
-        Some(name) => scenario_name(name).unwrap_or_else(|| {
+        Some(name) => builtins::static_name(name).unwrap_or_else(|| {
             unknown.push("data-scenario");
             page_scenario
         }),

@@ -164,7 +164,7 @@ fn Settings() -> impl IntoView {
                         data-testid="scenario"
                         prop:value=move || ws.scenario.get()
                         on:change=move |e| {
-                            if let Some(name) = url::scenario_name(&event_target_value(&e)) {
+                            if let Some(name) = builtins::static_name(&event_target_value(&e)) {
                                 let strategy = builtins::builtin(name).map_or(Strategy::CheckThenAct, |s| s.strategy);
                                 ws.choose_world(name, strategy);
                             }

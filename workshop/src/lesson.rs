@@ -50,7 +50,7 @@ fn store(ids: &[String]) {
 pub fn link_to(c: &Challenge, lang: Lang) -> String {
     let (name, edits) = c.scenario.split_once(';').unwrap_or((c.scenario, ""));
     url::query(&Setup {
-        scenario: url::scenario_name(name).unwrap_or(url::DEFAULT_SCENARIO),
+        scenario: lousa_core::builtins::static_name(name).unwrap_or(url::DEFAULT_SCENARIO),
         edits: edits.to_string(),
         strategy: c.strategy,
         lang,

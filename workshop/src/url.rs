@@ -69,11 +69,6 @@ pub enum Problem {
 /// nothing more than eight and a count.
 pub const PROBLEMS_MAX: usize = 8;
 
-/// The built-in a name names, as the `&'static str` the page keeps.
-pub fn scenario_name(name: &str) -> Option<&'static str> {
-    builtins::NAMES.iter().copied().find(|n| *n == name)
-}
-
 /// Reads a query string (with or without its `?`).
 pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     let mut problems = Vec::new();
@@ -104,7 +99,7 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
             "modo" | "mode" => {}
             "scenario" => {
                 let (name, rest) = value.split_once(';').unwrap_or((&value, ""));
-                match scenario_name(name) {
+                match builtins::static_name(name) {
                     Some(n) => {
                         scenario = n;
                         edits = rest.to_string();
@@ -144,7 +139,7 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     }
     if let Some(c) = challenge.filter(|_| !scenario_named) {
         let (name, rest) = c.scenario.split_once(';').unwrap_or((c.scenario, ""));
-        scenario = scenario_name(name).expect("a challenge names a built-in");
+        scenario = builtins::static_name(name).expect("a challenge names a built-in");
         edits = rest.to_string();
         strategy = strategy.or(Some(c.strategy));
     }

@@ -118,6 +118,12 @@ pub(crate) fn base(name: &str, strategy: Strategy, title: Text, description: Tex
     }
 }
 
+/// The built-in `name` names, as the `'static` name both pages keep in
+/// their state; `None` if it names none.
+pub fn static_name(name: &str) -> Option<&'static str> {
+    NAMES.iter().copied().find(|n| *n == name)
+}
+
 /// A built-in scenario by name, with its default strategy.
 pub fn builtin(name: &str) -> Option<Scenario> {
     let s = match name {
