@@ -66,12 +66,13 @@ pub fn prompts(run: &Run) -> Vec<Prompt> {
     }) else {
         return Vec::new();
     };
+    let second = second_capture(run);
     let mut out = Vec::new();
     if let Some(p) = first_statement(run, repeat) {
         out.push(p);
     }
-    out.push(charged_twice(run, sent_at));
-    if let Some(p) = repeat_answer(run, repeat) {
+    out.push(charged_twice(run, sent_at, second));
+    if let Some(p) = repeat_answer(run, repeat, second) {
         out.push(p);
     }
     // In the order the board meets them: an insertion sort of three, stable,
@@ -135,8 +136,9 @@ fn second_capture(run: &Run) -> Option<usize> {
     (0..run.frame_count()).find(|&f| run.state_at(f).captures.iter().any(|&c| c >= 2))
 }
 
-fn charged_twice(run: &Run, sent_at: usize) -> Prompt {
-    let second = second_capture(run);
+/// Whether the intent is charged twice, revealed at `second`, the frame
+/// that shows it (`second_capture`), or at the end.
+fn charged_twice(run: &Run, sent_at: usize, second: Option<usize>) -> Prompt {
     Prompt {
         about: Question::ChargedTwice,
         ask_at: sent_at - 1,
@@ -157,10 +159,10 @@ fn charged_twice(run: &Run, sent_at: usize) -> Prompt {
     }
 }
 
-/// What the repeat hears. Asked before the board shows a second charge,
-/// if there is one: a board that already shows the card charged twice has
-/// told the reader that the repeat went through.
-fn repeat_answer(run: &Run, repeat: u32) -> Option<Prompt> {
+/// What the repeat hears. Asked before the board shows a second charge
+/// (at `second`), if there is one: a board that already shows the card
+/// charged twice has told the reader that the repeat went through.
+fn repeat_answer(run: &Run, repeat: u32, second: Option<usize>) -> Option<Prompt> {
     let (frame, status) = run.events().find_map(|(f, e)| match e.kind {
         EventKind::Responded {
             attempt, status, ..
@@ -172,7 +174,7 @@ fn repeat_answer(run: &Run, repeat: u32) -> Option<Prompt> {
         409 => 1,
         _ => 2,
     };
-    let before = second_capture(run).map_or(frame, |c| c.min(frame));
+    let before = second.map_or(frame, |c| c.min(frame));
     Some(Prompt {
         about: Question::RepeatAnswer,
         ask_at: before - 1,

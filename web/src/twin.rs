@@ -40,6 +40,12 @@ pub struct Axis {
     pub width: i32,
 }
 
+/// Half the width a label takes, estimated from its characters: what keeps
+/// labels of one row, and the ticks, apart.
+fn half_width(text: &str) -> i32 {
+    4 * text.chars().count() as i32
+}
+
 /// Waits longer than this are marked as breaks in the axis.
 const BREAK_MS: u64 = 100;
 
@@ -255,7 +261,7 @@ fn draw_line(
             .attr("r", "4")
             .class(&format!("mark {class}"));
         if let Some(text) = text {
-            let half = 4 * text.chars().count() as i32;
+            let half = half_width(&text);
             let Some(row) = row_end.iter().position(|&end| x - half >= end + 4) else {
                 continue;
             };
@@ -352,7 +358,7 @@ pub fn drawing(twin: &Twin, axis: &Axis, names: [&str; 2], lang: Lang) -> Vec<El
             continue;
         }
         let text = view::clock(cursor.time_ms, lang);
-        let half = 4 * text.chars().count() as i32;
+        let half = half_width(&text);
         if x - half >= last_end.max(0) + 4 && x + half <= axis.width {
             svg.label(x, TICKS_Y, "tick", &text);
             last_end = x + half;
@@ -469,10 +475,9 @@ mod tests {
                 for kid in drawing(tw, &axis, ["a", "b"], Lang::Pt) {
                     texts(&kid, &mut labels);
                 }
-                let half = |t: &str| 4 * t.chars().count() as i32;
                 for (i, a) in labels.iter().enumerate() {
                     for b in &labels[i + 1..] {
-                        let apart = (a.0 - b.0).abs() >= half(&a.2) + half(&b.2) + 4;
+                        let apart = (a.0 - b.0).abs() >= half_width(&a.2) + half_width(&b.2) + 4;
                         assert!(
                             a.1 != b.1 || apart || a.2 == "a" || a.2 == "b",
                             "world {n} at {width}: {a:?} over {b:?}"
