@@ -1112,6 +1112,7 @@ describe('the built page', () => {
       'the step counter is not cut',
     );
     const steps = await readSteps(tab);
+    const heights = [];
     for (const [index, name] of [[steps.findIndex((s) => s.step === 'timeout'), 'phone-1-timeout'],
       [steps.findIndex((s) => s.step === 'second-capture'), 'phone-2-double-charge'],
       [steps.findIndex((s) => s.step === 'end' && s.strategy === 'idempotency-key'), 'phone-3-key-end']]) {
@@ -1124,11 +1125,40 @@ describe('the built page', () => {
         [steps[index].step, steps[index].strategy],
         { timeout: SETTLE_TIMEOUT_MS },
       );
+      await layoutSettled(tab, ['.lousa-sticky']);
       const sticky = await tab.locator('.lousa-sticky').boundingBox();
-      assert.ok(sticky.y <= 1 && sticky.height < 740 * 0.7, `the board stays at the top and leaves room for text (${JSON.stringify(sticky)})`);
+      assert.ok(sticky.y <= 1 && sticky.height < 740 * 0.62, `the board stays at the top and leaves room for text (${JSON.stringify(sticky)})`);
       assert.equal(await noHorizontalScroll(tab), true, `no horizontal scroll at ${name}`);
+      // The drawing is laid out for a phone, not a desktop's shrunk: its
+      // 12 px text shows at 11 px at least.
+      const textPx = await tab.evaluate(() => {
+        const svg = document.querySelector('[data-testid=lousa]');
+        const [, , w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+        const r = svg.getBoundingClientRect();
+        return 12 * Math.min(r.width / w, r.height / h);
+      });
+      assert.ok(textPx >= 11, `${name}: the board's text shows at ${textPx.toFixed(1)} px`);
+      // Words are wrapped by an estimate of their width: none may cross its box.
+      const overflowing = await tab.evaluate(() =>
+        [...document.querySelectorAll('[data-testid=lousa] .actor')].flatMap((box) => {
+          const edge = box.querySelector('rect').getBBox();
+          return [...box.querySelectorAll('text')]
+            .filter((t) => t.textContent && t.getBBox().x + t.getBBox().width > edge.x + edge.width)
+            .map((t) => `${box.dataset.testid}: ${t.textContent}`);
+        }));
+      assert.deepEqual(overflowing, [], `${name}: text inside its box`);
+      const beyond = await tab.evaluate(() => {
+        const svg = document.querySelector('[data-testid=lousa]');
+        const width = Number(svg.getAttribute('viewBox').split(' ')[2]);
+        return [...svg.querySelectorAll('text')]
+          .filter((t) => t.textContent && t.getBBox().x + t.getBBox().width > width)
+          .map((t) => t.textContent);
+      });
+      assert.deepEqual(beyond, [], `${name}: text inside the board`);
+      heights.push(`${name}: sticky ${Math.round(sticky.height)} px, board text ${textPx.toFixed(1)} px`);
       await screenshot(tab, name);
     }
+    console.log(`# a 375 x 740 phone: ${heights.join('; ')}`);
     await tab.evaluate(() => document.querySelector('#twin-root').scrollIntoView());
     await layoutSettled(tab, ['[data-testid=twin]', '.lousa-sticky']);
     const twinBox = await tab.locator('[data-testid=twin]').boundingBox();
@@ -1137,6 +1167,40 @@ describe('the built page', () => {
     assert.equal(await noHorizontalScroll(tab), true, 'no horizontal scroll at the two lines');
     await screenshot(tab, 'phone-4-two-lines');
     await tab.close();
+  });
+
+  test('a phone shows the whole clause that refuses the retry: the SQL panel is not cut to one line', async () => {
+    const tab = await openPage('', { width: 375, height: 740 });
+    // The retry's claim: the INSERT that UNIQUE turns away returns no row.
+    await showStep(tab, 'retry-decides', 'idempotency-key');
+    const statement = tab.locator('[data-testid=sql-statement]');
+    assert.match(await tab.locator('[data-testid=sql-result]').textContent(), /^→ 0 /);
+    await caughtUp(tab);
+    const shown = await statement.evaluate((e) => ({
+      text: e.textContent,
+      whole: e.scrollHeight <= e.clientHeight + 1 && e.scrollWidth <= e.clientWidth + 1,
+    }));
+    assert.match(shown.text, /ON CONFLICT \(idempotency_key\) DO NOTHING RETURNING id$/, 'the short form keeps the clause');
+    assert.equal(shown.whole, true, `the statement shows whole: ${shown.text}`);
+    const sticky = await tab.locator('.lousa-sticky').boundingBox();
+    assert.ok(sticky.height < 740 * 0.62, `the sticky part: ${sticky.height} px`);
+    await screenshot(tab, 'phone-5-sql-claim');
+    await tab.close();
+
+    // The longest statements the article shows: the lease's guarded writes.
+    for (const world of ['scenario=unknown-reconciled&strategy=idempotency-key-lease', 'scenario=queue-redelivery&strategy=idempotency-key']) {
+      const lease = await openPage(`?${world}`, { width: 375, height: 740 });
+      const last = await lease.evaluate(() => Number(document.querySelector('[data-testid=step-counter]').textContent.match(/\d+$/)[0]));
+      const cut = [];
+      for (let frame = (await readBoard(lease)).frame; frame < last; frame += 1) {
+        await lease.keyboard.press('k');
+        await waitForFrame(lease, frame + 1);
+        const seen = await lease.locator('[data-testid=sql-statement]').evaluate((e) => (e.scrollHeight > e.clientHeight + 1 ? e.textContent : null));
+        if (seen) cut.push(`${frame + 1}: ${seen}`);
+      }
+      assert.deepEqual(cut, [], `${world}: every statement shows whole`);
+      await lease.close();
+    }
   });
 
   test('320 px, 1280 px, 200% zoom and dark mode: nothing scrolls sideways; a changed box is lit without motion', async () => {
@@ -1253,8 +1317,9 @@ describe('the built page', () => {
               sizes.set(name, (sizes.get(name) ?? new Set()).add(size));
               // Fixed by the app, and the text inside it all: no part is
               // squeezed below its text's height (the statement shows every
-              // line, ON CONFLICT included). On a phone the statement is one
-              // line cut with an ellipsis; beside the article it is whole.
+              // line, ON CONFLICT included). On a phone the statement is its
+              // short form, whole, and the result one line cut with an
+              // ellipsis; beside the article both are whole.
               const wide = innerWidth >= 900;
               const squeezed = [...box.children].filter((part) =>
                 part.clientHeight + 1 < part.scrollHeight || (wide && part.clientWidth + 1 < part.scrollWidth));

@@ -10,7 +10,7 @@
 //! The layout is computed in CSS pixels for the width the board really has,
 //! so text keeps its size from a 320 px phone to a wide screen.
 
-use crate::markup::{El, el, shorten, wrap};
+use crate::markup::{El, el, short_key, wrap};
 use crate::text::{Ui, ui};
 use lousa_core::narrate::{self, Lang};
 use lousa_core::run::Run;
@@ -26,9 +26,16 @@ const BIG_LINE: i32 = 30;
 const ROW: i32 = 20;
 const NOTE: i32 = 13;
 /// Below this width the board drops table columns and tightens its gaps.
-const NARROW_PX: i32 = 460;
-/// Approximate width of one character of the board's 12 px font.
-const CHAR_PX: i32 = 7;
+pub const NARROW_PX: i32 = 460;
+/// Approximate width of one character of the board's 12 px font, in
+/// tenths of a pixel: about the average of lower-case system-ui text, which
+/// most of the board's words are (capitals wrap at less, see the acquirer).
+const CHAR_TENTHS: i32 = 65;
+
+/// How many characters of the board's font fit in `px` pixels.
+fn chars_in(px: i32) -> usize {
+    (px * 10 / CHAR_TENTHS).max(0) as usize
+}
 
 /// A drawn frame: the children of the `<svg>`, and its height in pixels.
 ///
@@ -109,7 +116,7 @@ impl Block {
 
 /// Adds `text` wrapped to the box width, one [`Line`] per row.
 fn wrapped(lines: &mut Vec<Line>, text: &str, width: i32, class: &'static str) {
-    let max_chars = ((width - 12) / CHAR_PX).max(6) as usize;
+    let max_chars = chars_in(width - 12).max(6);
     lines.extend(wrap(text, max_chars).into_iter().map(|t| line(t, class)));
 }
 
@@ -124,17 +131,29 @@ struct Columns {
 
 impl Columns {
     fn new(width: i32) -> Columns {
-        let narrow = width < NARROW_PX;
-        let gap = if narrow {
-            12
+        let (gap, client, balancer, instance, acquirer) = if width < NARROW_PX {
+            // A phone: the balancer is a tag and the acquirer holds short
+            // words, so the width goes to the clients and instances, whose
+            // lines wrap and make the board tall.
+            let gap = 8;
+            let (balancer, acquirer) = (26, 84);
+            let rest = width - 2 * PAD - 3 * gap - balancer - acquirer;
+            let client = rest * 2 / 5;
+            (gap, client, balancer, rest - client, acquirer)
         } else {
-            (width / 20).clamp(16, 40)
+            let gap = (width / 20).clamp(16, 40);
+            let inner = width - 2 * PAD - 3 * gap;
+            let client = inner * 24 / 100;
+            let balancer = inner * 13 / 100;
+            let instance = inner * 35 / 100;
+            (
+                gap,
+                client,
+                balancer,
+                instance,
+                inner - client - balancer - instance,
+            )
         };
-        let inner = width - 2 * PAD - 3 * gap;
-        let client = inner * 24 / 100;
-        let balancer = inner * if narrow { 10 } else { 13 } / 100;
-        let instance = inner * 35 / 100;
-        let acquirer = inner - client - balancer - instance;
         let x1 = PAD + client + gap;
         let x2 = x1 + balancer + gap;
         let x3 = x2 + instance + gap;
@@ -552,17 +571,6 @@ fn cell(column: Column, facts: &RowFacts, lang: Lang) -> String {
     }
 }
 
-/// A key cut to fit its cell, keeping what tells keys apart: a key made
-/// new for each retry (`<key>-r2`) shows its suffix, or four different
-/// keys would read the same and UNIQUE would seem to fail.
-fn short_key(key: &str) -> String {
-    let b = key.as_bytes();
-    match (1..3).find(|&d| b.len() > 12 && b[b.len() - d - 2..].starts_with(b"-r")) {
-        Some(d) => shorten(&key[..b.len() - d - 2], 7) + &key[b.len() - d - 2..],
-        None => shorten(key, 9),
-    }
-}
-
 fn status_class(status: Option<&str>) -> &'static str {
     match status {
         Some("PROCESSANDO" | "processing") => "s-pending",
@@ -624,9 +632,8 @@ fn draw_tables(
     let mut y = top;
     let mut held_rows = Vec::new();
     for (table_index, table) in state.tables.iter().enumerate() {
-        let name = format!("{} · {} {}", t.database, t.table, table.name);
-        let constraint = constraint_note(&table.name, t);
-        let summary = format!("{name} · {constraint}");
+        let caption = caption(&table.name, width, t);
+        let summary = caption.join(" · ");
         // The table and each row are drawn from their own top edge, so that
         // a table or a row pushed down by others only changes its transform.
         let origin = y;
@@ -643,14 +650,9 @@ fn draw_tables(
             .attr("data-table", &table.name)
             .num("data-rows", table.rows.len() as i64)
             .shift(0, origin);
-        // On a phone the constraint goes on a line of its own.
-        y += LINE;
-        if narrow {
-            g.label(PAD, y - origin, "title", &name);
+        for (i, text) in caption.iter().enumerate() {
             y += LINE;
-            g.label(PAD, y - origin, "dim", &constraint);
-        } else {
-            g.label(PAD, y - origin, "title", &summary);
+            g.label(PAD, y - origin, if i == 0 { "title" } else { "dim" }, text);
         }
         y += 6;
         let mut x = PAD;
@@ -840,10 +842,24 @@ fn note_count(row: &RowView) -> i32 {
     i32::from(row.uncommitted_by.is_some()) + i32::from(locked)
 }
 
+/// A table's name and its UNIQUE constraints (or their absence): one line,
+/// or two where one would not fit the board.
+fn caption(table: &str, width: i32, t: &Ui) -> Vec<String> {
+    let name = format!("{} · {} {table}", t.database, t.table);
+    let constraint = constraint_note(table, t);
+    let one = format!("{name} · {constraint}");
+    // The caption is bold, about an eighth wider than the estimate.
+    if one.chars().count() <= chars_in((width - 2 * PAD) * 7 / 8) {
+        vec![one]
+    } else {
+        vec![name, constraint]
+    }
+}
+
 /// The height [`draw_tables`] gives the tables, without drawing them.
-fn tables_height(state: &Frame, narrow: bool) -> i32 {
-    let header = LINE + if narrow { LINE } else { 0 } + 6 + LINE + 2;
+fn tables_height(state: &Frame, width: i32, t: &Ui) -> i32 {
     let table = |table: &TableView| -> i32 {
+        let header = LINE * caption(&table.name, width, t).len() as i32 + 6 + LINE + 2;
         let rows = if table.rows.is_empty() {
             ROW
         } else {
@@ -1049,12 +1065,12 @@ impl Measured {
         let last = last.min(run.frame_count() - 1);
         for frame in self.next..=last {
             let a = actors(run, frame, self.width, lang);
-            self.add(run, frame, &a);
+            self.add(run, frame, &a, lang);
         }
         self.next = self.next.max(last + 1);
     }
 
-    fn add(&mut self, run: &Run, frame: usize, a: &Actors) {
+    fn add(&mut self, run: &Run, frame: usize, a: &Actors, lang: Lang) {
         let l = &mut self.slots;
         let lines = |b: &Block| b.lines.len();
         widen(&mut l.clients, a.clients.iter().map(Block::height));
@@ -1068,9 +1084,7 @@ impl Measured {
         let state = run.state_at(frame);
         l.in_flight = l.in_flight.max(state.in_flight.len());
         widen(&mut l.rows, state.tables.iter().map(|t| t.rows.len()));
-        self.tables = self
-            .tables
-            .max(tables_height(state, self.width < NARROW_PX));
+        self.tables = self.tables.max(tables_height(state, self.width, ui(lang)));
     }
 
     /// The layout of the frames measured.
@@ -1086,10 +1100,10 @@ impl Measured {
 }
 
 /// [`layout`], from every frame's boxes (`all`, one per frame).
-fn layout_of(run: &Run, width: i32, all: &[Actors]) -> Layout {
+fn layout_of(run: &Run, width: i32, lang: Lang, all: &[Actors]) -> Layout {
     let mut m = Measured::new(width);
     for (frame, a) in all.iter().enumerate() {
-        m.add(run, frame, a);
+        m.add(run, frame, a, lang);
     }
     m.next = all.len();
     m.layout()
@@ -1134,7 +1148,7 @@ pub fn frames(run: &Run, width: i32, lang: Lang) -> (Layout, Vec<Board>) {
     let all: Vec<Actors> = (0..run.frame_count())
         .map(|frame| actors(run, frame, width, lang))
         .collect();
-    let layout = layout_of(run, width, &all);
+    let layout = layout_of(run, width, lang, &all);
     let drawn = all
         .into_iter()
         .enumerate()
@@ -1297,18 +1311,6 @@ mod tests {
     use lousa_core::Strategy;
     use lousa_core::builtins::builtin;
     use lousa_core::story::beat_frame;
-
-    #[test]
-    fn a_retry_key_shows_the_part_that_differs() {
-        let key = lousa_core::builtins::STORY_KEY;
-        assert_eq!(short_key(key), "9d2f4c1a…");
-        assert_eq!(short_key(&format!("{key}-r2")), "9d2f4c…-r2");
-        assert_ne!(
-            short_key(&format!("{key}-r1")),
-            short_key(&format!("{key}-r2"))
-        );
-        assert_eq!(short_key("k-1"), "k-1");
-    }
 
     /// `board` in the run's own layout.
     fn draw(run: &Run, frame: usize, width: i32, lang: Lang) -> Board {

@@ -115,7 +115,7 @@ fn fit_text_boxes(lousa: Lousa, fits: StoredValue<Fits, LocalStorage>) {
             None => {
                 let fit = lousa
                     .run
-                    .with_untracked(|run| fit::measure(run, key.0.0, key.2));
+                    .with_untracked(|run| fit::measure(run, key.0.0, key.2, key.1));
                 fits.update_value(|f| {
                     f.remember(key, fit);
                 });
@@ -148,7 +148,7 @@ fn measure_ahead(lousa: Lousa, fits: StoredValue<Fits, LocalStorage>) {
     let Ok(run) = worlds::run(key.0.0, key.0.1, key.0.2) else {
         return;
     };
-    let fit = fit::measure(&run, key.0.0, lang);
+    let fit = fit::measure(&run, key.0.0, lang, width);
     if fits.try_update_value(|f| f.remember(key, fit)) == Some(true) {
         Timeout::new(AHEAD_MS, move || measure_ahead(lousa, fits)).forget();
     }

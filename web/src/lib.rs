@@ -29,6 +29,7 @@ pub mod markup;
 mod model;
 pub mod quiz;
 mod scroll;
+mod sql_short;
 pub mod state;
 pub mod text;
 pub mod twin;

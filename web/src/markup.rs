@@ -192,9 +192,36 @@ pub fn shorten(text: &str, max_chars: usize) -> String {
     short
 }
 
+/// A key cut to fit its cell, keeping what tells keys apart: a key made
+/// new for each retry (`<key>-r2`, `<key>-debito-2`) shows its short last
+/// part, or four different keys would read the same and UNIQUE would seem
+/// to fail.
+pub fn short_key(key: &str) -> String {
+    let tail = key.rfind('-').map_or("", |at| &key[at..]);
+    if key.len() > 12 && (2..=4).contains(&tail.len()) {
+        shorten(&key[..key.len() - tail.len()], 7) + tail
+    } else {
+        shorten(key, 9)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_retry_key_shows_the_part_that_differs() {
+        let key = lousa_core::builtins::STORY_KEY;
+        assert_eq!(short_key(key), "9d2f4c1a…");
+        assert_eq!(short_key(&format!("{key}-r2")), "9d2f4c…-r2");
+        assert_ne!(
+            short_key(&format!("{key}-r1")),
+            short_key(&format!("{key}-r2"))
+        );
+        assert_eq!(short_key("k-1"), "k-1");
+        // The balance scenarios' keys differ in their last part only.
+        assert_eq!(short_key("5b1e0c7a-debito-2"), "5b1e0c…-2");
+    }
 
     #[test]
     fn fill_escapes_values_into_their_marks() {

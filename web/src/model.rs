@@ -256,8 +256,9 @@ impl Lousa {
         });
         let at = Memo::new(move |_| {
             let (frame, on_board, lang) = (frame.get(), on_board.get(), lang.get());
+            let width = board_width.get();
             run.with(|r| {
-                let t = words::sql_texts(r, frame, lang);
+                let t = words::sql_texts(r, frame, lang, width);
                 let ledgers = twin.with(|t| {
                     t.as_ref().map(|t| {
                         [(true, on_board[0]), (false, on_board[1])].map(|(top, shown)| {

@@ -1,7 +1,9 @@
 //! The text equivalent of the lousa: the narration of one step and the rows
 //! of the event table, both built from the trace with `lousa_core::narrate`.
 
+use crate::board::NARROW_PX;
 use crate::markup::{El, el};
+use crate::sql_short;
 use crate::text::{Ui, ui};
 use lousa_core::builtins::builtin;
 use lousa_core::narrate::{self, Lang};
@@ -9,6 +11,7 @@ use lousa_core::run::Run;
 use lousa_core::story::Twin;
 use lousa_core::trace::SqlOutcome;
 use lousa_core::view;
+use std::borrow::Cow;
 
 /// One paragraph saying what happened in the step that led to `frame`. At
 /// the start, which has no events, it says what the scenario is about.
@@ -63,20 +66,22 @@ pub type SqlView = (String, &'static str, String, String);
 /// What the SQL panel says at a frame.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SqlTexts<'a> {
-    pub sql: &'a str,
+    pub sql: Cow<'a, str>,
     pub class: &'static str,
     pub result: String,
     pub when: String,
 }
 
-pub fn sql_texts(run: &Run, frame: usize, lang: Lang) -> SqlTexts<'_> {
+/// The SQL panel's texts at `frame`, for a board `width` pixels wide: a
+/// phone's panel shows the statement's short form, which keeps its clauses.
+pub fn sql_texts(run: &Run, frame: usize, lang: Lang, width: i32) -> SqlTexts<'_> {
     let t = ui(lang);
     // Before the first statement the statement and its result are empty
     // rather than absent: the panel keeps the same four elements from frame
     // to frame.
     let Some(shown) = view::sql_at(run, frame) else {
         return SqlTexts {
-            sql: "",
+            sql: Cow::Borrowed(""),
             class: "sql-result",
             result: String::new(),
             when: t.sql_none.to_string(),
@@ -97,7 +102,11 @@ pub fn sql_texts(run: &Run, frame: usize, lang: Lang) -> SqlTexts<'_> {
         when.push_str(&format!(" · {} {waited} ms", t.sql_waited));
     }
     SqlTexts {
-        sql: shown.sql,
+        sql: if width < NARROW_PX {
+            Cow::Owned(sql_short::short(shown.sql))
+        } else {
+            Cow::Borrowed(shown.sql)
+        },
         class,
         result: format!("→ {}", narrate::sql_outcome(shown.outcome, lang)),
         when,
@@ -222,10 +231,10 @@ mod tests {
     #[test]
     fn the_sql_panel_says_none_before_the_first_statement_and_waits_when_blocked() {
         let run = lousa_core::run(&builtin("held-transaction").expect("built-in")).expect("valid");
-        assert_eq!(sql_texts(&run, 0, Lang::Pt).sql, "");
-        assert_eq!(sql_texts(&run, 0, Lang::En).when, EN.sql_none);
+        assert_eq!(sql_texts(&run, 0, Lang::Pt, 640).sql, "");
+        assert_eq!(sql_texts(&run, 0, Lang::En, 640).when, EN.sql_none);
         let waiting = (0..run.frame_count())
-            .map(|f| sql_texts(&run, f, Lang::Pt))
+            .map(|f| sql_texts(&run, f, Lang::Pt, 640))
             .any(|t| t.class.contains("is-waiting"));
         assert!(waiting, "the held transaction makes the retry wait");
         assert_eq!(
