@@ -9,6 +9,7 @@
 use crate::narrate::Lang;
 use crate::run::Run;
 use crate::scenario::limits;
+use crate::text::cut;
 use crate::world::{Injection, World};
 use std::fmt;
 
@@ -62,7 +63,7 @@ impl std::str::FromStr for Fork {
 
     fn from_str(text: &str) -> Result<Fork, ForkTextError> {
         let fail = |problem: String| ForkTextError {
-            text: text.chars().take(64).collect(),
+            text: cut(text, 64),
             problem,
         };
         let (frame, what) = text
@@ -70,7 +71,7 @@ impl std::str::FromStr for Fork {
             .ok_or_else(|| fail("expected FRAME:FAULT, e.g. 12:crash-2+3000".into()))?;
         let frame: usize = whole(frame, limits::EVENTS_MAX as u64)
             .map_err(|e| fail(format!("the frame {e}")))? as usize;
-        let shown = |t: &str| t.chars().take(24).collect::<String>();
+        let shown = |t: &str| cut(t, 24);
         let (name, rest) = what
             .rsplit_once('-')
             .ok_or_else(|| fail(format!("{:?} is not a fault: {KINDS}", shown(what))))?;
@@ -117,10 +118,7 @@ const KINDS: &str =
 /// A whole number at most `max`, or what is wrong with it.
 fn whole(text: &str, max: u64) -> Result<u64, String> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "must be a whole number, got {:?}",
-            text.chars().take(24).collect::<String>()
-        ));
+        return Err(format!("must be a whole number, got {:?}", cut(text, 24)));
     }
     match text.parse::<u64>() {
         Ok(n) if n <= max => Ok(n),

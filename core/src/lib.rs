@@ -31,7 +31,7 @@ pub mod store;
 pub mod story;
 pub mod swarm;
 pub mod sweep;
-mod text;
+pub mod text;
 pub mod trace;
 pub mod view;
 pub mod world;

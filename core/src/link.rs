@@ -13,9 +13,13 @@
 
 use crate::builtins;
 use crate::scenario::{Scenario, ScenarioError};
+use crate::text::cut;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
+
+/// How much of what a reader typed a message shows.
+const SHOWN: usize = 40;
 
 /// Limits on a link, so a pasted URL cannot make the page work for long.
 pub mod limits {
@@ -109,7 +113,7 @@ pub fn decode(text: &str) -> Result<Scenario, LinkError> {
     let Some(base) = builtins::builtin(name) else {
         return Err(whole(format!(
             "a link starts with a built-in's name, and {:?} names none",
-            shorten(name)
+            cut(name, SHOWN)
         )));
     };
     let mut value = serde_json::to_value(&base).expect("a scenario is JSON");
@@ -141,7 +145,7 @@ pub fn decode(text: &str) -> Result<Scenario, LinkError> {
             return Err(at("is set twice; a link sets each field once".into()));
         }
         let new: Value = serde_json::from_str(json)
-            .map_err(|_| at(format!("{:?} is not a JSON value", shorten(json))))?;
+            .map_err(|_| at(format!("{:?} is not a JSON value", cut(json, SHOWN))))?;
         set(&mut value, &path, new).map_err(|(field, message)| LinkError {
             edit: number,
             field,
@@ -209,15 +213,6 @@ fn under(inner: &str, outer: &str) -> bool {
         && matches!(inner.as_bytes()[outer.len()], b'.' | b'[')
 }
 
-/// At most 40 characters of what a reader typed, for a message.
-fn shorten(text: &str) -> String {
-    const SHOWN: usize = 40;
-    match text.char_indices().nth(SHOWN) {
-        Some((at, _)) => format!("{}...", &text[..at]),
-        None => text.to_string(),
-    }
-}
-
 /// Splits `path=value;rest` into the path, the value's text and what
 /// follows the `;` after the value. A value may hold `;` inside a JSON
 /// string, list or object.
@@ -225,7 +220,7 @@ fn split_edit(text: &str) -> Result<(&str, &str, Option<&str>), String> {
     let Some(eq) = text.find('=') else {
         return Err(format!(
             "{:?} is not an edit; an edit is path=value",
-            shorten(text.split(';').next().unwrap_or(text))
+            cut(text.split(';').next().unwrap_or(text), SHOWN)
         ));
     };
     let (path, value) = (&text[..eq], &text[eq + 1..]);
@@ -235,7 +230,7 @@ fn split_edit(text: &str) -> Result<(&str, &str, Option<&str>), String> {
         None if end == value.len() => Ok((path, value, None)),
         None => Err(format!(
             "the value ends before {:?}; edits are separated by ';'",
-            shorten(&value[end..])
+            cut(&value[end..], SHOWN)
         )),
     }
 }
@@ -295,13 +290,13 @@ fn parse_path(text: &str) -> Result<Vec<Segment>, String> {
             if part.bytes().all(|b| b.is_ascii_digit()) && !part.is_empty() && i > 0 {
                 part.parse()
                     .map(Segment::Index)
-                    .map_err(|_| format!("index {} is too large", shorten(part)))
+                    .map_err(|_| format!("index {} is too large", cut(part, SHOWN)))
             } else if is_name(part) {
                 Ok(Segment::Key(part.to_string()))
             } else {
                 Err(format!(
                     "{:?} is not a path; a path is field names and list indexes joined by '.'",
-                    shorten(text)
+                    cut(text, SHOWN)
                 ))
             }
         })

@@ -2,6 +2,8 @@
 //! percent escapes, and shown back cut short with every character that
 //! could reorder or hide the sentence around it written as an escape.
 
+use crate::text::cut;
+
 /// `value` with its percent escapes and `+` decoded. A broken escape is
 /// kept as it came; bytes that are not UTF-8 become U+FFFD.
 pub fn decode(value: &str) -> String {
@@ -28,28 +30,6 @@ pub fn decode(value: &str) -> String {
 
 fn hex(b: u8) -> Option<u8> {
     char::from(b).to_digit(16).map(|d| d as u8)
-}
-
-/// The first `max` characters of `text`, and an ellipsis if there were
-/// more, with control and direction-changing characters written as escapes
-/// (`\u{202e}`): a link's text shown back must not reorder or hide the
-/// sentence around it.
-pub fn cut(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == max {
-            out.push('…');
-            break;
-        }
-        if c.is_control()
-            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-        {
-            out.push_str(&c.escape_unicode().to_string());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// [`cut`] of the decoded `value`, decoding no more of it than can show:

@@ -13,6 +13,8 @@
 //! formatting floats would cost the page kilobytes of code for no visible
 //! gain.
 
+use lousa_core::text::cut;
+
 /// Appends `text` with the five characters that are special in markup escaped.
 pub fn escape_into(out: &mut String, text: &str) {
     for c in text.chars() {
@@ -182,16 +184,6 @@ pub fn wrap(text: &str, max_chars: usize) -> Vec<String> {
     lines
 }
 
-/// At most `max_chars` characters of `text`, with an ellipsis when cut.
-pub fn shorten(text: &str, max_chars: usize) -> String {
-    if text.chars().count() <= max_chars {
-        return text.to_string();
-    }
-    let mut short: String = text.chars().take(max_chars.saturating_sub(1)).collect();
-    short.push('…');
-    short
-}
-
 /// A key cut to fit its cell, keeping what tells keys apart: a key made
 /// new for each retry (`<key>-r2`, `<key>-debito-2`) shows its short last
 /// part, or four different keys would read the same and UNIQUE would seem
@@ -199,9 +191,9 @@ pub fn shorten(text: &str, max_chars: usize) -> String {
 pub fn short_key(key: &str) -> String {
     let tail = key.rfind('-').map_or("", |at| &key[at..]);
     if key.len() > 12 && (2..=4).contains(&tail.len()) {
-        shorten(&key[..key.len() - tail.len()], 7) + tail
+        cut(&key[..key.len() - tail.len()], 6) + tail
     } else {
-        shorten(key, 9)
+        cut(key, 8)
     }
 }
 
@@ -249,11 +241,5 @@ mod tests {
             vec!["supercalifragilistic", "word"]
         );
         assert!(wrap("", 5).is_empty());
-    }
-
-    #[test]
-    fn shorten_keeps_short_text_and_marks_the_cut() {
-        assert_eq!(shorten("abc", 5), "abc");
-        assert_eq!(shorten("9d2f4c1a-6b3e", 9), "9d2f4c1a…");
     }
 }

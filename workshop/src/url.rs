@@ -12,8 +12,9 @@ use lousa_core::choice::{Misfit, Schedule};
 use lousa_core::fork::Fork;
 use lousa_core::lesson;
 use lousa_core::narrate::Lang;
-use lousa_core::query::{cut, decode};
+use lousa_core::query::decode;
 use lousa_core::scheduling;
+use lousa_core::text::cut;
 
 /// The scenario a workshop link opens when it names none: the smallest race.
 pub const DEFAULT_SCENARIO: &str = "race-2";

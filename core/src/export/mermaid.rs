@@ -19,6 +19,7 @@
 
 use crate::narrate::{self, Lang};
 use crate::run::Run;
+use crate::text::cut;
 use crate::trace::{Actor, EventKind, SqlOutcome};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -56,13 +57,10 @@ fn label(text: &str) -> String {
 }
 
 fn short_sql(sql: &str) -> String {
-    let flat = sql.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= SQL_CHARS_MAX {
-        flat
-    } else {
-        let cut: String = flat.chars().take(SQL_CHARS_MAX).collect();
-        format!("{cut}…")
-    }
+    cut(
+        &sql.split_whitespace().collect::<Vec<_>>().join(" "),
+        SQL_CHARS_MAX,
+    )
 }
 
 /// The participants in board order: clients (an app or a queue), the load

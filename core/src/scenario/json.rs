@@ -9,6 +9,7 @@
 
 use super::limits::JSON_DEPTH_MAX;
 use super::{Scenario, ScenarioError};
+use crate::text::cut;
 use serde_path_to_error::Segment;
 
 /// Parses scenario JSON without validating it.
@@ -328,12 +329,7 @@ fn got_words(got: &str) -> String {
         return value(n);
     }
     if let Some(s) = got.strip_prefix("string ") {
-        const SHOWN_MAX: usize = 40;
-        let mut shown: String = s.chars().take(SHOWN_MAX).collect();
-        if s.chars().count() > SHOWN_MAX {
-            shown.push('…');
-        }
-        return format!("a string {shown}");
+        return format!("a string {}", cut(s, 40));
     }
     match got {
         "sequence" => "a list".into(),
