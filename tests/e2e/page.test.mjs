@@ -1294,7 +1294,7 @@ describe('the built page', () => {
   });
 
   test('the boxes whose text changes at every step keep one size through a run and never cut their text', async () => {
-    for (const [width, height] of [[1280, 900], [375, 740]]) {
+    for (const [width, height] of [[1280, 900], [700, 1000], [375, 740]]) {
       const tab = await openPage('', { width, height });
       for (const world of ['scenario=timeout-retry&strategy=check-then-act', 'scenario=held-transaction&strategy=idempotency-key', 'scenario=race-3&strategy=check-then-act&lang=en']) {
         const report = await tab.evaluate(async (world) => {

@@ -26,7 +26,7 @@ const BIG_LINE: i32 = 30;
 const ROW: i32 = 20;
 const NOTE: i32 = 13;
 /// Below this width the board drops table columns and tightens its gaps.
-pub const NARROW_PX: i32 = 460;
+const NARROW_PX: i32 = 460;
 /// Approximate width of one character of the board's 12 px font, in
 /// tenths of a pixel: about the average of lower-case system-ui text, which
 /// most of the board's words are (capitals wrap at less, see the acquirer).

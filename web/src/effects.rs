@@ -6,7 +6,7 @@ use crate::components::controls::set_help;
 use crate::components::quiz::answer;
 use crate::dom;
 use crate::fit::{self, Fits};
-use crate::model::{Lousa, WorldKey};
+use crate::model::{Lousa, STACKED_BELOW_PX, WorldKey};
 use crate::scroll::{self, Steps};
 use crate::state::{SPEEDS, STEP_MS_AT_1X};
 use crate::text::html_lang;
@@ -89,6 +89,14 @@ fn measure(lousa: &Lousa) {
     if let Some(w) = width("twin-wrap") {
         lousa.twin_width.set(w);
     }
+    let stacked = dom::window()
+        .inner_width()
+        .ok()
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w < STACKED_BELOW_PX);
+    if lousa.stacked.get_untracked() != stacked {
+        lousa.stacked.set(stacked);
+    }
 }
 
 /// Runs the playback timer while playing, at the chosen speed.
@@ -115,7 +123,7 @@ fn fit_text_boxes(lousa: Lousa, fits: StoredValue<Fits, LocalStorage>) {
             None => {
                 let fit = lousa
                     .run
-                    .with_untracked(|run| fit::measure(run, key.0.0, key.2, key.1));
+                    .with_untracked(|run| fit::measure(run, key.0.0, key.2));
                 fits.update_value(|f| {
                     f.remember(key, fit);
                 });
@@ -148,7 +156,7 @@ fn measure_ahead(lousa: Lousa, fits: StoredValue<Fits, LocalStorage>) {
     let Ok(run) = worlds::run(key.0.0, key.0.1, key.0.2) else {
         return;
     };
-    let fit = fit::measure(&run, key.0.0, lang, width);
+    let fit = fit::measure(&run, key.0.0, lang);
     if fits.try_update_value(|f| f.remember(key, fit)) == Some(true) {
         Timeout::new(AHEAD_MS, move || measure_ahead(lousa, fits)).forget();
     }

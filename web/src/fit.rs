@@ -53,7 +53,7 @@ fn add_new<T: PartialEq>(list: &mut Vec<T>, item: T) {
 
 /// Measures the largest size each box takes over `run`, with copies of the
 /// boxes filled with each different text, in a hidden holder beside them.
-pub fn measure(run: &Run, scenario: &str, lang: Lang, width: i32) -> Fit {
+pub fn measure(run: &Run, scenario: &str, lang: Lang) -> Fit {
     // Each different content once. The clock and the counter differ only
     // in digits, which all have one width (tabular figures): one of each
     // shape is enough.
@@ -66,7 +66,9 @@ pub fn measure(run: &Run, scenario: &str, lang: Lang, width: i32) -> Fit {
             .collect()
     };
     for f in 0..run.frame_count() {
-        add_new(&mut sql, words::sql_texts(run, f, lang, width));
+        // The full statements: where the panel shows short forms, above the
+        // text, its height is the stylesheet's.
+        add_new(&mut sql, words::sql_texts(run, f, lang, false));
         add_new(
             &mut said,
             words::narration(run, scenario, f, lang, ui(lang)),

@@ -60,6 +60,10 @@ pub struct Fit {
 /// The (scenario, design, seed) of one world.
 pub type WorldKey = (&'static str, Strategy, u64);
 
+/// Below this window width the stylesheet puts the board above the text
+/// (`web/style.css`, `max-width: 899px`).
+pub const STACKED_BELOW_PX: f64 = 900.0;
+
 /// The page's state, shared with every component through context.
 #[derive(Clone, Copy)]
 pub struct Lousa {
@@ -77,6 +81,10 @@ pub struct Lousa {
     /// The widths, in CSS pixels, the board and the twin drawing have.
     pub board_width: RwSignal<i32>,
     pub twin_width: RwSignal<i32>,
+    /// Whether the board sits above the text (a window under
+    /// [`STACKED_BELOW_PX`]), where the SQL panel shows a statement's short
+    /// form in three lines.
+    pub stacked: RwSignal<bool>,
     pub fit: RwSignal<Fit>,
     /// The scenario of paragraphs and links that name none.
     pub page_scenario: &'static str,
@@ -222,6 +230,7 @@ impl Lousa {
         let lang = RwSignal::new(parsed.lang.unwrap_or_default());
         let board_width = RwSignal::new(560);
         let twin_width = RwSignal::new(560);
+        let stacked = RwSignal::new(false);
         let world = Memo::new(move |_| moment.with(key_of));
         let run = Memo::new(move |_| {
             let key = world.get();
@@ -256,9 +265,9 @@ impl Lousa {
         });
         let at = Memo::new(move |_| {
             let (frame, on_board, lang) = (frame.get(), on_board.get(), lang.get());
-            let width = board_width.get();
+            let short = stacked.get();
             run.with(|r| {
-                let t = words::sql_texts(r, frame, lang, width);
+                let t = words::sql_texts(r, frame, lang, short);
                 let ledgers = twin.with(|t| {
                     t.as_ref().map(|t| {
                         [(true, on_board[0]), (false, on_board[1])].map(|(top, shown)| {
@@ -286,6 +295,7 @@ impl Lousa {
             quizzes,
             board_width,
             twin_width,
+            stacked,
             fit: RwSignal::new(Fit::default()),
             page_scenario,
             world,

@@ -1,4 +1,5 @@
-//! A statement short enough for a phone's SQL panel. It keeps every clause
+//! A statement short enough for the SQL panel above the text, three lines
+//! on a 375 px phone. It keeps every clause
 //! that decides the story (the table, WHERE and its guards, ON CONFLICT,
 //! FOR UPDATE, RETURNING) and drops what a reader skims: the column and
 //! value lists of an INSERT, a long SELECT list, the middle of long

@@ -1,7 +1,6 @@
 //! The text equivalent of the lousa: the narration of one step and the rows
 //! of the event table, both built from the trace with `lousa_core::narrate`.
 
-use crate::board::NARROW_PX;
 use crate::markup::{El, el};
 use crate::sql_short;
 use crate::text::{Ui, ui};
@@ -72,9 +71,9 @@ pub struct SqlTexts<'a> {
     pub when: String,
 }
 
-/// The SQL panel's texts at `frame`, for a board `width` pixels wide: a
-/// phone's panel shows the statement's short form, which keeps its clauses.
-pub fn sql_texts(run: &Run, frame: usize, lang: Lang, width: i32) -> SqlTexts<'_> {
+/// The SQL panel's texts at `frame`; with `short`, the statement's short
+/// form, which keeps its clauses (for the panel above the text).
+pub fn sql_texts(run: &Run, frame: usize, lang: Lang, short: bool) -> SqlTexts<'_> {
     let t = ui(lang);
     // Before the first statement the statement and its result are empty
     // rather than absent: the panel keeps the same four elements from frame
@@ -102,7 +101,7 @@ pub fn sql_texts(run: &Run, frame: usize, lang: Lang, width: i32) -> SqlTexts<'_
         when.push_str(&format!(" · {} {waited} ms", t.sql_waited));
     }
     SqlTexts {
-        sql: if width < NARROW_PX {
+        sql: if short {
             Cow::Owned(sql_short::short(shown.sql))
         } else {
             Cow::Borrowed(shown.sql)
@@ -231,10 +230,10 @@ mod tests {
     #[test]
     fn the_sql_panel_says_none_before_the_first_statement_and_waits_when_blocked() {
         let run = lousa_core::run(&builtin("held-transaction").expect("built-in")).expect("valid");
-        assert_eq!(sql_texts(&run, 0, Lang::Pt, 640).sql, "");
-        assert_eq!(sql_texts(&run, 0, Lang::En, 640).when, EN.sql_none);
+        assert_eq!(sql_texts(&run, 0, Lang::Pt, false).sql, "");
+        assert_eq!(sql_texts(&run, 0, Lang::En, false).when, EN.sql_none);
         let waiting = (0..run.frame_count())
-            .map(|f| sql_texts(&run, f, Lang::Pt, 640))
+            .map(|f| sql_texts(&run, f, Lang::Pt, false))
             .any(|t| t.class.contains("is-waiting"));
         assert!(waiting, "the held transaction makes the retry wait");
         assert_eq!(
