@@ -118,11 +118,12 @@ pub fn Counts(whole: Whole, explorer: Explorer) -> impl IntoView {
                     {move || w().cancel}
                 </button>
             </p>
-            <FromHere here whole_cut />
+            <FromHere here whole_cut limit=explorer.states_default />
             {move || {
                 let lang = ws.lang.get();
+                let limit = explorer.states_default.get();
                 let c = whole.with(|(_, c)| c.clone());
-                status(&c, lang)
+                status(&c, limit, lang)
             }}
         </section>
     }
@@ -177,7 +178,11 @@ fn from_event(e: Event) -> Counting {
 
 /// "daqui: 1.472 escalonamentos, 1.388 cobram duas vezes".
 #[component]
-fn FromHere(here: RwSignal<Counting>, whole_cut: Memo<bool>) -> impl IntoView {
+fn FromHere(
+    here: RwSignal<Counting>,
+    whole_cut: Memo<bool>,
+    limit: RwSignal<Option<u32>>,
+) -> impl IntoView {
     let ws = expect_context::<Ws>();
     move || {
         let lang = ws.lang.get();
@@ -202,7 +207,7 @@ fn FromHere(here: RwSignal<Counting>, whole_cut: Memo<bool>) -> impl IntoView {
             // A from-here count can stop at the limit where the whole one
             // did not (it starts from a state the whole count merged).
             Counting::Done(r) if r.status != Status::Complete => {
-                format!("{}: {}", w.from_here, w.state_limit)
+                format!("{}: {}", w.from_here, state_limit(&r, limit.get(), lang))
             }
             Counting::Done(r) => {
                 let mut s = format!(
@@ -232,7 +237,22 @@ fn double_charging(r: &Report) -> u128 {
         .fold(0u128, u128::saturating_add)
 }
 
-fn status(c: &Counting, lang: Lang) -> AnyView {
+/// Why a count stopped at the state limit, naming the limit: the one the
+/// worker's `ready` said it explores under, or, before any worker said it,
+/// the states the count reached (equal to it when it stopped there).
+pub fn state_limit(r: &Report, limit: Option<u32>, lang: Lang) -> String {
+    let w = words(lang);
+    let limit = limit.map_or(r.states, u64::from);
+    format!(
+        "{} {} {}: {}",
+        w.state_limit,
+        count(limit.into(), lang),
+        w.states_word,
+        w.state_limit_why
+    )
+}
+
+fn status(c: &Counting, limit: Option<u32>, lang: Lang) -> AnyView {
     let w = words(lang);
     match c {
         Counting::Idle => ().into_any(),
@@ -263,11 +283,11 @@ fn status(c: &Counting, lang: Lang) -> AnyView {
             }
             .into_any()
         }
-        Counting::Done(r) => result(r, w, lang).into_any(),
+        Counting::Done(r) => result(r, w, limit, lang).into_any(),
     }
 }
 
-fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
+fn result(r: &Report, w: &'static Words, limit: Option<u32>, lang: Lang) -> impl IntoView + use<> {
     let ws = expect_context::<Ws>();
     let complete = r.status == Status::Complete;
     let head = if complete {
@@ -282,7 +302,7 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
             w.schedules_word
         )
     } else {
-        w.state_limit.to_string()
+        state_limit(r, limit, lang)
     };
     // Past the state limit, an outcome's schedules were not all reached:
     // its count would read as exact.
@@ -440,5 +460,16 @@ pub(crate) mod tests {
         assert!(!twice.is_empty(), "check-then-act charges twice");
         assert_eq!(double_charging(&whole), twice.iter().sum::<u128>());
         assert!(double_charging(&whole) < whole.schedules);
+    }
+
+    #[test]
+    fn the_state_limit_is_named_as_the_worker_said_it() {
+        let cut = counted(100);
+        assert_eq!(
+            state_limit(&cut, Some(5_000_000), Lang::Pt),
+            "A exploração parou no limite de 5.000.000 estados: nada pode ser afirmado sobre os escalonamentos que faltaram."
+        );
+        // Before any worker said it: the states the count stopped at.
+        assert!(state_limit(&cut, None, Lang::En).contains("limit of 100 states: nothing"));
     }
 }

@@ -13,7 +13,7 @@
 //! the other's text with the same types, with no JavaScript object between.
 
 use leptos::prelude::*;
-use lousa_protocol::{Figures, Message, Request};
+use lousa_protocol::{Figures, Message, Ready, Request};
 use serde::de::{DeserializeOwned, IgnoredAny};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -53,11 +53,15 @@ pub enum Event<P = Figures, D = lousa_protocol::Done> {
     Failed(String),
 }
 
-/// The workers of the page, one per slot. Copy: a handle to what the
-/// owning component holds.
+/// The workers of the page, one per slot, and what the first of them said
+/// in its `ready`. Copy: a handle to values the owning component holds.
 #[derive(Clone, Copy)]
 pub struct Explorer {
     slots: StoredValue<[Option<Running>; 3], LocalStorage>,
+    /// The state limit the worker explores under when a request names
+    /// none (all of the workshop's do), from its `ready`: None until a
+    /// worker has said it.
+    pub states_default: RwSignal<Option<u32>>,
 }
 
 /// The workers' owner for the component that calls it: none runs until a
@@ -66,6 +70,7 @@ pub struct Explorer {
 pub fn use_explorer() -> Explorer {
     let explorer = Explorer {
         slots: StoredValue::new_local([None, None, None]),
+        states_default: RwSignal::new(None),
     };
     on_cleanup(move || {
         for slot in [Slot::Whole, Slot::Here, Slot::Sweep] {
@@ -101,8 +106,8 @@ struct Route {
 
 /// What a message from the worker calls for.
 enum Heard {
-    /// The worker is ready: post the requests waiting.
-    Ready(Vec<String>),
+    /// The worker is ready, with its limits: post the requests waiting.
+    Ready(Ready, Vec<String>),
     /// Tell the last request's listener.
     Tell(Listener, String),
     /// A message of a request made stale: dropped.
@@ -123,9 +128,9 @@ impl Route {
     /// last request's listener, if they are its.
     fn hear(&mut self, text: String) -> Heard {
         match serde_json::from_str::<Message<IgnoredAny, IgnoredAny>>(&text) {
-            Ok(Message::Ready(_)) => {
+            Ok(Message::Ready(ready)) => {
                 self.ready = true;
-                Heard::Ready(std::mem::take(&mut self.waiting))
+                Heard::Ready(ready, std::mem::take(&mut self.waiting))
             }
             Ok(Message::Done(_) | Message::Error { .. }) => {
                 let current = self.pending <= 1;
@@ -193,13 +198,20 @@ impl Explorer {
         let route = Rc::new(RefCell::new(Route::new(tell, request.to_json())));
         let on_message = {
             let (worker, route) = (worker.clone(), route.clone());
+            let states_default = self.states_default;
             Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                 let text = event.data().as_string().unwrap_or_default();
                 // The route is let go of before anyone hears the message,
                 // so that hearing it may ask the worker again.
                 let heard = route.borrow_mut().hear(text);
                 match heard {
-                    Heard::Ready(waiting) => {
+                    Heard::Ready(ready, waiting) => {
+                        // Set once: every worker started says the same, and
+                        // a set would redraw what reads it.
+                        let limit = Some(ready.states_default);
+                        if states_default.get_untracked() != limit {
+                            states_default.set(limit);
+                        }
                         let posted = waiting
                             .iter()
                             .all(|r| worker.post_message(&JsValue::from_str(r)).is_ok());
@@ -287,6 +299,7 @@ impl Explorer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lousa_core::narrate::Lang;
     use std::cell::Cell;
 
     /// A route whose listener counts what it hears.
@@ -296,19 +309,24 @@ mod tests {
     }
 
     #[test]
-    fn ready_posts_the_requests_waiting() {
+    fn ready_posts_the_requests_waiting_and_names_the_default_limit() {
         let heard = Rc::new(Cell::new(0));
         let mut r = route(&heard);
         r.waiting.push("r2".into());
         // The worker's first message, as it writes it (its own test holds
-        // the text).
-        let ready = r#"{"ready":{"states_default":5000000,"states_max":50000000}}"#;
-        let Heard::Ready(waiting) = r.hear(ready.into()) else {
+        // the text), from a worker built with another default limit.
+        let ready = r#"{"ready":{"states_default":1234,"states_max":50000000}}"#;
+        let Heard::Ready(said, waiting) = r.hear(ready.into()) else {
             panic!("ready");
         };
         assert_eq!(waiting, ["r1", "r2"]);
         assert!(r.ready && r.waiting.is_empty());
         assert_eq!(heard.get(), 0, "ready tells no request");
+        // The counts name that limit when a count stops at it: the
+        // worker's, not the states this one reached.
+        let cut = crate::counts::tests::counted(100);
+        let said = crate::counts::state_limit(&cut, Some(said.states_default), Lang::En);
+        assert!(said.contains("limit of 1,234 states"), "{said}");
     }
 
     #[test]
