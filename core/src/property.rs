@@ -8,10 +8,10 @@ use crate::scenario::{ClientKind, Strategy};
 use crate::trace::Reconciliation;
 use crate::trace::{AttemptOutcome, IntentOutcome, Verdict};
 use crate::world::{Breach, World};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Modality {
     /// Must hold at the end of every complete schedule.

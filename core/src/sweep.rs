@@ -14,7 +14,7 @@ use crate::choice::RngChooser;
 use crate::link::{self, LinkError};
 use crate::run;
 use crate::scenario::{Scenario, Strategy};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 use std::ops::ControlFlow;
@@ -29,7 +29,7 @@ pub mod limits {
 }
 
 /// One axis: a field and the values it takes, in order.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Axis {
     pub path: String,
     pub values: Vec<Value>,
@@ -120,7 +120,7 @@ fn range(from: &str, rest: &str) -> Result<Vec<Value>, String> {
 }
 
 /// One cell of one heatmap.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cell {
     /// Indexes into the x and y axes' values.
     pub x: usize,
@@ -136,7 +136,7 @@ pub struct Cell {
 }
 
 /// The cells of one design, row by row (y), each row along x.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Heatmap {
     pub strategy: Strategy,
     pub cells: Vec<Cell>,
@@ -148,7 +148,7 @@ impl Heatmap {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepReport {
     pub scenario: String,
     pub x: Axis,

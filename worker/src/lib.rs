@@ -12,7 +12,8 @@
 //!
 //! ```js
 //! const worker = new Worker(new URL('./lousa-worker_loader.js', base), { type: 'module' });
-//! worker.onmessage = ({ data }) => {
+//! worker.onmessage = (event) => {
+//!   const data = JSON.parse(event.data);
 //!   if (data.ready) worker.postMessage({ explore: { scenario: 'race-3', strategy: 'check-then-act', unordered_ties: true } });
 //!   else if (data.progress) bar(data.progress.states);
 //!   else if (data.done) show(data.done.report);
@@ -23,228 +24,23 @@
 //!
 //! # Protocol
 //!
-//! Messages are JSON objects with one key, which names the message. The page
-//! may post them as objects (structured clones of JSON values) or as JSON
-//! text; the worker posts objects.
-//!
-//! **Worker to page, first:** `{"ready": {"states_default": 5000000,
-//! "states_max": 50000000}}` once it listens (the explorer's default and
-//! largest `max_states`). A request posted before `ready` may be lost while
-//! the wasm starts, so wait for it.
-//!
-//! **Page to worker:** one request, served in the order posted (a request
-//! posted during a run waits for that run to end):
-//!
-//! ```json
-//! {"explore": {"scenario": "race-3", "strategy": "check-then-act",
-//!              "unordered_ties": true, "symmetry": true, "max_states": 5000000}}
-//! ```
-//!
-//! * `scenario` (required): a built-in name (`race-2`, `race-3`, any
-//!   `race-N` the core builds, `timeout-retry`, ...) or a scenario as a
-//!   JSON object (`lousa_core::Scenario` as serde writes it, `lousa
-//!   scenarios <name> --format json`). Not a scenario link
-//!   (`timeout-retry;clients.0.timeout_ms=1500`): the page decodes links
-//!   with lousa-core's strict scenario parser (`link::decode`) and sends
-//!   the scenario, so that the worker's wasm carries no such parser (issue
-//!   #30: it was a quarter of the worker). The worker reads the JSON with
-//!   plain serde, which refuses an unknown or missing field by name and a
-//!   wrong type at its line of the scenario as pretty JSON, and validates
-//!   it as the core does (`Scenario::validate`) before any run.
-//! * `strategy`: a strategy name; the scenario's own when absent.
-//! * `symmetry` (default `true`), `unordered_ties` (default `false`): the
-//!   explorer's reductions, as `lousa explore` has them (`--no-symmetry`,
-//!   `--unordered-ties`).
-//! * `max_states` (default 5,000,000, at most 50,000,000): reaching it ends
-//!   the run with the status `state-limit`.
-//! * `prefix`: a schedule (`0-1x6`, as `lousa run --schedule` takes it).
-//!   The run replays it and the counts are of the schedules on from there
-//!   (the workshop's "from here"); example schedules include it. A prefix
-//!   that does not fit the scenario, or stops inside a step, is refused.
-//!
-//! Unknown fields are refused by name. The search is depth-first, as the
-//! CLI's default.
-//!
-//! **The graph kept.** An exploration without a prefix that completes
-//! leaves its graph in the worker (its states' index and transitions, the
-//! worlds dropped), until the next exploration without a prefix replaces
-//! it. A request with a prefix for the same scenario (equal as JSON, the
-//! strategy applied) and the same options is answered from that graph:
-//! lousa-core's `KeptGraph::from_prefix` finds the state the prefix reaches
-//! and reads the report off the states after it, equal in every figure and
-//! example to a fresh exploration's, without searching again (the
-//! workshop's "from here" after each pick). Any other request with a
-//! prefix is explored anew, and leaves the graph kept as it was. Keeping
-//! costs the graph's memory between requests: a 16-byte node a state, 8
-//! bytes a transition and the index's 17 bytes a slot, as allocated (race-3's
-//! figures are in docs/performance.md). A wasm's memory never shrinks, so
-//! the worker held that much at the end of the exploration anyway; an
-//! answer from the graph copies the part after the prefix for its analysis.
-//!
-//! The second kind of request sweeps a scenario over a grid of two of its
-//! fields, as `lousa sweep` does (`lousa_core::sweep`):
-//!
-//! ```json
-//! {"sweep": {"scenario": "timeout-retry", "x": "clients.0.timeout_ms=500..4000:8",
-//!            "y": "acquirer.latency_ms=1000,3000",
-//!            "cells": [{"scenario": {...}}, ..., {"refused": {"edit": 1, "field": "instances", "message": "..."}}],
-//!            "strategies": ["check-then-act", "idempotency-key"], "seeds": 10, "first_seed": 0}}
-//! ```
-//!
-//! * `scenario` (required): a built-in name or a scenario's JSON, as above.
-//! * `x`, `y` (required): the axes, written exactly as `lousa sweep --x`
-//!   and `--y` take them: a link's dotted path, then `=v1,v2,...` (JSON
-//!   values) or `=from..to:n` (n whole numbers, both ends included), at
-//!   most `sweep::limits::VALUES_MAX` values each.
-//! * `cells` (required): each cell's scenario, row by row along y, each
-//!   row along x, as the page made it with `sweep::cells` (the base with
-//!   the axes' values set as a link's edits, read back by the strict
-//!   parser): `{"scenario": <scenario JSON>}`, or `{"refused": <LinkError>}`
-//!   (`edit`, `field`, `message`) for a cell the parser refused, which the
-//!   report then shows in those words. One cell per pair of values, or the
-//!   sweep is refused (`cells: 3 cells, but the axes make 4 (2 x 2)`);
-//!   every cell's scenario is validated under each design before it runs.
-//! * `strategies`: the designs, one heatmap each; when absent, the
-//!   scenario's own and idempotency-key, as `lousa sweep` defaults.
-//! * `seeds` (default 10), `first_seed` (default 0): each cell runs every
-//!   design under the seeds from `first_seed` on. Cells x designs x seeds
-//!   may be at most `sweep::limits::RUNS_MAX` runs.
-//!
-//! Unknown fields are refused by name here too.
-//!
-//! **Worker to page, during a run:** `{"progress": {"states", "transitions",
-//! "states_per_s", "elapsed_ms"}}` (none for an answer read off the graph
-//! kept), once as the run starts (0 states) and then
-//! after every slice of the explorer's search (`explore::explore_with`'s
-//! callback, every 4,096 states: in Chromium on the 2-core dev machine,
-//! every 11 to 18 ms typically; the longest waits, 21 to 110 ms in the runs
-//! measured, are mostly the slices in which the state index doubles, at
-//! about 459,000 and 918,000 states). `elapsed_ms` is wall time since the
-//! run started, `states_per_s` the mean rate since then. No progress comes
-//! while the explorer builds its report after the last slice (counts,
-//! shortest schedules, verdicts): about 0.1 to 0.2 s for race-3
-//! check-then-act with both reductions, 0.3 to 0.6 s with symmetry alone
-//! (README, the bench).
-//!
-//! **Worker to page, during a sweep:** `{"progress": {"runs", "runs_total",
-//! "runs_per_s", "elapsed_ms"}}`, once when the sweep is checked (0 runs,
-//! and the total) and then at most every [`SWEEP_PROGRESS_EVERY_MS`] of
-//! wall time: the core reports every run, so a cell of many seeds still
-//! moves the bar.
-//!
-//! **Worker to page, at the end:** either
-//!
-//! * `{"done": {"report", "passed", "failure", "states_per_s",
-//!   "elapsed_ms", "reused"}}`: `reused` is true when the report was read
-//!   off the graph kept rather than explored; `report` is lousa-core's `explore::Report`, the JSON
-//!   `lousa explore --format json` prints less its `counterexample` replay
-//!   and `passed` (`status`: `complete`, or `state-limit` when `max_states`
-//!   cut the run; the outcome histogram with exact schedule counts in
-//!   `outcomes`, `by_captures` and `by_answers`; each outcome's shortest
-//!   schedule in `outcomes[].example.text`; the *always* and *sometimes*
-//!   properties and their verdicts in `properties`). `passed` is true when
-//!   the run is complete and every property met its requirement; `failure`
-//!   says why not, in the words of the CLI's exit message
-//!   (`exploration stopped (state-limit) after 100 states: nothing can be
-//!   said to hold; raise max_states (limit 50000000)`), or is null.
-//! * for a sweep, `{"done": {"report", "runs", "runs_per_s",
-//!   "elapsed_ms"}}`: `report` is lousa-core's `sweep::SweepReport`, the
-//!   JSON `lousa sweep --format json` prints (`scenario`, the axes `x` and
-//!   `y` with their `path` and `values`, `first_seed`, `seeds`, and `maps`:
-//!   one per design, its `strategy` and its `cells` row by row along x,
-//!   each with its indexes `x` and `y`, `runs`, `double_charged`,
-//!   `representative_seed`, the cell's scenario as a `link`, and `refused`,
-//!   why the cell's scenario cannot run, or null);
-//! * or `{"error": {"message"}}`: the request was refused, in lousa-core's
-//!   words where the core refused it (`instances: 99 is outside 1..=8`,
-//!   `max_states: 0 is outside 1..=50000000`, `strategy: unknown value
-//!   "optimistic" (expected one of: ...)` as the scenario parser words it),
-//!   in serde's for the request's shape, at the request's field
-//!   (`request.explore.max_states: invalid type: string "many", expected
-//!   u32`, `scenario: "race-x" names no built-in; ...`); for a sweep, the axis or the
-//!   limit: `x: 17 values are outside 1..=16`, `seeds: 24 cells x 2
-//!   designs x 5000 seeds = 240000 runs, outside 1..=100000`,
-//!   `instances: every cell is refused: 99 is outside 1..=8`).
-//!
-//! **Cancelling:** `worker.terminate()`. The explorer and the sweep run
-//! synchronously, so the worker reads no message until a run ends;
-//! terminating stops it at once, and a fresh worker starts clean. A trap in
-//! the wasm (a bug, or memory the tab refuses) reaches the page as the
-//! worker's `error` event.
+//! The requests and messages are `lousa-protocol`'s types, documented
+//! there: the page posts a request as JSON text (or as an object, which
+//! the worker writes as text first), and the worker posts each message as
+//! JSON text, `ready` first.
 //!
 //! Like the core, this crate reads no clock: the host passes one in
 //! (`performance.now()` in the browser, `Instant` natively).
 
 use lousa_core::explore::{self, KeptGraph, NotKept, Report};
-use lousa_core::link::LinkError;
-use lousa_core::sweep::{self, Axis, SweepReport};
-use lousa_core::{Scenario, Schedule, Strategy, builtins};
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use lousa_core::sweep::{self, Axis};
+use lousa_core::{Scenario, Schedule, Strategy};
+pub use lousa_protocol::{
+    Done, ExploreRequest, Figures, Message, Ready, Request, SweepDone, SweepFigures, SweepMessage,
+    SweepRequest,
+};
+use serde::Serialize;
 use std::ops::ControlFlow;
-
-/// A request from the page.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Request {
-    Explore(ExploreRequest),
-    Sweep(SweepRequest),
-}
-
-/// What to explore and how: the options of `lousa explore`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExploreRequest {
-    /// The scenario: a built-in by name, or the page's scenario as JSON.
-    pub scenario: Scenario,
-    /// A strategy name; the scenario's own when absent.
-    pub strategy: Option<String>,
-    pub symmetry: bool,
-    pub unordered_ties: bool,
-    pub max_states: u32,
-    /// A schedule prefix (`lousa run --schedule` text): explore every way on
-    /// from where it leaves the run, as `explore::explore_from` does.
-    pub prefix: Option<String>,
-}
-
-/// The fields of an explore request, in the order refusals list them.
-const EXPLORE_FIELDS: &[&str] = &[
-    "scenario",
-    "strategy",
-    "symmetry",
-    "unordered_ties",
-    "max_states",
-    "prefix",
-];
-
-/// What to sweep: the options of `lousa sweep`, and the cells the page
-/// made (`sweep::cells`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SweepRequest {
-    /// The base scenario, as an explore request's.
-    pub scenario: Scenario,
-    /// The axes, as `lousa sweep --x` and `--y` take them.
-    pub x: String,
-    pub y: String,
-    /// Each cell's scenario (the base with the axes' values set), or why
-    /// the page could not make it, row by row (y), each row along x.
-    pub cells: Vec<Result<Scenario, LinkError>>,
-    /// Strategy names, one heatmap each; when absent, the scenario's own
-    /// and idempotency-key (`sweep::default_strategies`).
-    pub strategies: Option<Vec<String>>,
-    pub seeds: u64,
-    pub first_seed: u64,
-}
-
-/// The fields of a sweep request, in the order refusals list them.
-const SWEEP_FIELDS: &[&str] = &[
-    "scenario",
-    "x",
-    "y",
-    "cells",
-    "strategies",
-    "seeds",
-    "first_seed",
-];
 
 /// Seeds per cell when a sweep names none: `lousa sweep`'s default.
 pub const SEEDS_DEFAULT: u64 = 10;
@@ -253,299 +49,23 @@ pub const SEEDS_DEFAULT: u64 = 10;
 /// reports every run, far more often than a progress bar can show.
 pub const SWEEP_PROGRESS_EVERY_MS: f64 = 50.0;
 
-/// A message to the page.
+/// What the worker posts: an exploration's message or a sweep's. Its hosts
+/// write each as the protocol's own JSON, one object with one key.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Message {
-    Ready {
-        states_default: u32,
-        states_max: u32,
-    },
-    Progress(Figures),
-    /// A sweep's progress: under the same key as an exploration's, since
-    /// a page knows which it asked for.
-    #[serde(rename = "progress")]
-    SweepProgress(SweepFigures),
-    Done(Box<Done>),
-    #[serde(rename = "done")]
-    SweepDone(Box<SweepDone>),
-    Error {
-        message: String,
-    },
+#[serde(untagged)]
+pub enum Posted {
+    Explore(Message),
+    Sweep(SweepMessage),
 }
 
-impl Message {
+impl Posted {
     /// The first message, once the worker listens.
-    pub fn ready() -> Message {
-        Message::Ready {
-            states_default: explore::limits::STATES_DEFAULT,
-            states_max: explore::limits::STATES_MAX,
-        }
+    pub fn ready() -> Posted {
+        Posted::Explore(Message::Ready(Ready::now()))
     }
 
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a message is JSON")
-    }
-}
-
-/// How far a run has come.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Figures {
-    pub states: u64,
-    pub transitions: u64,
-    /// The mean since the run started; 0 before any time has passed.
-    pub states_per_s: u64,
-    /// Wall time since the run started, in milliseconds.
-    pub elapsed_ms: f64,
-}
-
-impl Figures {
-    fn new(states: u64, transitions: u64, elapsed_ms: f64) -> Figures {
-        let states_per_s = if elapsed_ms > 0.0 {
-            (states as f64 * 1000.0 / elapsed_ms).round() as u64
-        } else {
-            0
-        };
-        Figures {
-            states,
-            transitions,
-            states_per_s,
-            // Microseconds are all any clock here resolves.
-            elapsed_ms: (elapsed_ms * 1000.0).round() / 1000.0,
-        }
-    }
-}
-
-/// The end of a run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Done {
-    pub report: Report,
-    pub passed: bool,
-    /// Why the run did not pass, as `lousa explore` words its exit message.
-    pub failure: Option<String>,
-    pub states_per_s: u64,
-    pub elapsed_ms: f64,
-    /// Whether the report was read off the graph the worker kept rather
-    /// than explored.
-    pub reused: bool,
-}
-
-/// How far a sweep has come.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct SweepFigures {
-    pub runs: u64,
-    /// Cells x designs x seeds: the runs the sweep will make.
-    pub runs_total: u64,
-    /// The mean since the sweep started; 0 before any time has passed.
-    pub runs_per_s: u64,
-    pub elapsed_ms: f64,
-}
-
-impl SweepFigures {
-    fn new(runs: u64, runs_total: u64, elapsed_ms: f64) -> SweepFigures {
-        let f = Figures::new(runs, 0, elapsed_ms);
-        SweepFigures {
-            runs,
-            runs_total,
-            runs_per_s: f.states_per_s,
-            elapsed_ms: f.elapsed_ms,
-        }
-    }
-}
-
-/// The end of a sweep.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SweepDone {
-    /// lousa-core's `sweep::SweepReport`: the JSON `lousa sweep --format
-    /// json` prints.
-    pub report: SweepReport,
-    pub runs: u64,
-    pub runs_per_s: u64,
-    pub elapsed_ms: f64,
-}
-
-/// Reads a request, naming the field it refuses. Plain serde_json reads
-/// each field on its own, so that a refusal names it without a path
-/// tracker (the strict scenario parser's, which the worker leaves to the
-/// page: see [`scenario_of`]).
-pub fn parse(text: &str) -> Result<Request, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("request: {e}"))?;
-    let got = || shorten(&value.to_string());
-    let (kind, body) = match &value {
-        Value::Object(map) if map.len() == 1 => map.iter().next().expect("one key"),
-        _ => {
-            return Err(format!(
-                "request: expected an object with one key, such as {{\"explore\": {{\"scenario\": \"race-2\"}}}}, got {}",
-                got()
-            ));
-        }
-    };
-    match kind.as_str() {
-        "explore" => {
-            let f = Fields::of("explore", body, EXPLORE_FIELDS)?;
-            Ok(Request::Explore(ExploreRequest {
-                scenario: f.scenario()?,
-                strategy: f.optional::<Option<String>>("strategy")?.flatten(),
-                symmetry: f.optional("symmetry")?.unwrap_or(true),
-                unordered_ties: f.optional("unordered_ties")?.unwrap_or(false),
-                max_states: f
-                    .optional("max_states")?
-                    .unwrap_or(explore::limits::STATES_DEFAULT),
-                prefix: f.optional::<Option<String>>("prefix")?.flatten(),
-            }))
-        }
-        "sweep" => {
-            let f = Fields::of("sweep", body, SWEEP_FIELDS)?;
-            Ok(Request::Sweep(SweepRequest {
-                scenario: f.scenario()?,
-                x: f.required("x")?,
-                y: f.required("y")?,
-                cells: f.cells()?,
-                strategies: f.optional::<Option<Vec<String>>>("strategies")?.flatten(),
-                seeds: f.optional("seeds")?.unwrap_or(SEEDS_DEFAULT),
-                first_seed: f.optional("first_seed")?.unwrap_or(0),
-            }))
-        }
-        other => Err(format!(
-            "request: unknown variant `{other}`, expected `explore` or `sweep`"
-        )),
-    }
-}
-
-/// A request's fields, read one at a time: a refusal names the field
-/// (`request.explore.max_states: invalid type: ...`), as serde words it.
-struct Fields<'a> {
-    at: String,
-    map: &'a Map<String, Value>,
-}
-
-impl<'a> Fields<'a> {
-    /// The fields of `body`, refusing a name not in `names` first.
-    fn of(kind: &str, body: &'a Value, names: &[&str]) -> Result<Fields<'a>, String> {
-        let at = format!("request.{kind}");
-        let Value::Object(map) = body else {
-            return Err(format!(
-                "{at}: expected an object of fields, got {}",
-                shorten(&body.to_string())
-            ));
-        };
-        if let Some(unknown) = map.keys().find(|k| !names.contains(&k.as_str())) {
-            let listed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-            return Err(format!(
-                "{at}.{unknown}: unknown field `{unknown}`, expected one of {}",
-                listed.join(", ")
-            ));
-        }
-        Ok(Fields { at, map })
-    }
-
-    fn optional<T: DeserializeOwned>(&self, name: &str) -> Result<Option<T>, String> {
-        self.map
-            .get(name)
-            .map(|v| T::deserialize(v).map_err(|e| format!("{}.{name}: {e}", self.at)))
-            .transpose()
-    }
-
-    fn required<T: DeserializeOwned>(&self, name: &str) -> Result<T, String> {
-        self.optional(name)?
-            .ok_or_else(|| format!("{}: missing field `{name}`", self.at))
-    }
-
-    fn scenario(&self) -> Result<Scenario, String> {
-        let value = self
-            .map
-            .get("scenario")
-            .ok_or_else(|| format!("{}: missing field `scenario`", self.at))?;
-        scenario_of(value).map_err(|e| format!("scenario: {e}"))
-    }
-
-    /// `cells`: a list of `{"scenario": ...}` (a scenario as
-    /// [`scenario_of`] reads it) and `{"refused": {"edit", "field",
-    /// "message"}}` (a `link::LinkError`).
-    fn cells(&self) -> Result<Vec<Result<Scenario, LinkError>>, String> {
-        let at = format!("{}.cells", self.at);
-        let Some(value) = self.map.get("cells") else {
-            return Err(format!("{}: missing field `cells`", self.at));
-        };
-        let Value::Array(items) = value else {
-            return Err(format!(
-                "{at}: expected a list of cells, got {}",
-                shorten(&value.to_string())
-            ));
-        };
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| match cell {
-                Value::Object(one) if one.len() == 1 && one.contains_key("scenario") => {
-                    scenario_of(&one["scenario"])
-                        .map(Ok)
-                        .map_err(|e| format!("{at}[{i}].scenario: {e}"))
-                }
-                Value::Object(one) if one.len() == 1 && one.contains_key("refused") => {
-                    LinkError::deserialize(&one["refused"])
-                        .map(Err)
-                        .map_err(|e| format!("{at}[{i}].refused: {e}"))
-                }
-                other => Err(format!(
-                    "{at}[{i}]: expected {{\"scenario\": ...}} or {{\"refused\": ...}}, got {}",
-                    shorten(&other.to_string())
-                )),
-            })
-            .collect()
-    }
-}
-
-/// A request's scenario: a built-in's name, or a scenario's JSON object,
-/// which the page decoded and checked with lousa-core's strict parser
-/// (`link::decode`, `Scenario::from_json`). The worker reads it with plain
-/// serde, which refuses an unknown or missing field by name and a wrong
-/// type with its position: read from pretty JSON, one field a line, the
-/// refusal quotes that line. It is not validated here: the caller does.
-pub fn scenario_of(value: &Value) -> Result<Scenario, String> {
-    match value {
-        Value::String(name) if name.contains(';') => Err(format!(
-            "{:?} is a link, which the worker does not decode: send its scenario as JSON (lousa_core::link::decode makes it)",
-            shorten(name)
-        )),
-        Value::String(name) => builtins::builtin(name).ok_or_else(|| {
-            format!(
-                "{:?} names no built-in; send a built-in's name ({}, ...) or a scenario as JSON",
-                shorten(name),
-                builtins::NAMES[..3].join(", ")
-            )
-        }),
-        Value::Object(_) => {
-            let text = serde_json::to_string_pretty(value).expect("a JSON value is text");
-            serde_json::from_str(&text).map_err(|e| {
-                let line = text
-                    .lines()
-                    .nth(e.line().saturating_sub(1))
-                    .unwrap_or("")
-                    .trim()
-                    .trim_end_matches(',');
-                if line.contains(':') {
-                    format!(
-                        "{e} of the scenario as pretty JSON, which reads {}",
-                        shorten(line)
-                    )
-                } else {
-                    format!("{e} of the scenario as pretty JSON")
-                }
-            })
-        }
-        other => Err(format!(
-            "expected a built-in's name or a scenario as a JSON object, got {}",
-            shorten(&other.to_string())
-        )),
-    }
-}
-
-/// The first 40 characters of `text`, and an ellipsis if there were more.
-fn shorten(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
     }
 }
 
@@ -558,10 +78,11 @@ pub fn prepare(
     if let Some(name) = &request.strategy {
         scenario.strategy = strategy_named("strategy", name)?;
     }
+    // An option the request leaves out keeps the CLI's default.
     let mut options = explore::Options::for_scenario(&scenario);
-    options.max_states = request.max_states;
-    options.symmetry = request.symmetry;
-    options.unordered_ties = request.unordered_ties;
+    options.max_states = request.max_states.unwrap_or(options.max_states);
+    options.symmetry = request.symmetry.unwrap_or(options.symmetry);
+    options.unordered_ties = request.unordered_ties.unwrap_or(options.unordered_ties);
     // The explorer checks both again; checked here, a refusal comes before
     // any progress.
     scenario.validate().map_err(|e| e.to_string())?;
@@ -612,12 +133,16 @@ pub fn prepare_sweep(
 fn run_sweep(
     request: &SweepRequest,
     clock: &mut dyn FnMut() -> f64,
-    post: &mut dyn FnMut(Message),
+    post: &mut dyn FnMut(SweepMessage),
 ) {
     let (scenario, x, y, strategies) = match prepare_sweep(request) {
         Ok(prepared) => prepared,
         Err(message) => return post(Message::Error { message }),
     };
+    let (first_seed, seeds) = (
+        request.first_seed.unwrap_or(0),
+        request.seeds.unwrap_or(SEEDS_DEFAULT),
+    );
     let start = clock();
     let mut posted = start;
     let result = sweep::sweep_cells(
@@ -626,15 +151,15 @@ fn run_sweep(
         &y,
         &request.cells,
         &strategies,
-        request.first_seed,
-        request.seeds,
+        first_seed,
+        seeds,
         &mut |p| {
             // The core's first call, before any run, gives the page the
             // total; after it, one post per interval at most.
             let now = clock();
             if p.runs_done == 0 || now - posted >= SWEEP_PROGRESS_EVERY_MS {
                 posted = now;
-                post(Message::SweepProgress(SweepFigures::new(
+                post(Message::Progress(SweepFigures::new(
                     p.runs_done,
                     p.runs_total,
                     now - start,
@@ -652,7 +177,7 @@ fn run_sweep(
                 .map(|c| c.runs)
                 .sum();
             let figures = SweepFigures::new(runs, runs, clock() - start);
-            post(Message::SweepDone(Box::new(SweepDone {
+            post(Message::Done(Box::new(SweepDone {
                 report,
                 runs,
                 runs_per_s: figures.runs_per_s,
@@ -683,12 +208,16 @@ impl Worker {
         &mut self,
         text: &str,
         clock: &mut dyn FnMut() -> f64,
-        post: &mut dyn FnMut(Message),
+        post: &mut dyn FnMut(Posted),
     ) {
-        match parse(text) {
-            Ok(Request::Explore(request)) => self.run_explore(&request, clock, post),
-            Ok(Request::Sweep(request)) => run_sweep(&request, clock, post),
-            Err(message) => post(Message::Error { message }),
+        match Request::parse(text) {
+            Ok(Request::Explore(request)) => {
+                self.run_explore(&request, clock, &mut |m| post(Posted::Explore(m)))
+            }
+            Ok(Request::Sweep(request)) => {
+                run_sweep(&request, clock, &mut |m| post(Posted::Sweep(m)))
+            }
+            Err(message) => post(Posted::Explore(Message::Error { message })),
         }
     }
 
@@ -759,7 +288,7 @@ impl Worker {
 /// then `done` or `error`. `clock` reads wall time in milliseconds; only
 /// differences between its readings matter. It keeps nothing: a host that
 /// serves many requests serves them through one [`Worker`].
-pub fn serve(text: &str, clock: &mut dyn FnMut() -> f64, post: &mut dyn FnMut(Message)) {
+pub fn serve(text: &str, clock: &mut dyn FnMut() -> f64, post: &mut dyn FnMut(Posted)) {
     Worker::default().serve(text, clock, post)
 }
 

@@ -3,10 +3,10 @@ use lousa_core::builtins;
 use lousa_core::explore::Status;
 use lousa_core::link;
 use lousa_core::sweep::Axis;
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// Serves `text` with a clock that advances 1 ms a reading; the messages posted.
-fn served(text: &str) -> Vec<Message> {
+fn served(text: &str) -> Vec<Posted> {
     let mut now = 0.0;
     let mut clock = || {
         now += 1.0;
@@ -18,7 +18,7 @@ fn served(text: &str) -> Vec<Message> {
 }
 
 /// [`served`] by `worker`, which keeps what it kept between requests.
-fn served_by(worker: &mut Worker, text: &str) -> Vec<Message> {
+fn served_by(worker: &mut Worker, text: &str) -> Vec<Posted> {
     let mut now = 0.0;
     let mut clock = || {
         now += 1.0;
@@ -34,35 +34,44 @@ fn scenario_json(link: &str) -> Value {
     serde_json::to_value(link::decode(link).unwrap()).unwrap()
 }
 
-/// A sweep request of `link`'s scenario, with the cells the page makes
-/// (`sweep::cells`) and `more` fields.
-fn sweep_text(link: &str, x: &str, y: &str, more: Value) -> String {
-    let base = link::decode(link).unwrap();
-    let cells: Vec<Value> = sweep::cells(&base, &x.parse().unwrap(), &y.parse().unwrap())
-        .into_iter()
-        .map(|cell| match cell {
-            Ok(s) => json!({ "scenario": s }),
-            Err(e) => json!({ "refused": e }),
-        })
-        .collect();
-    let mut request = json!({ "scenario": base, "x": x, "y": y, "cells": cells });
-    for (k, v) in more.as_object().unwrap() {
-        request[k] = v.clone();
-    }
-    json!({ "sweep": request }).to_string()
+/// The request to explore `scenario` with every option at its default.
+fn explore_text(scenario: &Scenario) -> String {
+    Request::Explore(ExploreRequest::new(scenario.clone())).to_json()
 }
 
-fn done(messages: &[Message]) -> &Done {
+/// A sweep request of `link`'s scenario, with the cells the page makes
+/// (`sweep::cells`), as `edit` leaves it.
+fn sweep_text(link: &str, x: &str, y: &str, edit: impl Fn(&mut SweepRequest)) -> String {
+    let mut request = SweepRequest::new(link::decode(link).unwrap(), x, y);
+    edit(&mut request);
+    Request::Sweep(request).to_json()
+}
+
+/// Design names, as a sweep request lists them.
+fn names(strategies: &[Strategy]) -> Option<Vec<String>> {
+    Some(strategies.iter().map(|s| s.name().to_string()).collect())
+}
+
+fn done(messages: &[Posted]) -> &Done {
     match messages.last() {
-        Some(Message::Done(done)) => done,
+        Some(Posted::Explore(Message::Done(done))) => done,
         other => panic!("expected done last, got {other:?}"),
     }
 }
 
-fn error(messages: &[Message]) -> &str {
+fn error(messages: &[Posted]) -> &str {
     match messages {
-        [Message::Error { message }] => message,
+        [Posted::Explore(Message::Error { message })]
+        | [Posted::Sweep(Message::Error { message })] => message,
         other => panic!("expected one error, got {other:?}"),
+    }
+}
+
+/// The last message's error, if it is one.
+fn last_error(messages: &[Posted]) -> Option<&str> {
+    match messages.last() {
+        Some(Posted::Explore(Message::Error { message })) => Some(message),
+        _ => None,
     }
 }
 
@@ -80,7 +89,7 @@ fn a_request_is_answered_with_the_explorers_report() {
     let messages = served(
         r#"{"explore": {"scenario": "race-2", "strategy": "check-then-act", "unordered_ties": true}}"#,
     );
-    assert!(matches!(messages[0], Message::Progress(f) if f.states == 0));
+    assert!(matches!(messages[0], Posted::Explore(Message::Progress(f)) if f.states == 0));
     let d = done(&messages);
     assert_eq!(
         d.report,
@@ -107,20 +116,10 @@ fn a_request_is_answered_with_the_explorers_report() {
 
 #[test]
 fn defaults_are_the_clis() {
-    let Ok(Request::Explore(r)) = parse(r#"{"explore": {"scenario": "race-2"}}"#) else {
+    let Ok(Request::Explore(r)) = Request::parse(r#"{"explore": {"scenario": "race-2"}}"#) else {
         panic!("parses");
     };
-    assert_eq!(
-        r,
-        ExploreRequest {
-            scenario: builtins::builtin("race-2").unwrap(),
-            strategy: None,
-            symmetry: true,
-            unordered_ties: false,
-            max_states: explore::limits::STATES_DEFAULT,
-            prefix: None,
-        }
-    );
+    assert_eq!(r, ExploreRequest::new(builtins::builtin("race-2").unwrap()));
     let (s, options, prefix) = prepare(&r).unwrap();
     assert_eq!(prefix, None);
     assert_eq!(s, builtins::builtin("race-2").unwrap());
@@ -129,10 +128,9 @@ fn defaults_are_the_clis() {
 
 #[test]
 fn a_scenario_as_json_is_explored_as_the_page_decoded_it() {
-    let by_json = served(
-        &json!({"explore": {"scenario": scenario_json("race-2;strategy=\"idempotency-key\"")}})
-            .to_string(),
-    );
+    let by_json = served(&explore_text(
+        &link::decode("race-2;strategy=\"idempotency-key\"").unwrap(),
+    ));
     let by_option = served(r#"{"explore": {"scenario": "race-2", "strategy": "idempotency-key"}}"#);
     assert_eq!(done(&by_json).report, done(&by_option).report);
     assert_eq!(
@@ -141,7 +139,7 @@ fn a_scenario_as_json_is_explored_as_the_page_decoded_it() {
     );
     // An edited scenario: the report is the core's for that scenario.
     let edited = link::decode("race-2;db_latency_ms=5").unwrap();
-    let messages = served(&json!({"explore": {"scenario": edited}}).to_string());
+    let messages = served(&explore_text(&edited));
     let options = explore::Options::for_scenario(&edited);
     assert_eq!(
         done(&messages).report,
@@ -207,7 +205,7 @@ fn a_bad_scenario_is_refused_naming_what_is_wrong_and_nothing_runs() {
     );
     // A sweep's base and cells are read the same way.
     let mut bad_cell =
-        serde_json::from_str::<Value>(&sweep_text("race-2", "instances=2,3", "seed=1", json!({})))
+        serde_json::from_str::<Value>(&sweep_text("race-2", "instances=2,3", "seed=1", |_| ()))
             .unwrap();
     bad_cell["sweep"]["cells"][1]["scenario"]["instances"] = json!("three");
     assert!(
@@ -243,7 +241,7 @@ fn the_state_limit_is_a_named_outcome_with_the_clis_words() {
             "exploration stopped (state-limit) after 100 states: nothing can be said to hold; raise max_states (limit 50000000)"
         )
     );
-    let json = Message::Done(Box::new(d.clone())).to_json();
+    let json = Posted::Explore(Message::Done(Box::new(d.clone()))).to_json();
     assert!(json.contains(r#""status":"state-limit""#), "{json}");
 }
 
@@ -255,7 +253,7 @@ fn progress_comes_after_every_slice_with_the_hosts_clock() {
     let progress: Vec<Figures> = messages
         .iter()
         .filter_map(|m| match m {
-            Message::Progress(f) => Some(*f),
+            Posted::Explore(Message::Progress(f)) => Some(*f),
             _ => None,
         })
         .collect();
@@ -342,17 +340,17 @@ fn a_malformed_request_is_refused_at_its_field() {
 #[test]
 fn messages_are_json_objects_with_one_key() {
     assert_eq!(
-        Message::ready().to_json(),
+        Posted::ready().to_json(),
         r#"{"ready":{"states_default":5000000,"states_max":50000000}}"#
     );
     assert_eq!(
-        Message::Progress(Figures::new(4096, 9000, 20.0)).to_json(),
+        Posted::Explore(Message::Progress(Figures::new(4096, 9000, 20.0))).to_json(),
         r#"{"progress":{"states":4096,"transitions":9000,"states_per_s":204800,"elapsed_ms":20.0}}"#
     );
     assert_eq!(
-        Message::Error {
+        Posted::Explore(Message::Error {
             message: "m".into()
-        }
+        })
         .to_json(),
         r#"{"error":{"message":"m"}}"#
     );
@@ -402,15 +400,19 @@ fn fresh_from(strategy: Strategy, edit: impl Fn(&mut explore::Options), prefix: 
     .unwrap()
 }
 
-fn request_from(scenario: Value, strategy: &str, prefix: Option<&str>, more: Value) -> String {
-    let mut explore = json!({ "scenario": scenario, "strategy": strategy });
-    if let Some(prefix) = prefix {
-        explore["prefix"] = prefix.into();
-    }
-    for (k, v) in more.as_object().unwrap() {
-        explore[k] = v.clone();
-    }
-    json!({ "explore": explore }).to_string()
+/// The request to explore `scenario` under `strategy`, on from `prefix`,
+/// as `edit` leaves it.
+fn request_from(
+    scenario: &Scenario,
+    strategy: &str,
+    prefix: Option<&str>,
+    edit: impl Fn(&mut ExploreRequest),
+) -> String {
+    let mut request = ExploreRequest::new(scenario.clone());
+    request.strategy = Some(strategy.into());
+    request.prefix = prefix.map(str::to_string);
+    edit(&mut request);
+    Request::Explore(request).to_json()
 }
 
 /// After a complete exploration, a prefix of it (the start's included) is
@@ -419,10 +421,10 @@ fn request_from(scenario: Value, strategy: &str, prefix: Option<&str>, more: Val
 #[test]
 fn a_prefix_of_the_kept_exploration_is_read_off_its_graph() {
     let mut worker = Worker::default();
-    let race2 = json!("race-2");
+    let race2 = builtins::builtin("race-2").unwrap();
     let whole = served_by(
         &mut worker,
-        &request_from(race2.clone(), "check-then-act", None, json!({})),
+        &request_from(&race2, "check-then-act", None, |_| ()),
     );
     assert!(!done(&whole).reused, "the whole count is explored");
     assert_eq!(
@@ -432,7 +434,7 @@ fn a_prefix_of_the_kept_exploration_is_read_off_its_graph() {
     for prefix in ["0", "1", "1-0-1", "0x12"] {
         let messages = served_by(
             &mut worker,
-            &request_from(race2.clone(), "check-then-act", Some(prefix), json!({})),
+            &request_from(&race2, "check-then-act", Some(prefix), |_| ()),
         );
         assert_eq!(messages.len(), 1, "{prefix}: done at once, {messages:?}");
         let d = done(&messages);
@@ -447,17 +449,14 @@ fn a_prefix_of_the_kept_exploration_is_read_off_its_graph() {
     // A prefix that does not fit is refused in a fresh exploration's words.
     let refused = served_by(
         &mut worker,
-        &request_from(race2, "check-then-act", Some("9"), json!({})),
+        &request_from(&race2, "check-then-act", Some("9"), |_| ()),
     );
-    let Some(Message::Error { message }) = refused.last() else {
+    let Some(message) = last_error(&refused) else {
         panic!("{refused:?}");
     };
     let fresh = served(r#"{"explore": {"scenario": "race-2", "prefix": "9"}}"#);
     assert_eq!(refused.len(), 1, "refused before any progress");
-    assert!(
-        matches!(fresh.last(), Some(Message::Error { message: m }) if m == message),
-        "{fresh:?}"
-    );
+    assert_eq!(last_error(&fresh), Some(message), "{fresh:?}");
 }
 
 /// The graph kept answers only for its own scenario, strategy and options:
@@ -466,29 +465,26 @@ fn a_prefix_of_the_kept_exploration_is_read_off_its_graph() {
 #[test]
 fn another_scenario_or_options_do_not_reuse_a_stale_graph() {
     let mut worker = Worker::default();
-    let race2 = json!("race-2");
-    let ask = |worker: &mut Worker, scenario: &Value, strategy, prefix, more| {
-        let messages = served_by(
-            worker,
-            &request_from(scenario.clone(), strategy, prefix, more),
-        );
+    let race2 = builtins::builtin("race-2").unwrap();
+    let ask = |worker: &mut Worker,
+               scenario: &Scenario,
+               strategy,
+               prefix,
+               edit: &dyn Fn(&mut ExploreRequest)| {
+        let messages = served_by(worker, &request_from(scenario, strategy, prefix, edit));
         done(&messages).clone()
     };
-    ask(&mut worker, &race2, "check-then-act", None, json!({}));
+    ask(&mut worker, &race2, "check-then-act", None, &|_| ());
     let kept = worker.kept();
-    let other = ask(&mut worker, &race2, "idempotency-key", Some("1"), json!({}));
+    let other = ask(&mut worker, &race2, "idempotency-key", Some("1"), &|_| ());
     assert!(!other.reused);
     assert_eq!(
         other.report,
         fresh_from(Strategy::IdempotencyKey, |_| (), "1")
     );
-    let unordered = ask(
-        &mut worker,
-        &race2,
-        "check-then-act",
-        Some("1"),
-        json!({"unordered_ties": true}),
-    );
+    let unordered = ask(&mut worker, &race2, "check-then-act", Some("1"), &|r| {
+        r.unordered_ties = Some(true)
+    });
     assert!(!unordered.reused);
     assert_eq!(
         unordered.report,
@@ -496,49 +492,48 @@ fn another_scenario_or_options_do_not_reuse_a_stale_graph() {
     );
     let mut edited = builtins::builtin("race-2").unwrap();
     edited.db_latency_ms += 7;
-    let edited = serde_json::to_value(edited).unwrap();
-    assert!(!ask(&mut worker, &edited, "check-then-act", Some("1"), json!({})).reused);
+    assert!(!ask(&mut worker, &edited, "check-then-act", Some("1"), &|_| ()).reused);
     assert_eq!(worker.kept(), kept, "the graph stays kept");
-    assert!(ask(&mut worker, &race2, "check-then-act", Some("1"), json!({})).reused);
+    assert!(ask(&mut worker, &race2, "check-then-act", Some("1"), &|_| ()).reused);
     // A new whole count replaces it.
-    ask(&mut worker, &race2, "idempotency-key", None, json!({}));
+    ask(&mut worker, &race2, "idempotency-key", None, &|_| ());
     assert_ne!(worker.kept(), kept);
-    assert!(!ask(&mut worker, &race2, "check-then-act", Some("1"), json!({})).reused);
-    assert!(ask(&mut worker, &race2, "idempotency-key", Some("1"), json!({})).reused);
+    assert!(!ask(&mut worker, &race2, "check-then-act", Some("1"), &|_| ()).reused);
+    assert!(ask(&mut worker, &race2, "idempotency-key", Some("1"), &|_| ()).reused);
     // A count cut at the state limit keeps nothing, not even the old one.
-    let cut = json!({"max_states": 100});
-    let d = ask(&mut worker, &race2, "idempotency-key", None, cut.clone());
+    let cut = |r: &mut ExploreRequest| r.max_states = Some(100);
+    let d = ask(&mut worker, &race2, "idempotency-key", None, &cut);
     assert_eq!(d.report.status, Status::StateLimit);
     assert_eq!(worker.kept(), None);
-    assert!(!ask(&mut worker, &race2, "idempotency-key", Some("1"), cut).reused);
+    assert!(!ask(&mut worker, &race2, "idempotency-key", Some("1"), &cut).reused);
 }
 
 #[test]
 fn a_prefix_that_does_not_fit_is_refused_with_its_position() {
     let messages = served(r#"{"explore": {"scenario": "race-2", "prefix": "9"}}"#);
-    let Some(Message::Error { message }) = messages.last() else {
+    let Some(message) = last_error(&messages) else {
         panic!("{messages:?}");
     };
     assert!(message.contains("choice 1 is 9,"), "{message}");
     let messages = served(r#"{"explore": {"scenario": "race-2", "prefix": "!"}}"#);
-    let Some(Message::Error { message }) = messages.last() else {
+    let Some(message) = last_error(&messages) else {
         panic!("{messages:?}");
     };
     assert!(message.starts_with("prefix: "), "{message}");
 }
 
-fn swept(messages: &[Message]) -> &SweepDone {
+fn swept(messages: &[Posted]) -> &SweepDone {
     match messages.last() {
-        Some(Message::SweepDone(done)) => done,
+        Some(Posted::Sweep(Message::Done(done))) => done,
         other => panic!("expected a sweep's done last, got {other:?}"),
     }
 }
 
-fn sweep_progress(messages: &[Message]) -> Vec<SweepFigures> {
+fn sweep_progress(messages: &[Posted]) -> Vec<SweepFigures> {
     messages
         .iter()
         .filter_map(|m| match m {
-            Message::SweepProgress(f) => Some(*f),
+            Posted::Sweep(Message::Progress(f)) => Some(*f),
             _ => None,
         })
         .collect()
@@ -569,7 +564,10 @@ fn a_sweep_is_answered_with_the_cores_report() {
         "race-2",
         "network.jitter_ms=0,5,50",
         "instances=2,3",
-        json!({"strategies": ["check-then-act", "idempotency-key"], "seeds": 5, "first_seed": 3}),
+        |r| {
+            r.strategies = names(&[Strategy::CheckThenAct, Strategy::IdempotencyKey]);
+            (r.seeds, r.first_seed) = (Some(5), Some(3));
+        },
     ));
     let want = core_sweep(
         "race-2",
@@ -592,7 +590,7 @@ fn a_sweep_is_answered_with_the_cores_report() {
     assert!(d.report.maps[1].cells.iter().all(|c| c.double_charged == 0));
     // The JSON is what `lousa sweep --format json` prints: the report as serde writes it.
     let json: serde_json::Value =
-        serde_json::from_str(&Message::SweepDone(Box::new(d.clone())).to_json()).unwrap();
+        serde_json::from_str(&Posted::Sweep(Message::Done(Box::new(d.clone()))).to_json()).unwrap();
     assert_eq!(json["done"]["report"], serde_json::to_value(&want).unwrap());
     assert_eq!(
         json["done"]["report"]["maps"][0]["strategy"],
@@ -607,14 +605,12 @@ fn a_sweeps_defaults_are_the_clis() {
         "timeout-retry;clients.0.retries_max=2",
         "instances=1,2",
         "seed=1",
-        json!({}),
+        |_| (),
     );
-    let Ok(Request::Sweep(r)) = parse(&text) else {
+    let Ok(Request::Sweep(r)) = Request::parse(&text) else {
         panic!("parses");
     };
-    assert_eq!(r.seeds, 10);
-    assert_eq!(r.first_seed, 0);
-    assert_eq!(r.strategies, None);
+    assert_eq!((r.seeds, r.first_seed, &r.strategies), (None, None, &None));
     let (base, _, _, strategies) = prepare_sweep(&r).unwrap();
     assert_eq!(base.clients[0].retries_max, 2, "the link's edit");
     assert_eq!(
@@ -643,7 +639,7 @@ fn a_sweeps_progress_comes_first_with_the_total_then_at_intervals() {
         "timeout-retry",
         "clients.0.timeout_ms=1000,4000",
         "acquirer.latency_ms=500,3000",
-        json!({"strategies": ["check-then-act"], "seeds": 100}),
+        |r| (r.strategies, r.seeds) = (names(&[Strategy::CheckThenAct]), Some(100)),
     ));
     let progress = sweep_progress(&messages);
     assert_eq!(progress[0].runs, 0);
@@ -665,7 +661,7 @@ fn a_sweeps_progress_comes_first_with_the_total_then_at_intervals() {
     let d = swept(&messages);
     assert_eq!(d.runs, 400);
     assert_eq!(
-        Message::SweepProgress(SweepFigures::new(50, 400, 25.0)).to_json(),
+        Posted::Sweep(Message::Progress(SweepFigures::new(50, 400, 25.0))).to_json(),
         r#"{"progress":{"runs":50,"runs_total":400,"runs_per_s":2000,"elapsed_ms":25.0}}"#
     );
 }
@@ -702,7 +698,7 @@ fn a_sweep_is_refused_with_the_axis_or_the_limit_named() {
             "timeout-retry",
             "instances=99,100",
             "seed=1",
-            json!({})
+            |_| ()
         ))),
         "instances: every cell is refused: 99 is outside 1..=8"
     );
@@ -715,7 +711,7 @@ fn a_sweep_is_refused_with_the_axis_or_the_limit_named() {
         "timeout-retry",
         "instances=1,\"two\"",
         "seed=1",
-        json!({"strategies": ["naive"], "seeds": 1}),
+        |r| (r.strategies, r.seeds) = (names(&[Strategy::Naive]), Some(1)),
     ));
     assert_eq!(
         swept(&typed).report.maps[0].cells[1].refused.as_deref(),
@@ -751,4 +747,63 @@ fn a_sweep_is_refused_with_the_axis_or_the_limit_named() {
         error(&missing).starts_with("request.sweep: missing field `y`"),
         "{missing:?}"
     );
+}
+
+/// The workshop reads each message with the protocol's types, as the kind
+/// of request it asked for: every one the worker posts reads back, and
+/// writes the very text it was read from (no field lost or renamed).
+#[test]
+fn every_message_posted_reads_back_as_the_protocols_type() {
+    fn reads_back<P, D>(posted: &Posted) -> Message<P, D>
+    where
+        P: serde::de::DeserializeOwned + Serialize,
+        D: serde::de::DeserializeOwned + Serialize,
+    {
+        let text = posted.to_json();
+        let read: Message<P, D> =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert_eq!(read.to_json(), text);
+        read
+    }
+    let ready: Message = reads_back(&Posted::ready());
+    assert_eq!(
+        ready,
+        Message::Ready(Ready {
+            states_default: explore::limits::STATES_DEFAULT,
+            states_max: explore::limits::STATES_MAX,
+        })
+    );
+    let explored = served(
+        &Request::Explore(ExploreRequest::new(builtins::builtin("race-2").unwrap())).to_json(),
+    );
+    assert!(
+        matches!(
+            &explored[..],
+            [
+                Posted::Explore(Message::Progress(_)),
+                ..,
+                Posted::Explore(Message::Done(_))
+            ]
+        ),
+        "progress, then done: {explored:?}"
+    );
+    for posted in &explored {
+        let read: Message = reads_back(posted);
+        if let (Message::Done(read), Posted::Explore(Message::Done(sent))) = (&read, posted) {
+            // The report in the workshop's hands: the counts it shows.
+            assert_eq!(read.report.schedules, sent.report.schedules);
+            assert_eq!(read.report.status, Status::Complete);
+            assert_eq!(read.report.properties, sent.report.properties);
+        }
+    }
+    let swept = served(&sweep_text("race-2", "instances=1,99", "seed=1,2", |r| {
+        r.seeds = Some(2)
+    }));
+    for posted in &swept {
+        let read: SweepMessage = reads_back(posted);
+        assert_eq!(Posted::Sweep(read), *posted);
+    }
+    let refused = served(r#"{"explore": {"scenario": "race-x"}}"#);
+    let read: SweepMessage = reads_back(&refused[0]);
+    assert!(matches!(read, Message::Error { message } if message.contains("race-x")));
 }

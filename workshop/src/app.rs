@@ -7,6 +7,7 @@ use crate::board::Board;
 use crate::branch::Branch;
 use crate::counts::{Counting, Counts, Whole, start_whole};
 use crate::editor::Editor;
+use crate::explorer::{Explorer, use_explorer};
 use crate::exports::Exports;
 use crate::handout::Handout;
 use crate::lesson::{ChallengePanel, LessonList};
@@ -45,8 +46,12 @@ pub fn Workshop() -> impl IntoView {
         document().set_title(words(lang).title);
     });
     let whole: Whole = RwSignal::new((None, Counting::Idle));
+    // The explorer's workers live as long as the page, and go with it.
+    let explorer = use_explorer();
     let solved = crate::lesson::progress();
-    let handle = window_event_listener(leptos::ev::keydown, move |e| on_key(ws, p, whole, &e));
+    let handle = window_event_listener(leptos::ev::keydown, move |e| {
+        on_key(ws, p, explorer, whole, &e)
+    });
     on_cleanup(move || handle.remove());
     let on_stage = move || ws.presenting.get();
     view! {
@@ -72,8 +77,8 @@ pub fn Workshop() -> impl IntoView {
                 <aside class="workshop-side">
                     <LessonList solved />
                     <Scheduler />
-                    <Counts whole />
-                    <Sweep />
+                    <Counts whole explorer />
+                    <Sweep explorer />
                     <Exports />
                     <Share />
                     <Keys />
@@ -85,7 +90,7 @@ pub fn Workshop() -> impl IntoView {
 
 /// The keys: 1-9 pick, U undo, R redo, F finish, arrows step, E counts;
 /// in presenter mode, presenter mode's keys only (`presenter::key`).
-fn on_key(ws: Ws, p: Presenter, whole: Whole, e: &web_sys::KeyboardEvent) {
+fn on_key(ws: Ws, p: Presenter, explorer: Explorer, whole: Whole, e: &web_sys::KeyboardEvent) {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return;
     }
@@ -114,7 +119,7 @@ fn on_key(ws: Ws, p: Presenter, whole: Whole, e: &web_sys::KeyboardEvent) {
         "f" | "F" => ws.finish(),
         "ArrowLeft" => ws.step(-1),
         "ArrowRight" => ws.step(1),
-        "e" | "E" => start_whole(ws, whole),
+        "e" | "E" => start_whole(ws, explorer, whole),
         _ => return,
     }
     e.prevent_default();

@@ -6,14 +6,16 @@
 //! graph the whole count's worker kept rather than explored again.
 
 use crate::alternatives::taken;
-use crate::explorer::{self, Event, Figures, Report, Slot};
+use crate::explorer::{Event, Explorer, Slot};
 use crate::property_words;
 use crate::state::Ws;
 use crate::texts::{Words, count, words};
 use leptos::prelude::*;
-use lousa_core::Strategy;
 use lousa_core::choice::Schedule;
+use lousa_core::explore::{Modality, Report, Status};
 use lousa_core::narrate::Lang;
+use lousa_core::{Scenario, Strategy};
+use lousa_protocol::{ExploreRequest, Figures, Request};
 
 /// Where a count stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,21 +33,22 @@ pub type Of = (String, Strategy);
 /// The count of every schedule, and the world it is of.
 pub type Whole = RwSignal<(Option<Of>, Counting)>;
 
-/// The counts' panel. `whole` is held by the page, so that a key can start it.
+/// The counts' panel. `whole` is held by the page, so that a key can start
+/// it; `explorer` is the page's workers.
 #[component]
-pub fn Counts(whole: Whole) -> impl IntoView {
+pub fn Counts(whole: Whole, explorer: Explorer) -> impl IntoView {
     let ws = expect_context::<Ws>();
     let here = RwSignal::new(Counting::Idle);
     // Counts from here asked so far: only the last one's answer shows.
     let asked = StoredValue::new(0u64);
     let of = move || (ws.link(), ws.strategy.get());
-    let start = move || start_whole(ws, whole);
+    let start = move || start_whole(ws, explorer, whole);
     // A new world forgets the counts of the old one.
     Effect::new(move |_| {
         let now = of();
         if whole.with_untracked(|(o, _)| o.as_ref().is_some_and(|o| *o != now)) {
-            explorer::cancel(Slot::Whole);
-            explorer::cancel(Slot::Here);
+            explorer.cancel(Slot::Whole);
+            explorer.cancel(Slot::Here);
             whole.set((None, Counting::Idle));
             here.set(Counting::Idle);
         }
@@ -71,7 +74,7 @@ pub fn Counts(whole: Whole) -> impl IntoView {
                 let text = Schedule(prefix).exact_text();
                 let request = ws
                     .built
-                    .with_untracked(|s| explorer::request(s, strategy.name(), Some(text)));
+                    .with_untracked(|s| request(s, strategy, Some(text)));
                 here.set(Counting::Running(Figures::default()));
                 let now = asked.get_value() + 1;
                 asked.set_value(now);
@@ -82,12 +85,12 @@ pub fn Counts(whole: Whole) -> impl IntoView {
                 };
                 // The whole count's worker kept its graph: it reads the
                 // counts from here off it instead of exploring again.
-                if !explorer::ask(Slot::Whole, request.clone(), tell) {
-                    explorer::start(Slot::Here, request, tell);
+                if !explorer.ask(Slot::Whole, &request, tell) {
+                    explorer.start(Slot::Here, &request, tell);
                 }
             }
             _ => {
-                explorer::cancel(Slot::Here);
+                explorer.cancel(Slot::Here);
                 // An answer still on its way is for a position left.
                 asked.update_value(|n| *n += 1);
                 here.set(Counting::Idle);
@@ -107,7 +110,7 @@ pub fn Counts(whole: Whole) -> impl IntoView {
                 <button
                     data-testid="cancel"
                     on:click=move |_| {
-                        explorer::cancel(Slot::Whole);
+                        explorer.cancel(Slot::Whole);
                         whole.update(|(_, c)| *c = Counting::Cancelled);
                     }
                     prop:disabled=move || !running()
@@ -115,27 +118,26 @@ pub fn Counts(whole: Whole) -> impl IntoView {
                     {move || w().cancel}
                 </button>
             </p>
-            <FromHere here whole_cut />
+            <FromHere here whole_cut limit=explorer.states_default />
             {move || {
                 let lang = ws.lang.get();
+                let limit = explorer.states_default.get();
                 let c = whole.with(|(_, c)| c.clone());
-                status(&c, lang)
+                status(&c, limit, lang)
             }}
         </section>
     }
 }
 
 /// Starts counting every schedule of the world on the board.
-pub fn start_whole(ws: Ws, whole: Whole) {
+pub fn start_whole(ws: Ws, explorer: Explorer, whole: Whole) {
     let (link, strategy) = untrack(|| (ws.link(), ws.strategy.get()));
-    let request = ws
-        .built
-        .with_untracked(|s| explorer::request(s, strategy.name(), None));
+    let request = ws.built.with_untracked(|s| request(s, strategy, None));
     whole.set((
         Some((link, strategy)),
         Counting::Running(Figures::default()),
     ));
-    explorer::start(Slot::Whole, request, move |e| {
+    explorer.start(Slot::Whole, &request, move |e| {
         let was = whole.with_untracked(|(_, c)| c.clone());
         let next = match (e, was) {
             // A late message of a cancelled run changes nothing.
@@ -146,11 +148,22 @@ pub fn start_whole(ws: Ws, whole: Whole) {
     });
 }
 
+/// The worker's request to explore `scenario` (the page's, decoded and
+/// checked: the worker reads no links) under `strategy`, on from `prefix`
+/// (exact schedule text) when given; every other option the worker's
+/// default, the state limit its `ready` names.
+fn request(scenario: &Scenario, strategy: Strategy, prefix: Option<String>) -> Request {
+    let mut r = ExploreRequest::new(scenario.clone());
+    r.strategy = Some(strategy.name().into());
+    r.prefix = prefix;
+    Request::Explore(r)
+}
+
 /// Whether a count finished whole (`Some(true)`), stopped at the state
 /// limit (`Some(false)`), or has not finished.
 fn finished(c: &Counting) -> Option<bool> {
     match c {
-        Counting::Done(r) => Some(r.status == "complete"),
+        Counting::Done(r) => Some(r.status == Status::Complete),
         _ => None,
     }
 }
@@ -158,14 +171,18 @@ fn finished(c: &Counting) -> Option<bool> {
 fn from_event(e: Event) -> Counting {
     match e {
         Event::Progress(f) => Counting::Running(f),
-        Event::Done(r) => Counting::Done(r),
+        Event::Done(d) => Counting::Done(Box::new(d.report)),
         Event::Failed(m) => Counting::Failed(m),
     }
 }
 
 /// "daqui: 1.472 escalonamentos, 1.388 cobram duas vezes".
 #[component]
-fn FromHere(here: RwSignal<Counting>, whole_cut: Memo<bool>) -> impl IntoView {
+fn FromHere(
+    here: RwSignal<Counting>,
+    whole_cut: Memo<bool>,
+    limit: RwSignal<Option<u32>>,
+) -> impl IntoView {
     let ws = expect_context::<Ws>();
     move || {
         let lang = ws.lang.get();
@@ -189,16 +206,16 @@ fn FromHere(here: RwSignal<Counting>, whole_cut: Memo<bool>) -> impl IntoView {
             Counting::Failed(m) => format!("{} {m}", w.worker_failed),
             // A from-here count can stop at the limit where the whole one
             // did not (it starts from a state the whole count merged).
-            Counting::Done(r) if r.status != "complete" => {
-                format!("{}: {}", w.from_here, w.state_limit)
+            Counting::Done(r) if r.status != Status::Complete => {
+                format!("{}: {}", w.from_here, state_limit(&r, limit.get(), lang))
             }
             Counting::Done(r) => {
                 let mut s = format!(
                     "{}: {} {}, {} {}",
                     w.from_here,
-                    count(r.schedules.0, lang),
+                    count(r.schedules, lang),
                     w.schedules_word,
-                    count(r.double_charging(), lang),
+                    count(double_charging(&r), lang),
                     w.charge_twice
                 );
                 if inside {
@@ -211,7 +228,31 @@ fn FromHere(here: RwSignal<Counting>, whole_cut: Memo<bool>) -> impl IntoView {
     }
 }
 
-fn status(c: &Counting, lang: Lang) -> AnyView {
+/// Schedules that end charging some intent twice.
+fn double_charging(r: &Report) -> u128 {
+    r.outcomes
+        .iter()
+        .filter(|o| o.double_charge)
+        .map(|o| o.schedules)
+        .fold(0u128, u128::saturating_add)
+}
+
+/// Why a count stopped at the state limit, naming the limit: the one the
+/// worker's `ready` said it explores under, or, before any worker said it,
+/// the states the count reached (equal to it when it stopped there).
+pub fn state_limit(r: &Report, limit: Option<u32>, lang: Lang) -> String {
+    let w = words(lang);
+    let limit = limit.map_or(r.states, u64::from);
+    format!(
+        "{} {} {}: {}",
+        w.state_limit,
+        count(limit.into(), lang),
+        w.states_word,
+        w.state_limit_why
+    )
+}
+
+fn status(c: &Counting, limit: Option<u32>, lang: Lang) -> AnyView {
     let w = words(lang);
     match c {
         Counting::Idle => ().into_any(),
@@ -242,13 +283,14 @@ fn status(c: &Counting, lang: Lang) -> AnyView {
             }
             .into_any()
         }
-        Counting::Done(r) => result(r, w, lang).into_any(),
+        Counting::Done(r) => result(r, w, limit, lang).into_any(),
     }
 }
 
-fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
+fn result(r: &Report, w: &'static Words, limit: Option<u32>, lang: Lang) -> impl IntoView + use<> {
     let ws = expect_context::<Ws>();
-    let head = if r.status == "complete" {
+    let complete = r.status == Status::Complete;
+    let head = if complete {
         format!(
             "{}: {} {} · {} {} · {} {}",
             w.complete,
@@ -256,15 +298,14 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
             w.states_word,
             count(u128::from(r.transitions), lang),
             w.transitions_word,
-            count(r.schedules.0, lang),
+            count(r.schedules, lang),
             w.schedules_word
         )
     } else {
-        w.state_limit.to_string()
+        state_limit(r, limit, lang)
     };
     // Past the state limit, an outcome's schedules were not all reached:
     // its count would read as exact.
-    let complete = r.status == "complete";
     let schedules = move |n: u128| {
         if complete {
             count(n, lang)
@@ -289,12 +330,12 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
                 .collect::<Vec<_>>()
                 .join(", ");
             let example = o.example.clone().map(|e| {
-                let schedule = e.schedule.clone();
+                let schedule = e.schedule.0.clone();
                 let text = e.text.clone();
                 // The schedule as the picks a person would make, step by step.
                 let steps = ws
                     .built
-                    .with_untracked(|s| taken(s, &e.schedule, lang))
+                    .with_untracked(|s| taken(s, &e.schedule.0, lang))
                     .into_iter()
                     .map(|t| view! { <li>{t}</li> })
                     .collect_view();
@@ -316,7 +357,7 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
                 <tr data-testid="outcome" class:double=o.double_charge>
                     <td>"[" {captures} "]"</td>
                     <td>"[" {answers} "]"</td>
-                    <td data-testid="outcome-schedules">{schedules(o.schedules.0)}</td>
+                    <td data-testid="outcome-schedules">{schedules(o.schedules)}</td>
                     <td>{example}</td>
                 </tr>
             }
@@ -326,15 +367,14 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
         .properties
         .iter()
         .map(|p| {
-            let modality = if p.property.modality == "always" {
-                w.always
-            } else {
-                w.sometimes
+            let property = p.claim.property;
+            let modality = match property.modality {
+                Modality::Always => w.always,
+                Modality::Sometimes => w.sometimes,
             };
-            let (mark, said) = property_words::verdict(&p.verdict, lang);
-            let what = property_words::sentence(&p.property.name, lang)
-                .map_or_else(|| p.property.name.clone(), str::to_string);
-            let note = if p.property.required {
+            let (mark, said) = property_words::verdict(p.verdict.name(), lang);
+            let what = property_words::sentence(property.name, lang).unwrap_or(property.name);
+            let note = if p.claim.required {
                 String::new()
             } else {
                 format!(" ({})", property_words::not_claimed(lang))
@@ -342,10 +382,10 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
             view! {
                 <li
                     data-testid="property"
-                    data-verdict=p.verdict.clone()
-                    data-property=p.property.name.clone()
+                    data-verdict=p.verdict.name()
+                    data-property=property.name
                     data-ok=p.ok.to_string()
-                    title=p.property.name.clone()
+                    title=property.name
                 >
                     {format!("{mark} {modality} {what}: {said}{note}")}
                 </li>
@@ -371,24 +411,65 @@ fn result(r: &Report, w: &'static Words, lang: Lang) -> impl IntoView + use<> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use lousa_core::{builtins, explore};
 
-    fn report(status: &str) -> Counting {
-        let text = format!(
-            r#"{{"status": "{status}", "states": 5000000, "transitions": 9, "schedules": 7,
-                "outcomes": [], "properties": []}}"#
-        );
-        Counting::Done(Box::new(serde_json::from_str(&text).unwrap()))
+    /// race-2 check-then-act counted by the core, cut at `max_states`.
+    pub(crate) fn counted(max_states: u32) -> Report {
+        let mut s = builtins::builtin("race-2").unwrap();
+        s.strategy = Strategy::CheckThenAct;
+        let mut options = explore::Options::for_scenario(&s);
+        options.max_states = max_states;
+        explore::explore(&s, &options).unwrap()
     }
 
     /// Issue #35: a count stopped at the state limit started a from-here
     /// count, which then read as exact.
     #[test]
     fn only_a_whole_count_that_finished_counts_from_here() {
-        assert_eq!(finished(&report("complete")), Some(true));
-        assert_eq!(finished(&report("state-limit")), Some(false));
+        let done = |r| Counting::Done(Box::new(r));
+        assert_eq!(finished(&done(counted(1_000_000))), Some(true));
+        assert_eq!(finished(&done(counted(100))), Some(false));
         assert_eq!(finished(&Counting::Running(Figures::default())), None);
         assert_eq!(finished(&Counting::Cancelled), None);
+    }
+
+    #[test]
+    fn a_request_carries_the_scenario_and_the_prefix_only_when_given() {
+        let s = lousa_core::link::decode("race-2;db_latency_ms=5").unwrap();
+        let r: serde_json::Value =
+            serde_json::from_str(&request(&s, Strategy::Naive, None).to_json()).unwrap();
+        assert_eq!(
+            r,
+            serde_json::json!({"explore": {"scenario": s, "strategy": "naive"}})
+        );
+        let from = request(&s, Strategy::Naive, Some("1-0".into())).to_json();
+        assert!(from.contains(r#""prefix":"1-0""#), "{from}");
+    }
+
+    #[test]
+    fn double_charging_sums_the_schedules_of_the_outcomes_that_charge_twice() {
+        let whole = counted(1_000_000);
+        let twice: Vec<u128> = whole
+            .outcomes
+            .iter()
+            .filter(|o| o.double_charge)
+            .map(|o| o.schedules)
+            .collect();
+        assert!(!twice.is_empty(), "check-then-act charges twice");
+        assert_eq!(double_charging(&whole), twice.iter().sum::<u128>());
+        assert!(double_charging(&whole) < whole.schedules);
+    }
+
+    #[test]
+    fn the_state_limit_is_named_as_the_worker_said_it() {
+        let cut = counted(100);
+        assert_eq!(
+            state_limit(&cut, Some(5_000_000), Lang::Pt),
+            "A exploração parou no limite de 5.000.000 estados: nada pode ser afirmado sobre os escalonamentos que faltaram."
+        );
+        // Before any worker said it: the states the count stopped at.
+        assert!(state_limit(&cut, None, Lang::En).contains("limit of 100 states: nothing"));
     }
 }

@@ -1,13 +1,19 @@
-//! The explorer's Web Worker (`lousa-worker`, see its crate doc for the
-//! protocol), as the workshop drives it: one worker per [`Slot`], started
-//! for a request (an exploration or a sweep) and terminated to cancel, and
-//! asked again while it lives ([`ask`]: the whole count's worker answers
-//! the counts from here off the graph it kept). The worker's files are
-//! fetched only when a slot first starts, so a page that never counts
-//! never loads them.
+//! The explorer's Web Worker (`lousa-worker`; its requests and messages
+//! are `lousa-protocol`'s types), as the workshop drives it: one worker per
+//! [`Slot`], started for a request (an exploration or a sweep) and
+//! terminated to cancel, and asked again while it lives ([`Explorer::ask`]:
+//! the whole count's worker answers the counts from here off the graph it
+//! kept). [`use_explorer`] makes the workers' owner, which terminates them
+//! when the component that called it is cleaned up. The worker's files are
+//! fetched only when a slot first starts, so a page that never counts never
+//! loads them.
+//!
+//! Requests and messages travel as JSON text both ways: the page writes the
+//! typed request, the worker writes the typed message, and each side reads
+//! the other's text with the same types, with no JavaScript object between.
 
-use lousa_core::Scenario;
-use serde::Deserialize;
+use leptos::prelude::*;
+use lousa_protocol::{Figures, Message, Ready, Request};
 use serde::de::{DeserializeOwned, IgnoredAny};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -29,111 +35,49 @@ pub enum Slot {
     Sweep,
 }
 
-/// Progress of a run, as the worker posts it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
-pub struct Figures {
-    pub states: u64,
-    pub transitions: u64,
-    pub states_per_s: u64,
-    pub elapsed_ms: f64,
-}
-
-/// The part of `explore::Report` the workshop shows.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Report {
-    pub status: String,
-    pub states: u64,
-    pub transitions: u64,
-    pub schedules: Count,
-    pub outcomes: Vec<Outcome>,
-    pub properties: Vec<PropertyReport>,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Outcome {
-    pub captures: Vec<u32>,
-    pub answers: Vec<Option<u16>>,
-    pub double_charge: bool,
-    pub schedules: Count,
-    pub example: Option<Example>,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Example {
-    pub text: String,
-    pub schedule: Vec<u32>,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct PropertyReport {
-    pub property: Claim,
-    pub verdict: String,
-    pub ok: bool,
-    pub example: Option<Example>,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Claim {
-    pub modality: String,
-    pub name: String,
-    /// Whether the design promises it: a verdict on one it does not is
-    /// shown, but is no failure.
-    #[serde(default = "claimed")]
-    pub required: bool,
-}
-
-fn claimed() -> bool {
-    true
-}
-
-/// A schedule count: a JSON number below 2^53, a decimal string above (so
-/// that JavaScript keeps it exact).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Count(pub u128);
-
-impl<'de> Deserialize<'de> for Count {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Either {
-            Number(u64),
-            Text(String),
-        }
-        match Either::deserialize(d)? {
-            Either::Number(n) => Ok(Count(n.into())),
-            Either::Text(t) => t.parse().map(Count).map_err(serde::de::Error::custom),
+impl Slot {
+    fn index(self) -> usize {
+        match self {
+            Slot::Whole => 0,
+            Slot::Here => 1,
+            Slot::Sweep => 2,
         }
     }
-}
-
-impl Report {
-    /// Schedules that end charging some intent twice.
-    pub fn double_charging(&self) -> u128 {
-        self.outcomes
-            .iter()
-            .filter(|o| o.double_charge)
-            .map(|o| o.schedules.0)
-            .fold(0u128, u128::saturating_add)
-    }
-}
-
-/// A message from the worker, with the figures `P` and the report `D` of
-/// the kind of request it answers.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Message<P, D> {
-    Ready {},
-    Progress(P),
-    Done { report: D },
-    Error { message: String },
 }
 
 /// What a run tells its starter: an exploration's figures and report by
 /// default, a sweep's when it asked for a sweep.
-pub enum Event<P = Figures, D = Report> {
+pub enum Event<P = Figures, D = lousa_protocol::Done> {
     Progress(P),
     Done(Box<D>),
     Failed(String),
+}
+
+/// The workers of the page, one per slot, and what the first of them said
+/// in its `ready`. Copy: a handle to values the owning component holds.
+#[derive(Clone, Copy)]
+pub struct Explorer {
+    slots: StoredValue<[Option<Running>; 3], LocalStorage>,
+    /// The state limit the worker explores under when a request names
+    /// none (all of the workshop's do), from its `ready`: None until a
+    /// worker has said it.
+    pub states_default: RwSignal<Option<u32>>,
+}
+
+/// The workers' owner for the component that calls it: none runs until a
+/// slot starts, and every one is terminated when that component is
+/// cleaned up.
+pub fn use_explorer() -> Explorer {
+    let explorer = Explorer {
+        slots: StoredValue::new_local([None, None, None]),
+        states_default: RwSignal::new(None),
+    };
+    on_cleanup(move || {
+        for slot in [Slot::Whole, Slot::Here, Slot::Sweep] {
+            explorer.cancel(slot);
+        }
+    });
+    explorer
 }
 
 struct Running {
@@ -142,6 +86,9 @@ struct Running {
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
+
+/// Hears a message's text.
+type Listener = Rc<dyn Fn(&str)>;
 
 /// Where a worker's messages go. It serves requests in the order posted,
 /// answering each with one `done` or `error`, so counting those says which
@@ -157,28 +104,50 @@ struct Route {
     ready: bool,
 }
 
-/// Hears a message's text.
-type Listener = Rc<dyn Fn(&str)>;
-
-/// A message's kind alone, to route it before reading it as a `P` or `D`.
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Kind {
-    Ready(IgnoredAny),
-    Progress(IgnoredAny),
-    Done(IgnoredAny),
-    Error(IgnoredAny),
+/// What a message from the worker calls for.
+enum Heard {
+    /// The worker is ready, with its limits: post the requests waiting.
+    Ready(Ready, Vec<String>),
+    /// Tell the last request's listener.
+    Tell(Listener, String),
+    /// A message of a request made stale: dropped.
+    Stale,
 }
 
-thread_local! {
-    static SLOTS: RefCell<[Option<Running>; 3]> = const { RefCell::new([None, None, None]) };
-}
+impl Route {
+    fn new(tell: Listener, request: String) -> Route {
+        Route {
+            pending: 1,
+            tell,
+            waiting: vec![request],
+            ready: false,
+        }
+    }
 
-fn index(slot: Slot) -> usize {
-    match slot {
-        Slot::Whole => 0,
-        Slot::Here => 1,
-        Slot::Sweep => 2,
+    /// Routes `text`, read by its kind alone: progress and ends go to the
+    /// last request's listener, if they are its.
+    fn hear(&mut self, text: String) -> Heard {
+        match serde_json::from_str::<Message<IgnoredAny, IgnoredAny>>(&text) {
+            Ok(Message::Ready(ready)) => {
+                self.ready = true;
+                Heard::Ready(ready, std::mem::take(&mut self.waiting))
+            }
+            Ok(Message::Done(_) | Message::Error { .. }) => {
+                let current = self.pending <= 1;
+                self.pending = self.pending.saturating_sub(1);
+                self.tell_if(current, text)
+            }
+            // Progress, and what does not read, which the listener names.
+            _ => self.tell_if(self.pending <= 1, text),
+        }
+    }
+
+    fn tell_if(&self, current: bool, text: String) -> Heard {
+        if current {
+            Heard::Tell(self.tell.clone(), text)
+        } else {
+            Heard::Stale
+        }
     }
 }
 
@@ -190,178 +159,215 @@ where
 {
     Rc::new(
         move |text: &str| match serde_json::from_str::<Message<P, D>>(text) {
-            Ok(Message::Ready {}) => {}
+            Ok(Message::Ready(_)) => {}
             Ok(Message::Progress(f)) => tell(Event::Progress(f)),
-            Ok(Message::Done { report }) => tell(Event::Done(Box::new(report))),
+            Ok(Message::Done(d)) => tell(Event::Done(d)),
             Ok(Message::Error { message }) => tell(Event::Failed(message)),
             Err(e) => tell(Event::Failed(e.to_string())),
         },
     )
 }
 
-/// Starts `request` (the worker's JSON request) in a new worker in `slot`,
-/// cancelling what ran there; `tell` hears its progress and its end, read
-/// as `P` and `D`.
-pub fn start<P, D>(slot: Slot, request: String, tell: impl Fn(Event<P, D>) + 'static)
-where
-    P: DeserializeOwned + 'static,
-    D: DeserializeOwned + 'static,
-{
-    cancel(slot);
-    let tell = listener(tell);
-    let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    let worker = match Worker::new_with_options(WORKER_URL, &options) {
-        Ok(w) => w,
-        Err(e) => {
-            tell(&failed(&format!("{e:?}")));
-            return;
-        }
-    };
-    let route = Rc::new(RefCell::new(Route {
-        pending: 1,
-        tell,
-        waiting: vec![request],
-        ready: false,
-    }));
-    let on_message = {
-        let (worker, route) = (worker.clone(), route.clone());
-        Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            let text = js_sys::JSON::stringify(&event.data())
-                .ok()
-                .and_then(|t| JsValue::from(t).as_string())
-                .unwrap_or_default();
-            // The route is let go of before anyone hears the message, so
-            // that hearing it may ask the worker again.
-            let heard: Option<(Listener, String)> = {
-                let mut r = route.borrow_mut();
-                match serde_json::from_str::<Kind>(&text) {
-                    Ok(Kind::Ready(_)) => {
-                        r.ready = true;
-                        let posted = std::mem::take(&mut r.waiting).iter().all(|request| {
-                            worker.post_message(&JsValue::from_str(request)).is_ok()
-                        });
-                        (!posted).then(|| (r.tell.clone(), failed("postMessage")))
-                    }
-                    Ok(Kind::Done(_) | Kind::Error(_)) => {
-                        let current = r.pending <= 1;
-                        r.pending = r.pending.saturating_sub(1);
-                        current.then(|| (r.tell.clone(), text))
-                    }
-                    _ => (r.pending <= 1).then(|| (r.tell.clone(), text)),
-                }
-            };
-            if let Some((tell, text)) = heard {
-                tell(&text);
-            }
-        })
-    };
-    let on_error = {
-        let route = route.clone();
-        Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
-            let tell = route.borrow().tell.clone();
-            tell(&failed("the worker stopped on an error"));
-        })
-    };
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    SLOTS.with(|slots| {
-        slots.borrow_mut()[index(slot)] = Some(Running {
-            worker,
-            route,
-            _on_message: on_message,
-            _on_error: on_error,
-        })
-    });
-}
-
-/// Posts `request` to the worker already in `slot`, after what it was
-/// asked before: `tell` hears its answer, and no earlier request's
-/// anymore. False when no worker is there. The whole count's worker
-/// keeps its graph, and answers the counts from here off it at once.
-pub fn ask<P, D>(slot: Slot, request: String, tell: impl Fn(Event<P, D>) + 'static) -> bool
-where
-    P: DeserializeOwned + 'static,
-    D: DeserializeOwned + 'static,
-{
-    let asked = SLOTS.with(|slots| {
-        let slots = slots.borrow();
-        let running = slots[index(slot)].as_ref()?;
-        let mut r = running.route.borrow_mut();
-        r.tell = listener(tell);
-        r.pending += 1;
-        if !r.ready {
-            r.waiting.push(request);
-            return Some(None);
-        }
-        let posted = running
-            .worker
-            .post_message(&JsValue::from_str(&request))
-            .is_ok();
-        Some((!posted).then(|| r.tell.clone()))
-    });
-    match asked {
-        None => false,
-        Some(None) => true,
-        Some(Some(tell)) => {
-            tell(&failed("postMessage"));
-            true
-        }
-    }
-}
-
 /// The text of an `error` message saying `message`.
 fn failed(message: &str) -> String {
-    serde_json::json!({ "error": { "message": message } }).to_string()
+    Message::<(), ()>::Error {
+        message: message.into(),
+    }
+    .to_json()
 }
 
-/// Stops the run in `slot` at once, if one runs.
-pub fn cancel(slot: Slot) {
-    let running = SLOTS.with(|slots| slots.borrow_mut()[index(slot)].take());
-    if let Some(running) = running {
-        running.worker.terminate();
+impl Explorer {
+    /// Starts `request` in a new worker in `slot`, cancelling what ran
+    /// there; `tell` hears its progress and its end, read as `P` and `D`.
+    pub fn start<P, D>(self, slot: Slot, request: &Request, tell: impl Fn(Event<P, D>) + 'static)
+    where
+        P: DeserializeOwned + 'static,
+        D: DeserializeOwned + 'static,
+    {
+        self.cancel(slot);
+        let tell = listener(tell);
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = match Worker::new_with_options(WORKER_URL, &options) {
+            Ok(w) => w,
+            Err(e) => {
+                tell(&failed(&format!("{e:?}")));
+                return;
+            }
+        };
+        let route = Rc::new(RefCell::new(Route::new(tell, request.to_json())));
+        let on_message = {
+            let (worker, route) = (worker.clone(), route.clone());
+            let states_default = self.states_default;
+            Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                let text = event.data().as_string().unwrap_or_default();
+                // The route is let go of before anyone hears the message,
+                // so that hearing it may ask the worker again.
+                let heard = route.borrow_mut().hear(text);
+                match heard {
+                    Heard::Ready(ready, waiting) => {
+                        // Set once: every worker started says the same, and
+                        // a set would redraw what reads it.
+                        let limit = Some(ready.states_default);
+                        if states_default.get_untracked() != limit {
+                            states_default.set(limit);
+                        }
+                        let posted = waiting
+                            .iter()
+                            .all(|r| worker.post_message(&JsValue::from_str(r)).is_ok());
+                        if !posted {
+                            let tell = route.borrow().tell.clone();
+                            tell(&failed("postMessage"));
+                        }
+                    }
+                    Heard::Tell(tell, text) => tell(&text),
+                    Heard::Stale => {}
+                }
+            })
+        };
+        let on_error = {
+            let route = route.clone();
+            Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
+                let tell = route.borrow().tell.clone();
+                tell(&failed("the worker stopped on an error"));
+            })
+        };
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        self.slots.update_value(|slots| {
+            slots[slot.index()] = Some(Running {
+                worker,
+                route,
+                _on_message: on_message,
+                _on_error: on_error,
+            })
+        });
     }
-}
 
-/// The worker's request to explore `scenario` (the page's, decoded and
-/// checked: the worker reads no links) under a strategy, on from `prefix`
-/// (exact schedule text) when given.
-pub fn request(scenario: &Scenario, strategy: &str, prefix: Option<String>) -> String {
-    let mut explore = serde_json::json!({ "scenario": scenario, "strategy": strategy });
-    if let Some(prefix) = prefix {
-        explore["prefix"] = prefix.into();
+    /// Posts `request` to the worker already in `slot`, after what it was
+    /// asked before: `tell` hears its answer, and no earlier request's
+    /// anymore. False when no worker is there. The whole count's worker
+    /// keeps its graph, and answers the counts from here off it at once.
+    pub fn ask<P, D>(
+        self,
+        slot: Slot,
+        request: &Request,
+        tell: impl Fn(Event<P, D>) + 'static,
+    ) -> bool
+    where
+        P: DeserializeOwned + 'static,
+        D: DeserializeOwned + 'static,
+    {
+        let text = request.to_json();
+        let asked = self.slots.with_value(|slots| {
+            let running = slots[slot.index()].as_ref()?;
+            let mut r = running.route.borrow_mut();
+            r.tell = listener(tell);
+            r.pending += 1;
+            if !r.ready {
+                r.waiting.push(text);
+                return Some(None);
+            }
+            let posted = running
+                .worker
+                .post_message(&JsValue::from_str(&text))
+                .is_ok();
+            Some((!posted).then(|| r.tell.clone()))
+        });
+        match asked {
+            None => false,
+            Some(None) => true,
+            Some(Some(tell)) => {
+                tell(&failed("postMessage"));
+                true
+            }
+        }
     }
-    serde_json::json!({ "explore": explore }).to_string()
+
+    /// Stops the run in `slot` at once, if one runs.
+    pub fn cancel(self, slot: Slot) {
+        let running = self
+            .slots
+            .try_update_value(|slots| slots[slot.index()].take())
+            .flatten();
+        if let Some(running) = running {
+            running.worker.terminate();
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lousa_core::narrate::Lang;
+    use std::cell::Cell;
 
-    #[test]
-    fn a_report_reads_counts_as_numbers_and_as_text() {
-        let text = r#"{"status": "complete", "states": 3, "transitions": 2, "schedules": "18014398509481985",
-            "outcomes": [{"captures": [2], "answers": [201, null], "double_charge": true,
-                          "schedules": "18014398509481984", "example": {"text": "0", "schedule": []}},
-                         {"captures": [1], "answers": [201, 200], "double_charge": false,
-                          "schedules": 1, "example": null}],
-            "properties": [{"property": {"modality": "always", "name": "x", "required": true},
-                            "verdict": "holds", "ok": true, "example": null}]}"#;
-        let r: Report = serde_json::from_str(text).unwrap();
-        assert_eq!(r.schedules, Count(18_014_398_509_481_985));
-        assert_eq!(r.double_charging(), 18_014_398_509_481_984);
-        assert_eq!(r.outcomes[0].answers, vec![Some(201), None]);
+    /// A route whose listener counts what it hears.
+    fn route(heard: &Rc<Cell<u32>>) -> Route {
+        let heard = heard.clone();
+        Route::new(Rc::new(move |_| heard.set(heard.get() + 1)), "r1".into())
     }
 
     #[test]
-    fn a_request_carries_the_scenario_and_the_prefix_only_when_given() {
-        let s = lousa_core::link::decode("race-2;db_latency_ms=5").unwrap();
-        let r: serde_json::Value = serde_json::from_str(&request(&s, "naive", None)).unwrap();
-        assert_eq!(
-            r,
-            serde_json::json!({"explore": {"scenario": s, "strategy": "naive"}})
+    fn ready_posts_the_requests_waiting_and_names_the_default_limit() {
+        let heard = Rc::new(Cell::new(0));
+        let mut r = route(&heard);
+        r.waiting.push("r2".into());
+        // The worker's first message, as it writes it (its own test holds
+        // the text), from a worker built with another default limit.
+        let ready = r#"{"ready":{"states_default":1234,"states_max":50000000}}"#;
+        let Heard::Ready(said, waiting) = r.hear(ready.into()) else {
+            panic!("ready");
+        };
+        assert_eq!(waiting, ["r1", "r2"]);
+        assert!(r.ready && r.waiting.is_empty());
+        assert_eq!(heard.get(), 0, "ready tells no request");
+        // The counts name that limit when a count stops at it: the
+        // worker's, not the states this one reached.
+        let cut = crate::counts::tests::counted(100);
+        let said = crate::counts::state_limit(&cut, Some(said.states_default), Lang::En);
+        assert!(said.contains("limit of 1,234 states"), "{said}");
+    }
+
+    #[test]
+    fn only_the_last_requests_messages_are_told() {
+        let heard = Rc::new(Cell::new(0));
+        let mut r = route(&heard);
+        r.pending = 2;
+        let progress =
+            r#"{"progress":{"states":1,"transitions":0,"states_per_s":0,"elapsed_ms":0.0}}"#;
+        let error = r#"{"error":{"message":"m"}}"#;
+        assert!(matches!(r.hear(progress.into()), Heard::Stale));
+        assert!(
+            matches!(r.hear(error.into()), Heard::Stale),
+            "the first request's end"
         );
-        assert_eq!(r["explore"]["scenario"]["db_latency_ms"], 5);
-        assert!(request(&s, "naive", Some("1-0".into())).contains(r#""prefix":"1-0""#));
+        assert!(matches!(r.hear(progress.into()), Heard::Tell(..)));
+        assert!(matches!(r.hear(error.into()), Heard::Tell(..)));
+    }
+
+    #[test]
+    fn a_message_is_read_as_the_kind_of_request_it_answers() {
+        let got = Rc::new(RefCell::new(Vec::new()));
+        let tell = listener({
+            let got = got.clone();
+            move |e: Event| {
+                got.borrow_mut().push(match e {
+                    Event::Progress(f) => format!("progress {}", f.states),
+                    Event::Done(d) => format!("done {}", d.report.states),
+                    Event::Failed(m) => format!("failed {m}"),
+                })
+            }
+        });
+        tell(r#"{"progress":{"states":7,"transitions":6,"states_per_s":0,"elapsed_ms":1.0}}"#);
+        tell(&failed("postMessage"));
+        // A sweep's progress is no exploration's: named, not misread.
+        tell(r#"{"progress":{"runs":1,"runs_total":2,"runs_per_s":0,"elapsed_ms":1.0}}"#);
+        let got = got.borrow();
+        assert_eq!(got[..2], ["progress 7", "failed postMessage"]);
+        assert!(
+            got[2].starts_with("failed missing field `states`"),
+            "{got:?}"
+        );
     }
 }

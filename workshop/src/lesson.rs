@@ -5,13 +5,11 @@
 //! with the way on to the next.
 
 use crate::counts::{Counting, Whole};
-use crate::explorer;
 use crate::state::Ws;
 use crate::texts::{Words, words};
 use crate::url::{self, Setup};
 use leptos::prelude::*;
-use lousa_core::explore::{Status, Verdict};
-use lousa_core::lesson::{self, Challenge, Goal, How};
+use lousa_core::lesson::{self, Challenge, How};
 use lousa_core::narrate::Lang;
 
 /// Where the browser keeps the solved challenges' ids, comma-separated.
@@ -85,7 +83,7 @@ fn met(c: &Challenge, ws: Ws, whole: Whole) -> bool {
         How::Explore => whole.with(|(of, counting)| {
             of.as_ref()
                 .is_some_and(|(l, s)| l == c.scenario && *s == c.strategy)
-                && matches!(counting, Counting::Done(r) if proven(c, r))
+                && matches!(counting, Counting::Done(r) if c.goal.met_by_report(r))
         }),
         How::Picks if link != c.scenario => false,
         How::Edit if ws.scenario.get() != built_in || link == c.scenario => false,
@@ -93,19 +91,6 @@ fn met(c: &Challenge, ws: Ws, whole: Whole) -> bool {
             .whole
             .with(|r| r.as_ref().is_some_and(|r| c.met_by_run(r, picks))),
     }
-}
-
-/// Whether the worker's report proves `c`'s property: the core's
-/// `Goal::met_by_report`, read on the worker's message (which names the
-/// status and verdicts by the core's own names).
-fn proven(c: &Challenge, r: &explorer::Report) -> bool {
-    let Goal::Proven { property } = c.goal else {
-        return false;
-    };
-    r.status == Status::Complete.name()
-        && r.properties
-            .iter()
-            .any(|p| p.property.name == property && p.verdict == Verdict::Holds.name())
 }
 
 /// The lesson's challenges, each a link marked when solved, with the

@@ -10,7 +10,8 @@
 //! - `alternatives`: the words for a choice point's alternatives;
 //! - `property_words`: the explorer's properties and verdicts in words;
 //! - `edit`: the scenario editor's fields and what an edit makes;
-//! - `explorer`: the explorer's Web Worker, started and cancelled;
+//! - `explorer`: the explorer's Web Workers, owned by the page that calls
+//!   `use_explorer`, started, asked and cancelled;
 //! - `board`, `scheduler`, `counts`, `sweep`, `exports`, `share`,
 //!   `handout`, `lesson`, `editor`, `branch`: the components of each part of the screen (`sweep` with its
 //!   own sentences);

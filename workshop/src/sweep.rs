@@ -7,15 +7,15 @@
 //! counts. A cell is a button that opens its representative seed on the
 //! board.
 
-use crate::explorer::{self, Event, Slot};
+use crate::explorer::{Event, Explorer, Slot};
 use crate::state::Ws;
 use crate::texts::{count, refusal};
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
-use lousa_core::sweep::{self, Axis, default_strategies, limits};
+use lousa_core::sweep::{Axis, Cell, Heatmap, SweepReport, default_strategies, limits};
 use lousa_core::{Scenario, Strategy};
+use lousa_protocol::{Request, SweepDone, SweepFigures, SweepRequest};
 use lousa_web::markup::el;
-use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
 
@@ -114,66 +114,22 @@ const CELL_H: i32 = 32;
 const LEFT: i32 = 58;
 const BELOW: i32 = 22;
 
-/// Progress of a sweep, as the worker posts it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
-pub struct Figures {
-    pub runs: u64,
-    pub runs_total: u64,
-    pub runs_per_s: u64,
-    pub elapsed_ms: f64,
-}
-
-/// The part of lousa-core's `sweep::SweepReport` the workshop reads, as
-/// the worker posts it.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Report {
-    pub x: AxisReport,
-    pub y: AxisReport,
-    pub first_seed: u64,
-    pub seeds: u64,
-    pub maps: Vec<Map>,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct AxisReport {
-    pub path: String,
-    pub values: Vec<Value>,
-}
-
-/// One design's heatmap: its cells row by row (y), each row along x.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Map {
-    pub strategy: String,
-    pub cells: Vec<Cell>,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Cell {
-    pub x: usize,
-    pub y: usize,
-    pub runs: u64,
-    pub double_charged: u64,
-    pub representative_seed: u64,
-    pub link: Option<String>,
-    pub refused: Option<String>,
-}
-
 /// Where a sweep stands.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Sweeping {
     Idle,
-    Running(Figures),
+    Running(SweepFigures),
     /// The report, the scenario it swept (a link) and the wall time it
     /// took the page, worker start included.
-    Done(Box<Report>, String, f64),
+    Done(Box<SweepReport>, String, f64),
     Cancelled,
     Failed(String),
 }
 
 /// The sweep's panel: the axes, seeds and designs, the button and the
-/// progress, then the heatmaps.
+/// progress, then the heatmaps. `explorer` is the page's workers.
 #[component]
-pub fn Sweep() -> impl IntoView {
+pub fn Sweep(explorer: Explorer) -> impl IntoView {
     let ws = expect_context::<Ws>();
     let w = move || words(ws.lang.get());
     let x_field = RwSignal::new(X_DEFAULT);
@@ -223,21 +179,29 @@ pub fn Sweep() -> impl IntoView {
             )
         });
         let since = js_sys::Date::now();
-        sweeping.set(Sweeping::Running(Figures::default()));
-        explorer::start(Slot::Sweep, request, move |e: Event<Figures, Report>| {
-            // A late message of a cancelled sweep changes nothing.
-            if sweeping.with_untracked(|s| *s == Sweeping::Cancelled) {
-                return;
-            }
-            sweeping.set(match e {
-                Event::Progress(f) => Sweeping::Running(f),
-                Event::Done(r) => Sweeping::Done(r, link.clone(), js_sys::Date::now() - since),
-                Event::Failed(m) => Sweeping::Failed(m),
-            });
-        });
+        sweeping.set(Sweeping::Running(SweepFigures::default()));
+        explorer.start(
+            Slot::Sweep,
+            &request,
+            move |e: Event<SweepFigures, SweepDone>| {
+                // A late message of a cancelled sweep changes nothing.
+                if sweeping.with_untracked(|s| *s == Sweeping::Cancelled) {
+                    return;
+                }
+                sweeping.set(match e {
+                    Event::Progress(f) => Sweeping::Running(f),
+                    Event::Done(d) => Sweeping::Done(
+                        Box::new(d.report),
+                        link.clone(),
+                        js_sys::Date::now() - since,
+                    ),
+                    Event::Failed(m) => Sweeping::Failed(m),
+                });
+            },
+        );
     };
     let cancel = move |_| {
-        explorer::cancel(Slot::Sweep);
+        explorer.cancel(Slot::Sweep);
         sweeping.set(Sweeping::Cancelled);
     };
     let options = move |selected: RwSignal<usize>| {
@@ -369,32 +333,15 @@ fn axis_text(field: usize, values: &str) -> String {
 }
 
 /// The worker's request to sweep `base` (the page's scenario: the worker
-/// reads no links), with the cells the axes make of it (`sweep::cells`,
-/// the strict scenario parser's work, which the worker leaves to the page).
-/// Axes the page cannot read make no cells: the worker refuses them in its
-/// own words.
-pub fn request(base: &Scenario, x: &str, y: &str, strategies: &[Strategy], seeds: u64) -> String {
-    let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
-    let cells: Vec<serde_json::Value> = match (x.parse::<Axis>(), y.parse::<Axis>()) {
-        (Ok(x), Ok(y)) => sweep::cells(base, &x, &y)
-            .into_iter()
-            .map(|cell| match cell {
-                Ok(s) => serde_json::json!({ "scenario": s }),
-                Err(e) => serde_json::json!({ "refused": e }),
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    serde_json::json!({ "sweep": {
-        "scenario": base,
-        "x": x,
-        "y": y,
-        "cells": cells,
-        "strategies": names,
-        "seeds": seeds,
-        "first_seed": 0,
-    }})
-    .to_string()
+/// reads no links), with the cells the axes make of it (`SweepRequest::new`
+/// makes them with the strict scenario parser, which the worker leaves to
+/// the page), under `strategies` with `seeds` seeds from seed 0.
+pub fn request(base: &Scenario, x: &str, y: &str, strategies: &[Strategy], seeds: u64) -> Request {
+    let mut r = SweepRequest::new(base.clone(), x, y);
+    r.strategies = Some(strategies.iter().map(|s| s.name().to_string()).collect());
+    r.seeds = Some(seeds);
+    r.first_seed = Some(0);
+    Request::Sweep(r)
 }
 
 /// How many runs the sweep asked for will make, or what is wrong with it,
@@ -563,7 +510,7 @@ fn rate(c: &Cell) -> f64 {
 
 /// What a cell says to a screen reader: where it is, its figures and
 /// which seed it opens.
-fn cell_label(r: &Report, c: &Cell, lang: Lang) -> String {
+fn cell_label(r: &SweepReport, c: &Cell, lang: Lang) -> String {
     let w = words(lang);
     let at = format!(
         "{} {}, {} {}",
@@ -592,7 +539,7 @@ fn cell_label(r: &Report, c: &Cell, lang: Lang) -> String {
 /// its place in `data-map`, `data-x` and `data-y`, which [`open_at`]
 /// reads). Markup rather than a view: drawn once per sweep, it would
 /// otherwise cost the wasm a view type per element for no reactivity.
-fn heatmap(r: &Report, index: usize, m: &Map, lang: Lang) -> String {
+fn heatmap(r: &SweepReport, index: usize, m: &Heatmap, lang: Lang) -> String {
     let w = words(lang);
     let (cols, rows) = (r.x.values.len() as i32, r.y.values.len() as i32);
     let (width, height) = (LEFT + cols * CELL_W + 4, rows * CELL_H + BELOW);
@@ -601,7 +548,7 @@ fn heatmap(r: &Report, index: usize, m: &Map, lang: Lang) -> String {
     let mut svg = el("svg");
     svg.class("sweep-svg")
         .attr("role", "group")
-        .attr("aria-label", &format!("{} {}", w.map_of, m.strategy))
+        .attr("aria-label", &format!("{} {}", w.map_of, m.strategy.name()))
         .attr("viewBox", &format!("0 0 {width} {height}"))
         .num("width", width.into())
         .num("height", height.into());
@@ -673,10 +620,10 @@ fn heatmap(r: &Report, index: usize, m: &Map, lang: Lang) -> String {
     figure
         .class("sweep-map")
         .attr("data-testid", "sweep-map")
-        .attr("data-strategy", &m.strategy);
+        .attr("data-strategy", m.strategy.name());
     figure.add("figcaption").text(&format!(
         "{}: {} {} {} {}",
-        m.strategy,
+        m.strategy.name(),
         count(twice.into(), lang),
         w.of_word,
         count(runs.into(), lang),
@@ -718,11 +665,7 @@ fn open_at(ws: Ws, sweeping: RwSignal<Sweeping>, target: Option<web_sys::EventTa
         };
         let m = r.maps.get(map)?;
         let c = m.cells.iter().find(|c| c.x == x && c.y == y)?;
-        Some((
-            c.link.clone()?,
-            Strategy::from_name(&m.strategy)?,
-            c.representative_seed,
-        ))
+        Some((c.link.clone()?, m.strategy, c.representative_seed))
     });
     let Some((link, strategy, seed)) = wanted else {
         return;
@@ -908,7 +851,8 @@ mod tests {
             "network.jitter_ms=0,5",
             &[Strategy::CheckThenAct, Strategy::IdempotencyKey],
             5,
-        );
+        )
+        .to_json();
         let r: Value = serde_json::from_str(&text).unwrap();
         let r = &r["sweep"];
         assert_eq!(r["scenario"], serde_json::to_value(&base).unwrap());
@@ -932,7 +876,7 @@ mod tests {
             serde_json::json!({"edit": 1, "field": "instances", "message": "99 is outside 1..=8"})
         );
         // Axes the page cannot read make no cells; the worker names them.
-        let unread = request(&base, "instances", "seed=1", &[Strategy::Naive], 1);
+        let unread = request(&base, "instances", "seed=1", &[Strategy::Naive], 1).to_json();
         assert!(unread.contains(r#""cells":[]"#), "{unread}");
     }
 
@@ -961,13 +905,13 @@ mod tests {
 
     #[test]
     fn a_heatmap_is_a_button_per_cell_with_its_figures_and_its_place() {
-        let text = r#"{"x": {"path": "instances", "values": [2, 99]},
+        let text = r#"{"scenario": "race-2", "x": {"path": "instances", "values": [2, 99]},
             "y": {"path": "network.jitter_ms", "values": ["<5>"]}, "first_seed": 0, "seeds": 5,
             "maps": [{"strategy": "check-then-act", "cells": [
                 {"x": 0, "y": 0, "runs": 5, "double_charged": 5, "representative_seed": 3, "link": "race-2", "refused": null},
                 {"x": 1, "y": 0, "runs": 0, "double_charged": 0, "representative_seed": 0, "link": null,
                  "refused": "edit 1, instances: 99 is outside 1..=8"}]}]}"#;
-        let r: Report = serde_json::from_str(text).unwrap();
+        let r: SweepReport = serde_json::from_str(text).unwrap();
         let markup = heatmap(&r, 0, &r.maps[0], Lang::En);
         assert!(markup.starts_with(r#"<figure class="sweep-map" data-testid="sweep-map" data-strategy="check-then-act"><figcaption>check-then-act: 5 of 5 runs charged twice</figcaption>"#), "{markup}");
         assert_eq!(markup.matches(r#"role="button""#).count(), 2);
@@ -996,7 +940,7 @@ mod tests {
                 {"x": 0, "y": 0, "runs": 5, "double_charged": 2, "representative_seed": 3, "link": "race-2", "refused": null},
                 {"x": 1, "y": 0, "runs": 0, "double_charged": 0, "representative_seed": 0, "link": null,
                  "refused": "edit 1, instances: 99 is outside 1..=8"}]}]}"#;
-        let r: Report = serde_json::from_str(text).unwrap();
+        let r: SweepReport = serde_json::from_str(text).unwrap();
         let [hot, refused] = &r.maps[0].cells[..] else {
             panic!("two cells");
         };

@@ -48,7 +48,7 @@ use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, S
 use crate::store::{Exec, SessionId, Stmt, Store};
 use crate::trace::{EndReason, Summary};
 use crate::world::{ClientId, Due, Engine, StoreExec, World};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::collections::hash_map::Entry;
 use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
@@ -65,7 +65,7 @@ pub mod limits {
     pub const STATES_DEFAULT: u32 = 5_000_000;
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Search {
     /// Level by level: memory grows with the widest level. Under a state
@@ -205,7 +205,7 @@ impl Options {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// Work is left; call [`Explorer::run_for`] again.

@@ -50,6 +50,30 @@ impl Serialize for Claim {
     }
 }
 
+/// A claim as the workshop reads it off the worker's report: the property
+/// by its name (names are unique), which must have the modality written.
+impl<'de> Deserialize<'de> for Claim {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Claim, D::Error> {
+        #[derive(Deserialize)]
+        struct Shown {
+            name: String,
+            modality: Modality,
+            required: bool,
+        }
+        let shown = Shown::deserialize(d)?;
+        match crate::property::named(&shown.name) {
+            Some(property) if property.modality == shown.modality => Ok(Claim {
+                property,
+                required: shown.required,
+            }),
+            _ => Err(serde::de::Error::custom(format!(
+                "no {:?} property named {:?}",
+                shown.modality, shown.name
+            ))),
+        }
+    }
+}
+
 /// What each design is expected to show: the unprotected ones must be able
 /// to double charge; the key designs that answer "processing" must be able
 /// to answer 409; the ones that make a repeat wait for the first (held

@@ -4,7 +4,7 @@
 use super::*;
 
 /// How shortest schedules are measured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Shortest {
     /// Fewest choices up to the last non-zero one: the shortest text.
@@ -13,7 +13,7 @@ pub enum Shortest {
     Steps,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Example {
     /// Replays with `lousa run <scenario> --strategy <s> --schedule <text>`.
     pub schedule: Schedule,
@@ -24,7 +24,7 @@ pub struct Example {
     pub steps: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     /// Captures (and committed local effects) per intent.
     pub captures: Vec<u32>,
@@ -43,13 +43,13 @@ pub struct Outcome {
     /// Distinct terminal states with this outcome.
     pub states: u64,
     /// Complete schedules that end in it (saturating).
-    #[serde(serialize_with = "count_json")]
+    #[serde(serialize_with = "count_json", deserialize_with = "count_from_json")]
     pub schedules: u128,
     /// The shortest schedule that ends in it.
     pub example: Option<Example>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// *Always*: no schedule breaks it.
@@ -77,7 +77,7 @@ impl Verdict {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PropertyReport {
     /// The property and whether it is required, shown as `property`.
     #[serde(rename = "property")]
@@ -89,7 +89,7 @@ pub struct PropertyReport {
     pub ok: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Report {
     pub scenario: String,
     pub strategy: Strategy,
@@ -105,7 +105,7 @@ pub struct Report {
     pub max_depth: u32,
     /// Complete schedules from the start to an end. Exact when `status` is
     /// complete and `schedules_saturated` is false.
-    #[serde(serialize_with = "count_json")]
+    #[serde(serialize_with = "count_json", deserialize_with = "count_from_json")]
     pub schedules: u128,
     pub schedules_saturated: bool,
     pub outcomes: Vec<Outcome>,
@@ -117,11 +117,11 @@ pub struct Report {
 }
 
 /// One line of a histogram: terminal states and schedules with this value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally<K> {
     pub value: K,
     pub states: u64,
-    #[serde(serialize_with = "count_json")]
+    #[serde(serialize_with = "count_json", deserialize_with = "count_from_json")]
     pub schedules: u128,
 }
 
@@ -204,6 +204,20 @@ pub(super) fn count_json<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, 
         s.serialize_u64(*n as u64)
     } else {
         s.serialize_str(&n.to_string())
+    }
+}
+
+/// A count as [`count_json`] writes it: a number, or a decimal string.
+pub(super) fn count_from_json<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Number(u64),
+        Text(String),
+    }
+    match Either::deserialize(d)? {
+        Either::Number(n) => Ok(n.into()),
+        Either::Text(t) => t.parse().map_err(serde::de::Error::custom),
     }
 }
 
