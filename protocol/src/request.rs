@@ -5,10 +5,14 @@
 
 use lousa_core::link::LinkError;
 use lousa_core::sweep::{self, Axis};
+use lousa_core::text::cut;
 use lousa_core::{Scenario, builtins};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
+
+/// How much of a bad value a refusal shows.
+const SHOWN: usize = 40;
 
 /// A request from the page.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -159,7 +163,7 @@ impl Request {
 
 fn read(text: &str) -> Result<Request, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| format!("request: {e}"))?;
-    let got = || shorten(&value.to_string());
+    let got = || cut(&value.to_string(), SHOWN);
     let (kind, body) = match &value {
         Value::Object(map) if map.len() == 1 => map.iter().next().expect("one key"),
         _ => {
@@ -213,7 +217,7 @@ impl<'a> Fields<'a> {
         let Value::Object(map) = body else {
             return Err(format!(
                 "{at}: expected an object of fields, got {}",
-                shorten(&body.to_string())
+                cut(&body.to_string(), SHOWN)
             ));
         };
         if let Some(unknown) = map.keys().find(|k| !names.contains(&k.as_str())) {
@@ -257,7 +261,7 @@ impl<'a> Fields<'a> {
         let Value::Array(items) = value else {
             return Err(format!(
                 "{at}: expected a list of cells, got {}",
-                shorten(&value.to_string())
+                cut(&value.to_string(), SHOWN)
             ));
         };
         items
@@ -276,7 +280,7 @@ impl<'a> Fields<'a> {
                 }
                 other => Err(format!(
                     "{at}[{i}]: expected {{\"scenario\": ...}} or {{\"refused\": ...}}, got {}",
-                    shorten(&other.to_string())
+                    cut(&other.to_string(), SHOWN)
                 )),
             })
             .collect()
@@ -293,12 +297,12 @@ pub fn scenario_of(value: &Value) -> Result<Scenario, String> {
     match value {
         Value::String(name) if name.contains(';') => Err(format!(
             "{:?} is a link, which the worker does not decode: send its scenario as JSON (lousa_core::link::decode makes it)",
-            shorten(name)
+            cut(name, SHOWN)
         )),
         Value::String(name) => builtins::builtin(name).ok_or_else(|| {
             format!(
                 "{:?} names no built-in; send a built-in's name ({}, ...) or a scenario as JSON",
-                shorten(name),
+                cut(name, SHOWN),
                 builtins::NAMES[..3].join(", ")
             )
         }),
@@ -314,7 +318,7 @@ pub fn scenario_of(value: &Value) -> Result<Scenario, String> {
                 if line.contains(':') {
                     format!(
                         "{e} of the scenario as pretty JSON, which reads {}",
-                        shorten(line)
+                        cut(line, SHOWN)
                     )
                 } else {
                     format!("{e} of the scenario as pretty JSON")
@@ -323,15 +327,7 @@ pub fn scenario_of(value: &Value) -> Result<Scenario, String> {
         }
         other => Err(format!(
             "expected a built-in's name or a scenario as a JSON object, got {}",
-            shorten(&other.to_string())
+            cut(&other.to_string(), SHOWN)
         )),
-    }
-}
-
-/// The first 40 characters of `text`, and an ellipsis if there were more.
-fn shorten(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
     }
 }
