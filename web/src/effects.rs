@@ -6,6 +6,7 @@ use crate::components::controls::set_help;
 use crate::components::quiz::answer;
 use crate::dom;
 use crate::fit::{self, Fits};
+use crate::keys::{self, Press, ReaderKey};
 use crate::model::{Lousa, STACKED_BELOW_PX, WorldKey};
 use crate::scroll::{self, Steps};
 use crate::state::{SPEEDS, STEP_MS_AT_1X};
@@ -14,8 +15,7 @@ use crate::worlds;
 use gloo_timers::callback::{Interval, Timeout};
 use leptos::ev;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{Element, KeyboardEvent};
+use web_sys::KeyboardEvent;
 
 /// How long the page waits before measuring the next world ahead: long
 /// enough that a reader's scroll or key is never queued behind it.
@@ -166,48 +166,26 @@ fn measure_ahead(lousa: Lousa, fits: StoredValue<Fits, LocalStorage>) {
 /// board's question, `?` opens the help. Keys typed into a form control
 /// stay there, and Space on a button presses that button.
 fn on_key(lousa: &Lousa, event: &KeyboardEvent) {
-    if event.default_prevented() || event.ctrl_key() || event.meta_key() {
-        return;
-    }
-    let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
-    let inside = |selector: &str| {
-        target
-            .as_ref()
-            .and_then(|el| el.closest(selector).ok().flatten())
-            .is_some()
-    };
-    let in_form = inside("input, select, textarea");
-    let on_button = inside("button, summary, a");
     let help_open = lousa.help_open.get_untracked();
-    let handled = match event.key().as_str() {
-        "Escape" if help_open => {
+    let handled = match keys::reader(&Press::of(event), help_open, lousa.asking()) {
+        None => false,
+        Some(ReaderKey::CloseHelp) => {
             set_help(lousa, false);
             true
         }
-        _ if in_form => false,
-        "ArrowLeft" | "j" | "J" => {
-            lousa.step(-1);
-            true
-        }
-        "ArrowRight" | "k" | "K" => {
-            lousa.step(1);
-            true
-        }
-        " " if !on_button => {
-            lousa.toggle_play();
-            true
-        }
-        "?" => {
+        Some(ReaderKey::ToggleHelp) => {
             set_help(lousa, !help_open);
             true
         }
-        // A digit answers the question on screen (1 is the first choice).
-        key if lousa.asking() => key
-            .parse::<usize>()
-            .ok()
-            .and_then(|n| n.checked_sub(1))
-            .is_some_and(|choice| answer(lousa, choice)),
-        _ => false,
+        Some(ReaderKey::Step(by)) => {
+            lousa.step(by);
+            true
+        }
+        Some(ReaderKey::TogglePlay) => {
+            lousa.toggle_play();
+            true
+        }
+        Some(ReaderKey::Answer(choice)) => answer(lousa, choice),
     };
     if handled {
         event.prevent_default();

@@ -10,7 +10,10 @@
 //! - `worlds`: runs and twins computed from a moment.
 //! - `markup`, `board`, `twin`, `words`, `text`: pure functions from a run
 //!   and a frame to element trees (`markup::El`) and text (tested natively,
-//!   no browser needed); `drawn`: a world's board for all its frames.
+//!   no browser needed); `sql_short`: a statement's short form for the SQL
+//!   panel above the text; `drawn`: a world's board for all its frames.
+//! - `keys`: both pages' keyboards, as maps from a key press to a command
+//!   (the reader's, the workshop's, presenter mode's).
 //! - `quiz`: predict, then reveal: the questions asked at the decisive
 //!   steps when the reader turns them on (the workshop's presenter mode
 //!   asks them too).
@@ -25,6 +28,7 @@ mod dom;
 mod drawn;
 mod effects;
 mod fit;
+pub mod keys;
 pub mod markup;
 mod model;
 pub mod quiz;

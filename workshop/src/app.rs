@@ -21,9 +21,9 @@ use crate::url;
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
 use lousa_core::{Strategy, builtins};
+use lousa_web::keys::{self, Press, WorkshopKey};
 use lousa_web::text::html_lang;
 use lousa_web::words::event_rows;
-use wasm_bindgen::JsCast;
 
 #[component]
 pub fn Workshop() -> impl IntoView {
@@ -88,39 +88,26 @@ pub fn Workshop() -> impl IntoView {
     }
 }
 
-/// The keys: 1-9 pick, U undo, R redo, F finish, arrows step, E counts;
-/// in presenter mode, presenter mode's keys only (`presenter::key`).
+/// The workshop's keys (`lousa_web::keys::workshop`); in presenter mode,
+/// presenter mode's keys only (`presenter::key`).
 fn on_key(ws: Ws, p: Presenter, explorer: Explorer, whole: Whole, e: &web_sys::KeyboardEvent) {
-    if e.ctrl_key() || e.meta_key() || e.alt_key() {
-        return;
-    }
-    let typing = e
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-    if typing {
-        return;
-    }
-    let key = e.key();
+    let press = Press::of(e);
     if ws.presenting.get_untracked() {
-        // Shift too: a room's keys are plain ones.
-        if !e.shift_key() && presenter::key(ws, p, &key) {
+        if presenter::key(ws, p, &press) {
             e.prevent_default();
         }
         return;
     }
-    match key.as_str() {
-        "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" => {
-            let n: usize = key.parse().expect("a digit");
-            ws.pick_nth(n - 1);
-        }
-        "u" | "U" => ws.undo(),
-        "r" | "R" => ws.redo(),
-        "f" | "F" => ws.finish(),
-        "ArrowLeft" => ws.step(-1),
-        "ArrowRight" => ws.step(1),
-        "e" | "E" => start_whole(ws, explorer, whole),
-        _ => return,
+    let Some(key) = keys::workshop(&press) else {
+        return;
+    };
+    match key {
+        WorkshopKey::Pick(n) => ws.pick_nth(n),
+        WorkshopKey::Undo => ws.undo(),
+        WorkshopKey::Redo => ws.redo(),
+        WorkshopKey::Finish => ws.finish(),
+        WorkshopKey::Step(by) => ws.step(by),
+        WorkshopKey::CountAll => start_whole(ws, explorer, whole),
     }
     e.prevent_default();
 }

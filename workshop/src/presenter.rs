@@ -20,6 +20,7 @@ use lousa_core::narrate::Lang;
 use lousa_core::predict;
 use lousa_core::run::Run;
 use lousa_web::board;
+use lousa_web::keys::{self, PresenterKey, Press};
 use lousa_web::markup::{El, el};
 use lousa_web::quiz::Quiz;
 use wasm_bindgen::JsCast;
@@ -124,25 +125,24 @@ impl Presenter {
     }
 }
 
-/// A presenter-mode key: whether it was one. While the screen is blank,
-/// any key only brings it back.
-pub fn key(ws: Ws, p: Presenter, key: &str) -> bool {
-    if p.blank.get_untracked() {
+/// A presenter-mode key (`lousa_web::keys::presenter`): whether it was
+/// one. While the screen is blank, any plain key only brings it back.
+pub fn key(ws: Ws, p: Presenter, press: &Press) -> bool {
+    if press.plain() && p.blank.get_untracked() {
         p.blank.set(false);
         return true;
     }
+    let Some(key) = keys::presenter(press) else {
+        return false;
+    };
     match key {
-        "n" | "N" | "ArrowRight" | "PageDown" => p.forward(ws),
-        "p" | "P" | "ArrowLeft" | "PageUp" => p.back(ws),
-        "Home" => p.start(ws),
-        "b" | "B" | "." => p.blank.set(true),
-        "f" | "F" => toggle_fullscreen(),
-        "Escape" => p.leave(ws),
-        "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" => {
-            let n: usize = key.parse().expect("a digit");
-            p.answer(ws, n - 1);
-        }
-        _ => return false,
+        PresenterKey::Forward => p.forward(ws),
+        PresenterKey::Back => p.back(ws),
+        PresenterKey::Start => p.start(ws),
+        PresenterKey::Blank => p.blank.set(true),
+        PresenterKey::Fullscreen => toggle_fullscreen(),
+        PresenterKey::Leave => p.leave(ws),
+        PresenterKey::Answer(n) => p.answer(ws, n),
     }
     true
 }
