@@ -17,6 +17,8 @@
 //! `docs/performance.md`, not here, so they can be kept current.
 
 mod analysis;
+#[cfg(test)]
+mod canonical_tests;
 mod index;
 mod kept;
 #[cfg(test)]
@@ -194,7 +196,10 @@ impl Options {
 
     /// The names of the reductions these options turn on.
     pub fn reductions(&self) -> Vec<String> {
-        let mut r = vec!["state-fingerprint".to_string()];
+        let mut r = vec![
+            "state-fingerprint".to_string(),
+            "transaction-renaming".to_string(),
+        ];
         if self.symmetry {
             r.push("client-symmetry".into());
         }

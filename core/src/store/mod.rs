@@ -7,5 +7,7 @@ mod engine_tests;
 pub(crate) mod jsonb;
 pub mod sql;
 
+#[cfg(test)]
+pub(crate) use engine::with_ids_kept;
 pub use engine::{Completion, Exec, RowView, SessionId, Store};
 pub use sql::*;

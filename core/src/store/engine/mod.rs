@@ -16,6 +16,9 @@
 //! granularity while it fits in one leaf page, which holds for every table
 //! the product shows.
 
+mod canonical;
+#[cfg(test)]
+pub(crate) use canonical::tests::with_ids_kept;
 mod data;
 mod set;
 mod ssi;
@@ -24,7 +27,6 @@ use super::sql::*;
 use crate::fingerprint::{FingerprintHasher, Words};
 use serde::{Deserialize, Serialize};
 use set::Set;
-use std::hash::Hash as _;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct SessionId(pub u32);
@@ -208,7 +210,9 @@ pub struct RowView {
     pub locked_by: Option<SessionId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Its `Hash` is the fingerprint's, with transaction ids renamed
+/// (`canonical.rs`); `Eq` compares the ids as they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Store {
     tables: Vec<TableData>,
     txs: Vec<Tx>,
@@ -671,10 +675,11 @@ impl Store {
 }
 
 /// Parts an explorer rarely rehashes (the store changes on few steps, the
-/// acquirer on fewer) are fed as `Hash` feeds them.
+/// acquirer on fewer) are fed as `Hash` feeds them: the store's renames its
+/// transaction ids (`canonical.rs`).
 impl Words for Store {
     #[inline(always)]
     fn words(&self, h: &mut FingerprintHasher) {
-        self.hash(h);
+        std::hash::Hash::hash(self, h);
     }
 }
