@@ -251,7 +251,8 @@ impl Hash for World {
 }
 
 impl World {
-    /// The world's fingerprint for explorers: what `Eq` compares, with each
+    /// The world's fingerprint for explorers: what `Eq` compares (but the
+    /// store's transaction ids, renamed: `store/engine/canonical.rs`), with each
     /// [`Part`] (clients, each attempt, each instance, the acquirer, the
     /// store) written as its own fingerprint, computed only for the parts
     /// changed since (see `crate::fingerprint`).
