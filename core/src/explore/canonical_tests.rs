@@ -166,22 +166,10 @@ fn merges_agree(s: &Scenario, o: &Options) -> usize {
 #[test]
 fn worlds_merged_under_one_fingerprint_go_on_alike() {
     let mut checked = 0;
-    for strategy in [
-        Strategy::CheckThenAct,
-        Strategy::IdempotencyKey,
-        Strategy::IdempotencyKeyCatch,
-        Strategy::IdempotencyKeyHeldTx,
-        Strategy::IdempotencyKeyLease,
-    ] {
-        let mut s = race(2);
-        s.strategy = strategy;
-        for jitter in [0, 1] {
-            s.network.latency_ms = u64::from(jitter);
-            s.network.jitter_ms = jitter;
-            let mut o = Options::for_strategy(strategy);
-            o.unordered_ties = true;
-            checked += merges_agree(&s, &o);
-        }
+    for s in super::tests::race_2_models() {
+        let mut o = Options::for_strategy(s.strategy);
+        o.unordered_ties = true;
+        checked += merges_agree(&s, &o);
     }
     assert!(checked > 1_000, "{checked} merges checked");
 }

@@ -67,16 +67,10 @@ fn example_steps_are_the_replayed_steps() {
     }
 }
 
-/// The store memo is a cache: every figure of every report, with and
-/// without it, on models where statements wait, fail, crash with the
-/// instance and take every path (the `Next`-only shortcut and the
-/// prefix walk).
-#[test]
-fn the_store_memo_changes_no_report() {
-    let mut models: Vec<Scenario> = ["crash-after-commit", "held-transaction", "key-reuse"]
-        .iter()
-        .map(|n| builtin(n).expect("built-in"))
-        .collect();
+/// race-2 under each design whose statements wait or fail, each as it is
+/// (the `Next`-only shortcut) and with jitter (the prefix walk).
+pub(super) fn race_2_models() -> Vec<Scenario> {
+    let mut models = Vec::new();
     for strategy in [
         Strategy::CheckThenAct,
         Strategy::IdempotencyKey,
@@ -87,11 +81,24 @@ fn the_store_memo_changes_no_report() {
         let mut s = race(2);
         s.strategy = strategy;
         models.push(s.clone());
-        // Jitter: the prefix walk.
         s.network.latency_ms = 1;
         s.network.jitter_ms = 1;
         models.push(s);
     }
+    models
+}
+
+/// The store memo is a cache: every figure of every report, with and
+/// without it, on models where statements wait, fail, crash with the
+/// instance and take every path (the `Next`-only shortcut and the
+/// prefix walk).
+#[test]
+fn the_store_memo_changes_no_report() {
+    let mut models: Vec<Scenario> = ["crash-after-commit", "held-transaction", "key-reuse"]
+        .iter()
+        .map(|n| builtin(n).expect("built-in"))
+        .collect();
+    models.extend(race_2_models());
     for s in &models {
         for (symmetry, unordered_ties, max_states) in [
             (true, true, 20_000),
