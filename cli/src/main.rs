@@ -63,6 +63,14 @@ enum ScenarioFormat {
     Link,
 }
 
+/// `--reduction`, as `explore::Reduction` names them.
+#[derive(Clone, Copy, ValueEnum)]
+enum ReductionArg {
+    None,
+    Symmetry,
+    Por,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum SearchArg {
     Bfs,
@@ -228,7 +236,16 @@ enum Command {
         /// state-limit and the run fails.
         #[arg(long, default_value_t = explore::limits::STATES_DEFAULT)]
         max_states: u32,
-        /// Turn off the client-symmetry reduction (fingerprinting stays on).
+        /// How much to reduce. `none`: every state, clients told apart.
+        /// `symmetry` (the default): interchangeable clients merged, the
+        /// same counts. `por`: symmetry, unordered ties, and one order of
+        /// steps that touch different parts of the world: the same
+        /// outcomes, verdicts and shortest examples (in steps), far fewer
+        /// states, and no schedule counts.
+        #[arg(long, value_enum, conflicts_with = "no_symmetry")]
+        reduction: Option<ReductionArg>,
+        /// Turn off the client-symmetry reduction (fingerprinting stays on):
+        /// `--reduction none`.
         #[arg(long)]
         no_symmetry: bool,
         /// Also merge states that differ only in the order of events due at
@@ -582,6 +599,7 @@ fn execute(cmd: Command) -> Result<(), String> {
             scenario,
             strategy,
             max_states,
+            reduction,
             no_symmetry,
             unordered_ties,
             search,
@@ -594,6 +612,7 @@ fn execute(cmd: Command) -> Result<(), String> {
                 scenario: &scenario,
                 strategy: strategy.as_deref(),
                 max_states,
+                reduction,
                 no_symmetry,
                 unordered_ties,
                 search,
@@ -607,10 +626,12 @@ fn execute(cmd: Command) -> Result<(), String> {
                     .filter(|o| o.double_charge)
                     .map(|o| o.schedules)
                     .sum();
-                outln!(
-                    "from {prefix}: {} complete schedules on from here, {double} of them charge twice\n",
-                    report.schedules
-                );
+                if report.schedules_counted {
+                    outln!(
+                        "from {prefix}: {} complete schedules on from here, {double} of them charge twice\n",
+                        report.schedules
+                    );
+                }
             }
             match format {
                 Format::Json => outln!(
@@ -714,6 +735,7 @@ struct ExploreArgs<'a> {
     scenario: &'a str,
     strategy: Option<&'a str>,
     max_states: u32,
+    reduction: Option<ReductionArg>,
     no_symmetry: bool,
     unordered_ties: bool,
     search: SearchArg,
@@ -726,6 +748,7 @@ fn explore_cmd(args: &ExploreArgs) -> Result<(Scenario, explore::Report), String
         scenario,
         strategy,
         max_states,
+        reduction,
         no_symmetry,
         unordered_ties,
         search,
@@ -741,7 +764,11 @@ fn explore_cmd(args: &ExploreArgs) -> Result<(Scenario, explore::Report), String
     }
     let mut options = explore::Options::for_scenario(&s);
     options.max_states = max_states;
-    options.symmetry = !no_symmetry;
+    options.set_reduction(match (reduction, no_symmetry) {
+        (Some(ReductionArg::None), _) | (None, true) => explore::Reduction::None,
+        (Some(ReductionArg::Symmetry), _) | (None, false) => explore::Reduction::Symmetry,
+        (Some(ReductionArg::Por), _) => explore::Reduction::Por,
+    });
     options.unordered_ties = unordered_ties;
     options.search = match search {
         SearchArg::Bfs => explore::Search::BreadthFirst,
@@ -853,7 +880,20 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
     } else {
         " (incomplete: schedules to the states explored so far)"
     };
-    outln!("complete schedules: {}{exact}", r.schedules);
+    if r.schedules_counted {
+        outln!("complete schedules: {}{exact}", r.schedules);
+    } else {
+        outln!(
+            "complete schedules: not counted (the partial-order reduction explores one order of independent steps; --reduction symmetry counts them)"
+        );
+    }
+    let count = |n: u128| {
+        if r.schedules_counted {
+            n.to_string()
+        } else {
+            "-".to_string()
+        }
+    };
     outln!();
     outln!("outcomes (captures per intent, answer per attempt):");
     let mut outcomes: Vec<&explore::Outcome> = r.outcomes.iter().collect();
@@ -869,7 +909,7 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
             "  captures {:<6} answers {:<16} {:>12} schedules {:>8} states   shortest {example}{broken}",
             format!("{:?}", o.captures),
             answers_text(&o.answers),
-            o.schedules,
+            count(o.schedules),
             o.states,
         );
     }
@@ -879,7 +919,7 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
         outln!(
             "  {:<12} {:>16} schedules {:>8} states",
             format!("{:?}", t.value),
-            t.schedules,
+            count(t.schedules),
             t.states
         );
     }
@@ -888,7 +928,7 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
         outln!(
             "  {:<24} {:>16} schedules {:>8} states",
             answers_text(&t.value),
-            t.schedules,
+            count(t.schedules),
             t.states
         );
     }

@@ -26,6 +26,7 @@ fn the_counterexample_explore_prints_replays_with_run() {
         &[][..],
         &["--unordered-ties"][..],
         &["--search", "dfs", "--no-symmetry"][..],
+        &["--reduction", "por"][..],
     ] {
         let mut args = vec!["explore", "race-2", "--strategy", "check-then-act"];
         args.extend_from_slice(extra);
@@ -123,6 +124,14 @@ fn explore_refuses_bad_input_naming_the_argument_and_limit() {
             vec!["--sometimes", "money", "409-reachable"],
         ),
         (vec!["explore", "race-9"], vec!["race-9"]),
+        (
+            vec!["explore", "race-2", "--reduction", "dpor"],
+            vec!["--reduction", "dpor", "none, symmetry, por"],
+        ),
+        (
+            vec!["explore", "race-2", "--reduction", "por", "--no-symmetry"],
+            vec!["--reduction", "--no-symmetry", "cannot be used with"],
+        ),
     ] {
         let out = lousa(&args);
         assert!(!out.status.success(), "{args:?} should fail");
@@ -131,6 +140,53 @@ fn explore_refuses_bad_input_naming_the_argument_and_limit() {
             assert!(err.contains(n), "{args:?}: {err:?} lacks {n:?}");
         }
     }
+}
+
+/// The reduced search: the full search's verdicts and outcomes, fewer
+/// states, and no schedule counts, said in the text and the JSON.
+#[test]
+fn explore_with_the_partial_order_reduction_labels_what_it_does_not_count() {
+    let args = |r: &str| {
+        lousa(&[
+            "explore",
+            "race-3",
+            "--strategy",
+            "check-then-act",
+            "--reduction",
+            r,
+            "--format",
+            "json",
+        ])
+    };
+    let (por, full) = (json(&args("por")), json(&args("symmetry")));
+    assert_eq!(por["schedules_counted"], false);
+    assert_eq!(por["schedules"], 0);
+    assert_eq!(full["schedules_counted"], true);
+    assert!(
+        por["reductions"]
+            .as_array()
+            .unwrap()
+            .contains(&"partial-order".into())
+    );
+    assert!(por["states"].as_u64() < full["states"].as_u64().map(|n| n / 2));
+    for key in ["terminal_states", "max_depth", "passed"] {
+        assert_eq!(por[key], full[key], "{key}");
+    }
+    let verdicts = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+        let ps = v["properties"].as_array().unwrap();
+        ps.iter().map(|p| p["verdict"].clone()).collect()
+    };
+    assert_eq!(verdicts(&por), verdicts(&full));
+    let text = stdout(&lousa(&[
+        "explore",
+        "race-3",
+        "--strategy",
+        "check-then-act",
+        "--reduction",
+        "por",
+    ]));
+    assert!(text.contains("complete schedules: not counted"), "{text}");
+    assert!(text.contains("partial-order"), "{text}");
 }
 
 #[test]

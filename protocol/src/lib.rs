@@ -45,9 +45,15 @@
 //!   wrong type at its line of the scenario as pretty JSON, and validates
 //!   it as the core does (`Scenario::validate`) before any run.
 //! * `strategy`: a strategy name; the scenario's own when absent.
+//! * `reduction` (`none`, `symmetry` or `por`; default `symmetry`): how
+//!   much the explorer reduces, as `lousa explore --reduction` takes it.
+//!   Under `por` the report's `schedules_counted` is false and its schedule
+//!   figures are 0: it gives outcomes, verdicts and shortest examples (in
+//!   steps), not counts. Answers from the graph kept (below) follow suit.
 //! * `symmetry` (default `true`), `unordered_ties` (default `false`): the
-//!   explorer's reductions, as `lousa explore` has them (`--no-symmetry`,
-//!   `--unordered-ties`).
+//!   explorer's reductions one by one, as `lousa explore` has them
+//!   (`--no-symmetry`, `--unordered-ties`). `symmetry` and `reduction`
+//!   are not given together.
 //! * `max_states` (default 5,000,000, at most 50,000,000): reaching it ends
 //!   the run with the status `state-limit`.
 //! * `prefix`: a schedule (`0-1x6`, as `lousa run --schedule` takes it).

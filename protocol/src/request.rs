@@ -3,6 +3,7 @@
 //! with [`Request::to_json`]; the worker reads it with [`Request::parse`],
 //! field by field, so that a refusal names the field in serde's words.
 
+use lousa_core::explore::Reduction;
 use lousa_core::link::LinkError;
 use lousa_core::sweep::{self, Axis};
 use lousa_core::text::cut;
@@ -32,7 +33,12 @@ pub struct ExploreRequest {
     /// A strategy name; the scenario's own when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strategy: Option<String>,
-    /// Client symmetry; on when absent.
+    /// How much the explorer reduces (`none`, `symmetry`, `por`), as
+    /// `lousa explore --reduction` takes it; `symmetry` when absent. Not
+    /// given with `symmetry`, which it replaces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reduction: Option<Reduction>,
+    /// Client symmetry; on when absent. `reduction` says it too.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symmetry: Option<bool>,
     /// Unordered ties; off when absent.
@@ -53,6 +59,7 @@ impl ExploreRequest {
         ExploreRequest {
             scenario,
             strategy: None,
+            reduction: None,
             symmetry: None,
             unordered_ties: None,
             max_states: None,
@@ -65,6 +72,7 @@ impl ExploreRequest {
 const EXPLORE_FIELDS: &[&str] = &[
     "scenario",
     "strategy",
+    "reduction",
     "symmetry",
     "unordered_ties",
     "max_states",
@@ -176,10 +184,19 @@ fn read(text: &str) -> Result<Request, String> {
     match kind.as_str() {
         "explore" => {
             let f = Fields::of("explore", body, EXPLORE_FIELDS)?;
+            let reduction = f.optional::<Option<Reduction>>("reduction")?.flatten();
+            let symmetry = f.optional("symmetry")?;
+            if reduction.is_some() && symmetry.is_some() {
+                return Err(format!(
+                    "{}.symmetry: give `reduction` or `symmetry`, not both (`reduction` says whether clients are merged)",
+                    f.at
+                ));
+            }
             Ok(Request::Explore(ExploreRequest {
                 scenario: f.scenario()?,
                 strategy: f.optional::<Option<String>>("strategy")?.flatten(),
-                symmetry: f.optional("symmetry")?,
+                reduction,
+                symmetry,
                 unordered_ties: f.optional("unordered_ties")?,
                 max_states: f.optional("max_states")?,
                 prefix: f.optional::<Option<String>>("prefix")?.flatten(),

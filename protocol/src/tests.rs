@@ -23,6 +23,30 @@ fn an_explore_request_reads_back_as_written_with_only_what_it_asks() {
     };
     let text = Request::Explore(all.clone()).to_json();
     assert_eq!(Request::parse(&text), Ok(Request::Explore(all)));
+    let por = ExploreRequest {
+        reduction: Some(lousa_core::explore::Reduction::Por),
+        ..ExploreRequest::new(builtins::builtin("race-2").unwrap())
+    };
+    let text = Request::Explore(por.clone()).to_json();
+    assert!(text.contains(r#""reduction":"por""#), "{text}");
+    assert_eq!(Request::parse(&text), Ok(Request::Explore(por)));
+}
+
+#[test]
+fn a_reduction_is_named_and_not_given_with_symmetry() {
+    let unknown = Request::parse(r#"{"explore": {"scenario": "race-2", "reduction": "dpor"}}"#);
+    let e = unknown.unwrap_err();
+    assert!(
+        e.starts_with("request.explore.reduction: unknown variant `dpor`, expected one of `none`, `symmetry`, `por`"),
+        "{e}"
+    );
+    let both = Request::parse(
+        r#"{"explore": {"scenario": "race-2", "reduction": "por", "symmetry": false}}"#,
+    );
+    assert!(
+        both.unwrap_err()
+            .starts_with("request.explore.symmetry: give `reduction` or `symmetry`, not both"),
+    );
 }
 
 #[test]

@@ -579,6 +579,41 @@ proptest! {
     }
 }
 
+// ---- the partial-order reduction ----
+
+/// A scenario the reduction applies to (its only choice is which due event
+/// runs: no jitter, a balancer that does not choose), under any design.
+fn reducible() -> impl Strategy<Value = Scenario> {
+    prop::sample::select(Design::ALL.to_vec())
+        .prop_flat_map(|design| scenario(design, Faults::All))
+        .prop_map(|mut s| {
+            s.network.jitter_ms = 0;
+            if !matches!(
+                s.load_balancer,
+                LoadBalancerPolicy::RoundRobin | LoadBalancerPolicy::StickyByKey
+            ) {
+                s.load_balancer = LoadBalancerPolicy::RoundRobin;
+            }
+            s
+        })
+}
+
+proptest! {
+    #![proptest_config(Config { cases: cases() / 10, ..always_config() })]
+
+    /// Random scenarios (1 to 3 clients, latencies of 0 and more, every
+    /// fault, every design): the reduced search reports the outcomes,
+    /// verdicts, terminal states and shortest examples of the full one, and
+    /// its examples replay (`explore::check_reduction`).
+    #[test]
+    fn the_reduced_search_says_what_the_full_search_says(s in reducible()) {
+        if let Some(checked) = explore::check_reduction(&s, 20_000) {
+            let (reduced, full) = checked.map_err(TestCaseError::fail)?;
+            prop_assert!(reduced <= full);
+        }
+    }
+}
+
 #[test]
 fn every_generated_scenario_is_valid_and_runs_to_an_end() {
     let mut runner = finder(6, cases());

@@ -82,6 +82,9 @@ pub fn prepare(
     let mut options = explore::Options::for_scenario(&scenario);
     options.max_states = request.max_states.unwrap_or(options.max_states);
     options.symmetry = request.symmetry.unwrap_or(options.symmetry);
+    if let Some(r) = request.reduction {
+        options.set_reduction(r);
+    }
     options.unordered_ties = request.unordered_ties.unwrap_or(options.unordered_ties);
     // The explorer checks both again; checked here, a refusal comes before
     // any progress.

@@ -115,6 +115,36 @@ fn a_request_is_answered_with_the_explorers_report() {
 }
 
 #[test]
+fn a_reduced_request_gets_the_reduced_report_and_its_verdicts() {
+    let messages = served(
+        r#"{"explore": {"scenario": "race-3", "strategy": "check-then-act", "reduction": "por"}}"#,
+    );
+    let reduced = done(&messages).report.clone();
+    let mut s = builtins::builtin("race-3").unwrap();
+    s.strategy = Strategy::CheckThenAct;
+    let mut options = explore::Options::for_scenario(&s);
+    options.set_reduction(explore::Reduction::Por);
+    assert_eq!(
+        reduced,
+        explore::explore(&s, &options).unwrap(),
+        "the CLI's report"
+    );
+    assert!(!reduced.schedules_counted && reduced.schedules == 0);
+    assert!(reduced.reductions.contains(&"partial-order".to_string()));
+    // The verdicts and outcomes of the full count, in fewer states.
+    let full = native("race-3", Strategy::CheckThenAct, true);
+    assert!(
+        reduced.states * 2 < full.states,
+        "{} of {}",
+        reduced.states,
+        full.states
+    );
+    let verdicts = |r: &Report| -> Vec<_> { r.properties.iter().map(|p| p.verdict).collect() };
+    assert_eq!(verdicts(&reduced), verdicts(&full));
+    assert_eq!(reduced.terminal_states, full.terminal_states);
+}
+
+#[test]
 fn defaults_are_the_clis() {
     let Ok(Request::Explore(r)) = Request::parse(r#"{"explore": {"scenario": "race-2"}}"#) else {
         panic!("parses");

@@ -245,6 +245,11 @@ impl Explorer {
     /// `k` runs the `k`-th of those, which is the event of `w` that the
     /// canonical renaming turns into it.
     pub(super) fn pick_in(&self, w: &World, k: u32) -> u32 {
+        if self.por.is_some() {
+            // Edge `k` is the `k`-th event of the persistent set, which is
+            // worked out on the canonical world.
+            return self.pick_in_by_copy(w, k);
+        }
         // The canonical form's events due now, without building the rest of
         // it: renaming keeps times, and sorting the ties (stable, by time
         // first) keeps the events due now first, in the order they get
@@ -278,6 +283,7 @@ impl Explorer {
     pub(super) fn pick_in_by_copy(&self, w: &World, k: u32) -> u32 {
         let mut c = w.clone();
         self.canon.apply(&mut c);
+        let k = self.picks(&c, next_arity(&c)).map_or(k, |p| p[k as usize]);
         let want = &c.agenda.items[k as usize];
         let renaming = self.canon.renaming(w);
         w.agenda

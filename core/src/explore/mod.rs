@@ -4,6 +4,9 @@
 //! * `property`: the properties, their names and modalities.
 //! * `successors`: a state's successors, one per choice vector of a step.
 //! * `reduce`: client symmetry and unordered ties, as canonical renamings.
+//! * `independence`: which steps commute, and the persistent sets the
+//!   partial-order reduction expands states by.
+//! * `cross_check`: the reduced search against the full one.
 //! * `index`: the fixed-hasher state index and the store memo.
 //! * `search`: the [`Explorer`], expanding states depth- or breadth-first
 //!   in slices a page can interleave with rendering (no threads, no clock).
@@ -19,6 +22,10 @@
 mod analysis;
 #[cfg(test)]
 mod canonical_tests;
+mod cross_check;
+mod independence;
+#[cfg(test)]
+mod independence_tests;
 mod index;
 mod kept;
 #[cfg(test)]
@@ -32,6 +39,8 @@ mod successors;
 mod tests;
 
 use analysis::*;
+pub use cross_check::*;
+use independence::*;
 use index::*;
 pub use kept::*;
 pub use property::*;
@@ -49,7 +58,7 @@ use crate::run;
 use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, Strategy};
 use crate::store::{Exec, SessionId, Stmt, Store};
 use crate::trace::{EndReason, Summary};
-use crate::world::{ClientId, Due, Engine, StoreExec, World};
+use crate::world::{AttemptId, ClientId, Due, Engine, StoreExec, World};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::collections::hash_map::Entry;
@@ -160,6 +169,14 @@ pub struct Options {
     /// Merge states that differ only in the order of events due at the same
     /// instant. Shortest schedules are then measured in steps, not choices.
     pub unordered_ties: bool,
+    /// Expand each state by a persistent set of the events due now instead
+    /// of all of them (see `independence.rs`): the outcomes, verdicts, end
+    /// states and shortest examples in steps stay those of the full search,
+    /// the schedule counts are not kept. Implies `unordered_ties`. Applies
+    /// where the only choice is which due event runs (no jitter, a load
+    /// balancer that does not choose); elsewhere the search is full and
+    /// the report says so.
+    pub por: bool,
     pub properties: Vec<Claim>,
 }
 
@@ -174,6 +191,7 @@ impl Options {
             search: Search::DepthFirst,
             symmetry: true,
             unordered_ties: false,
+            por: false,
             properties: properties_for(strategy),
         }
     }
@@ -194,6 +212,29 @@ impl Options {
         Ok(())
     }
 
+    /// Whether ties are unordered: asked, or implied by the partial-order
+    /// reduction.
+    pub fn ties_unordered(&self) -> bool {
+        self.unordered_ties || self.por
+    }
+
+    /// The reduction these options name, as `--reduction` spells it.
+    pub fn reduction(&self) -> Reduction {
+        match (self.por, self.symmetry) {
+            (true, _) => Reduction::Por,
+            (false, true) => Reduction::Symmetry,
+            (false, false) => Reduction::None,
+        }
+    }
+
+    /// Sets the reduction: `none` turns client symmetry off, `symmetry`
+    /// is the default, `por` adds the partial-order reduction (and with it
+    /// unordered ties) to symmetry.
+    pub fn set_reduction(&mut self, r: Reduction) {
+        self.symmetry = r != Reduction::None;
+        self.por = r == Reduction::Por;
+    }
+
     /// The names of the reductions these options turn on.
     pub fn reductions(&self) -> Vec<String> {
         let mut r = vec![
@@ -203,10 +244,43 @@ impl Options {
         if self.symmetry {
             r.push("client-symmetry".into());
         }
-        if self.unordered_ties {
+        if self.ties_unordered() {
             r.push("unordered-ties".into());
         }
+        if self.por {
+            r.push("partial-order".into());
+        }
         r
+    }
+}
+
+/// How much the explorer reduces, from the most exact to the fastest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reduction {
+    /// Fingerprints only: every schedule counted, clients told apart.
+    None,
+    /// Interchangeable clients merged: the same counts, fewer states.
+    Symmetry,
+    /// Symmetry, unordered ties, and one order of independent steps:
+    /// the same outcomes, verdicts and shortest examples in steps, no
+    /// schedule counts.
+    Por,
+}
+
+impl Reduction {
+    pub const ALL: [Reduction; 3] = [Reduction::None, Reduction::Symmetry, Reduction::Por];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Reduction::None => "none",
+            Reduction::Symmetry => "symmetry",
+            Reduction::Por => "por",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Reduction> {
+        Reduction::ALL.into_iter().find(|r| r.name() == text)
     }
 }
 

@@ -108,6 +108,10 @@ pub struct Report {
     #[serde(serialize_with = "count_json", deserialize_with = "count_from_json")]
     pub schedules: u128,
     pub schedules_saturated: bool,
+    /// False under the partial-order reduction, which explores one order
+    /// of independent steps: every schedule figure is then 0, not a count.
+    #[serde(default = "counted")]
+    pub schedules_counted: bool,
     pub outcomes: Vec<Outcome>,
     /// The outcomes summed by captures per intent alone.
     pub by_captures: Vec<Tally<Vec<u32>>>,
@@ -196,6 +200,10 @@ impl Report {
     }
 }
 
+fn counted() -> bool {
+    true
+}
+
 /// A count as a JSON number while a JavaScript number holds it exactly
 /// (below 2⁵³), and as a decimal string beyond.
 pub(super) fn count_json<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
@@ -222,6 +230,16 @@ pub(super) fn count_from_json<'de, D: serde::Deserializer<'de>>(d: D) -> Result<
 }
 
 impl Explorer {
+    /// The reductions the search applied: the options', but the
+    /// partial-order reduction only where it applies.
+    pub(super) fn reductions(&self) -> Vec<String> {
+        let mut r = self.options.reductions();
+        if self.por.is_none() {
+            r.retain(|n| n != "partial-order");
+        }
+        r
+    }
+
     /// Whether the report reads the index: only the replay by fingerprints
     /// does (see `rebuild_by_steps`).
     pub(super) fn report_reads_keys(&self) -> bool {
@@ -237,6 +255,7 @@ impl Explorer {
         store: &mut Option<StoreMemo>,
     ) -> Report {
         let complete = status == Status::Complete;
+        let counted = self.por.is_none();
         let by_choices = self.shortest() == Shortest::Choices;
         let fps = if !self.report_reads_keys() {
             FixedMap::default()
@@ -310,7 +329,7 @@ impl Explorer {
                 replay: c.key.shown.contains(&REPLAY_REACHABLE.name),
                 shown: c.key.shown.clone(),
                 states: c.states,
-                schedules: a.class_schedules[i],
+                schedules: if counted { a.class_schedules[i] } else { 0 },
                 example: examples[i].clone(),
             })
             .collect();
@@ -325,7 +344,7 @@ impl Explorer {
             strategy: self.scenario.strategy,
             status,
             search: self.options.search,
-            reductions: self.options.reductions(),
+            reductions: self.reductions(),
             shortest: self.shortest(),
             states: self.nodes.len() as u64,
             transitions: self.edges.len() as u64,
@@ -334,8 +353,10 @@ impl Explorer {
             schedules: a
                 .class_schedules
                 .iter()
+                .filter(|_| counted)
                 .fold(0u128, |s, &c| s.saturating_add(c)),
-            schedules_saturated: a.saturated,
+            schedules_saturated: a.saturated && counted,
+            schedules_counted: counted,
             by_captures: tally(&outcomes, |o| o.captures.clone()),
             by_answers: tally(&outcomes, |o| o.answers.clone()),
             outcomes,

@@ -93,6 +93,10 @@ pub struct Explorer {
     /// One expansion's successors, between their step and their lookup.
     pub(super) batch: Vec<Successor>,
     pub(super) only_next: bool,
+    /// The independence relation states are expanded by, under the
+    /// partial-order reduction (`independence.rs`); `None` expands every
+    /// event due.
+    pub(super) por: Option<Box<dyn Relation>>,
 }
 
 /// The world `prefix` leaves the run at: its choices, then the steps that
@@ -165,7 +169,7 @@ impl Explorer {
         start: World,
     ) -> Result<Explorer, ExploreError> {
         options.validate()?;
-        let canon = Canonicalizer::new(scenario, options.symmetry, options.unordered_ties);
+        let canon = Canonicalizer::new(scenario, options.symmetry, options.ties_unordered());
         let only_next = only_next_choices(scenario);
         let mut ex = Self::empty(
             scenario.clone(),
@@ -188,7 +192,12 @@ impl Explorer {
         canon: Canonicalizer,
         only_next: bool,
     ) -> Explorer {
+        // The reduction's transitions are events due now: it needs `Next`
+        // as the only choice, and ties unordered (see `independence.rs`).
+        let por = (options.por && only_next)
+            .then(|| Box::new(Tokens(Instants::of(&scenario))) as Box<dyn Relation>);
         Explorer {
+            por,
             scenario,
             start,
             start_steps: 0,
@@ -419,10 +428,13 @@ impl Explorer {
     /// one stepping `world` itself instead of a clone.
     pub(super) fn expand_next_only(&mut self, depth: u32, world: Box<World>) -> bool {
         let arity = next_arity(&world);
+        let picks = self.picks(&world, arity);
+        let last = picks.as_ref().map_or(arity, |p| p.len() as u32);
         let mut world = Some(world);
         let mut batch = std::mem::take(&mut self.batch);
-        for pick in 0..arity {
-            let mut next = if pick + 1 < arity {
+        for k in 0..last {
+            let pick = picks.as_ref().map_or(k, |p| p[k as usize]);
+            let mut next = if k + 1 < last {
                 self.copy_of(world.as_ref().expect("kept for the last"))
             } else {
                 world.take().expect("not yet consumed")
@@ -473,6 +485,15 @@ impl Explorer {
         complete
     }
 
+    /// The events a state is expanded by, as positions among those due
+    /// now, when the partial-order reduction leaves some out; `None` for
+    /// all of them.
+    pub(super) fn picks(&self, world: &World, arity: u32) -> Option<Vec<u32>> {
+        let relation = self.por.as_deref().filter(|_| arity > 1)?;
+        let set = persistent_set(world, arity as usize, relation);
+        (set.len() < arity as usize).then_some(set)
+    }
+
     pub(super) fn expand_by_prefixes(&mut self, depth: u32, world: &World) -> bool {
         let mut found = std::mem::take(&mut self.found);
         let memo = &mut self.store_memo;
@@ -494,7 +515,7 @@ impl Explorer {
     }
 
     pub(super) fn shortest(&self) -> Shortest {
-        if self.options.unordered_ties {
+        if self.options.ties_unordered() {
             Shortest::Steps
         } else {
             Shortest::Choices

@@ -21,7 +21,7 @@ impl World {
     }
 
     /// Whether `attempt` is a queue's delivery rather than an HTTP request.
-    pub(super) fn is_delivery(&self, attempt: AttemptId) -> bool {
+    pub(crate) fn is_delivery(&self, attempt: AttemptId) -> bool {
         let client = self.attempts[attempt.ix()].client as usize;
         self.scenario.clients[client].kind == ClientKind::Queue
     }

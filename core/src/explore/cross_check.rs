@@ -1,0 +1,155 @@
+//! The partial-order reduction checked against the full search, on one
+//! scenario: what the tests run on every built-in and on random scenarios,
+//! and what anyone who doubts a reduced verdict can run.
+
+use super::*;
+
+/// Explores `s` in full (client symmetry, unordered ties) and with the
+/// partial-order reduction, and compares what they say: the status, the
+/// terminal states (the reduced graph's are among the full graph's, so
+/// equal counts outcome by outcome are equal sets), the longest run, every
+/// outcome with its terminal states and its shortest example in steps,
+/// every verdict with its shortest example; and each reduced example must
+/// replay to its outcome in as many steps. `None` when the full search does
+/// not finish within `max_states`; else the states of each search, reduced
+/// then full, or what differs.
+pub fn check_reduction(s: &Scenario, max_states: u32) -> Option<Result<(u64, u64), String>> {
+    check_with(s, max_states, None)
+}
+
+/// The full search: symmetry and unordered ties (so shortest examples are
+/// in steps, as the reduced search measures them).
+fn full_options(s: &Scenario, max_states: u32) -> Options {
+    let mut o = Options::for_scenario(s);
+    o.max_states = max_states;
+    o.unordered_ties = true;
+    o
+}
+
+fn run_through(ex: Explorer) -> Report {
+    let mut ex = ex;
+    run_to_end(&mut ex, &mut |_| ControlFlow::Continue(()));
+    ex.into_report().expect("stopped")
+}
+
+/// What a report says about outcomes and verdicts, in an order that does
+/// not depend on the order states were met: each outcome with its terminal
+/// states and its shortest example's steps, each property with its verdict
+/// and its shortest example's steps.
+type Said = (
+    Vec<(
+        Vec<u32>,
+        Vec<Option<u16>>,
+        EndReason,
+        Vec<String>,
+        u64,
+        Option<u32>,
+    )>,
+    Vec<(&'static str, Verdict, Option<u32>)>,
+);
+
+fn said(r: &Report) -> Said {
+    let mut outcomes: Vec<_> = r
+        .outcomes
+        .iter()
+        .map(|o| {
+            (
+                o.captures.clone(),
+                o.answers.clone(),
+                o.end,
+                o.broken.clone(),
+                o.states,
+                o.example.as_ref().map(|e| e.steps),
+            )
+        })
+        .collect();
+    outcomes.sort_by_key(|o| format!("{o:?}"));
+    let properties = r
+        .properties
+        .iter()
+        .map(|p| {
+            let steps = p.example.as_ref().map(|e| e.steps);
+            (p.claim.property.name, p.verdict, steps)
+        })
+        .collect();
+    (outcomes, properties)
+}
+
+/// The run an example's schedule replays, from the scenario's start.
+fn replayed(s: &Scenario, e: &Example) -> (Vec<u32>, Vec<Option<u16>>, u32) {
+    let mut w = quiet_world(s);
+    let mut chooser = ScheduleChooser::new(&e.schedule);
+    let mut steps = 0;
+    while !w.is_done() {
+        w.step(&mut chooser);
+        steps += 1;
+    }
+    let summary = run::summarize(&w);
+    let captures = summary.intents.iter().map(|i| i.captures).collect();
+    (captures, summary.statuses(), steps)
+}
+
+/// [`check_reduction`], the reduced search by `relation` when given.
+pub(super) fn check_with(
+    s: &Scenario,
+    max_states: u32,
+    relation: Option<Box<dyn Relation>>,
+) -> Option<Result<(u64, u64), String>> {
+    let full = match explore(s, &full_options(s, max_states)) {
+        Ok(r) => r,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    if full.status != Status::Complete {
+        return None;
+    }
+    let mut o = full_options(s, max_states);
+    o.por = true;
+    let mut ex = Explorer::new(s, &o).expect("the full search took these");
+    if let Some(r) = relation {
+        ex.por = Some(r);
+    }
+    let reduced = run_through(ex);
+    let at = format!("{} {}", s.name, s.strategy);
+    let check = || -> Result<(u64, u64), String> {
+        let fail = |what: &str| Err(format!("{at}: {what} differ"));
+        if reduced.status != Status::Complete {
+            return fail("status");
+        }
+        if !reduced.reductions.iter().any(|r| r == "partial-order") || reduced.schedules_counted {
+            return fail("the report's labels");
+        }
+        if reduced.states > full.states {
+            return fail("state counts (more states reduced)");
+        }
+        // The reduced graph's terminal states are among the full graph's,
+        // so equal counts, outcome by outcome, are equal sets.
+        if reduced.terminal_states != full.terminal_states {
+            return fail("terminal states");
+        }
+        if reduced.max_depth != full.max_depth {
+            return fail("longest runs");
+        }
+        if said(&reduced) != said(&full) {
+            return fail("outcomes or verdicts");
+        }
+        let examples = reduced
+            .outcomes
+            .iter()
+            .filter_map(|o| o.example.as_ref().map(|e| (o, e)));
+        for (o, e) in examples {
+            let (captures, answers, steps) = replayed(s, e);
+            if (&captures, &answers, steps) != (&o.captures, &o.answers, e.steps) {
+                return Err(format!(
+                    "{at}: example {} replays elsewhere: {:?}",
+                    e.text,
+                    (
+                        (&captures, &answers, steps),
+                        (&o.captures, &o.answers, e.steps)
+                    )
+                ));
+            }
+        }
+        Ok((reduced.states, full.states))
+    };
+    Some(check())
+}
