@@ -8,12 +8,21 @@
 //! finding.
 //!
 //! The module is compiled here by path rather than through lousa-workshop:
-//! it needs lousa-core alone, and the fuzz build then stays clear of Leptos.
+//! it needs lousa-core and the reader both pages share (`web/src/url.rs`,
+//! compiled by path too, and named `lousa_web` below so that the
+//! workshop's `use lousa_web::url` finds it), and the fuzz build then stays
+//! clear of Leptos.
 #![no_main]
+
+extern crate self as lousa_web;
+
+#[path = "../../web/src/url.rs"]
+#[allow(dead_code)]
+mod url;
 
 #[path = "../../workshop/src/url.rs"]
 #[allow(dead_code)]
-mod url;
+mod workshop_url;
 
 use libfuzzer_sys::fuzz_target;
 use lousa_core::choice::Schedule;
@@ -22,11 +31,15 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let (setup, problems) = url::parse(text);
+    let (setup, problems) = workshop_url::parse(text);
     assert!(setup.choices.len() <= lousa_core::choice::SCHEDULE_LEN_MAX);
-    assert!(problems.len() <= url::PROBLEMS_MAX + 1);
-    let mut scenario =
-        url::scenario_of(setup.scenario, &setup.edits).expect("the kept edits are valid");
+    assert!(problems.list.len() <= url::PROBLEMS_MAX);
+    for p in &problems.list {
+        assert!(p.param.chars().count() <= url::VALUE_MAX + 1);
+        assert!(p.value.chars().count() <= url::VALUE_MAX + 1);
+    }
+    let mut scenario = workshop_url::scenario_of(setup.scenario, &setup.edits)
+        .expect("the kept edits are valid");
     scenario.strategy = setup.strategy;
     let schedule = Schedule(setup.choices.clone());
     let point =
@@ -38,8 +51,8 @@ fuzz_target!(|data: &[u8]| {
         lousa_core::run::run_forked(&scenario, &schedule, f.frame, f.injection)
             .expect("the kept fork forks");
     }
-    let written = url::query(&setup);
-    let (again, problems) = url::parse(&written);
+    let written = workshop_url::query(&setup);
+    let (again, problems) = workshop_url::parse(&written);
     assert!(problems.is_empty(), "{written}: {problems:?}");
     assert_eq!(again, setup, "{written}");
 });

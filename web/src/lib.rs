@@ -6,6 +6,8 @@
 //! keys, a drag) to a frame index; every picture is a pure function of
 //! (scenario, strategy, seed, frame). Codemap, in import order:
 //!
+//! - `url`: the tolerant URL reader both pages share: a query read pair by
+//!   pair, and one [`url::Problem`] type for what a page could not use.
 //! - `state`: the [`state::Moment`] a URL holds, parsing and writing it.
 //! - `worlds`: runs and twins computed from a moment.
 //! - `markup`, `board`, `twin`, `words`, `text`: pure functions from a run
@@ -37,6 +39,7 @@ mod sql_short;
 pub mod state;
 pub mod text;
 pub mod twin;
+pub mod url;
 pub mod words;
 pub mod worlds;
 

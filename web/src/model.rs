@@ -14,10 +14,11 @@ use crate::dom;
 use crate::drawn::Drawn;
 use crate::quiz::Quiz;
 use crate::state::{
-    self, Line, Lines, Moment, Problem, SPEEDS, StepTarget, check_frame, merge_query, parse_query,
+    self, Line, Lines, Moment, SPEEDS, StepTarget, check_frame, merge_query, parse_query,
     step_target, to_query,
 };
 use crate::twin::TwinView;
+use crate::url::Problems;
 use crate::words::{self, LedgerView, SqlView};
 use crate::worlds::{self, Shared};
 use leptos::prelude::*;
@@ -38,14 +39,6 @@ pub enum Nav {
     Replace,
     /// Restoring from history or the first paint: the URL already says it.
     Keep,
-}
-
-/// The URL parameters the page could not use, as shown to the reader.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Problems {
-    pub list: Vec<Problem>,
-    /// How many more there were than the list holds.
-    pub unlisted: usize,
 }
 
 /// The sizes the text boxes get for one world (see `fit`); 0 is unset.
@@ -224,7 +217,7 @@ impl Lousa {
             .try_update_value(|r| r.get(key_of(&parsed.moment)))
             .map_or(1, |run| run.frame_count());
         if let Some(problem) = check_frame(&mut parsed.moment, frames) {
-            parsed.push(problem);
+            parsed.problems.push(problem);
         }
         let moment = RwSignal::new(parsed.moment);
         let lang = RwSignal::new(parsed.lang.unwrap_or_default());
@@ -286,10 +279,7 @@ impl Lousa {
             lang,
             playing: RwSignal::new(false),
             speed: RwSignal::new(1),
-            problems: RwSignal::new(Problems {
-                list: parsed.problems,
-                unlisted: parsed.unlisted,
-            }),
+            problems: RwSignal::new(parsed.problems),
             help_open: RwSignal::new(false),
             predict: predict_on,
             quizzes,
@@ -520,16 +510,10 @@ impl Lousa {
         }
         let frames = self.world_run(key_of(&parsed.moment)).frame_count();
         if let Some(problem) = check_frame(&mut parsed.moment, frames) {
-            parsed.push(problem);
+            parsed.problems.push(problem);
         }
         put(self.playing, false);
-        put(
-            self.problems,
-            Problems {
-                list: parsed.problems,
-                unlisted: parsed.unlisted,
-            },
-        );
+        put(self.problems, parsed.problems);
         put(self.lang, parsed.lang.unwrap_or_default());
         put(self.predict, parsed.predict);
         self.close_quiz();

@@ -4,9 +4,11 @@
 //! what the twin timeline's two lines compare: two designs of that world, or
 //! its pair (the same failure without and with one option). Everything on screen is computed
 //! from it, so a link that carries a moment reopens exactly that picture.
-//! Parsing never fails: a bad parameter becomes a [`Problem`] the page shows,
-//! and the default takes its place.
+//! Parsing never fails: a bad parameter becomes a [`Problem`] (`crate::url`,
+//! the reader both pages share) the page shows, and the default takes its
+//! place.
 
+use crate::url::{self, Problem, Problems, Reason, Unknown};
 use lousa_core::Strategy;
 use lousa_core::builtins::{self, Pair};
 use lousa_core::narrate::Lang;
@@ -135,39 +137,6 @@ pub fn default_seed(scenario: &str) -> u64 {
     builtins::builtin(scenario).map_or(1, |s| s.seed)
 }
 
-/// What was wrong with one URL parameter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Issue {
-    UnknownScenario,
-    UnknownStrategy,
-    UnknownLanguage,
-    /// Not a name of what the two lines compare (`designs`, `pair`).
-    UnknownLines,
-    NotANumber,
-    /// Digits, but more than the parameter can hold (a frame past 2^32).
-    TooLarge,
-    FrameOutOfRange,
-    /// The parameter appears again; the first value stands.
-    Repeated,
-    /// Neither `1` (on) nor `0` (off).
-    NotASwitch,
-}
-
-/// A URL parameter the page could not use, shown to the reader by name.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    pub param: &'static str,
-    /// The value as it came, cut to [`MAX_VALUE_CHARS`] characters.
-    pub value: String,
-    pub issue: Issue,
-}
-
-/// How many problems a URL's reading keeps, and how much of each bad value:
-/// a link with a huge value or thousands of bad pairs must still open at
-/// once, and a list of thousands of lines tells the reader nothing more.
-pub const MAX_PROBLEMS: usize = 8;
-pub const MAX_VALUE_CHARS: usize = 40;
-
 /// The outcome of reading a URL's query.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Parsed {
@@ -181,118 +150,66 @@ pub struct Parsed {
     pub explicit: bool,
     /// Whether the URL named a scenario (otherwise the page's own applies).
     pub scenario_named: bool,
-    /// The first [`MAX_PROBLEMS`] problems, in the order of the query.
-    pub problems: Vec<Problem>,
-    /// How many more problems there were.
-    pub unlisted: usize,
+    /// What the page could not use, in the order of the query.
+    pub problems: Problems,
 }
 
-impl Parsed {
-    /// Adds a problem found after the reading (a frame past the run's end),
-    /// within the same limit.
-    pub fn push(&mut self, problem: Problem) {
-        if self.problems.len() == MAX_PROBLEMS {
-            self.unlisted += 1;
-        } else {
-            self.problems.push(problem);
-        }
-    }
-
-    fn report(&mut self, param: &'static str, value: &str, issue: Issue) {
-        if self.problems.len() == MAX_PROBLEMS {
-            self.unlisted += 1;
-            return;
-        }
-        // Quoted as the workshop quotes a link: decoded, cut, escaped.
-        self.problems.push(Problem {
-            param,
-            value: lousa_core::query::quoted(value, MAX_VALUE_CHARS),
-            issue,
-        });
-    }
-}
-
-/// A whole number, told apart from digits too many to hold.
-fn whole<T: std::str::FromStr>(value: &str) -> Result<T, Issue> {
-    value.parse::<T>().map_err(|_| {
-        let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
-        if digits {
-            Issue::TooLarge
-        } else {
-            Issue::NotANumber
-        }
-    })
-}
+/// The page's parameters, as `url::read_query` takes them.
+const PARAMS: [&[&str]; 9] = [
+    &["scenario"],
+    &["strategy"],
+    &["left"],
+    &["right"],
+    &["lines"],
+    &["seed"],
+    &["frame"],
+    &["lang"],
+    &["predict"],
+];
 
 /// Reads `scenario`, `strategy`, `left`, `right`, `lines`, `seed`, `frame`, `lang` and `predict`
-/// from a query string (with or without its leading `?`). Unknown parameters
-/// are ignored; the frame is checked against the run later, by
-/// [`check_frame`], because only the run knows how many frames there are.
-/// The work is linear in the query's length, whatever it holds.
+/// from a query string (with or without its leading `?`) with the reader
+/// both pages share (`crate::url`). Unknown parameters are ignored: a host
+/// page that embeds the lousa keeps its own. The frame is checked against
+/// the run later, by [`check_frame`], because only the run knows how many
+/// frames there are. The work is linear in the query's length, whatever it
+/// holds.
 pub fn parse_query(query: &str) -> Parsed {
     let mut parsed = Parsed::default();
     let mut seed = None;
-    let mut seen = [false; OWN_PARAMS.len()];
-    for pair in query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-    {
-        // Values are names and numbers: no escapes to decode. A value that
-        // arrives escaped is shown as it came and reported like any other.
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let Some(at) = OWN_PARAMS.iter().position(|p| *p == key) else {
-            continue;
-        };
-        let param = OWN_PARAMS[at];
-        if std::mem::replace(&mut seen[at], true) {
-            parsed.report(param, value, Issue::Repeated);
-            continue;
-        }
-        let moment = &mut parsed.moment;
-        let result = match param {
-            "scenario" => builtins::static_name(value)
-                .map(|name| {
-                    moment.scenario = name;
-                    parsed.scenario_named = true;
-                })
-                .ok_or(Issue::UnknownScenario),
-            "strategy" | "left" | "right" => {
-                let slot = match param {
-                    "strategy" => &mut moment.strategy,
-                    "left" => &mut moment.left,
-                    _ => &mut moment.right,
-                };
-                Strategy::from_name(value)
-                    .map(|strategy| *slot = strategy)
-                    .ok_or(Issue::UnknownStrategy)
-            }
+    let Parsed {
+        moment,
+        lang,
+        predict,
+        explicit,
+        scenario_named,
+        problems,
+    } = &mut parsed;
+    url::read_query(
+        query,
+        &PARAMS,
+        Unknown::Ignore,
+        problems,
+        |param, value| match param {
+            "scenario" => url::scenario(value).map(|name| {
+                moment.scenario = name;
+                *scenario_named = true;
+            }),
+            "strategy" => url::strategy(value).map(|s| moment.strategy = s),
+            "left" => url::strategy(value).map(|s| moment.left = s),
+            "right" => url::strategy(value).map(|s| moment.right = s),
             "lines" => Lines::from_name(value)
                 .map(|lines| moment.lines = lines)
-                .ok_or(Issue::UnknownLines),
-            "seed" => whole::<u64>(value).map(|s| seed = Some(s)),
-            "frame" => whole::<u32>(value).map(|f| {
-                moment.frame = f as usize;
-                parsed.explicit = true;
+                .ok_or(Reason::UnknownLines),
+            "seed" => url::whole::<u64>(value).map(|s| seed = Some(s)),
+            "frame" => url::frame(value).map(|f| {
+                moment.frame = f;
+                *explicit = true;
             }),
-            "predict" => match value {
-                "1" => Ok(true),
-                "0" => Ok(false),
-                _ => Err(Issue::NotASwitch),
-            }
-            .map(|on| parsed.predict = on),
-            _ => match value {
-                "en" => Some(Lang::En),
-                "pt" | "pt-BR" => Some(Lang::Pt),
-                _ => None,
-            }
-            .map(|lang| parsed.lang = Some(lang))
-            .ok_or(Issue::UnknownLanguage),
-        };
-        if let Err(issue) = result {
-            parsed.report(param, value, issue);
-        }
-    }
+            "predict" => url::switch(value).map(|on| *predict = on),
+            _ => url::lang(value).map(|l| *lang = Some(l)),
+        },
+    );
     parsed.moment.seed = seed.unwrap_or_else(|| default_seed(parsed.moment.scenario));
     parsed
 }
@@ -304,9 +221,9 @@ pub fn check_frame(moment: &mut Moment, frame_count: usize) -> Option<Problem> {
         let value = moment.frame.to_string();
         moment.frame = 0;
         Problem {
-            param: "frame",
+            param: "frame".into(),
             value,
-            issue: Issue::FrameOutOfRange,
+            reason: Reason::FrameOutOfRange,
         }
     })
 }
@@ -337,17 +254,12 @@ pub fn to_query(moment: &Moment, lang: Lang, predict: bool) -> String {
     query
 }
 
-/// The parameters this page owns; [`merge_query`] leaves all others alone,
-/// so a host page that embeds the lousa keeps its own query.
-const OWN_PARAMS: [&str; 9] = [
-    "scenario", "strategy", "left", "right", "lines", "seed", "frame", "lang", "predict",
-];
-
 /// The most bytes of other parameters the page keeps in its URL.
 pub const FOREIGN_BYTES_MAX: usize = 2_048;
 
 /// `ours` (a query from [`to_query`]) with the parameters of `current` that
-/// are not the page's own kept in front of it, up to [`FOREIGN_BYTES_MAX`]
+/// are not the page's own ([`parse_query`]'s) kept in front of it, so a
+/// host page that embeds the lousa keeps its own query, up to [`FOREIGN_BYTES_MAX`]
 /// bytes of them.
 pub fn merge_query(current: &str, ours: &str) -> String {
     let mut room = FOREIGN_BYTES_MAX;
@@ -355,7 +267,9 @@ pub fn merge_query(current: &str, ours: &str) -> String {
         .trim_start_matches('?')
         .split('&')
         .filter(|pair| !pair.is_empty())
-        .filter(|pair| !OWN_PARAMS.contains(&pair.split_once('=').map_or(*pair, |(k, _)| k)))
+        .filter(|pair| {
+            url::param_index(&PARAMS, pair.split_once('=').map_or(*pair, |(k, _)| k)).is_none()
+        })
         // A host's query is a few short pairs; a megabyte that came with a
         // link would be rewritten at every step, so what does not fit is
         // dropped.
@@ -489,8 +403,11 @@ mod tests {
         assert_eq!(parse_query("lines=designs").moment.lines, Lines::Designs);
         let bad = parse_query("lines=both");
         assert_eq!(
-            (bad.problems[0].param, bad.problems[0].issue),
-            ("lines", Issue::UnknownLines)
+            (
+                bad.problems.list[0].param.as_str(),
+                &bad.problems.list[0].reason
+            ),
+            ("lines", &Reason::UnknownLines)
         );
     }
 
@@ -560,21 +477,25 @@ mod tests {
         let parsed =
             parse_query("scenario=nope&strategy=magic&left=&right=x&seed=-1&frame=abc&extra=1");
         assert_eq!(parsed.moment, Moment::default());
-        let named: Vec<(&str, Issue)> =
-            parsed.problems.iter().map(|p| (p.param, p.issue)).collect();
+        let named: Vec<(&str, Reason)> = parsed
+            .problems
+            .list
+            .iter()
+            .map(|p| (p.param.as_str(), p.reason.clone()))
+            .collect();
         assert_eq!(
             named,
             vec![
-                ("scenario", Issue::UnknownScenario),
-                ("strategy", Issue::UnknownStrategy),
-                ("left", Issue::UnknownStrategy),
-                ("right", Issue::UnknownStrategy),
-                ("seed", Issue::NotANumber),
-                ("frame", Issue::NotANumber),
+                ("scenario", Reason::UnknownScenario),
+                ("strategy", Reason::UnknownStrategy),
+                ("left", Reason::UnknownStrategy),
+                ("right", Reason::UnknownStrategy),
+                ("seed", Reason::NotANumber),
+                ("frame", Reason::NotANumber),
             ]
         );
-        assert_eq!(parsed.problems[0].value, "nope");
-        assert_eq!(parsed.unlisted, 0);
+        assert_eq!(parsed.problems.list[0].value, "nope");
+        assert_eq!(parsed.problems.unlisted, 0);
         assert!(
             !parsed.explicit,
             "an unreadable frame does not pin the moment"
@@ -585,52 +506,75 @@ mod tests {
     fn repeats_languages_and_huge_numbers_are_named_for_what_they_are() {
         let parsed =
             parse_query("frame=3&frame=4&lang=fr&frame=4294967296&seed=99999999999999999999");
-        let named: Vec<(&str, Issue, &str)> = parsed
+        let named: Vec<(&str, Reason, &str)> = parsed
             .problems
+            .list
             .iter()
-            .map(|p| (p.param, p.issue, p.value.as_str()))
+            .map(|p| (p.param.as_str(), p.reason.clone(), p.value.as_str()))
             .collect();
         assert_eq!(
             named,
             vec![
-                ("frame", Issue::Repeated, "4"),
-                ("lang", Issue::UnknownLanguage, "fr"),
-                ("frame", Issue::Repeated, "4294967296"),
-                ("seed", Issue::TooLarge, "99999999999999999999"),
+                ("frame", Reason::Repeated, "4"),
+                ("lang", Reason::UnknownLanguage, "fr"),
+                ("frame", Reason::Repeated, "4294967296"),
+                ("seed", Reason::TooLarge, "99999999999999999999"),
             ]
         );
         assert_eq!(parsed.moment.frame, 3, "the first value stands");
         let huge = parse_query("frame=4294967296");
-        assert_eq!(huge.problems[0].issue, Issue::TooLarge);
-        assert_eq!(parse_query("frame=-1").problems[0].issue, Issue::NotANumber);
+        assert_eq!(huge.problems.list[0].reason, Reason::TooLarge);
+        assert_eq!(
+            parse_query("frame=-1").problems.list[0].reason,
+            Reason::NotANumber
+        );
         let switch = parse_query("predict=yes&predict=1");
         assert!(!switch.predict, "a bad value turns nothing on");
-        let issues: Vec<Issue> = switch.problems.iter().map(|p| p.issue).collect();
-        assert_eq!(issues, [Issue::NotASwitch, Issue::Repeated]);
+        let reasons: Vec<&Reason> = switch.problems.list.iter().map(|p| &p.reason).collect();
+        assert_eq!(reasons, [&Reason::NotASwitch, &Reason::Repeated]);
         assert!(parse_query("?predict=1").predict && !parse_query("predict=0").predict);
+    }
+
+    /// The two readers disagreed: this page matched values as they came,
+    /// so `scenario=race%2D2` was refused while its problem quoted
+    /// "race-2"; the workshop decoded first. Both decode now.
+    #[test]
+    fn escaped_values_are_decoded_before_they_are_read() {
+        let parsed = parse_query("scenario=race%2D2&lang=%65n&zz=%ZZ");
+        assert_eq!(parsed.moment.scenario, "race-2");
+        assert_eq!(parsed.lang, Some(Lang::En));
+        assert!(
+            parsed.problems.is_empty(),
+            "a host page's own parameters are left alone: {:?}",
+            parsed.problems
+        );
     }
 
     #[test]
     fn a_huge_or_crowded_query_keeps_a_short_list() {
         let long = format!("scenario={}", "x".repeat(100_000));
         let parsed = parse_query(&long);
-        assert_eq!(parsed.problems.len(), 1);
+        assert_eq!(parsed.problems.list.len(), 1);
         assert_eq!(
-            parsed.problems[0].value.chars().count(),
-            MAX_VALUE_CHARS + 1
+            parsed.problems.list[0].value.chars().count(),
+            url::VALUE_MAX + 1
         );
-        assert!(parsed.problems[0].value.ends_with('…'));
+        assert!(parsed.problems.list[0].value.ends_with('…'));
         let crowded = "strategy=bad&".repeat(9_000);
         let parsed = parse_query(&crowded);
-        assert_eq!(parsed.problems.len(), MAX_PROBLEMS);
-        assert_eq!(parsed.unlisted, 9_000 - MAX_PROBLEMS);
+        assert_eq!(parsed.problems.list.len(), url::PROBLEMS_MAX);
+        assert_eq!(parsed.problems.unlisted, 9_000 - url::PROBLEMS_MAX);
     }
 
     #[test]
     fn a_frame_past_the_end_falls_back_to_the_start() {
         let mut moment = parse_query("frame=999").moment;
         let problem = check_frame(&mut moment, 34).expect("out of range");
-        assert_eq!((problem.param, problem.value.as_str()), ("frame", "999"));
+        assert_eq!(
+            (problem.param.as_str(), problem.value.as_str()),
+            ("frame", "999")
+        );
+        assert_eq!(problem.reason, Reason::FrameOutOfRange);
         assert_eq!(moment.frame, 0);
         let mut fine = parse_query("frame=33").moment;
         assert_eq!(check_frame(&mut fine, 34), None);

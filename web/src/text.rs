@@ -3,7 +3,9 @@
 //! `lousa_core::narrate` and `lousa_core::view`; this file only holds the
 //! words of the page's own furniture.
 
+use crate::url::{Problem, Problems, Reason};
 use lousa_core::Strategy;
+use lousa_core::choice::Misfit;
 use lousa_core::narrate::Lang;
 
 /// The labels of one language. Fields are plain strings so that a missing
@@ -36,7 +38,11 @@ pub struct Ui {
     pub sql_earlier: &'static str,
     pub sql_waited: &'static str,
     pub controls_label: &'static str,
+    /// A line of the problem list (`problem_lines`), both pages': "URL
+    /// parameter", the parameter, its value, then why, then what stands.
     pub url_param: &'static str,
+    pub unknown_param: &'static str,
+    pub unknown_challenge: &'static str,
     pub unknown_scenario: &'static str,
     pub unknown_strategy: &'static str,
     pub not_a_number: &'static str,
@@ -48,6 +54,13 @@ pub struct Ui {
     pub unlisted: &'static str,
     pub frame_out_of_range: &'static str,
     pub falling_back: &'static str,
+    /// The workshop's link problems that the core words, each before its
+    /// words: a schedule that does not fit (and, after a misfit, what the
+    /// board shows instead), refused edits, a fork that cannot be made.
+    pub schedule_unfit: &'static str,
+    pub choices_cut: &'static str,
+    pub edits_refused: &'static str,
+    pub fork_refused: &'static str,
     pub clients: &'static str,
     pub attempts: &'static str,
     pub instances: &'static str,
@@ -131,6 +144,8 @@ pub const PT: Ui = Ui {
     sql_waited: "esperou",
     controls_label: "Controles da lousa",
     url_param: "Parâmetro da URL",
+    unknown_param: "não é um parâmetro que esta página lê",
+    unknown_challenge: "não é um desafio da oficina",
     unknown_scenario: "não é um cenário conhecido",
     unknown_strategy: "não é uma estratégia conhecida",
     not_a_number: "não é um número inteiro válido",
@@ -142,6 +157,10 @@ pub const PT: Ui = Ui {
     unlisted: "Outros parâmetros com problema, não listados:",
     frame_out_of_range: "passa do último passo",
     falling_back: "usando o padrão",
+    schedule_unfit: "O escalonamento do link não serve para este cenário:",
+    choices_cut: "a lousa mostra as escolhas que servem",
+    edits_refused: "O cenário do link foi recusado, e vale o cenário pronto:",
+    fork_refused: "A falha do link não pôde ser injetada, e a lousa mostra a execução sem ela:",
     clients: "Clientes",
     attempts: "tentativas",
     instances: "Instâncias do serviço",
@@ -218,6 +237,8 @@ pub const EN: Ui = Ui {
     sql_waited: "waited",
     controls_label: "Board controls",
     url_param: "URL parameter",
+    unknown_param: "is not a parameter this page reads",
+    unknown_challenge: "is not a challenge of the workshop",
     unknown_scenario: "is not a known scenario",
     unknown_strategy: "is not a known strategy",
     not_a_number: "is not a valid whole number",
@@ -229,6 +250,10 @@ pub const EN: Ui = Ui {
     unlisted: "Other parameters with problems, not listed:",
     frame_out_of_range: "is past the last step",
     falling_back: "using the default",
+    schedule_unfit: "The link's schedule does not fit this scenario:",
+    choices_cut: "the board shows the choices that fit",
+    edits_refused: "The link's scenario was refused, and the built-in stands:",
+    fork_refused: "The link's fault could not be injected, and the board shows the run without it:",
     clients: "Clients",
     attempts: "attempts",
     instances: "Service instances",
@@ -275,6 +300,96 @@ pub fn ui(lang: Lang) -> &'static Ui {
     match lang {
         Lang::Pt => &PT,
         Lang::En => &EN,
+    }
+}
+
+/// The lines of a page's problem list (`crate::url`), in `lang`: one a
+/// problem, then the count of those not listed. Both pages show these.
+pub fn problem_lines(problems: &Problems, lang: Lang) -> Vec<String> {
+    let t = ui(lang);
+    let mut lines: Vec<String> = problems
+        .list
+        .iter()
+        .map(|p| problem_line(p, lang))
+        .collect();
+    if problems.unlisted > 0 {
+        lines.push(format!("{} {}.", t.unlisted, problems.unlisted));
+    }
+    lines
+}
+
+/// One problem in words: the parameter, its value, why the page could not
+/// use it and what stands instead. A refusal in the core's words is said
+/// after what it refused, since those words quote the value themselves.
+pub fn problem_line(p: &Problem, lang: Lang) -> String {
+    let t = ui(lang);
+    let why = match &p.reason {
+        Reason::ScheduleUnreadable(words) => return format!("{} {words}", t.schedule_unfit),
+        Reason::ScheduleMisfit(m) => {
+            return format!(
+                "{} {}; {}.",
+                t.schedule_unfit,
+                misfit(m, lang),
+                t.choices_cut
+            );
+        }
+        Reason::EditsRefused(words) => return format!("{} {words}", t.edits_refused),
+        Reason::ForkRefused(words) => return format!("{} {words}", t.fork_refused),
+        Reason::UnknownParameter => t.unknown_param,
+        Reason::Repeated => t.repeated,
+        Reason::UnknownScenario => t.unknown_scenario,
+        Reason::UnknownStrategy => t.unknown_strategy,
+        Reason::UnknownLanguage => t.unknown_language,
+        Reason::UnknownLines => t.unknown_lines,
+        Reason::UnknownChallenge => t.unknown_challenge,
+        Reason::NotANumber => t.not_a_number,
+        Reason::TooLarge => t.too_large,
+        Reason::NotASwitch => t.not_a_switch,
+        Reason::FrameOutOfRange => t.frame_out_of_range,
+    };
+    // An unknown parameter is left alone and a repeated one keeps its
+    // first value: no default stands in for them.
+    let then = match p.reason {
+        Reason::UnknownParameter | Reason::Repeated => String::new(),
+        _ => format!("; {}", t.falling_back),
+    };
+    format!("{} “{}”: “{}” {why}{then}.", t.url_param, p.param, p.value)
+}
+
+/// Where a link's schedule stopped fitting, naming the position and the
+/// limit.
+pub fn misfit(m: &Misfit, lang: Lang) -> String {
+    match (*m, lang) {
+        (
+            Misfit::PastAlternatives {
+                position,
+                choice,
+                alternatives,
+            },
+            Lang::Pt,
+        ) => format!(
+            "a escolha {} é {choice}, mas esse ponto de escolha só tem as alternativas 0 a {}",
+            position + 1,
+            alternatives - 1
+        ),
+        (
+            Misfit::PastAlternatives {
+                position,
+                choice,
+                alternatives,
+            },
+            Lang::En,
+        ) => format!(
+            "choice {} is {choice}, but that choice point only has alternatives 0 to {}",
+            position + 1,
+            alternatives - 1
+        ),
+        (Misfit::TooLong { given, points }, Lang::Pt) => {
+            format!("são {given} escolhas, mas esta execução só tem {points} pontos de escolha")
+        }
+        (Misfit::TooLong { given, points }, Lang::En) => {
+            format!("{given} choices, but this run only has {points} choice points")
+        }
     }
 }
 
@@ -375,5 +490,83 @@ mod tests {
         let mut wrong = String::new();
         crate::markup::fill(&mut wrong, verdict(false, Lang::En), &["Yes", "No", "20"]);
         assert!(wrong.contains("“Yes”, not “No”. See step 20."), "{wrong}");
+    }
+
+    #[test]
+    fn a_misfit_names_the_position_and_the_limit() {
+        let m = Misfit::PastAlternatives {
+            position: 2,
+            choice: 9,
+            alternatives: 2,
+        };
+        assert!(misfit(&m, Lang::Pt).contains("escolha 3 é 9"));
+        assert!(misfit(&m, Lang::En).contains("alternatives 0 to 1"));
+        let m = Misfit::TooLong {
+            given: 40,
+            points: 12,
+        };
+        assert!(misfit(&m, Lang::En).contains("12 choice points"));
+    }
+
+    #[test]
+    fn every_problem_names_its_parameter_and_value_and_says_what_stands() {
+        let mut problems = Problems::default();
+        for (param, value, reason) in [
+            ("strategy", "magic", Reason::UnknownStrategy),
+            ("frame", "4", Reason::Repeated),
+            ("zz", "1", Reason::UnknownParameter),
+            ("desafio", "nope", Reason::UnknownChallenge),
+        ] {
+            problems.report(param, value, reason);
+        }
+        problems.unlisted = 9_992;
+        let en = problem_lines(&problems, Lang::En);
+        assert_eq!(
+            en,
+            [
+                "URL parameter “strategy”: “magic” is not a known strategy; using the default.",
+                "URL parameter “frame”: “4” appears again; the first value stands.",
+                "URL parameter “zz”: “1” is not a parameter this page reads.",
+                "URL parameter “desafio”: “nope” is not a challenge of the workshop; using the default.",
+                "Other parameters with problems, not listed: 9992.",
+            ]
+        );
+        let pt = problem_lines(&problems, Lang::Pt);
+        assert_eq!(
+            pt[0],
+            "Parâmetro da URL “strategy”: “magic” não é uma estratégia conhecida; usando o padrão."
+        );
+        assert_eq!(pt[4], "Outros parâmetros com problema, não listados: 9992.");
+    }
+
+    #[test]
+    fn the_core_s_refusals_are_said_after_what_they_refused() {
+        let line = |reason| {
+            problem_line(
+                &Problem {
+                    param: "schedule".into(),
+                    value: "1-0-9".into(),
+                    reason,
+                },
+                Lang::Pt,
+            )
+        };
+        let misfit = Misfit::PastAlternatives {
+            position: 2,
+            choice: 9,
+            alternatives: 2,
+        };
+        assert_eq!(
+            line(Reason::ScheduleMisfit(misfit)),
+            "O escalonamento do link não serve para este cenário: a escolha 3 é 9, mas esse ponto de escolha só tem as alternativas 0 a 1; a lousa mostra as escolhas que servem."
+        );
+        assert!(
+            line(Reason::ForkRefused("fork \"9:x\": not a fault".into()))
+                .starts_with("A falha do link não pôde ser injetada")
+        );
+        assert!(
+            line(Reason::EditsRefused("db_latency_ms: -1".into()))
+                .ends_with("vale o cenário pronto: db_latency_ms: -1")
+        );
     }
 }

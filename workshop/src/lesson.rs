@@ -275,7 +275,7 @@ mod tests {
         for c in lesson::LESSON {
             for lang in [Lang::Pt, Lang::En] {
                 let (setup, problems) = url::parse(&link_to(c, lang));
-                assert_eq!(problems, vec![], "{}", c.id);
+                assert!(problems.is_empty(), "{}: {problems:?}", c.id);
                 assert_eq!(setup.challenge, Some(c.id));
                 assert_eq!(setup.strategy, c.strategy);
                 assert_eq!(setup.lang, lang);

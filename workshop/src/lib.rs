@@ -5,7 +5,8 @@
 //! Codemap, in import order (each module uses only those above it):
 //!
 //! - `texts`: the view's sentences, Portuguese and English;
-//! - `url`: the state a link carries, read and written;
+//! - `url`: the state a link carries, read (with lousa-web's `url`, the
+//!   reader both pages share) and written;
 //! - `state`: that state as signals, the run as a memo, the actions;
 //! - `alternatives`: the words for a choice point's alternatives;
 //! - `property_words`: the explorer's properties and verdicts in words;

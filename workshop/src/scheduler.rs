@@ -5,10 +5,10 @@
 
 use crate::alternatives::labels;
 use crate::state::Ws;
-use crate::texts::{choice_kind, misfit, words};
-use crate::url::Problem;
+use crate::texts::{choice_kind, words};
 use leptos::prelude::*;
 use lousa_core::choice::Schedule;
+use lousa_web::text::problem_lines;
 
 #[component]
 pub fn Scheduler() -> impl IntoView {
@@ -156,27 +156,11 @@ fn OtherChoice() -> impl IntoView {
 fn Problems() -> impl IntoView {
     let ws = expect_context::<Ws>();
     move || {
-        let lang = ws.lang.get();
-        let w = words(lang);
-        let problems = ws.problems.get();
-        (!problems.is_empty()).then(|| {
-            let items = problems
+        let lines = ws.problems.with(|p| problem_lines(p, ws.lang.get()));
+        (!lines.is_empty()).then(|| {
+            let items = lines
                 .into_iter()
-                .map(|p| {
-                    let said = match p {
-                        Problem::Value { name, value } => {
-                            format!("{} {name}={value}", w.unknown_value)
-                        }
-                        Problem::ScheduleText(t) => format!("{} {t}", w.link_problem),
-                        Problem::Edits(t) => format!("{} {t}", w.edits_problem),
-                        Problem::Fork(t) => format!("{} {t}", w.fork_problem),
-                        Problem::More(n) => format!("{} {n}", w.more_problems),
-                        Problem::Misfit(m) => {
-                            format!("{} {}; {}.", w.link_problem, misfit(&m, lang), w.cut_to)
-                        }
-                    };
-                    view! { <li>{said}</li> }
-                })
+                .map(|line| view! { <li>{line}</li> })
                 .collect_view();
             view! { <ul class="problems" data-testid="problems" role="alert">{items}</ul> }
         })

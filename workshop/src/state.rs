@@ -5,7 +5,7 @@
 //! run as far as the choices fix it), the whole run another. Undone choices
 //! wait on a redo stack until a different pick drops them.
 
-use crate::url::{self, Problem, Setup};
+use crate::url::{self, Setup};
 use leptos::prelude::*;
 use lousa_core::choice::Schedule;
 use lousa_core::fork::Fork;
@@ -13,6 +13,7 @@ use lousa_core::narrate::Lang;
 use lousa_core::run::Run;
 use lousa_core::scheduling::{self, ChoicePoint, Turn};
 use lousa_core::{Scenario, Strategy, builtins, link, run};
+use lousa_web::url::Problems;
 
 /// Choices a finish may add: more than any built-in's run has choice points.
 const FINISH_MAX: usize = 100_000;
@@ -35,7 +36,7 @@ pub struct Ws {
     /// Presenter mode: the board fills the screen and steps through the
     /// whole run, first come, first served past the choices made.
     pub presenting: RwSignal<bool>,
-    pub problems: RwSignal<Vec<Problem>>,
+    pub problems: RwSignal<Problems>,
     /// A fault injected at a frame of the run on the board.
     pub fork: RwSignal<Option<Fork>>,
     /// The board shows the branch (the run with the fault), not the run.
@@ -60,7 +61,7 @@ pub struct Ws {
 }
 
 impl Ws {
-    pub fn new(setup: Setup, problems: Vec<Problem>) -> Ws {
+    pub fn new(setup: Setup, problems: Problems) -> Ws {
         let scenario = RwSignal::new(setup.scenario);
         let edits = RwSignal::new(setup.edits);
         let strategy = RwSignal::new(setup.strategy);
@@ -310,7 +311,7 @@ impl Ws {
         }
         self.choices.update(|c| c.push(choice));
         self.on_main();
-        self.problems.set(Vec::new());
+        self.problems.set(Problems::default());
     }
 
     /// Back on the run, at the turn's frame: where the scheduler acts.
@@ -356,7 +357,7 @@ impl Ws {
         self.choices.set(Vec::new());
         self.redo.set(Vec::new());
         self.viewed.set(None);
-        self.problems.set(Vec::new());
+        self.problems.set(Problems::default());
     }
 
     /// Loads a whole schedule (an explorer's example): its choices and zeros
@@ -375,7 +376,7 @@ impl Ws {
         self.choices.set(kept.0);
         self.on_branch.set(false);
         self.viewed.set(Some(first));
-        self.problems.set(Vec::new());
+        self.problems.set(Problems::default());
     }
 
     /// Opens a seeded run on the board (a sweep cell's representative

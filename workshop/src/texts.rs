@@ -1,7 +1,7 @@
 //! Every sentence the workshop view shows that the reader's page does not,
 //! in Brazilian Portuguese first and English second.
 
-use lousa_core::choice::{ChoiceKind, Misfit};
+use lousa_core::choice::ChoiceKind;
 use lousa_core::narrate::Lang;
 
 pub struct Words {
@@ -102,13 +102,6 @@ pub struct Words {
     pub export_names: [&'static str; 4],
     pub keys_title: &'static str,
     pub keys: [(&'static str, &'static str); 6],
-    pub link_problem: &'static str,
-    pub unknown_value: &'static str,
-    pub edits_problem: &'static str,
-    pub fork_problem: &'static str,
-    /// Before the count of problems a link had past the listed ones.
-    pub more_problems: &'static str,
-    pub cut_to: &'static str,
     pub events_summary: &'static str,
 }
 
@@ -208,12 +201,6 @@ pub const PT: Words = Words {
         ("← →", "passo anterior e seguinte"),
         ("E", "conta todos os escalonamentos"),
     ],
-    link_problem: "O escalonamento do link não serve para este cenário:",
-    unknown_value: "O link traz um valor que a oficina não conhece, e vale o padrão:",
-    edits_problem: "O cenário do link foi recusado, e vale o cenário pronto:",
-    fork_problem: "A falha do link não pôde ser injetada, e a lousa mostra a execução sem ela:",
-    more_problems: "Outros problemas no link, contados mas não listados:",
-    cut_to: "a lousa mostra as escolhas que servem",
     events_summary: "Todos os eventos desta execução",
 };
 
@@ -313,12 +300,6 @@ pub const EN: Words = Words {
         ("← →", "previous and next step"),
         ("E", "counts every schedule"),
     ],
-    link_problem: "The link's schedule does not fit this scenario:",
-    unknown_value: "The link carries a value the workshop does not know, and the default stands:",
-    edits_problem: "The link's scenario was refused, and the built-in stands:",
-    fork_problem: "The link's fault could not be injected, and the board shows the run without it:",
-    more_problems: "More problems in the link, counted but not listed:",
-    cut_to: "the board shows the choices that fit",
     events_summary: "Every event of this run",
 };
 
@@ -340,43 +321,6 @@ pub fn choice_kind(kind: ChoiceKind, lang: Lang) -> &'static str {
         (ChoiceKind::Jitter, Lang::En) => "How many extra milliseconds on this network hop?",
         (ChoiceKind::Backoff, Lang::Pt) => "Quantos milissegundos a mais antes deste reenvio?",
         (ChoiceKind::Backoff, Lang::En) => "How many extra milliseconds before this retry?",
-    }
-}
-
-/// Where a link's schedule stopped fitting, naming the position and the
-/// limit.
-pub fn misfit(m: &Misfit, lang: Lang) -> String {
-    match (*m, lang) {
-        (
-            Misfit::PastAlternatives {
-                position,
-                choice,
-                alternatives,
-            },
-            Lang::Pt,
-        ) => format!(
-            "a escolha {} é {choice}, mas esse ponto de escolha só tem as alternativas 0 a {}",
-            position + 1,
-            alternatives - 1
-        ),
-        (
-            Misfit::PastAlternatives {
-                position,
-                choice,
-                alternatives,
-            },
-            Lang::En,
-        ) => format!(
-            "choice {} is {choice}, but that choice point only has alternatives 0 to {}",
-            position + 1,
-            alternatives - 1
-        ),
-        (Misfit::TooLong { given, points }, Lang::Pt) => {
-            format!("são {given} escolhas, mas esta execução só tem {points} pontos de escolha")
-        }
-        (Misfit::TooLong { given, points }, Lang::En) => {
-            format!("{given} choices, but this run only has {points} choice points")
-        }
     }
 }
 
@@ -502,21 +446,5 @@ mod tests {
         assert_eq!(count(700_922, Lang::En), "700,922");
         assert_eq!(count(12, Lang::Pt), "12");
         assert_eq!(count(1_000_000, Lang::Pt), "1.000.000");
-    }
-
-    #[test]
-    fn a_misfit_names_the_position_and_the_limit() {
-        let m = Misfit::PastAlternatives {
-            position: 2,
-            choice: 9,
-            alternatives: 2,
-        };
-        assert!(misfit(&m, Lang::Pt).contains("escolha 3 é 9"));
-        assert!(misfit(&m, Lang::En).contains("alternatives 0 to 1"));
-        let m = Misfit::TooLong {
-            given: 40,
-            points: 12,
-        };
-        assert!(misfit(&m, Lang::En).contains("12 choice points"));
     }
 }

@@ -2,25 +2,22 @@
 //! strategy=check-then-act&schedule=1-0x3&lang=en&apresentar=1`. A hand-made
 //! interleaving is a link that opens at the same step. The scenario may be
 //! a scenario link (`race-2;db_latency_ms=5`, `lousa_core::link`): an
-//! edited scenario is a link too. Reading never fails:
-//! what does not fit becomes a [`Problem`] the page shows, and the board
-//! falls back to what does.
+//! edited scenario is a link too. Reading never fails: what does not fit
+//! becomes a `lousa_web::url::Problem`, the type the reader's page uses
+//! too, which the page shows in the same words, and the board falls back
+//! to what does.
 
 use lousa_core::Strategy;
 use lousa_core::builtins;
-use lousa_core::choice::{Misfit, Schedule};
+use lousa_core::choice::Schedule;
 use lousa_core::fork::Fork;
 use lousa_core::lesson;
 use lousa_core::narrate::Lang;
-use lousa_core::query::decode;
 use lousa_core::scheduling;
-use lousa_core::text::cut;
+use lousa_web::url::{self, Problems, Reason, Unknown};
 
 /// The scenario a workshop link opens when it names none: the smallest race.
 pub const DEFAULT_SCENARIO: &str = "race-2";
-
-/// Longest parameter value shown back in a message.
-const SHOWN_MAX: usize = 40;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
@@ -45,34 +42,25 @@ pub struct Setup {
     pub challenge: Option<&'static str>,
 }
 
-/// What a link asked for that the workshop could not give.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Problem {
-    /// `name=value` is not one the workshop knows; the default stands.
-    Value { name: String, value: String },
-    /// The schedule does not parse (the core's words).
-    ScheduleText(String),
-    /// The scenario link names a built-in but its edits are refused (the
-    /// core's words); the built-in stands.
-    Edits(String),
-    /// The fork does not read, or cannot be made on this run (the core's
-    /// words); the board shows the run without it.
-    Fork(String),
-    /// The schedule parses but does not fit; the board shows the prefix
-    /// that does.
-    Misfit(Misfit),
-    /// How many problems past the first [`PROBLEMS_MAX`] were only counted.
-    More(usize),
-}
+/// The workshop's parameters, as `lousa_web::url::read_query` takes them:
+/// each with its other spellings.
+const PARAMS: [&[&str]; 9] = [
+    &["modo", "mode"],
+    &["scenario"],
+    &["strategy"],
+    &["lang"],
+    &["schedule"],
+    &["fork"],
+    &["apresentar", "present"],
+    &["desafio", "challenge"],
+    &["frame"],
+];
 
-/// How many problems a link's reading lists: a link with thousands of bad
-/// pairs must open at once, and thousands of lines tell an attendee
-/// nothing more than eight and a count.
-pub const PROBLEMS_MAX: usize = 8;
-
-/// Reads a query string (with or without its `?`).
-pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
-    let mut problems = Vec::new();
+/// Reads a query string (with or without its `?`) with the reader both
+/// pages share (`lousa_web::url`): a parameter the workshop does not read
+/// is named too, since no host page shares the workshop's query.
+pub fn parse(query: &str) -> (Setup, Problems) {
+    let mut problems = Problems::default();
     let mut scenario = DEFAULT_SCENARIO;
     let mut edits = String::new();
     let mut strategy = None;
@@ -83,61 +71,42 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     let mut frame = None;
     let mut challenge = None;
     let mut scenario_named = false;
-    for pair in query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-    {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let value = decode(value);
-        let bad = |problems: &mut Vec<Problem>| {
-            problems.push(Problem::Value {
-                name: shown(name),
-                value: shown(&value),
-            })
-        };
-        match name {
-            "modo" | "mode" => {}
-            "scenario" => {
-                let (name, rest) = value.split_once(';').unwrap_or((&value, ""));
-                match builtins::static_name(name) {
-                    Some(n) => {
-                        scenario = n;
+    url::read_query(
+        query,
+        &PARAMS,
+        Unknown::Report,
+        &mut problems,
+        |param, value| {
+            match param {
+                "modo" => Ok(()),
+                "scenario" => {
+                    let (name, rest) = value.split_once(';').unwrap_or((value, ""));
+                    url::scenario(name).map(|name| {
+                        scenario = name;
                         edits = rest.to_string();
                         scenario_named = true;
-                    }
-                    None => bad(&mut problems),
+                    })
                 }
+                "strategy" => url::strategy(value).map(|s| strategy = Some(s)),
+                "lang" => url::lang(value).map(|l| lang = l),
+                "schedule" => {
+                    schedule_text = Some(value.to_string());
+                    Ok(())
+                }
+                // A fork has no blanks: a `+` that a hand-written or older link
+                // left unencoded reads as the blank it decoded to.
+                "fork" => {
+                    fork_text = Some(value.replace(' ', "+"));
+                    Ok(())
+                }
+                "apresentar" => url::switch(value).map(|on| presenting = on),
+                "desafio" => lesson::challenge(value)
+                    .map(|c| challenge = Some(c))
+                    .ok_or(Reason::UnknownChallenge),
+                _ => url::frame(value).map(|f| frame = Some(f)),
             }
-            "strategy" => match Strategy::from_name(&value) {
-                Some(s) => strategy = Some(s),
-                None => bad(&mut problems),
-            },
-            "lang" => match value.as_str() {
-                "pt" | "pt-BR" => lang = Lang::Pt,
-                "en" => lang = Lang::En,
-                _ => bad(&mut problems),
-            },
-            "schedule" => schedule_text = Some(value),
-            // A fork has no blanks: a `+` that a hand-written or older link
-            // left unencoded reads as the blank it decoded to.
-            "fork" => fork_text = Some(value.replace(' ', "+")),
-            "apresentar" | "present" => match value.as_str() {
-                "1" => presenting = true,
-                "0" => presenting = false,
-                _ => bad(&mut problems),
-            },
-            "desafio" | "challenge" => match lesson::challenge(&value) {
-                Some(c) => challenge = Some(c),
-                None => bad(&mut problems),
-            },
-            "frame" => match value.parse::<usize>() {
-                Ok(f) => frame = Some(f),
-                Err(_) => bad(&mut problems),
-            },
-            _ => bad(&mut problems),
-        }
-    }
+        },
+    );
     if let Some(c) = challenge.filter(|_| !scenario_named) {
         let (name, rest) = c.scenario.split_once(';').unwrap_or((c.scenario, ""));
         scenario = builtins::static_name(name).expect("a challenge names a built-in");
@@ -147,7 +116,8 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     let mut built = match scenario_of(scenario, &edits) {
         Ok(s) => s,
         Err(e) => {
-            problems.push(Problem::Edits(shown_long(&e)));
+            let link = format!("{scenario};{edits}");
+            problems.report("scenario", &link, Reason::EditsRefused(Reason::words(&e)));
             edits.clear();
             builtins::builtin(scenario).expect("a listed built-in")
         }
@@ -157,18 +127,28 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
     let mut choices = Vec::new();
     if let Some(text) = schedule_text {
         match text.parse::<Schedule>() {
-            Err(e) => problems.push(Problem::ScheduleText(shown_long(&e.to_string()))),
+            Err(e) => problems.report(
+                "schedule",
+                &text,
+                Reason::ScheduleUnreadable(Reason::words(&e.to_string())),
+            ),
             Ok(schedule) => {
                 let (kept, misfit) = scheduling::fit(&built, &schedule);
                 choices = kept.0;
-                problems.extend(misfit.map(Problem::Misfit));
+                if let Some(m) = misfit {
+                    problems.report("schedule", &text, Reason::ScheduleMisfit(m));
+                }
             }
         }
     }
     let mut fork = None;
     if let Some(text) = fork_text {
         match text.parse::<Fork>() {
-            Err(e) => problems.push(Problem::Fork(shown_long(&e.to_string()))),
+            Err(e) => problems.report(
+                "fork",
+                &text,
+                Reason::ForkRefused(Reason::words(&e.to_string())),
+            ),
             Ok(f) => match lousa_core::run::run_forked(
                 &built,
                 &Schedule(choices.clone()),
@@ -176,7 +156,11 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
                 f.injection,
             ) {
                 Ok(_) => fork = Some(f),
-                Err(e) => problems.push(Problem::Fork(format!("fork {text:?}: {e}"))),
+                Err(e) => problems.report(
+                    "fork",
+                    &text,
+                    Reason::ForkRefused(Reason::words(&format!("fork {text:?}: {e}"))),
+                ),
             },
         }
     }
@@ -191,11 +175,6 @@ pub fn parse(query: &str) -> (Setup, Vec<Problem>) {
         frame,
         challenge: challenge.map(|c| c.id),
     };
-    if problems.len() > PROBLEMS_MAX {
-        let more = problems.len() - PROBLEMS_MAX;
-        problems.truncate(PROBLEMS_MAX);
-        problems.push(Problem::More(more));
-    }
     (setup, problems)
 }
 
@@ -263,35 +242,34 @@ pub fn encode(value: &str) -> String {
     out
 }
 
-/// Percent-decoding of a query value (`+` is a space); bytes that do not
-/// make UTF-8 become U+FFFD.
-/// At most [`SHOWN_MAX`] characters of what a link said, for a message.
-fn shown(text: &str) -> String {
-    cut(text, SHOWN_MAX)
-}
-
-/// A message quoting a link, cut to a readable length.
-fn shown_long(text: &str) -> String {
-    cut(text, SHOWN_MAX * 5)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lousa_core::choice::Misfit;
+    use lousa_web::url::{PROBLEMS_MAX, Problem, VALUE_MAX, WORDS_MAX};
+
+    /// The problems' parameters, values and reasons, in order.
+    fn named(problems: &Problems) -> Vec<(&str, &str, &Reason)> {
+        problems
+            .list
+            .iter()
+            .map(|p| (p.param.as_str(), p.value.as_str(), &p.reason))
+            .collect()
+    }
 
     #[test]
     fn a_challenge_alone_opens_its_own_scenario_and_design() {
         let c = lesson::LESSON[0];
         let (setup, problems) = parse(&format!("?modo=oficina&desafio={}", c.id));
-        assert_eq!(problems, vec![]);
+        assert_eq!(problems, Problems::default());
         assert_eq!(setup.challenge, Some(c.id));
         assert_eq!(format!("{};{}", setup.scenario, setup.edits), c.scenario);
         assert_eq!(setup.strategy, c.strategy);
         let (none, problems) = parse("?desafio=nope");
         assert_eq!(none.challenge, None);
-        assert!(
-            matches!(&problems[..], [Problem::Value { name, value }] if name == "desafio" && value == "nope"),
-            "{problems:?}"
+        assert_eq!(
+            named(&problems),
+            [("desafio", "nope", &Reason::UnknownChallenge)]
         );
     }
 
@@ -309,14 +287,11 @@ mod tests {
             challenge: Some("corrida-no-minimo"),
         };
         let (back, problems) = parse(&query(&setup));
-        assert_eq!(problems, vec![]);
+        assert_eq!(problems, Problems::default());
         assert_eq!(back, setup);
         let (odd, problems) = parse("?scenario=race-2&frame=-1");
         assert_eq!(odd.frame, None);
-        assert!(
-            matches!(&problems[..], [Problem::Value { name, value }] if name == "frame" && value == "-1"),
-            "{problems:?}"
-        );
+        assert_eq!(named(&problems), [("frame", "-1", &Reason::NotANumber)]);
     }
 
     #[test]
@@ -333,7 +308,7 @@ mod tests {
             challenge: None,
         };
         let (back, problems) = parse(&query(&setup));
-        assert_eq!(problems, vec![]);
+        assert_eq!(problems, Problems::default());
         assert_eq!(back, setup);
         assert_eq!(
             scenario_of(back.scenario, &back.edits)
@@ -357,18 +332,18 @@ mod tests {
             challenge: None,
         };
         let (back, problems) = parse(&query(&setup));
-        assert_eq!(problems, vec![]);
+        assert_eq!(problems, Problems::default());
         assert_eq!(back, setup);
         let (back, problems) = parse("?scenario=timeout-retry&fork=3:meteor-1");
         assert_eq!(back.fork, None);
         assert!(
-            matches!(&problems[..], [Problem::Fork(e)] if e.contains("not a fault")),
+            matches!(&named(&problems)[..], [("fork", "3:meteor-1", Reason::ForkRefused(e))] if e.contains("not a fault")),
             "{problems:?}"
         );
         let (back, problems) = parse("?scenario=timeout-retry&fork=9999:crash-1");
         assert_eq!(back.fork, None);
         assert!(
-            matches!(&problems[..], [Problem::Fork(e)] if e.contains("past the run's end")),
+            matches!(&named(&problems)[..], [("fork", "9999:crash-1", Reason::ForkRefused(e))] if e.contains("past the run's end")),
             "{problems:?}"
         );
     }
@@ -389,7 +364,7 @@ mod tests {
         let q = query(&setup);
         assert!(q.ends_with("&apresentar=1"), "{q}");
         let (back, problems) = parse(&q);
-        assert_eq!(problems, vec![]);
+        assert_eq!(problems, Problems::default());
         assert_eq!(back, setup);
         // Leaving presenter mode drops the parameter rather than writing 0.
         let q = query(&Setup {
@@ -402,9 +377,9 @@ mod tests {
         assert!(parse("?scenario=race-2&present=1").0.presenting);
         let (odd, problems) = parse("?scenario=race-2&apresentar=sim");
         assert!(!odd.presenting);
-        assert!(
-            matches!(&problems[..], [Problem::Value { name, value }] if name == "apresentar" && value == "sim"),
-            "{problems:?}"
+        assert_eq!(
+            named(&problems),
+            [("apresentar", "sim", &Reason::NotASwitch)]
         );
     }
 
@@ -413,7 +388,7 @@ mod tests {
         let (setup, problems) = parse("?scenario=race-2;db_latency_ms=-1");
         assert_eq!(setup.edits, "");
         assert!(
-            matches!(&problems[..], [Problem::Edits(e)] if e.contains("db_latency_ms")),
+            matches!(&named(&problems)[..], [("scenario", "race-2;db_latency_ms=-1", Reason::EditsRefused(e))] if e.contains("db_latency_ms")),
             "{problems:?}"
         );
     }
@@ -423,12 +398,16 @@ mod tests {
         let (setup, problems) = parse("?modo=oficina&scenario=race-2&schedule=1-0-9");
         assert_eq!(setup.choices, vec![1, 0]);
         assert!(matches!(
-            problems[..],
-            [Problem::Misfit(Misfit::PastAlternatives {
-                position: 2,
-                choice: 9,
-                ..
-            })]
+            named(&problems)[..],
+            [(
+                "schedule",
+                "1-0-9",
+                Reason::ScheduleMisfit(Misfit::PastAlternatives {
+                    position: 2,
+                    choice: 9,
+                    ..
+                })
+            )]
         ));
     }
 
@@ -439,12 +418,15 @@ mod tests {
             "?scenario={long}&strategy=optimistic&lang=fr&schedule=!&zz=1"
         ));
         assert_eq!(setup.scenario, DEFAULT_SCENARIO);
-        assert_eq!(problems.len(), 5, "{problems:?}");
-        let Problem::Value { value, .. } = &problems[0] else {
-            panic!("{problems:?}");
-        };
-        assert!(value.chars().count() <= SHOWN_MAX + 1);
-        assert!(matches!(&problems[4], Problem::ScheduleText(t) if t.starts_with("schedule:")));
+        assert_eq!(problems.list.len(), 5, "{problems:?}");
+        let Problem { param, value, .. } = &problems.list[0];
+        assert_eq!(param, "scenario");
+        assert!(value.chars().count() <= VALUE_MAX + 1);
+        assert_eq!(problems.list[3].reason, Reason::UnknownParameter);
+        assert!(
+            matches!(&problems.list[4].reason, Reason::ScheduleUnreadable(t) if t.starts_with("schedule:")),
+            "{problems:?}"
+        );
     }
 
     /// Issue #34: 10,000 bad `strategy` pairs took 1.9 s to mount, one
@@ -454,14 +436,11 @@ mod tests {
         let query = "?scenario=race-2".to_string() + &"&strategy=nope".repeat(10_000);
         let (setup, problems) = parse(&query);
         assert_eq!(setup.scenario, "race-2");
-        assert_eq!(problems.len(), PROBLEMS_MAX + 1);
-        assert_eq!(problems[PROBLEMS_MAX], Problem::More(10_000 - PROBLEMS_MAX));
+        assert_eq!(problems.list.len(), PROBLEMS_MAX);
+        assert_eq!(problems.unlisted, 10_000 - PROBLEMS_MAX);
         let (_, few) = parse(&"&zz=1".repeat(PROBLEMS_MAX));
-        assert_eq!(
-            few.len(),
-            PROBLEMS_MAX,
-            "no count when every problem is listed"
-        );
+        assert_eq!(few.list.len(), PROBLEMS_MAX);
+        assert_eq!(few.unlisted, 0, "no count when every problem is listed");
     }
 
     /// Issue #35: a right-to-left override in a link was echoed as it is,
@@ -470,16 +449,10 @@ mod tests {
     fn direction_and_control_characters_are_shown_escaped() {
         let (_, problems) = parse("?strategy=%E2%80%AEtpyrc%07&lang=%E2%81%A6x");
         assert_eq!(
-            problems,
-            vec![
-                Problem::Value {
-                    name: "strategy".into(),
-                    value: "\\u{202e}tpyrc\\u{7}".into()
-                },
-                Problem::Value {
-                    name: "lang".into(),
-                    value: "\\u{2066}x".into()
-                },
+            named(&problems),
+            [
+                ("strategy", "\\u{202e}tpyrc\\u{7}", &Reason::UnknownStrategy),
+                ("lang", "\\u{2066}x", &Reason::UnknownLanguage),
             ]
         );
     }
@@ -490,12 +463,92 @@ mod tests {
     fn a_fork_with_its_plus_unencoded_still_reads() {
         for form in ["3:crash-1%2B3000", "3:crash-1+3000"] {
             let (setup, problems) = parse(&format!("?scenario=timeout-retry&fork={form}"));
-            assert_eq!(problems, vec![], "{form}");
+            assert_eq!(problems, Problems::default(), "{form}");
             assert_eq!(
                 setup.fork,
                 Some("3:crash-1+3000".parse().unwrap()),
                 "{form}"
             );
         }
+    }
+
+    /// Every parameter the workshop reads names itself and its value when
+    /// the value will not do, each in the order of the link, and the
+    /// board opens on the defaults.
+    #[test]
+    fn each_parameter_s_bad_value_is_named_with_its_value() {
+        let (setup, problems) = parse(
+            "?modo=oficina&scenario=nope;x=1&strategy=magic&lang=fr&apresentar=2\
+             &desafio=nope&frame=4294967296&zz=%41",
+        );
+        assert_eq!(
+            named(&problems),
+            [
+                ("scenario", "nope;x=1", &Reason::UnknownScenario),
+                ("strategy", "magic", &Reason::UnknownStrategy),
+                ("lang", "fr", &Reason::UnknownLanguage),
+                ("apresentar", "2", &Reason::NotASwitch),
+                ("desafio", "nope", &Reason::UnknownChallenge),
+                ("frame", "4294967296", &Reason::TooLarge),
+                ("zz", "A", &Reason::UnknownParameter),
+            ]
+        );
+        assert_eq!(
+            (setup.scenario, setup.lang, setup.presenting, setup.frame),
+            (DEFAULT_SCENARIO, Lang::Pt, false, None)
+        );
+        // The schedule and the fork are read after the loop, against the
+        // run they open: named too.
+        let (_, problems) = parse("?schedule=0x&fork=x");
+        assert!(
+            matches!(
+                &named(&problems)[..],
+                [
+                    ("schedule", "0x", Reason::ScheduleUnreadable(_)),
+                    ("fork", "x", Reason::ForkRefused(_)),
+                ]
+            ),
+            "{problems:?}"
+        );
+    }
+
+    /// The two readers disagreed: here the last of a repeated parameter
+    /// won, silently, where the reader's page kept the first and said so.
+    /// Both keep the first now, as `URLSearchParams.get` does.
+    #[test]
+    fn a_repeated_parameter_keeps_its_first_value_and_is_named() {
+        let (setup, problems) =
+            parse("?scenario=race-2&strategy=naive&strategy=check-then-act&present=1&apresentar=0");
+        assert_eq!(setup.strategy, Strategy::Naive);
+        assert!(setup.presenting);
+        assert_eq!(
+            named(&problems),
+            [
+                ("strategy", "check-then-act", &Reason::Repeated),
+                ("apresentar", "0", &Reason::Repeated),
+            ]
+        );
+        // `modo` is read by the loader, not here, but a repeat is a repeat.
+        let (_, problems) = parse("?modo=oficina&mode=oficina");
+        assert_eq!(named(&problems), [("mode", "oficina", &Reason::Repeated)]);
+    }
+
+    #[test]
+    fn a_huge_schedule_is_cut_in_the_value_and_in_the_core_s_words() {
+        let (setup, problems) = parse(&format!("?schedule={}", "!".repeat(100_000)));
+        assert_eq!(setup.choices, Vec::<u32>::new());
+        let [
+            Problem {
+                param,
+                value,
+                reason: Reason::ScheduleUnreadable(words),
+            },
+        ] = &problems.list[..]
+        else {
+            panic!("{problems:?}");
+        };
+        assert_eq!(param, "schedule");
+        assert_eq!(value.chars().count(), VALUE_MAX + 1);
+        assert!(words.chars().count() <= WORDS_MAX + 1, "{words}");
     }
 }

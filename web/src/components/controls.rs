@@ -3,9 +3,9 @@
 
 use super::bind::{chosen, flag, label, text, word};
 use crate::dom;
-use crate::model::{Lousa, Problems as ProblemList};
-use crate::state::{Issue, SPEEDS};
-use crate::text::{Ui, strategy_gloss, ui};
+use crate::model::Lousa;
+use crate::state::SPEEDS;
+use crate::text::{problem_lines, strategy_gloss, ui};
 use crate::words;
 use leptos::prelude::*;
 use lousa_core::Strategy;
@@ -241,47 +241,6 @@ pub fn Help() -> impl IntoView {
     }
 }
 
-fn issue_text(t: &Ui, issue: Issue) -> &'static str {
-    match issue {
-        Issue::UnknownScenario => t.unknown_scenario,
-        Issue::UnknownStrategy => t.unknown_strategy,
-        Issue::UnknownLanguage => t.unknown_language,
-        Issue::UnknownLines => t.unknown_lines,
-        Issue::NotASwitch => t.not_a_switch,
-        Issue::NotANumber => t.not_a_number,
-        Issue::TooLarge => t.too_large,
-        Issue::FrameOutOfRange => t.frame_out_of_range,
-        Issue::Repeated => t.repeated,
-    }
-}
-
-/// The lines of the problem list, in `lang`.
-pub fn problem_lines(problems: &ProblemList, lang: Lang) -> Vec<String> {
-    let t = ui(lang);
-    let mut lines: Vec<String> = problems
-        .list
-        .iter()
-        .map(|p| {
-            // A repeated parameter keeps its first value: no default stands in.
-            let then = match p.issue {
-                Issue::Repeated => String::new(),
-                _ => format!("; {}", t.falling_back),
-            };
-            format!(
-                "{} “{}”: “{}” {}{then}.",
-                t.url_param,
-                p.param,
-                p.value,
-                issue_text(t, p.issue),
-            )
-        })
-        .collect();
-    if problems.unlisted > 0 {
-        lines.push(format!("{} {}.", t.unlisted, problems.unlisted));
-    }
-    lines
-}
-
 /// What was wrong with the URL, by parameter, and what took its place.
 #[component]
 pub fn Problems() -> impl IntoView {
@@ -311,12 +270,7 @@ mod tests {
     use crate::state::parse_query;
 
     fn lines(query: &str, lang: Lang) -> Vec<String> {
-        let parsed = parse_query(query);
-        let problems = ProblemList {
-            list: parsed.problems,
-            unlisted: parsed.unlisted,
-        };
-        problem_lines(&problems, lang)
+        problem_lines(&parse_query(query).problems, lang)
     }
 
     /// Issue #35: a repeated parameter said both that its first value
