@@ -321,6 +321,35 @@ describe('the workshop\'s scheduler', () => {
     await tab.close();
   });
 
+  test('the fast count of race-3: the CLI\'s reduced report, outcomes from here instead of schedules', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=race-3&strategy=check-then-act');
+    const por = (prefix) => JSON.parse(cli('explore', 'race-3', '--strategy', 'check-then-act', '--reduction', 'por', '--format', 'json', ...(prefix ? ['--from', prefix] : [])));
+    const pt = (n) => Number(n).toLocaleString('pt-BR');
+    const daqui = (r) => `daqui: ${pt(r.outcomes.length)} desfechos possíveis, ${pt(r.outcomes.filter((o) => o.double_charge).length)} cobram duas vezes`;
+    const shows = (want) => tab.waitForFunction((w) => document.querySelector('[data-testid=from-here]')?.textContent === w, want, { timeout: RUN_TIMEOUT_MS, polling: 5 });
+    const whole = por('');
+    assert.equal(whole.schedules_counted, false);
+    await tab.check('[data-testid=reduction-por]');
+    const t0 = Date.now();
+    await tab.click('[data-testid=explore]');
+    await tab.waitForSelector('[data-testid=outcomes]', { timeout: RUN_TIMEOUT_MS });
+    const took = Date.now() - t0;
+    assert.equal(await text(tab, 'explore-status'), `Exploração completa (contagem rápida): ${pt(whole.states)} estados · ${pt(whole.transitions)} transições · escalonamentos não contados`);
+    const cells = await tab.locator('[data-testid=outcome-schedules]').allTextContents();
+    assert.equal(cells.length, whole.outcomes.length);
+    assert.ok(cells.every((c) => c === 'não contado'), cells.join(' | '));
+    const verdicts = await tab.$$eval('[data-testid=property]', (ps) => ps.map((p) => [p.dataset.property, p.dataset.verdict]));
+    assert.deepEqual(verdicts, whole.properties.map((p) => [p.property.name, p.verdict]));
+    await shows(daqui(whole));
+    await pick(tab, 1);
+    await shows(daqui(por('0-1')));
+    // Off again, the exact count: the fast one is forgotten, not mixed in.
+    await tab.uncheck('[data-testid=reduction-por]');
+    assert.equal(await tab.locator('[data-testid=outcomes]').count(), 0);
+    console.log(`race-3 check-then-act, fast count in the workshop: ${took} ms for ${whole.states} states`);
+    await tab.close();
+  });
+
   test('a race-3 count cancels midway and the page answers (long tasks printed)', { timeout: RUN_TIMEOUT_MS }, async () => {
     const tab = await open('?modo=oficina&scenario=race-3&strategy=check-then-act');
     const t0 = await tab.evaluate(() => performance.now());

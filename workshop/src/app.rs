@@ -5,7 +5,7 @@
 
 use crate::board::Board;
 use crate::branch::Branch;
-use crate::counts::{Counting, Counts, Whole, start_whole};
+use crate::counts::{Counting, Counts, Fast, Whole, start_whole};
 use crate::editor::Editor;
 use crate::explorer::{Explorer, use_explorer};
 use crate::exports::Exports;
@@ -46,11 +46,12 @@ pub fn Workshop() -> impl IntoView {
         document().set_title(words(lang).title);
     });
     let whole: Whole = RwSignal::new((None, Counting::Idle));
+    let fast: Fast = RwSignal::new(false);
     // The explorer's workers live as long as the page, and go with it.
     let explorer = use_explorer();
     let solved = crate::lesson::progress();
     let handle = window_event_listener(leptos::ev::keydown, move |e| {
-        on_key(ws, p, explorer, whole, &e)
+        on_key(ws, p, explorer, (whole, fast), &e)
     });
     on_cleanup(move || handle.remove());
     let on_stage = move || ws.presenting.get();
@@ -77,7 +78,7 @@ pub fn Workshop() -> impl IntoView {
                 <aside class="workshop-side">
                     <LessonList solved />
                     <Scheduler />
-                    <Counts whole explorer />
+                    <Counts whole fast explorer />
                     <Sweep explorer />
                     <Exports />
                     <Share />
@@ -90,7 +91,13 @@ pub fn Workshop() -> impl IntoView {
 
 /// The workshop's keys (`lousa_web::keys::workshop`); in presenter mode,
 /// presenter mode's keys only (`presenter::key`).
-fn on_key(ws: Ws, p: Presenter, explorer: Explorer, whole: Whole, e: &web_sys::KeyboardEvent) {
+fn on_key(
+    ws: Ws,
+    p: Presenter,
+    explorer: Explorer,
+    (whole, fast): (Whole, Fast),
+    e: &web_sys::KeyboardEvent,
+) {
     let press = Press::of(e);
     if ws.presenting.get_untracked() {
         if presenter::key(ws, p, &press) {
@@ -107,7 +114,7 @@ fn on_key(ws: Ws, p: Presenter, explorer: Explorer, whole: Whole, e: &web_sys::K
         WorkshopKey::Redo => ws.redo(),
         WorkshopKey::Finish => ws.finish(),
         WorkshopKey::Step(by) => ws.step(by),
-        WorkshopKey::CountAll => start_whole(ws, explorer, whole),
+        WorkshopKey::CountAll => start_whole(ws, explorer, whole, fast),
     }
     e.prevent_default();
 }

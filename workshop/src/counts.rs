@@ -12,7 +12,7 @@ use crate::state::Ws;
 use crate::texts::{Words, count, words};
 use leptos::prelude::*;
 use lousa_core::choice::Schedule;
-use lousa_core::explore::{Modality, Report, Status};
+use lousa_core::explore::{Modality, Reduction, Report, Status};
 use lousa_core::narrate::Lang;
 use lousa_core::{Scenario, Strategy};
 use lousa_protocol::{ExploreRequest, Figures, Request};
@@ -27,22 +27,28 @@ pub enum Counting {
     Failed(String),
 }
 
-/// The world a count is of: the scenario's link and its strategy.
-pub type Of = (String, Strategy);
+/// The world a count is of: the scenario's link, its strategy, and
+/// whether the count is the fast one (the partial-order reduction).
+pub type Of = (String, Strategy, bool);
+
+/// Whether counts are the fast kind: one order of independent steps, the
+/// same outcomes and verdicts, no schedule counts. Held by the page, so
+/// that a key starts the count the panel shows.
+pub type Fast = RwSignal<bool>;
 
 /// The count of every schedule, and the world it is of.
 pub type Whole = RwSignal<(Option<Of>, Counting)>;
 
-/// The counts' panel. `whole` is held by the page, so that a key can start
-/// it; `explorer` is the page's workers.
+/// The counts' panel. `whole` and `fast` are held by the page, so that a
+/// key can start the count; `explorer` is the page's workers.
 #[component]
-pub fn Counts(whole: Whole, explorer: Explorer) -> impl IntoView {
+pub fn Counts(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView {
     let ws = expect_context::<Ws>();
     let here = RwSignal::new(Counting::Idle);
     // Counts from here asked so far: only the last one's answer shows.
     let asked = StoredValue::new(0u64);
-    let of = move || (ws.link(), ws.strategy.get());
-    let start = move || start_whole(ws, explorer, whole);
+    let of = move || (ws.link(), ws.strategy.get(), fast.get());
+    let start = move || start_whole(ws, explorer, whole, fast);
     // A new world forgets the counts of the old one.
     Effect::new(move |_| {
         let now = of();
@@ -72,9 +78,10 @@ pub fn Counts(whole: Whole, explorer: Explorer) -> impl IntoView {
             (true, Some(prefix)) => {
                 let strategy = ws.strategy.get_untracked();
                 let text = Schedule(prefix).exact_text();
+                let reduced = fast.get_untracked();
                 let request = ws
                     .built
-                    .with_untracked(|s| request(s, strategy, Some(text)));
+                    .with_untracked(|s| request(s, strategy, Some(text), reduced));
                 here.set(Counting::Running(Figures::default()));
                 let now = asked.get_value() + 1;
                 asked.set_value(now);
@@ -118,6 +125,20 @@ pub fn Counts(whole: Whole, explorer: Explorer) -> impl IntoView {
                     {move || w().cancel}
                 </button>
             </p>
+            <p class="reduction">
+                <label>
+                    <input
+                        type="checkbox"
+                        data-testid="reduction-por"
+                        prop:checked=move || fast.get()
+                        prop:disabled=running
+                        on:change=move |e| fast.set(event_target_checked(&e))
+                    />
+                    " "
+                    {move || w().por_option}
+                </label>
+                <small>{move || w().por_hint}</small>
+            </p>
             <FromHere here whole_cut limit=explorer.states_default />
             {move || {
                 let lang = ws.lang.get();
@@ -129,12 +150,15 @@ pub fn Counts(whole: Whole, explorer: Explorer) -> impl IntoView {
     }
 }
 
-/// Starts counting every schedule of the world on the board.
-pub fn start_whole(ws: Ws, explorer: Explorer, whole: Whole) {
-    let (link, strategy) = untrack(|| (ws.link(), ws.strategy.get()));
-    let request = ws.built.with_untracked(|s| request(s, strategy, None));
+/// Starts counting every schedule of the world on the board, the fast way
+/// when `fast` says so.
+pub fn start_whole(ws: Ws, explorer: Explorer, whole: Whole, fast: Fast) {
+    let (link, strategy, reduced) = untrack(|| (ws.link(), ws.strategy.get(), fast.get()));
+    let request = ws
+        .built
+        .with_untracked(|s| request(s, strategy, None, reduced));
     whole.set((
-        Some((link, strategy)),
+        Some((link, strategy, reduced)),
         Counting::Running(Figures::default()),
     ));
     explorer.start(Slot::Whole, &request, move |e| {
@@ -150,12 +174,19 @@ pub fn start_whole(ws: Ws, explorer: Explorer, whole: Whole) {
 
 /// The worker's request to explore `scenario` (the page's, decoded and
 /// checked: the worker reads no links) under `strategy`, on from `prefix`
-/// (exact schedule text) when given; every other option the worker's
-/// default, the state limit its `ready` names.
-fn request(scenario: &Scenario, strategy: Strategy, prefix: Option<String>) -> Request {
+/// (exact schedule text) when given, with the partial-order reduction when
+/// `reduced`; every other option the worker's default, the state limit its
+/// `ready` names.
+fn request(
+    scenario: &Scenario,
+    strategy: Strategy,
+    prefix: Option<String>,
+    reduced: bool,
+) -> Request {
     let mut r = ExploreRequest::new(scenario.clone());
     r.strategy = Some(strategy.name().into());
     r.prefix = prefix;
+    r.reduction = reduced.then_some(Reduction::Por);
     Request::Explore(r)
 }
 
@@ -208,6 +239,18 @@ fn FromHere(
             // did not (it starts from a state the whole count merged).
             Counting::Done(r) if r.status != Status::Complete => {
                 format!("{}: {}", w.from_here, state_limit(&r, limit.get(), lang))
+            }
+            // The fast count has outcomes, not schedules, to tell.
+            Counting::Done(r) if !r.schedules_counted => {
+                let twice = r.outcomes.iter().filter(|o| o.double_charge).count();
+                format!(
+                    "{}: {} {}, {} {}",
+                    w.from_here,
+                    count(r.outcomes.len() as u128, lang),
+                    w.outcomes_word,
+                    count(twice as u128, lang),
+                    w.charge_twice
+                )
             }
             Counting::Done(r) => {
                 let mut s = format!(
@@ -290,24 +333,29 @@ fn status(c: &Counting, limit: Option<u32>, lang: Lang) -> AnyView {
 fn result(r: &Report, w: &'static Words, limit: Option<u32>, lang: Lang) -> impl IntoView + use<> {
     let ws = expect_context::<Ws>();
     let complete = r.status == Status::Complete;
+    let counted = r.schedules_counted;
     let head = if complete {
+        let schedules = if counted {
+            format!("{} {}", count(r.schedules, lang), w.schedules_word)
+        } else {
+            w.schedules_not_counted.to_string()
+        };
         format!(
-            "{}: {} {} · {} {} · {} {}",
+            "{}{}: {} {} · {} {} · {schedules}",
             w.complete,
+            if counted { "" } else { w.por_complete },
             count(u128::from(r.states), lang),
             w.states_word,
             count(u128::from(r.transitions), lang),
             w.transitions_word,
-            count(r.schedules, lang),
-            w.schedules_word
         )
     } else {
         state_limit(r, limit, lang)
     };
-    // Past the state limit, an outcome's schedules were not all reached:
-    // its count would read as exact.
+    // Past the state limit, an outcome's schedules were not all reached,
+    // and the fast count keeps none: a count would read as exact.
     let schedules = move |n: u128| {
-        if complete {
+        if complete && counted {
             count(n, lang)
         } else {
             w.not_counted.to_string()
@@ -439,13 +487,15 @@ pub(crate) mod tests {
     fn a_request_carries_the_scenario_and_the_prefix_only_when_given() {
         let s = lousa_core::link::decode("race-2;db_latency_ms=5").unwrap();
         let r: serde_json::Value =
-            serde_json::from_str(&request(&s, Strategy::Naive, None).to_json()).unwrap();
+            serde_json::from_str(&request(&s, Strategy::Naive, None, false).to_json()).unwrap();
         assert_eq!(
             r,
             serde_json::json!({"explore": {"scenario": s, "strategy": "naive"}})
         );
-        let from = request(&s, Strategy::Naive, Some("1-0".into())).to_json();
+        let from = request(&s, Strategy::Naive, Some("1-0".into()), false).to_json();
         assert!(from.contains(r#""prefix":"1-0""#), "{from}");
+        let fast = request(&s, Strategy::Naive, None, true).to_json();
+        assert!(fast.contains(r#""reduction":"por""#), "{fast}");
     }
 
     #[test]

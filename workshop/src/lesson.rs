@@ -82,7 +82,7 @@ fn met(c: &Challenge, ws: Ws, whole: Whole) -> bool {
     match c.how {
         How::Explore => whole.with(|(of, counting)| {
             of.as_ref()
-                .is_some_and(|(l, s)| l == c.scenario && *s == c.strategy)
+                .is_some_and(|(l, s, _)| l == c.scenario && *s == c.strategy)
                 && matches!(counting, Counting::Done(r) if c.goal.met_by_report(r))
         }),
         How::Picks if link != c.scenario => false,
