@@ -42,7 +42,8 @@
 //! once when the network has no latency, and a retry or a next intent
 //! leaves at once when the client waits 0 ms. `future` over-approximates
 //! the footprint of `f` and all of that. A flow with a live job may touch
-//! the store, the acquirer, the watch, its instance and its client; a job
+//! the store, the acquirer (unless it has called it already, in a design
+//! that captures once a job), the watch, its instance and its client; a job
 //! waiting for a lock or a connection resumes on someone else's step, so
 //! while any job waits every flow's future includes every job's instance
 //! and client; and a response that can be retried at once may start a new
@@ -260,11 +261,25 @@ fn flow_future(
     let woken = if anyone_waits { all_jobs(w) } else { 0 };
     // A job about to answer (or to publish, then answer) has no statement
     // and no capture left.
-    let pc = w.job(InstanceId(i), attempt).map(|j| j.pc);
-    let rest = match pc {
+    let job = w.job(InstanceId(i), attempt);
+    // A job that has called the acquirer calls it no more, in the designs
+    // whose handlers have no way back to the capture (the lease and the
+    // queue's handlers may retake a key and capture again).
+    let called = job.is_some_and(|j| j.call.is_some())
+        && !w.is_delivery(attempt)
+        && matches!(
+            w.scenario.strategy,
+            Strategy::Naive
+                | Strategy::CheckThenAct
+                | Strategy::IdempotencyKey
+                | Strategy::IdempotencyKeyCatch
+                | Strategy::IdempotencyKeyHeldTx
+        );
+    let acquirer = if called { 0 } else { ACQUIRER };
+    let rest = match job.map(|j| j.pc) {
         Some(Pc::Respond) => respond(w, attempt, mine),
         Some(Pc::Publish) => respond(w, attempt, mine).with(Footprint::writing(ACQUIRER)),
-        _ => Footprint::writing(STORE | ACQUIRER | WATCH | mine),
+        _ => Footprint::writing(STORE | acquirer | WATCH | mine),
     };
     rest.with(Footprint::writing(woken))
 }
