@@ -75,8 +75,9 @@ fn said(r: &Report) -> Said {
     (outcomes, properties)
 }
 
-/// The run an example's schedule replays, from the scenario's start.
-fn replayed(s: &Scenario, e: &Example) -> (Vec<u32>, Vec<Option<u16>>, u32) {
+/// The world an example's schedule replays to, from the scenario's start,
+/// and its steps.
+fn replayed(s: &Scenario, e: &Example) -> (World, u32) {
     let mut w = quiet_world(s);
     let mut chooser = ScheduleChooser::new(&e.schedule);
     let mut steps = 0;
@@ -84,9 +85,7 @@ fn replayed(s: &Scenario, e: &Example) -> (Vec<u32>, Vec<Option<u16>>, u32) {
         w.step(&mut chooser);
         steps += 1;
     }
-    let summary = run::summarize(&w);
-    let captures = summary.intents.iter().map(|i| i.captures).collect();
-    (captures, summary.statuses(), steps)
+    (w, steps)
 }
 
 /// [`check_reduction`], the reduced search by `relation` when given.
@@ -137,15 +136,35 @@ pub(super) fn check_with(
             .iter()
             .filter_map(|o| o.example.as_ref().map(|e| (o, e)));
         for (o, e) in examples {
-            let (captures, answers, steps) = replayed(s, e);
-            if (&captures, &answers, steps) != (&o.captures, &o.answers, e.steps) {
+            let (w, steps) = replayed(s, e);
+            let summary = run::summarize(&w);
+            let captures: Vec<u32> = summary.intents.iter().map(|i| i.captures).collect();
+            let got = (&captures, &summary.statuses(), steps);
+            if got != (&o.captures, &o.answers, e.steps) {
                 return Err(format!(
-                    "{at}: example {} replays elsewhere: {:?}",
-                    e.text,
-                    (
-                        (&captures, &answers, steps),
-                        (&o.captures, &o.answers, e.steps)
-                    )
+                    "{at}: example {} replays elsewhere: {got:?}",
+                    e.text
+                ));
+            }
+        }
+        // A property's example replays to an end that breaks (always) or
+        // shows (sometimes) it.
+        let examples = reduced
+            .properties
+            .iter()
+            .filter_map(|p| p.example.as_ref().map(|e| (p.claim.property, e)));
+        for (property, e) in examples {
+            let (w, _) = replayed(s, e);
+            let summary = run::summarize(&w);
+            let ending = crate::property::Ending {
+                world: &w,
+                intents: &summary.intents,
+                attempts: &summary.attempts,
+            };
+            if !property.shown_by(&ending) {
+                return Err(format!(
+                    "{at}: {}'s example {} does not show it",
+                    property.name, e.text
                 ));
             }
         }
