@@ -321,6 +321,24 @@ describe('the workshop\'s scheduler', () => {
     await tab.close();
   });
 
+  test('the event table is the reader\'s component: the whole run\'s events, written when opened, the step on the board marked', async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act');
+    const rows = tab.locator('[data-testid=workshop] [data-testid=event-rows] tr');
+    assert.equal(await rows.count(), 0, 'no rows while the table is closed');
+    await pick(tab, 1);
+    const run = JSON.parse(cli('run', 'race-2', '--strategy', 'check-then-act', '--schedule', '1', '--format', 'json'));
+    await tab.click('[data-testid=workshop] [data-testid=events-summary]');
+    await tab.waitForFunction((n) => document.querySelectorAll('[data-testid=workshop] [data-testid=event-rows] tr').length === n, run.events.length);
+    const summary = await tab.textContent('[data-testid=workshop] [data-testid=events-summary]');
+    assert.match(summary, new RegExp(`^Tabela de eventos \\(${run.events.length} eventos em \\d+ passos\\)$`));
+    const frame = (await board(tab)).frame;
+    const marks = await rows.evaluateAll((trs) => trs.map((tr) => [tr.dataset.frame, tr.getAttribute('aria-current')]));
+    const onFrame = marks.filter(([f]) => f === frame).length;
+    assert.ok(onFrame > 0, `some event at the board's frame ${frame}`);
+    assert.deepEqual(marks.filter(([, c]) => c === 'step').map(([f]) => f), Array(onFrame).fill(frame));
+    await tab.close();
+  });
+
   test('the fast count of race-3: the CLI\'s reduced report, outcomes from here instead of schedules', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
     const tab = await open('?modo=oficina&scenario=race-3&strategy=check-then-act');
     const por = (prefix) => JSON.parse(cli('explore', 'race-3', '--strategy', 'check-then-act', '--reduction', 'por', '--format', 'json', ...(prefix ? ['--from', prefix] : [])));

@@ -26,6 +26,7 @@
 
 pub mod board;
 mod components;
+pub use components::EventTable;
 mod dom;
 mod drawn;
 mod effects;

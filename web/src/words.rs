@@ -1,7 +1,7 @@
-//! The text equivalent of the lousa: the narration of one step and the rows
-//! of the event table, both built from the trace with `lousa_core::narrate`.
+//! The text equivalent of the lousa: the narration of one step and the SQL
+//! panel's texts, built from the trace with `lousa_core::narrate` (the
+//! event table's rows are the `EventTable` component's).
 
-use crate::markup::{El, el};
 use crate::sql_short;
 use crate::text::{Ui, ui};
 use lousa_core::builtins::builtin;
@@ -42,21 +42,6 @@ pub fn narration(run: &Run, scenario: &str, frame: usize, lang: Lang, t: &Ui) ->
         view::clock(events[0].time_ms, lang),
         sentences.join("; ")
     )
-}
-
-/// The `<tr>` rows of the event table: every event of the run, each marked
-/// with the frame it belongs to so the current step can be highlighted.
-pub fn event_rows(run: &Run, lang: Lang) -> Vec<El> {
-    let mut body = el("tbody");
-    for (frame, event) in run.events() {
-        let row = body.add("tr").num("data-frame", frame as i64);
-        row.add("td")
-            .class("num")
-            .text(&view::clock(event.time_ms, lang));
-        row.add("td").text(&narrate::actor(event.actor, lang));
-        row.add("td").text(&narrate::describe(event, lang));
-    }
-    body.kids
 }
 
 /// What the SQL panel says at a frame, owned: what the page keeps.
@@ -259,19 +244,5 @@ mod tests {
         let bottom = ledger_view(&twin, false, &twin.left, last, false, Lang::En);
         assert_eq!((bottom.captures, bottom.on_time.as_str()), (1, "409 201"));
         assert!(bottom.figures.contains("captures: 1"), "{}", bottom.figures);
-    }
-
-    #[test]
-    fn the_event_table_has_one_row_per_event_tagged_with_its_frame() {
-        let mut scenario = builtin("timeout-retry").expect("built-in");
-        scenario.strategy = Strategy::IdempotencyKey;
-        let run = lousa_core::run(&scenario).expect("valid");
-        let rows: String = event_rows(&run, Lang::Pt).iter().map(El::markup).collect();
-        assert_eq!(rows.matches("<tr ").count(), run.events().count());
-        assert!(
-            rows.contains(r#"<tr data-frame="1"><td class="num">0,000 s</td><td>cliente 1</td>"#),
-            "{rows}"
-        );
-        assert!(rows.contains("responde 409"));
     }
 }

@@ -21,9 +21,9 @@ use crate::url;
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
 use lousa_core::{Strategy, builtins};
+use lousa_web::EventTable;
 use lousa_web::keys::{self, Press, WorkshopKey};
 use lousa_web::text::html_lang;
-use lousa_web::words::event_rows;
 
 #[component]
 pub fn Workshop() -> impl IntoView {
@@ -72,7 +72,12 @@ pub fn Workshop() -> impl IntoView {
                     {move || on_stage().then(|| view! { <QuizPanel /> })}
                     <Handout />
                     <Branch />
-                    <Events />
+                    <EventTable
+                        run=ws.whole
+                        frame=Memo::new(move |_| ws.frame())
+                        lang=ws.lang
+                        while_open=true
+                    />
                     <Editor />
                 </div>
                 <aside class="workshop-side">
@@ -261,33 +266,6 @@ fn Steps() -> impl IntoView {
             " "
             <span class="turn-state" data-testid="turn-state">{state}</span>
         </p>
-    }
-}
-
-/// Every event of the run, as the reader's page lists them.
-#[component]
-fn Events() -> impl IntoView {
-    let ws = expect_context::<Ws>();
-    // Written only while open: a run at the limits has thousands of rows.
-    let open = RwSignal::new(false);
-    let rows = move || {
-        if !open.get() {
-            return String::new();
-        }
-        let lang = ws.lang.get();
-        ws.whole.with(|r| {
-            r.as_ref().map_or_else(String::new, |r| {
-                event_rows(r, lang).iter().map(|r| r.markup()).collect()
-            })
-        })
-    };
-    view! {
-        <details class="events" on:toggle=move |_| open.update(|o| *o = !*o)>
-            <summary>{move || words(ws.lang.get()).events_summary}</summary>
-            <table>
-                <tbody inner_html=rows></tbody>
-            </table>
-        </details>
     }
 }
 

@@ -113,7 +113,7 @@ fn Lines() -> impl IntoView {
             w.run.to_string(),
             format!("{}: {label} ({} {})", w.branch, w.at_frame, f.frame),
         ];
-        let twin = twin_of_runs(run, branch);
+        let twin = twin_of_runs((*run).clone(), branch);
         let axis = Axis::new(&twin, WIDTH);
         let markup: String = twin::drawing(&twin, &axis, [&names[0], &names[1]], lang)
             .iter()

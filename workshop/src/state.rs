@@ -14,6 +14,8 @@ use lousa_core::run::Run;
 use lousa_core::scheduling::{self, ChoicePoint, Turn};
 use lousa_core::{Scenario, Strategy, builtins, link, run};
 use lousa_web::url::Problems;
+use lousa_web::worlds::Shared;
+use std::sync::Arc;
 
 /// Choices a finish may add: more than any built-in's run has choice points.
 const FINISH_MAX: usize = 100_000;
@@ -48,7 +50,7 @@ pub struct Ws {
     /// The whole run, first come, first served past the choices: read only
     /// where it shows (presenter mode, the events, the branch's lines, an
     /// export), so a pick does not pay for the run's rest.
-    pub whole: Memo<Option<Run>>,
+    pub whole: Memo<Option<Shared<Run>>>,
     /// With the board stepped back before the choice point: how many of
     /// the choices the steps before the frame on the board took, and the
     /// point they reach. A pick then acts there, and the later choices go
@@ -84,7 +86,11 @@ impl Ws {
         });
         let whole = Memo::new(move |_| {
             built.with(|s| {
-                choices.with(|c| lousa_core::run::run_schedule(s, &Schedule(c.clone())).ok())
+                choices.with(|c| {
+                    lousa_core::run::run_schedule(s, &Schedule(c.clone()))
+                        .ok()
+                        .map(|r| Shared(Arc::new(r)))
+                })
             })
         });
         let viewed = RwSignal::new(setup.frame);
@@ -190,7 +196,7 @@ impl Ws {
             return Some(r);
         }
         if self.presenting.get() {
-            return self.whole.get();
+            return self.whole.with(|r| r.as_deref().cloned());
         }
         self.turn.with(|t| t.as_ref().ok().map(|t| t.run.clone()))
     }

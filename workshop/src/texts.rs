@@ -108,7 +108,6 @@ pub struct Words {
     pub export_names: [&'static str; 4],
     pub keys_title: &'static str,
     pub keys: [(&'static str, &'static str); 6],
-    pub events_summary: &'static str,
 }
 
 pub const PT: Words = Words {
@@ -212,7 +211,6 @@ pub const PT: Words = Words {
         ("← →", "passo anterior e seguinte"),
         ("E", "conta todos os escalonamentos"),
     ],
-    events_summary: "Todos os eventos desta execução",
 };
 
 pub const EN: Words = Words {
@@ -316,7 +314,6 @@ pub const EN: Words = Words {
         ("← →", "previous and next step"),
         ("E", "counts every schedule"),
     ],
-    events_summary: "Every event of this run",
 };
 
 pub fn words(lang: Lang) -> &'static Words {

@@ -1,6 +1,7 @@
 //! The page's Leptos components. Each thing on the page is drawn by the
-//! component of its name; all of them read the page's state, [`Lousa`],
-//! from context.
+//! component of its name; they read the page's state, [`Lousa`], from
+//! context, but for [`EventTable`], which takes its run, frame and language
+//! as props and which the workshop mounts too.
 //!
 //! - [`LousaPanel`]: everything mounted into `#lousa-root`: the part that
 //!   stays on screen ([`Heading`], [`Problems`], [`Board`], [`QuizPanel`],
@@ -22,6 +23,7 @@ pub use quiz::QuizPanel;
 pub use text_panels::{EventTable, Narration, SqlPanel};
 pub use twin_timeline::TwinTimeline;
 
+use crate::model::Lousa;
 use crate::text::html_lang;
 use bind::{label, word};
 use leptos::prelude::*;
@@ -29,7 +31,9 @@ use leptos::prelude::*;
 /// The lousa and its controls.
 #[component]
 pub fn LousaPanel() -> impl IntoView {
+    let lousa = expect_context::<Lousa>();
     let code = word(|l| html_lang(l.lang.get()));
+    let run = Memo::new(move |_| Some(lousa.run.get()));
     view! {
         <section class="lousa-sticky" data-testid="sticky" lang=code aria-label=label(|t| t.board_label)>
             <Heading />
@@ -43,7 +47,7 @@ pub fn LousaPanel() -> impl IntoView {
         <section class="lousa-extra" lang=code aria-label=label(|t| t.controls_label)>
             <Settings />
             <Narration />
-            <EventTable />
+            <EventTable run frame=lousa.frame lang=lousa.lang />
         </section>
     }
 }

@@ -1,13 +1,14 @@
 //! The board's text equivalents: the SQL panel, the narration and the
 //! event table.
 
-use super::bind::{label, text, word};
+use super::bind::{text, word};
 use super::board::text_px;
-use crate::model::Lousa;
-use crate::text::{put_in, ui};
+use crate::text::{Ui, put_in, ui};
 use crate::words;
+use crate::worlds::Shared;
 use leptos::prelude::*;
-use lousa_core::narrate;
+use lousa_core::narrate::{self, Lang};
+use lousa_core::run::Run;
 use lousa_core::view;
 
 /// The latest SQL statement at the frame on screen, its result, and when
@@ -48,52 +49,72 @@ pub fn Narration() -> impl IntoView {
     }
 }
 
-/// `"step"` while `frame` is on screen, for a row's `aria-current`.
-fn current_step(frame: usize) -> impl Fn() -> Option<&'static str> + Copy + Send + Sync + 'static {
-    let lousa = expect_context::<Lousa>();
-    move || (lousa.frame.get() == frame).then_some("step")
-}
-
-/// Every event of the run, one row each under the step that shows it (the
+/// Every event of `run`, one row each under the step that shows it (the
 /// step counter's numbers, so "passo 26 de 30" and 22 events read as one
-/// story); the rows of the frame on screen are marked as the current step.
+/// story), the rows of `frame` marked as the current step. Both pages
+/// mount it: the reader with its run, the workshop with the whole run on
+/// its board, whose rows it writes only while the table is open
+/// (`while_open`: a run at the limits has thousands of events).
 #[component]
-pub fn EventTable() -> impl IntoView {
-    let Lousa { run, lang, .. } = expect_context::<Lousa>();
+pub fn EventTable(
+    /// The run whose events are listed; none, an empty table.
+    run: Memo<Option<Shared<Run>>>,
+    /// The frame on screen.
+    frame: Memo<usize>,
+    lang: RwSignal<Lang>,
+    /// Write the rows only while the table is open.
+    #[prop(optional)]
+    while_open: bool,
+) -> impl IntoView {
+    let open = RwSignal::new(false);
     let rows = move || {
+        if while_open && !open.get() {
+            return None;
+        }
         let lang = lang.get();
-        run.with(|r| {
-            r.events()
-                .map(|(at, event)| {
-                    view! {
-                        <tr data-frame=at.to_string() aria-current=current_step(at)>
-                            <td class="num">{at}</td>
-                            <td class="num">{view::clock(event.time_ms, lang)}</td>
-                            <td>{narrate::actor(event.actor, lang)}</td>
-                            <td>{narrate::describe(event, lang)}</td>
-                        </tr>
-                    }
-                })
-                .collect_view()
-        })
+        let run = run.get()?;
+        let rows = run
+            .events()
+            .map(|(at, event)| {
+                let current = move || (frame.get() == at).then_some("step");
+                view! {
+                    <tr data-frame=at.to_string() aria-current=current>
+                        <td class="num">{at}</td>
+                        <td class="num">{view::clock(event.time_ms, lang)}</td>
+                        <td>{narrate::actor(event.actor, lang)}</td>
+                        <td>{narrate::describe(event, lang)}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        Some(rows)
     };
+    let summary = move || {
+        let (events, steps) = run.with(|r| {
+            r.as_ref()
+                .map_or((0, 0), |r| (r.events().count(), r.frame_count() - 1))
+        });
+        put_in(
+            ui(lang.get()).events_summary,
+            &[&events.to_string(), &steps.to_string()],
+        )
+    };
+    let col = move |pick: fn(&Ui) -> &'static str| move || pick(ui(lang.get()));
     view! {
-        <details class="events" data-testid="events">
-            <summary data-testid="events-summary">
-                {text(|l| {
-                    let (events, steps) = l.run.with(|r| (r.events().count(), r.frame_count() - 1));
-                    let template = ui(l.lang.get()).events_summary;
-                    put_in(template, &[&events.to_string(), &steps.to_string()])
-                })}
-            </summary>
+        <details
+            class="events"
+            data-testid="events"
+            on:toggle=move |_| open.update(|o| *o = !*o)
+        >
+            <summary data-testid="events-summary">{summary}</summary>
             <div class="table-scroll">
                 <table>
                     <thead>
                         <tr>
-                            <th scope="col">{label(|t| t.col_step)}</th>
-                            <th scope="col">{label(|t| t.col_time)}</th>
-                            <th scope="col">{label(|t| t.col_who)}</th>
-                            <th scope="col">{label(|t| t.col_what)}</th>
+                            <th scope="col">{col(|t| t.col_step)}</th>
+                            <th scope="col">{col(|t| t.col_time)}</th>
+                            <th scope="col">{col(|t| t.col_who)}</th>
+                            <th scope="col">{col(|t| t.col_what)}</th>
                         </tr>
                     </thead>
                     <tbody data-testid="event-rows">{rows}</tbody>
