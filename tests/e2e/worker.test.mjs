@@ -328,7 +328,7 @@ describe('the explorer\'s Web Worker', () => {
       'strategy: unknown value "optimistic" (expected one of: naive, check-then-act, idempotency-key, idempotency-key-catch, idempotency-key-held-tx, idempotency-key-lease, local-effect)',
       'max_states: 0 is outside 1..=50000000',
     ]);
-    assert.match(messages[4], /^request\.explore\.maxStates: unknown field `maxStates`, expected one of `scenario`, `strategy`, `symmetry`, `unordered_ties`, `max_states`, `prefix`/);
+    assert.match(messages[4], /^request\.explore\.maxStates: unknown field `maxStates`, expected one of `scenario`, `strategy`, `reduction`, `symmetry`, `unordered_ties`, `max_states`, `prefix`/);
     assert.equal(messages[5], 'request: expected an object with one key, such as {"explore": {"scenario": "race-2"}}, got 42');
     for (const r of results.slice(0, 6)) assert.deepEqual(r.progress, [], 'a refused request starts no run');
     const limited = results[6];
