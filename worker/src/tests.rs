@@ -332,7 +332,7 @@ fn refusals_name_what_is_wrong_in_the_cores_words() {
 fn a_malformed_request_is_refused_at_its_field() {
     let unknown = served(r#"{"explore": {"scenario": "race-2", "maxStates": 3}}"#);
     assert!(
-        error(&unknown).starts_with("request.explore.maxStates: unknown field `maxStates`, expected one of `scenario`, `strategy`, `symmetry`, `unordered_ties`, `max_states`"),
+        error(&unknown).starts_with("request.explore.maxStates: unknown field `maxStates`, expected one of `scenario`, `strategy`, `reduction`, `symmetry`, `unordered_ties`, `max_states`"),
         "{unknown:?}"
     );
     let wrong_type = served(r#"{"explore": {"scenario": "race-2", "max_states": "many"}}"#);
