@@ -26,12 +26,6 @@ fn full_options(s: &Scenario, max_states: u32) -> Options {
     o
 }
 
-fn run_through(ex: Explorer) -> Report {
-    let mut ex = ex;
-    run_to_end(&mut ex, &mut |_| ControlFlow::Continue(()));
-    ex.into_report().expect("stopped")
-}
-
 /// What a report says about outcomes and verdicts, in an order that does
 /// not depend on the order states were met: each outcome with its terminal
 /// states and its shortest example's steps, each property with its verdict
@@ -107,7 +101,7 @@ pub(super) fn check_with(
     if let Some(r) = relation {
         ex.por = Some(r);
     }
-    let reduced = run_through(ex);
+    let reduced = run_explorer(ex, &mut |_| ControlFlow::Continue(())).expect("started");
     let at = format!("{} {}", s.name, s.strategy);
     let check = || -> Result<(u64, u64), String> {
         let fail = |what: &str| Err(format!("{at}: {what} differ"));

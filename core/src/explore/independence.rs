@@ -163,8 +163,9 @@ fn client_of(w: &World, attempt: AttemptId) -> u32 {
     w.attempts[attempt.ix()].client
 }
 
-/// What `due` reads and writes if it runs now in `w`.
-pub(crate) fn footprint(w: &World, due: &Due) -> Footprint {
+/// What `due` reads and writes if it runs now in `w`, where `waiting` are
+/// the tokens of the jobs waiting (see [`Waits`]).
+fn footprint(w: &World, due: &Due, waiting: u32) -> Footprint {
     use token::*;
     match *due {
         Due::ClientSend { .. }
@@ -198,7 +199,7 @@ pub(crate) fn footprint(w: &World, due: &Due) -> Footprint {
                 Pc::Publish => Footprint::writing(ACQUIRER | instance(i.0)),
                 Pc::Respond => respond(w, attempt, mine),
                 // A statement may wake any job waiting on a lock.
-                _ => Footprint::writing(STORE | WATCH | instance(i.0) | waiting_jobs(w)),
+                _ => Footprint::writing(STORE | WATCH | instance(i.0) | waiting),
             }
         }
     }
@@ -217,48 +218,48 @@ fn respond(w: &World, attempt: AttemptId, mine: u32) -> Footprint {
     }
 }
 
-/// The instances and clients of every job waiting for a lock or a
-/// connection: what a statement elsewhere can set going again.
-fn waiting_jobs(w: &World) -> u32 {
-    let mut t = 0;
-    for (i, inst) in w.instances.iter().enumerate() {
-        for job in inst.jobs.iter() {
-            if job.waiting_since_ms.is_some() || inst.connection_queue.contains(&job.attempt) {
-                t |=
-                    token::instance(i as u32) | token::client(client_of(w, AttemptId(job.attempt)));
-            }
-        }
-    }
-    t
+/// Who waits in a state, worked out once for all its events.
+struct Waits {
+    /// The instances and clients of every job waiting for a lock or a
+    /// connection: what a statement elsewhere can set going again.
+    waiting: u32,
+    /// While any job waits, the instances and clients of every job: a
+    /// woken job runs on someone else's step, so every flow's future holds
+    /// them; 0 while none waits.
+    woken: u32,
 }
 
-/// The instances and clients of every job, for futures while one waits.
-fn all_jobs(w: &World) -> u32 {
-    let mut t = 0;
-    for (i, inst) in w.instances.iter().enumerate() {
-        for job in inst.jobs.iter() {
-            t |= token::instance(i as u32) | token::client(client_of(w, AttemptId(job.attempt)));
+impl Waits {
+    fn of(w: &World) -> Waits {
+        let (mut waiting, mut all, mut anyone) = (0, 0, false);
+        for (i, inst) in w.instances.iter().enumerate() {
+            anyone |= !inst.connection_queue.is_empty();
+            for job in inst.jobs.iter() {
+                let t =
+                    token::instance(i as u32) | token::client(client_of(w, AttemptId(job.attempt)));
+                all |= t;
+                if job.waiting_since_ms.is_some() || inst.connection_queue.contains(&job.attempt) {
+                    waiting |= t;
+                    anyone = true;
+                }
+            }
+        }
+        Waits {
+            waiting,
+            woken: if anyone { all } else { 0 },
         }
     }
-    t
 }
 
 /// What the flow of `attempt`'s job at instance `i` may touch at this
 /// instant: its later steps, its call's answer, its response and what the
 /// client does with it.
-fn flow_future(
-    w: &World,
-    i: u32,
-    attempt: AttemptId,
-    inst: &Instants,
-    anyone_waits: bool,
-) -> Footprint {
+fn flow_future(w: &World, i: u32, attempt: AttemptId, inst: &Instants, woken: u32) -> Footprint {
     use token::*;
     if inst.response_now && inst.send_now {
         return Footprint::ALL;
     }
     let mine = instance(i) | client(client_of(w, attempt));
-    let woken = if anyone_waits { all_jobs(w) } else { 0 };
     // A job about to answer (or to publish, then answer) has no statement
     // and no capture left.
     let job = w.job(InstanceId(i), attempt);
@@ -284,10 +285,10 @@ fn flow_future(
     rest.with(Footprint::writing(woken))
 }
 
-/// What `due` and everything it may lead to at this instant may touch.
-pub(crate) fn future(w: &World, due: &Due, inst: &Instants, anyone_waits: bool) -> Footprint {
-    let own = footprint(w, due);
-    let flow = |i: u32, a: AttemptId| flow_future(w, i, a, inst, anyone_waits);
+/// What `due` (whose own footprint is `own`) and everything it may lead to
+/// at this instant may touch.
+fn future(w: &World, due: &Due, own: Footprint, inst: &Instants, woken: u32) -> Footprint {
+    let flow = |i: u32, a: AttemptId| flow_future(w, i, a, inst, woken);
     match *due {
         Due::ClientTimeout { .. } | Due::ResponseArrive { .. } if inst.send_now => Footprint::ALL,
         Due::ClientTimeout { .. } | Due::ResponseArrive { .. } => own,
@@ -307,13 +308,6 @@ pub(crate) fn future(w: &World, due: &Due, inst: &Instants, anyone_waits: bool) 
     }
 }
 
-/// Whether some job waits for a lock or a connection.
-fn anyone_waits(w: &World) -> bool {
-    w.instances.iter().any(|inst| {
-        !inst.connection_queue.is_empty() || inst.jobs.iter().any(|j| j.waiting_since_ms.is_some())
-    })
-}
-
 /// The relation a persistent set is built with: footprints and futures of
 /// the events due now. A trait, so that the tests can hand the search a
 /// deliberately wrong relation and see the cross-checks fail.
@@ -328,10 +322,13 @@ pub(crate) struct Tokens(pub(crate) Instants);
 
 impl Relation for Tokens {
     fn of(&self, w: &World, n: usize) -> Vec<(Footprint, Footprint)> {
-        let waits = anyone_waits(w);
+        let waits = Waits::of(w);
         w.agenda.items[..n]
             .iter()
-            .map(|e| (footprint(w, &e.due), future(w, &e.due, &self.0, waits)))
+            .map(|e| {
+                let own = footprint(w, &e.due, waits.waiting);
+                (own, future(w, &e.due, own, &self.0, waits.woken))
+            })
             .collect()
     }
 }

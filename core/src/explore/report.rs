@@ -350,11 +350,13 @@ impl Explorer {
             transitions: self.edges.len() as u64,
             terminal_states: a.terminal_states,
             max_depth: a.max_depth,
-            schedules: a
-                .class_schedules
-                .iter()
-                .filter(|_| counted)
-                .fold(0u128, |s, &c| s.saturating_add(c)),
+            schedules: if counted {
+                a.class_schedules
+                    .iter()
+                    .fold(0u128, |s, &c| s.saturating_add(c))
+            } else {
+                0
+            },
             schedules_saturated: a.saturated && counted,
             schedules_counted: counted,
             by_captures: tally(&outcomes, |o| o.captures.clone()),
