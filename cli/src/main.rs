@@ -26,6 +26,7 @@ macro_rules! outln {
     }};
 }
 
+mod designs;
 mod fault_swarm;
 mod replay;
 
@@ -111,6 +112,16 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: ScenarioFormat,
     },
+    /// List the built-in designs (the strategies written as data), or print
+    /// one, a step a line or as JSON to edit and run back with `--design`
+    /// (`lousa designs idempotency-key --format json > mine.json`).
+    Designs {
+        /// A built-in design's name or a path to design JSON; without it,
+        /// the list.
+        design: Option<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// List the workshop's lesson, challenge by challenge: how it is
     /// solved, its goal, and a solution found and checked on the spot.
     Lesson,
@@ -121,6 +132,10 @@ enum Command {
         /// Override the scenario's strategy (naive, check-then-act, idempotency-key, ...).
         #[arg(long)]
         strategy: Option<String>,
+        /// Run the HTTP handler as this design: a built-in's name (see
+        /// `lousa designs`) or a path to design JSON.
+        #[arg(long)]
+        design: Option<String>,
         /// Override the scenario's seed.
         #[arg(long)]
         seed: Option<u64>,
@@ -164,6 +179,10 @@ enum Command {
         /// Override the scenario's strategy (with --faults: run only this design).
         #[arg(long)]
         strategy: Option<String>,
+        /// Run the HTTP handler as this design (see `lousa designs`); not
+        /// with --faults, which runs each built-in strategy in turn.
+        #[arg(long, conflicts_with = "faults")]
+        design: Option<String>,
         /// How many seeds to run (at most 100000; with --faults at most
         /// 1000000, default 100).
         #[arg(long)]
@@ -210,6 +229,10 @@ enum Command {
         scenario: String,
         #[arg(long)]
         strategy: Option<String>,
+        /// Run the HTTP handler as this design: a built-in's name (see
+        /// `lousa designs`) or a path to design JSON.
+        #[arg(long)]
+        design: Option<String>,
         #[arg(long)]
         seed: Option<u64>,
         /// Replay this schedule instead of drawing choices from the seed.
@@ -232,6 +255,10 @@ enum Command {
         /// Override the scenario's strategy.
         #[arg(long)]
         strategy: Option<String>,
+        /// Run the HTTP handler as this design: a built-in's name (see
+        /// `lousa designs`) or a path to design JSON.
+        #[arg(long)]
+        design: Option<String>,
         /// Distinct states to explore at most; reaching it is reported as
         /// state-limit and the run fails.
         #[arg(long, default_value_t = explore::limits::STATES_DEFAULT)]
@@ -415,9 +442,13 @@ fn execute(cmd: Command) -> Result<(), String> {
             }
             Ok(())
         }
+        Command::Designs { design, format } => {
+            designs::execute(design.as_deref(), matches!(format, Format::Json))
+        }
         Command::Run {
             scenario,
             strategy,
+            design,
             seed,
             schedule,
             variant,
@@ -428,6 +459,7 @@ fn execute(cmd: Command) -> Result<(), String> {
             lang,
         } => {
             let mut s = load(&scenario, strategy.as_deref(), seed)?;
+            designs::attach(&mut s, design.as_deref())?;
             if let Some(v) = variant {
                 s = swarm::apply(&s, &swarm::variant(v));
                 if let Some(seed) = seed {
@@ -483,13 +515,22 @@ fn execute(cmd: Command) -> Result<(), String> {
         Command::Export {
             scenario,
             strategy,
+            design,
             seed,
             schedule,
             format,
             lang,
         } => {
             use lousa_core::export::{self, Format as F};
-            let s = load(&scenario, strategy.as_deref(), seed)?;
+            let mut s = load(&scenario, strategy.as_deref(), seed)?;
+            designs::attach(&mut s, design.as_deref())?;
+            if s.design.is_some() && matches!(format, ExportFormat::RustTest) {
+                return Err(
+                    "--format rust-test: the test replays the scenario's JSON, which does not \
+                     carry a design yet; export psql, history or mermaid"
+                        .into(),
+                );
+            }
             let r = run_seeded_or_scheduled(&s, schedule.as_deref())?;
             let format = match format {
                 ExportFormat::Psql => F::Psql,
@@ -503,6 +544,7 @@ fn execute(cmd: Command) -> Result<(), String> {
         Command::Swarm {
             scenario,
             strategy,
+            design,
             seeds,
             faults,
             first_seed,
@@ -529,7 +571,12 @@ fn execute(cmd: Command) -> Result<(), String> {
                     swarm::limits::SEEDS_MAX
                 ));
             }
-            let s = load(&scenario, strategy.as_deref(), None)?;
+            let mut s = load(&scenario, strategy.as_deref(), None)?;
+            designs::attach(&mut s, design.as_deref())?;
+            let scenario = match &design {
+                Some(d) => format!("{scenario} --design {d}"),
+                None => scenario,
+            };
             let report = swarm::swarm(&s, first_seed, seeds)
                 .map_err(|e| format!("--{}: {}", e.field.replace('_', "-"), e.message))?;
             match format {
@@ -598,6 +645,7 @@ fn execute(cmd: Command) -> Result<(), String> {
         Command::Explore {
             scenario,
             strategy,
+            design,
             max_states,
             reduction,
             no_symmetry,
@@ -611,6 +659,7 @@ fn execute(cmd: Command) -> Result<(), String> {
             let (s, report) = explore_cmd(&ExploreArgs {
                 scenario: &scenario,
                 strategy: strategy.as_deref(),
+                design: design.as_deref(),
                 max_states,
                 reduction,
                 no_symmetry,
@@ -633,6 +682,11 @@ fn execute(cmd: Command) -> Result<(), String> {
                     );
                 }
             }
+            // The commands printed to replay an example carry the design.
+            let scenario = match &design {
+                Some(d) => format!("{scenario} --design {d}"),
+                None => scenario,
+            };
             match format {
                 Format::Json => outln!(
                     "{}",
@@ -734,6 +788,7 @@ fn lang_of(lang: LangArg) -> Lang {
 struct ExploreArgs<'a> {
     scenario: &'a str,
     strategy: Option<&'a str>,
+    design: Option<&'a str>,
     max_states: u32,
     reduction: Option<ReductionArg>,
     no_symmetry: bool,
@@ -747,6 +802,7 @@ fn explore_cmd(args: &ExploreArgs) -> Result<(Scenario, explore::Report), String
     let ExploreArgs {
         scenario,
         strategy,
+        design,
         max_states,
         reduction,
         no_symmetry,
@@ -755,7 +811,8 @@ fn explore_cmd(args: &ExploreArgs) -> Result<(Scenario, explore::Report), String
         sometimes,
         from,
     } = *args;
-    let s = load(scenario, strategy, None)?;
+    let mut s = load(scenario, strategy, None)?;
+    designs::attach(&mut s, design)?;
     if max_states == 0 || max_states > explore::limits::STATES_MAX {
         return Err(format!(
             "--max-states: {max_states} is outside 1..={}",
@@ -860,9 +917,9 @@ fn answers_text(answers: &[Option<u16>]) -> String {
 
 fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: Lang) {
     outln!(
-        "{} — strategy {} — reductions: {}",
+        "{} — {} — reductions: {}",
         s.name,
-        r.strategy,
+        designs::named(s),
         r.reductions.join(", ")
     );
     outln!("status: {}", r.status.name());
@@ -940,7 +997,7 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
             Modality::Sometimes => "sometimes",
         };
         let note = match (p.claim.required, p.verdict) {
-            (false, Verdict::Violated) => format!(" (not claimed by {})", r.strategy),
+            (false, Verdict::Violated) => format!(" (not claimed by {})", designs::named(s)),
             _ => String::new(),
         };
         let example = p
@@ -1010,12 +1067,14 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
         Lang::Pt => &s.title.pt,
         Lang::En => &s.title.en,
     };
+    let design = match &s.design {
+        Some(p) => format!("design {}", p.design().name),
+        None => format!("{} {}", pick("estratégia", "strategy"), r.strategy),
+    };
     outln!(
-        "{} ({}) — {} {}, {} {}",
+        "{} ({}) — {design}, {} {}",
         s.name,
         title,
-        pick("estratégia", "strategy"),
-        r.strategy,
         pick("semente", "seed"),
         r.seed
     );

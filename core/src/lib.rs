@@ -11,12 +11,14 @@
 pub mod at_limits;
 pub mod builtins;
 pub mod choice;
+pub mod design;
 pub mod explore;
 pub mod export;
 pub mod fault_swarm;
 mod fingerprint;
 pub mod fork;
 pub mod handler;
+pub mod json;
 pub mod lesson;
 pub mod link;
 pub mod narrate;

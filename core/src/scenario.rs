@@ -446,6 +446,11 @@ pub struct Scenario {
     /// `local-effect`: publish an event for each effect.
     #[serde(default)]
     pub event: EventDelivery,
+    /// A design run in place of the strategy's hand-coded HTTP handler
+    /// (`lousa run --design`, issue #31). It travels beside the scenario's
+    /// JSON, not in it, until links carry designs.
+    #[serde(skip)]
+    pub design: Option<std::sync::Arc<crate::design::Program>>,
 }
 
 fn default_pool() -> u32 {
@@ -492,20 +497,8 @@ pub mod limits {
     pub const EVENTS_MAX: usize = 20_000;
 }
 
-/// A refusal that names the field and the limit.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ScenarioError {
-    pub field: String,
-    pub message: String,
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
-
-impl std::error::Error for ScenarioError {}
+/// A refusal that names the field and the limit: the strict reader's.
+pub use crate::json::FieldError as ScenarioError;
 
 fn fail(field: impl Into<String>, message: impl Into<String>) -> Result<(), ScenarioError> {
     Err(ScenarioError {

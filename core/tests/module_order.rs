@@ -17,6 +17,8 @@ const ORDER: &[&str] = &[
     "part",
     "choice",
     "store",
+    "json",
+    "design",
     "scenario",
     "builtins",
     "link",

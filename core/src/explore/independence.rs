@@ -78,7 +78,7 @@
 //! are far below the limit.
 
 use super::*;
-use crate::handler::Pc;
+use crate::handler::{self, Kind};
 use crate::world::InstanceId;
 
 /// What one event (or a future) reads and writes, as token bits.
@@ -194,10 +194,10 @@ fn footprint(w: &World, due: &Due, waiting: u32) -> Footprint {
                 return Footprint::reading(instance(i.0));
             };
             let mine = instance(i.0) | client(client_of(w, attempt));
-            match job.pc {
-                Pc::Capture => Footprint::writing(ACQUIRER | mine),
-                Pc::Publish => Footprint::writing(ACQUIRER | instance(i.0)),
-                Pc::Respond => respond(w, attempt, mine),
+            match handler::kind(&w.scenario, job.pc) {
+                Kind::Capture => Footprint::writing(ACQUIRER | mine),
+                Kind::Publish => Footprint::writing(ACQUIRER | instance(i.0)),
+                Kind::Respond => respond(w, attempt, mine),
                 // A statement may wake any job waiting on a lock.
                 _ => Footprint::writing(STORE | WATCH | instance(i.0) | waiting),
             }
@@ -268,18 +268,11 @@ fn flow_future(w: &World, i: u32, attempt: AttemptId, inst: &Instants, woken: u3
     // queue's handlers may retake a key and capture again).
     let called = job.is_some_and(|j| j.call.is_some())
         && !w.is_delivery(attempt)
-        && matches!(
-            w.scenario.strategy,
-            Strategy::Naive
-                | Strategy::CheckThenAct
-                | Strategy::IdempotencyKey
-                | Strategy::IdempotencyKeyCatch
-                | Strategy::IdempotencyKeyHeldTx
-        );
+        && handler::captures_once(&w.scenario);
     let acquirer = if called { 0 } else { ACQUIRER };
-    let rest = match job.map(|j| j.pc) {
-        Some(Pc::Respond) => respond(w, attempt, mine),
-        Some(Pc::Publish) => respond(w, attempt, mine).with(Footprint::writing(ACQUIRER)),
+    let rest = match job.map(|j| handler::kind(&w.scenario, j.pc)) {
+        Some(Kind::Respond) => respond(w, attempt, mine),
+        Some(Kind::Publish) => respond(w, attempt, mine).with(Footprint::writing(ACQUIRER)),
         _ => Footprint::writing(STORE | acquirer | WATCH | mine),
     };
     rest.with(Footprint::writing(woken))

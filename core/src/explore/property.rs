@@ -95,6 +95,27 @@ pub fn properties_for(strategy: Strategy) -> Vec<Claim> {
     out
 }
 
+/// What a design (`crate::design`) is expected to show: its *always*
+/// properties claimed when it claims to charge once, and then the
+/// scenario's key strategy's *sometimes* property, as a written twin of a
+/// key strategy shows what it does; one written to guard a scenario of the
+/// unprotected designs owes no *sometimes* (nobody knows what it shows);
+/// one that claims nothing must be able to charge twice.
+pub fn properties_for_design(claims: crate::design::Claims, strategy: Strategy) -> Vec<Claim> {
+    let claimed = claims == crate::design::Claims::ChargeOnce;
+    let mut out = properties_for(strategy);
+    for claim in &mut out {
+        if claim.property.modality == Modality::Always {
+            claim.required = claimed;
+        }
+    }
+    out.retain(|c| c.property.modality == Modality::Always || claimed == strategy.uses_key());
+    if !claimed && strategy.uses_key() {
+        out.push(Claim::sometimes(DOUBLE_CHARGE_REACHABLE));
+    }
+    out
+}
+
 /// A class of faults under which a key design does not claim to charge
 /// once: the design's limit, said in its claims rather than hidden.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -193,7 +214,10 @@ const CHARGE_PROPERTIES: [Property; 5] = [
 /// in one of the design's fault classes ([`unsafe_under`]) its charge
 /// properties are checked and reported but not required.
 pub fn properties_for_scenario(scenario: &Scenario) -> Vec<Claim> {
-    let mut out = properties_for(scenario.strategy);
+    let mut out = match &scenario.design {
+        Some(p) => properties_for_design(p.design().claims, scenario.strategy),
+        None => properties_for(scenario.strategy),
+    };
     let exposed = unsafe_under(scenario.strategy)
         .iter()
         .any(|c| c.may_hold_in(scenario));

@@ -4,133 +4,22 @@
 mod lease;
 mod local;
 mod payload;
+mod pc;
+mod program;
 mod queue;
 mod tables;
 mod words;
 
 pub use payload::{intent_fingerprint, payload_fingerprint, request_body};
+use pc::program;
+pub use pc::{Kind, Pc, commits_claim, costs_sql, kind, step_name, watched_table};
+pub use program::{builtin_design, captures_once};
 pub use tables::{store_tables, tables_of, tables_shown};
 
 use crate::scenario::{EventDelivery, Intent, KeyScope, Scenario, Strategy};
 use crate::store::{Isolation, Name, SqlState, Stmt, StmtResult, Value};
 use crate::text::Text;
 use crate::trace::SqlOutcome;
-
-/// Where a handler is. The names are what the lousa prints on an instance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Pc {
-    Begin,
-    SelectOrder,
-    InsertSimple,
-    /// COMMIT, then go and capture.
-    CommitThenCapture,
-    /// COMMIT after a read found the row, then answer from it.
-    CommitThenRespond,
-    Claim,
-    ClaimPlain,
-    /// COMMIT after the claim found the key taken, then read it.
-    CommitThenRead,
-    RollbackThenRead,
-    ReadExisting,
-    Capture,
-    AwaitCapture,
-    AfterCapture,
-    UpdateSimple,
-    StoreResponse,
-    /// `idempotency-key-held-tx`: the commit that ends the long transaction.
-    CommitHeld,
-    RollbackHeld,
-    RollbackAfterError,
-    LeaseClaim,
-    LeaseRead,
-    LeaseDelete,
-    LeaseRetake,
-    LeaseFinish,
-    InsertPedido,
-    /// `local-effect` with a balance: read it (`FOR UPDATE` when asked).
-    ReadBalance,
-    /// Write the balance computed from the one read.
-    WriteBalance,
-    /// `local-effect` with an outbox: the event, in the effect's transaction.
-    InsertOutbox,
-    /// `local-effect`, event after commit: publish, outside any transaction.
-    Publish,
-    /// A queue's consumer under check-then-act: has this message been
-    /// processed?
-    CheckMessage,
-    /// A queue's consumer with the message id as its key: the claim,
-    /// committed before the capture.
-    ClaimMessage,
-    /// A queue's consumer under check-then-act: the record, after the
-    /// capture, that the UNIQUE constraint may refuse.
-    RecordMessage,
-    /// A queue's consumer whose claim found the message id taken: is it
-    /// completed, or still being processed?
-    ReadMessage,
-    /// A queue's consumer after the capture: mark the message completed,
-    /// fenced by its lease.
-    FinishMessage,
-    Respond,
-}
-
-impl Pc {
-    pub fn name(self) -> &'static str {
-        match self {
-            Pc::Begin => "begin",
-            Pc::SelectOrder => "select-order",
-            Pc::InsertSimple => "insert",
-            Pc::CommitThenCapture | Pc::CommitThenRespond | Pc::CommitThenRead | Pc::CommitHeld => {
-                "commit"
-            }
-            Pc::Claim | Pc::ClaimPlain | Pc::LeaseClaim => "claim",
-            Pc::RollbackThenRead | Pc::RollbackHeld | Pc::RollbackAfterError => "rollback",
-            Pc::ReadExisting | Pc::LeaseRead => "read-key",
-            Pc::Capture => "capture",
-            Pc::AwaitCapture => "awaiting-acquirer",
-            Pc::AfterCapture => "acquirer-answered",
-            Pc::UpdateSimple | Pc::StoreResponse | Pc::LeaseFinish => "store-response",
-            Pc::LeaseDelete => "expire-key",
-            Pc::LeaseRetake => "retake-key",
-            Pc::InsertPedido => "insert-order",
-            Pc::ReadBalance => "read-balance",
-            Pc::WriteBalance => "write-balance",
-            Pc::InsertOutbox => "insert-outbox",
-            Pc::Publish => "publish-event",
-            Pc::CheckMessage => "check-message",
-            Pc::ClaimMessage => "claim-message",
-            Pc::RecordMessage => "record-message",
-            Pc::ReadMessage => "read-message",
-            Pc::FinishMessage => "finish-message",
-            Pc::Respond => "respond",
-        }
-    }
-
-    /// Steps that run a statement (and so cost the database's latency).
-    pub fn is_sql(self) -> bool {
-        !matches!(
-            self,
-            Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Publish | Pc::Respond
-        )
-    }
-
-    /// Steps whose write carries the job's lease in its WHERE.
-    pub fn fenced_by_lease(self) -> bool {
-        matches!(self, Pc::LeaseFinish | Pc::FinishMessage)
-    }
-
-    /// Steps after whose success a claim (or first insert) is durable: where
-    /// a crash `after-commit` strikes.
-    pub fn commits_claim(self) -> bool {
-        matches!(
-            self,
-            Pc::InsertSimple
-                | Pc::Claim
-                | Pc::CommitThenCapture
-                | Pc::LeaseClaim
-                | Pc::ClaimMessage
-        )
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Job {
@@ -167,6 +56,7 @@ impl Job {
     pub fn new(attempt: u32, scenario: &Scenario, delivery: bool) -> Job {
         let pc = match scenario.strategy {
             _ if delivery => queue::first_step(scenario.strategy),
+            _ if scenario.design.is_some() => Pc::Step(0),
             Strategy::Naive => Pc::InsertSimple,
             Strategy::IdempotencyKeyLease => Pc::LeaseClaim,
             Strategy::CheckThenAct if scenario.autocommit => Pc::SelectOrder,
@@ -301,6 +191,8 @@ fn text(s: &str) -> Value {
 /// What the job does at its current step.
 pub fn action(w: &Situation, job: &Job) -> Action {
     match job.pc {
+        Pc::Step(i) => program::action(program(w.scenario), w, job, i),
+        Pc::Awaiting(_) => unreachable!("a job awaiting the acquirer has no step scheduled"),
         Pc::Capture => Action::Capture,
         Pc::AwaitCapture => unreachable!("a job awaiting the acquirer has no step scheduled"),
         Pc::AfterCapture => unreachable!("resolved in on_capture"),
@@ -350,6 +242,9 @@ pub fn action(w: &Situation, job: &Job) -> Action {
 /// The statement a job runs at `inputs.pc`.
 pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtInputs) -> Stmt {
     let it = &intents[inputs.intent as usize].1;
+    if let Pc::Step(_) = inputs.pc {
+        return program::statement(program(scenario), scenario, it, inputs);
+    }
     let key = &*inputs.key;
     let id = inputs.row_id.unwrap_or(0);
     match inputs.pc {
@@ -446,7 +341,13 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
         | Pc::RecordMessage
         | Pc::ReadMessage
         | Pc::FinishMessage => queue::statement(scenario, it, inputs),
-        Pc::Capture | Pc::AwaitCapture | Pc::AfterCapture | Pc::Publish | Pc::Respond => {
+        Pc::Capture
+        | Pc::AwaitCapture
+        | Pc::AfterCapture
+        | Pc::Publish
+        | Pc::Respond
+        | Pc::Step(_)
+        | Pc::Awaiting(_) => {
             // No `{:?}` of the step: Pc's Debug names would ship in the page.
             unreachable!("a step that runs no statement")
         }
@@ -497,6 +398,9 @@ fn first_row(result: &StmtResult) -> Option<&Vec<Value>> {
 
 /// Advances the job after its statement finished.
 pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
+    if let Pc::Step(_) = job.pc {
+        return program::on_sql_result(program(w.scenario), w, job, result);
+    }
     let in_tx_strategy = !w.delivery && uses_transaction(w.scenario);
     if let Err(e) = result {
         let caught = job.pc == Pc::ClaimPlain && e.state == SqlState::UniqueViolation;
@@ -709,6 +613,9 @@ pub fn on_capture(w: &Situation, job: &mut Job) {
     let strategy = w.strategy;
     if w.delivery {
         return queue::on_capture(strategy, job);
+    }
+    if let Pc::Awaiting(_) = job.pc {
+        return program::on_capture(program(w.scenario), job);
     }
     job.pc = match (strategy, job.capture_result) {
         (Strategy::Naive, None) => {

@@ -5,10 +5,10 @@ use crate::scenario::{ClientKind, EventDelivery, Scenario, Strategy};
 /// The tables a scenario's design writes, as the lousa shows them: the
 /// strategy's for HTTP clients, the account and the outbox when its options
 /// use them, and a queue consumer's dedupe table when a queue delivers.
-pub fn tables_shown(scenario: &Scenario) -> Vec<&'static str> {
+pub fn tables_shown(scenario: &Scenario) -> Vec<&str> {
     let kind = |k| scenario.clients.iter().any(|c| c.kind == k);
     let mut tables = if kind(ClientKind::Http) {
-        http_tables(scenario).to_vec()
+        http_tables(scenario)
     } else {
         Vec::new()
     };
@@ -18,7 +18,14 @@ pub fn tables_shown(scenario: &Scenario) -> Vec<&'static str> {
     tables
 }
 
-fn http_tables(scenario: &Scenario) -> &'static [&'static str] {
+fn http_tables(scenario: &Scenario) -> Vec<&str> {
+    if let Some(p) = &scenario.design {
+        return p.tables().iter().map(|t| t.name.as_str()).collect();
+    }
+    builtin_tables(scenario).to_vec()
+}
+
+fn builtin_tables(scenario: &Scenario) -> &'static [&'static str] {
     const KEY: &str = "chave_idempotencia";
     const ORDER: &str = "pedido_pago";
     if scenario.strategy != Strategy::LocalEffect {
@@ -44,9 +51,17 @@ fn versioned(scenario: &Scenario) -> bool {
 }
 
 /// The tables a run's store creates: every design's, and the versioned
-/// account where the scenario debits it.
+/// account where the scenario debits it; a design's own tables replace the
+/// built-in ones of the same name, with the constraints it gives them.
 pub fn store_tables(scenario: &Scenario) -> Vec<crate::store::TableDef> {
     let mut tables = crate::store::all_tables();
+    if let Some(p) = &scenario.design {
+        for own in p.tables() {
+            if let Some(t) = tables.iter_mut().find(|t| t.name == own.name) {
+                *t = own.clone();
+            }
+        }
+    }
     if versioned(scenario) {
         tables.push(crate::store::conta_versionada_table());
     }

@@ -35,7 +35,7 @@ impl Words for Job {
         h.word(
             Pack::new()
                 .put(u64::from(*attempt), 16)
-                .put(*pc as u64, 8)
+                .put(pc.code(), 8)
                 // 23 bits: far more calls than a run's attempts limit allows.
                 .opt(*call, 23)
                 .put(captured, 2)

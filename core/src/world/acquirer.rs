@@ -22,7 +22,7 @@ impl World {
         });
         let job = self.job_mut(instance, attempt).expect("job");
         job.call = Some(call);
-        job.pc = Pc::AwaitCapture;
+        job.pc = job.pc.awaiting();
         self.emit(
             Actor::Instance(instance.0),
             EventKind::CaptureRequested {

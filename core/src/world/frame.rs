@@ -36,7 +36,7 @@ impl World {
                         let conn = inst.connections.iter().find(|c| c.job == Some(j.attempt));
                         JobView {
                             attempt: j.attempt,
-                            step: j.pc.name().into(),
+                            step: handler::step_name(&self.scenario, j.pc).into(),
                             holds_connection: conn.is_some(),
                             in_transaction: conn
                                 .is_some_and(|c| self.store.in_transaction(c.session)),

@@ -28,7 +28,7 @@ impl World {
 
     pub(super) fn schedule_step(&mut self, instance: InstanceId, attempt: AttemptId) {
         let job = self.job(instance, attempt).expect("job exists");
-        let cost = if job.pc.is_sql() {
+        let cost = if handler::costs_sql(&self.scenario, job.pc) {
             self.scenario.db_latency_ms
         } else {
             0
@@ -242,7 +242,7 @@ impl World {
         if !self.store.in_transaction(session) {
             self.release_connection(instance, attempt);
         }
-        let claim_committed = pc_before.commits_claim()
+        let claim_committed = handler::commits_claim(&self.scenario, pc_before)
             || (pc_before == Pc::CommitHeld && self.scenario.strategy == Strategy::LocalEffect);
         if committed && claim_committed && self.crash_point_hit(instance, CrashPoint::AfterCommit) {
             return;

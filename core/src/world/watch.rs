@@ -76,16 +76,6 @@ fn completed(state: Option<&str>) -> bool {
     matches!(state, Some("completed" | "CAPTURADA" | "RECUSADA"))
 }
 
-/// The table a step writes its key to, for the steps watched.
-fn key_table(pc: Pc) -> Option<&'static str> {
-    match pc {
-        Pc::LeaseFinish | Pc::LeaseRetake => Some("chave_idempotencia"),
-        Pc::StoreResponse => Some("cobranca"),
-        Pc::FinishMessage => Some("mensagem_processada"),
-        _ => None,
-    }
-}
-
 /// What a watched write found before it ran.
 pub(crate) struct Before {
     table: &'static str,
@@ -103,7 +93,7 @@ impl World {
         session: SessionId,
         inputs: &handler::StmtInputs,
     ) -> Option<Before> {
-        let table = key_table(inputs.pc)?;
+        let table = handler::watched_table(&self.scenario, inputs.pc)?;
         if self.store.in_transaction(session) {
             return None;
         }

@@ -1,0 +1,92 @@
+//! `--design` and `lousa designs`: handlers written as data (issue #31).
+
+use lousa_core::Scenario;
+use lousa_core::design::{self, Design, Program};
+use std::sync::Arc;
+
+/// A built-in design by name, or design JSON from a file, checked.
+pub fn load(arg: &str) -> Result<Program, String> {
+    if let Some(p) = design::builtin::named(arg) {
+        return Ok(p);
+    }
+    let path = std::path::Path::new(arg);
+    if !arg.ends_with(".json") && !path.exists() {
+        let names: Vec<&str> = design::builtin::ALL
+            .iter()
+            .chain(&design::builtin::EXERCISES)
+            .map(|(n, _)| *n)
+            .collect();
+        return Err(format!(
+            "unknown built-in design {arg:?}; built-ins are {}, or give a path to design JSON",
+            names.join(", ")
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{arg}: {e}"))?;
+    Design::from_json(&text).map_err(|e| format!("{arg}: {e}"))
+}
+
+/// `s` runs its HTTP handler as the design `arg`, when one is given.
+pub fn attach(s: &mut Scenario, arg: Option<&str>) -> Result<(), String> {
+    if let Some(arg) = arg {
+        s.design = Some(Arc::new(load(arg).map_err(|e| format!("--design: {e}"))?));
+    }
+    Ok(())
+}
+
+/// What a report's first line names: the design, or else the strategy.
+pub fn named(s: &Scenario) -> String {
+    match &s.design {
+        Some(p) => format!("design {}", p.design().name),
+        None => format!("strategy {}", s.strategy.name()),
+    }
+}
+
+/// The list of built-in designs, or one of them (or a file) as JSON.
+pub fn execute(name: Option<&str>, json: bool) -> Result<(), String> {
+    match name {
+        Some(arg) => {
+            let p = load(arg).map_err(|e| format!("design: {e}"))?;
+            if json {
+                println!("{}", p.design().to_json());
+            } else {
+                print_steps(&p);
+            }
+        }
+        None => {
+            for (_, text) in design::builtin::ALL
+                .iter()
+                .chain(&design::builtin::EXERCISES)
+            {
+                let p = Design::from_json(text).map_err(|e| e.to_string())?;
+                if json {
+                    println!("{}", p.design().to_json());
+                } else {
+                    println!("{:<28} {}", p.design().name, p.design().about);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A design's steps, one a line, with where each goes.
+fn print_steps(p: &Program) {
+    let d = p.design();
+    println!("{} — {}", d.name, d.about);
+    for (i, step) in d.steps.iter().enumerate() {
+        let action = serde_json::to_string(&step.action).expect("a step serializes");
+        println!("{i:>2}. {:<22} {action}", step.label);
+        for b in &step.on {
+            let when = serde_json::to_string(&b.when).expect("serializes");
+            let answer = b
+                .answer
+                .as_ref()
+                .map(|a| format!(" answer {}", serde_json::to_string(a).expect("serializes")))
+                .unwrap_or_default();
+            println!("      if {when}{answer} → {}", b.goto);
+        }
+        if let Some(next) = &step.next {
+            println!("      then → {next}");
+        }
+    }
+}

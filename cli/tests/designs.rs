@@ -1,0 +1,134 @@
+//! `lousa designs` and `--design` as a user meets them (issue #31).
+
+use std::process::Command;
+
+fn lousa(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lousa"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn designs_lists_the_builtins_and_the_exercises() {
+    let (ok, out, err) = lousa(&["designs"]);
+    assert!(ok, "{err}");
+    let names = lousa_core::design::builtin::ALL
+        .iter()
+        .chain(&lousa_core::design::builtin::EXERCISES);
+    for (name, _) in names {
+        assert!(
+            out.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} missing from:\n{out}"
+        );
+    }
+}
+
+/// A design printed as JSON runs back as the same handler: the same trace
+/// as the built-in strategy it writes.
+#[test]
+fn a_printed_design_runs_back_as_its_strategy() {
+    let (ok, json, err) = lousa(&["designs", "idempotency-key", "--format", "json"]);
+    assert!(ok, "{err}");
+    let path = std::env::temp_dir().join(format!("lousa-design-{}.json", std::process::id()));
+    std::fs::write(&path, &json).expect("a temp file");
+    let file = path.to_str().expect("a UTF-8 path");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "timeout-retry", "--strategy", "idempotency-key"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--format", "json"]);
+        let (ok, out, err) = lousa(&args);
+        assert!(ok, "{err}");
+        out
+    };
+    assert_eq!(run(&["--design", file]), run(&[]));
+    let (ok, out, _) = lousa(&["run", "timeout-retry", "--design", file]);
+    assert!(ok);
+    assert!(
+        out.lines()
+            .next()
+            .unwrap_or("")
+            .contains("design idempotency-key"),
+        "{out}"
+    );
+    std::fs::remove_file(&path).ok();
+}
+
+#[test]
+fn a_wrong_design_is_refused_with_its_field() {
+    let (ok, _, err) = lousa(&["run", "race-2", "--design", "idempotency-kee"]);
+    assert!(!ok);
+    assert!(
+        err.contains("--design: unknown built-in design \"idempotency-kee\"")
+            && err.contains("naive"),
+        "{err}"
+    );
+    let path = std::env::temp_dir().join(format!("lousa-bad-{}.json", std::process::id()));
+    std::fs::write(
+        &path,
+        r#"{"name": "x", "tables": [{"name": "cobranca"}],
+            "steps": [{"label": "a", "do": "capture", "on": [{"if": "rows", "goto": "respond"}]}]}"#,
+    )
+    .expect("a temp file");
+    let file = path.to_str().expect("a UTF-8 path");
+    let (ok, _, err) = lousa(&["explore", "race-2", "--design", file]);
+    assert!(!ok);
+    assert!(
+        err.contains("steps[0].on[0].if: a capture runs no statement"),
+        "{err}"
+    );
+    let (ok, _, err) = lousa(&["designs", file]);
+    assert!(!ok);
+    assert!(err.contains("steps[0].on[0].if"), "{err}");
+    std::fs::remove_file(&path).ok();
+}
+
+/// The issue's example: the claim after the capture charges twice on
+/// race-2, and the shortest counterexample printed replays it.
+#[test]
+fn explore_finds_the_claim_after_the_capture_charging_twice() {
+    let (ok, out, err) = lousa(&["explore", "race-2", "--design", "claim-after-capture"]);
+    assert!(!ok, "a broken property fails the run:\n{out}");
+    assert!(err.contains("at-most-one-capture-per-intent"), "{err}");
+    assert!(out.contains("design claim-after-capture"), "{out}");
+    let replay = out
+        .lines()
+        .find_map(|l| {
+            l.split_once("lousa run race-2 --design claim-after-capture")
+                .map(|(_, rest)| rest)
+        })
+        .unwrap_or_else(|| panic!("no replay command in:\n{out}"));
+    let schedule = replay
+        .split_whitespace()
+        .skip_while(|w| *w != "--schedule")
+        .nth(1)
+        .expect("a schedule");
+    let (ok, out, err) = lousa(&[
+        "run",
+        "race-2",
+        "--design",
+        "claim-after-capture",
+        "--schedule",
+        schedule,
+        "--format",
+        "json",
+    ]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        v["summary"]["double_charged_intents"],
+        serde_json::json!([0])
+    );
+}
+
+#[test]
+fn design_does_not_go_with_the_fault_swarm() {
+    let (ok, _, err) = lousa(&["swarm", "race-2", "--faults", "--design", "naive"]);
+    assert!(!ok);
+    assert!(err.contains("cannot be used with"), "{err}");
+}

@@ -1,0 +1,54 @@
+//! The built-in strategies as design files: the language's own examples,
+//! and the handlers the hand-coded ones must equal (issue #31).
+
+/// Every built-in design, by name, as its JSON.
+pub const ALL: [(&str, &str); 7] = [
+    ("naive", include_str!("builtin/naive.json")),
+    (
+        "check-then-act",
+        include_str!("builtin/check-then-act.json"),
+    ),
+    (
+        "check-then-act-autocommit",
+        include_str!("builtin/check-then-act-autocommit.json"),
+    ),
+    (
+        "idempotency-key",
+        include_str!("builtin/idempotency-key.json"),
+    ),
+    (
+        "idempotency-key-in-tx",
+        include_str!("builtin/idempotency-key-in-tx.json"),
+    ),
+    (
+        "idempotency-key-catch",
+        include_str!("builtin/idempotency-key-catch.json"),
+    ),
+    (
+        "idempotency-key-held-tx",
+        include_str!("builtin/idempotency-key-held-tx.json"),
+    ),
+];
+
+/// Designs that are wrong on purpose, or right at a cost, for a workshop
+/// to break with the explorer: each says in its `about` what to find.
+pub const EXERCISES: [(&str, &str); 3] = [
+    (
+        "claim-after-capture",
+        include_str!("exercise/claim-after-capture.json"),
+    ),
+    (
+        "forget-the-fingerprint",
+        include_str!("exercise/forget-the-fingerprint.json"),
+    ),
+    (
+        "check-then-act-unique-order",
+        include_str!("exercise/check-then-act-unique-order.json"),
+    ),
+];
+
+/// The built-in design or exercise named `name`, checked.
+pub fn named(name: &str) -> Option<super::Program> {
+    let (_, json) = ALL.iter().chain(&EXERCISES).find(|(n, _)| *n == name)?;
+    Some(super::Design::from_json(json).expect("the built-in designs are valid"))
+}

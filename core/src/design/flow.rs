@@ -1,0 +1,258 @@
+//! The checks that follow a design's jumps: no loops, every step reached,
+//! transactions that open and close the same way on every path, and
+//! answers ready before they are sent.
+
+use super::check::{Shape, Site};
+use super::{Answer, Design, RESPOND, When};
+use crate::json::FieldError;
+
+fn refuse<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, FieldError> {
+    Err(FieldError {
+        field: field.into(),
+        message: message.into(),
+    })
+}
+
+/// Whether some branch holds whatever the step's outcome, so that `next`
+/// is never taken: one that always does, both `rows` and `no-rows`, or all
+/// three of a capture's answers. An error takes its own way.
+pub(super) fn exhaustive(branches: &[(When, Option<Answer>, u16)]) -> bool {
+    let has = |w: When| branches.iter().any(|(x, _, _)| *x == w);
+    has(When::Always)
+        || (has(When::Rows) && has(When::NoRows))
+        || (has(When::Accepted) && has(When::Declined) && has(When::Silent))
+}
+
+/// The steps each step may go to next: its branches' targets, and its
+/// `next` unless they cover every outcome. A statement's unexpected error
+/// is left out: it goes, with its answer, to the ROLLBACK that follows the
+/// design's steps or straight to the response, which no check refuses.
+fn successors(site: &Site) -> impl Iterator<Item = u16> + '_ {
+    site.branches
+        .iter()
+        .map(|(_, _, t)| *t)
+        .chain((!exhaustive(&site.branches)).then_some(site.next))
+}
+
+/// The field that jumps from step `from` to `to`.
+fn jump_field(design: &Design, from: usize, to: u16) -> String {
+    let step = &design.steps[from];
+    let label = design
+        .steps
+        .get(to as usize)
+        .map_or(RESPOND, |s| s.label.as_str());
+    match step.on.iter().position(|b| b.goto == label) {
+        Some(j) => format!("steps[{from}].on[{j}].goto"),
+        None if step.next.is_some() => format!("steps[{from}].next"),
+        None => format!("steps[{from}]"),
+    }
+}
+
+/// Refuses a loop, and returns the design's steps in an order where every
+/// jump goes forward. A retry loop would need a bound (as the lease
+/// handler's re-claims have); the language has none yet.
+pub(super) fn no_loops(design: &Design, sites: &[Site]) -> Result<Vec<usize>, FieldError> {
+    let n = design.steps.len();
+    // 0: not seen, 1: on the path, 2: done.
+    let mut mark = vec![0u8; n];
+    let mut post = Vec::with_capacity(n);
+    for root in 0..n {
+        if mark[root] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, Vec<u16>)> = vec![(root, successors(&sites[root]).collect())];
+        mark[root] = 1;
+        while let Some((at, rest)) = stack.last_mut() {
+            let at = *at;
+            match rest.pop() {
+                Some(to) if (to as usize) < n => match mark[to as usize] {
+                    0 => {
+                        mark[to as usize] = 1;
+                        stack.push((to as usize, successors(&sites[to as usize]).collect()));
+                    }
+                    1 => {
+                        return refuse(
+                            jump_field(design, at, to),
+                            format!(
+                                "jumps back to \"{}\": designs have no loops yet",
+                                design.steps[to as usize].label
+                            ),
+                        );
+                    }
+                    _ => {}
+                },
+                Some(_) => {}
+                None => {
+                    mark[at] = 2;
+                    post.push(at);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    post.reverse();
+    Ok(post)
+}
+
+pub(super) fn reached(design: &Design, sites: &[Site], order: &[usize]) -> Result<(), FieldError> {
+    let n = design.steps.len();
+    let mut seen = vec![false; n];
+    seen[0] = true;
+    for &i in order {
+        if !seen[i] {
+            continue;
+        }
+        for to in successors(&sites[i]) {
+            if (to as usize) < n {
+                seen[to as usize] = true;
+            }
+        }
+    }
+    match seen.iter().position(|s| !s) {
+        Some(i) => refuse(
+            format!("steps[{i}]"),
+            format!(
+                "\"{}\" is never reached from the first step",
+                design.steps[i].label
+            ),
+        ),
+        None => Ok(()),
+    }
+}
+
+/// Works out whether a transaction is open when each step starts, refusing
+/// a step reached both ways, a BEGIN inside one, a COMMIT outside one, and
+/// an answer sent with one open.
+pub(super) fn transactions(
+    design: &Design,
+    sites: &mut [Site],
+    order: &[usize],
+) -> Result<(), FieldError> {
+    let n = design.steps.len();
+    let mut open: Vec<Option<(bool, usize)>> = vec![None; n];
+    open[0] = Some((false, 0));
+    for &i in order {
+        let Some((in_tx, _)) = open[i] else {
+            continue;
+        };
+        sites[i].in_tx = in_tx;
+        let at = format!("steps[{i}].do");
+        match sites[i].shape {
+            Shape::Begin if in_tx => {
+                return refuse(at, "BEGIN inside a transaction already open");
+            }
+            Shape::Commit | Shape::Rollback if !in_tx => {
+                return refuse(at, "no transaction is open here to end");
+            }
+            _ => {}
+        }
+        let after = match sites[i].shape {
+            Shape::Begin => true,
+            Shape::Commit | Shape::Rollback => false,
+            _ => in_tx,
+        };
+        let targets: Vec<u16> = successors(&sites[i]).collect();
+        for to in targets {
+            let field = || jump_field(design, i, to);
+            if to as usize == n + 1 {
+                if after {
+                    return refuse(field(), "answers with the transaction still open");
+                }
+                continue;
+            }
+            match open[to as usize] {
+                None => open[to as usize] = Some((after, i)),
+                Some((was, from)) if was != after => {
+                    let (inside, outside) = if after { (i, from) } else { (from, i) };
+                    return refuse(
+                        format!("steps[{to}]"),
+                        format!(
+                            "\"{}\" is reached inside a transaction (from \"{}\") and outside \
+                             one (from \"{}\")",
+                            design.steps[to as usize].label,
+                            design.steps[inside].label,
+                            design.steps[outside].label
+                        ),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an update or a `capture` answer that can run before any capture:
+/// both say what the acquirer answered.
+pub(super) fn after_capture(
+    design: &Design,
+    sites: &[Site],
+    order: &[usize],
+) -> Result<(), FieldError> {
+    let n = design.steps.len();
+    // Every path from the first step here passed a capture.
+    let mut captured: Vec<Option<bool>> = vec![None; n];
+    captured[0] = Some(false);
+    for &i in order {
+        let Some(before) = captured[i] else {
+            continue;
+        };
+        let here = before || matches!(sites[i].shape, Shape::Capture);
+        if !before && matches!(sites[i].shape, Shape::Update { .. }) {
+            return refuse(
+                format!("steps[{i}].do.update"),
+                "an update writes the acquirer's answer, but this step can run before any \
+                 capture",
+            );
+        }
+        for (j, (_, answer, _)) in sites[i].branches.iter().enumerate() {
+            if *answer == Some(Answer::Capture) && !here {
+                return refuse(
+                    format!("steps[{i}].on[{j}].answer"),
+                    "\"capture\" answers with the acquirer's reply, but this step can run \
+                     before any capture",
+                );
+            }
+        }
+        for to in successors(&sites[i]) {
+            if (to as usize) < n {
+                let was = captured[to as usize].unwrap_or(true);
+                captured[to as usize] = Some(was && here);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a way to the response on which no branch prepared an answer.
+pub(super) fn answered(design: &Design, sites: &[Site], order: &[usize]) -> Result<(), FieldError> {
+    let n = design.steps.len();
+    // Every path from the first step here prepared an answer.
+    let mut ready: Vec<Option<bool>> = vec![None; n];
+    ready[0] = Some(false);
+    for &i in order {
+        let Some(before) = ready[i] else {
+            continue;
+        };
+        let site = &sites[i];
+        let edges = site
+            .branches
+            .iter()
+            .map(|(_, a, t)| (before || a.is_some(), *t))
+            .chain((!exhaustive(&site.branches)).then_some((before, site.next)));
+        for (now, to) in edges {
+            if to as usize == n + 1 && !now {
+                return refuse(
+                    jump_field(design, i, to),
+                    "responds before any branch prepared an answer: give this jump an \
+                     \"answer\"",
+                );
+            }
+            if (to as usize) < n {
+                let was = ready[to as usize].unwrap_or(true);
+                ready[to as usize] = Some(was && now);
+            }
+        }
+    }
+    Ok(())
+}
