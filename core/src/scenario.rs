@@ -448,7 +448,9 @@ pub struct Scenario {
     pub event: EventDelivery,
     /// A design run in place of the strategy's hand-coded HTTP handler
     /// (`lousa run --design`, issue #31). It travels beside the scenario's
-    /// JSON, not in it, until links carry designs.
+    /// JSON, not in it, until links carry designs; read it with
+    /// [`Scenario::program`].
+    #[cfg(feature = "designs")]
     #[serde(skip)]
     pub design: Option<std::sync::Arc<crate::design::Program>>,
 }
@@ -563,6 +565,19 @@ impl Scenario {
 
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("scenario serializes")
+    }
+
+    /// The design its HTTP jobs run as, if any.
+    #[cfg(feature = "designs")]
+    pub fn program(&self) -> Option<&crate::design::Program> {
+        self.design.as_deref()
+    }
+
+    /// None: without the `designs` feature a scenario carries no design, so
+    /// the pages, which run none yet, do not link the interpreter.
+    #[cfg(not(feature = "designs"))]
+    pub fn program(&self) -> Option<&crate::design::Program> {
+        None
     }
 
     pub fn validate(&self) -> Result<(), ScenarioError> {

@@ -84,6 +84,36 @@ fn each_builtin_design_runs_as_its_hand_coded_strategy() {
     println!("designs: {compared} runs equal to the hand-coded handlers'");
 }
 
+/// A design that names its isolation level runs at it, whatever the
+/// scenario's: the key's claim in a transaction at SERIALIZABLE, under a
+/// scenario at READ COMMITTED, runs as the hand-coded strategy under one
+/// at SERIALIZABLE.
+#[test]
+fn a_design_runs_at_the_isolation_it_names() {
+    let (_, json) = design::builtin::ALL
+        .iter()
+        .find(|(n, _)| *n == "idempotency-key-in-tx")
+        .expect("listed");
+    let mut v: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    v["isolation"] = "serializable".into();
+    let program = Arc::new(Design::from_json(&v.to_string()).expect("valid"));
+    let mut compared = 0;
+    for base in builtins::all() {
+        let mut s = base.clone();
+        s.strategy = Strategy::IdempotencyKey;
+        s.isolation = Isolation::Serializable;
+        if s.validate().is_err() {
+            continue;
+        }
+        let mut d = s.clone();
+        d.isolation = Isolation::ReadCommitted;
+        d.design = Some(program.clone());
+        assert_eq!(trace_json(&s), trace_json(&d), "{}", base.name);
+        compared += 1;
+    }
+    assert!(compared > 20);
+}
+
 /// Where two texts part, with some context.
 fn first_difference(a: &str, b: &str) -> String {
     let at = a
@@ -304,7 +334,7 @@ mod random {
     //! the interpreter or the explorer, and an invalid one is refused at a
     //! step's field.
 
-    use super::{Arc, Design, Options, builtins, explore, trace_json};
+    use super::{Arc, Design, Isolation, Options, builtins, explore, trace_json};
     use lousa_core::design::{
         Answer, Branch, By, Charge, Claims, Do, Insert, Literal, Select, Step, TableUse, Update,
         When,
@@ -483,6 +513,11 @@ mod random {
         let mut design = Design {
             name: "random".into(),
             about: String::new(),
+            isolation: [
+                None,
+                Some(Isolation::RepeatableRead),
+                Some(Isolation::Serializable),
+            ][d.below(3)],
             claims: if d.one_in(2) {
                 Claims::ChargeOnce
             } else {

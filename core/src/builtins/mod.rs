@@ -115,6 +115,7 @@ pub(crate) fn base(name: &str, strategy: Strategy, title: Text, description: Tex
         fingerprint: FingerprintPolicy::Canonical,
         balance: None,
         event: EventDelivery::None,
+        #[cfg(feature = "designs")]
         design: None,
     }
 }

@@ -4,7 +4,9 @@
 //! The grammar, in short:
 //!
 //! ```text
-//! design  = { name, about?, claims?: charge-once | nothing, tables: [table], steps: [step] }
+//! design  = { name, about?, claims?: charge-once | nothing,
+//!             isolation?: read-committed | repeatable-read | serializable,
+//!             tables: [table], steps: [step] }
 //! table   = { name: cobranca | cobranca_simples | pedido_pago, unique?: [column] }
 //! step    = { label, shown?, do, on?: [branch], next? }
 //! do      = begin | commit | rollback | capture
@@ -52,6 +54,9 @@ pub struct Design {
     /// explorer fails a run only on a broken claim.
     #[serde(default, skip_serializing_if = "Claims::is_default")]
     pub claims: Claims,
+    /// The isolation level its BEGIN asks for; the scenario's when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<crate::store::Isolation>,
     /// The tables it writes, which the lousa shows, and their constraints.
     pub tables: Vec<TableUse>,
     pub steps: Vec<Step>,

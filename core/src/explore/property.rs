@@ -214,7 +214,7 @@ const CHARGE_PROPERTIES: [Property; 5] = [
 /// in one of the design's fault classes ([`unsafe_under`]) its charge
 /// properties are checked and reported but not required.
 pub fn properties_for_scenario(scenario: &Scenario) -> Vec<Claim> {
-    let mut out = match &scenario.design {
+    let mut out = match scenario.program() {
         Some(p) => properties_for_design(p.design().claims, scenario.strategy),
         None => properties_for(scenario.strategy),
     };

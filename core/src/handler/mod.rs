@@ -56,7 +56,7 @@ impl Job {
     pub fn new(attempt: u32, scenario: &Scenario, delivery: bool) -> Job {
         let pc = match scenario.strategy {
             _ if delivery => queue::first_step(scenario.strategy),
-            _ if scenario.design.is_some() => Pc::Step(0),
+            _ if scenario.program().is_some() => Pc::Step(0),
             Strategy::Naive => Pc::InsertSimple,
             Strategy::IdempotencyKeyLease => Pc::LeaseClaim,
             Strategy::CheckThenAct if scenario.autocommit => Pc::SelectOrder,

@@ -179,8 +179,7 @@ impl Pc {
 /// The design a scenario runs its HTTP handler as, when it has one.
 pub(super) fn program(scenario: &Scenario) -> &crate::design::Program {
     scenario
-        .design
-        .as_deref()
+        .program()
         .expect("a design's step runs under its design")
 }
 

@@ -12,7 +12,7 @@ use crate::text::Text;
 
 /// Whether a job that has called the acquirer may call it again.
 pub fn captures_once(scenario: &Scenario) -> bool {
-    match &scenario.design {
+    match scenario.program() {
         Some(p) => p.captures_once(),
         None => matches!(
             scenario.strategy,
@@ -78,7 +78,7 @@ pub(super) fn statement(
     let site = p.site(step);
     match &site.shape {
         Shape::Begin => Stmt::Begin {
-            isolation: scenario.isolation,
+            isolation: p.design().isolation.unwrap_or(scenario.isolation),
         },
         Shape::Commit => Stmt::Commit,
         Shape::Rollback => Stmt::Rollback,

@@ -19,7 +19,7 @@ pub fn tables_shown(scenario: &Scenario) -> Vec<&str> {
 }
 
 fn http_tables(scenario: &Scenario) -> Vec<&str> {
-    if let Some(p) = &scenario.design {
+    if let Some(p) = scenario.program() {
         return p.tables().iter().map(|t| t.name.as_str()).collect();
     }
     builtin_tables(scenario).to_vec()
@@ -55,7 +55,7 @@ fn versioned(scenario: &Scenario) -> bool {
 /// built-in ones of the same name, with the constraints it gives them.
 pub fn store_tables(scenario: &Scenario) -> Vec<crate::store::TableDef> {
     let mut tables = crate::store::all_tables();
-    if let Some(p) = &scenario.design {
+    if let Some(p) = scenario.program() {
         for own in p.tables() {
             if let Some(t) = tables.iter_mut().find(|t| t.name == own.name) {
                 *t = own.clone();
