@@ -41,6 +41,13 @@ pub fn named(s: &Scenario) -> String {
     }
 }
 
+/// Names the design in a report's JSON, when one ran.
+pub fn label(v: &mut serde_json::Value, s: &Scenario) {
+    if let Some(p) = &s.design {
+        v["design"] = p.design().name.clone().into();
+    }
+}
+
 /// The list of built-in designs, or one of them (or a file) as JSON.
 pub fn execute(name: Option<&str>, json: bool) -> Result<(), String> {
     match name {

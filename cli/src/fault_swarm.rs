@@ -16,6 +16,9 @@ pub const SEEDS_DEFAULT: u64 = 100;
 pub struct Args<'a> {
     pub scenario: &'a str,
     pub strategy: Option<&'a str>,
+    /// A design to run every target's HTTP jobs as, under the target's own
+    /// strategy (or `--strategy`'s).
+    pub design: Option<&'a str>,
     pub seeds: Option<u64>,
     pub first_seed: u64,
     pub format: Format,
@@ -82,7 +85,27 @@ pub fn execute(args: Args) -> Result<(), String> {
             fault_swarm::limits::SEEDS_MAX
         ));
     }
-    let targets = targets(args.scenario, args.strategy)?;
+    let mut targets = targets(args.scenario, args.strategy)?;
+    if let Some(arg) = args.design {
+        let program = Arc::new(crate::designs::load(arg).map_err(|e| format!("--design: {e}"))?);
+        // A design is an HTTP handler: a queue's consumer stays the
+        // strategy's, so the targets it would not touch are left out.
+        targets.retain(|t| {
+            t.scenario
+                .clients
+                .iter()
+                .any(|c| c.kind == lousa_core::scenario::ClientKind::Http)
+        });
+        for t in &mut targets {
+            let strategy = match args.strategy {
+                Some(_) => t.strategies[0],
+                None => t.scenario.strategy,
+            };
+            t.scenario.design = Some(program.clone());
+            t.strategies = vec![strategy];
+        }
+    }
+    let design = args.design;
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     // The first Ctrl-C stops the swarm, which then prints what it ran; a
@@ -128,9 +151,9 @@ pub fn execute(args: Args) -> Result<(), String> {
                 .iter_mut()
                 .zip(&report.violations)
             {
-                out["reproduce"] = reproduce(&x.link).into();
+                out["reproduce"] = reproduce(&x.link, design).into();
                 if let Some(s) = &x.shrunk {
-                    out["shrunk"]["reproduce"] = reproduce(&s.link).into();
+                    out["shrunk"]["reproduce"] = reproduce(&s.link, design).into();
                 }
             }
             outln!(
@@ -138,7 +161,7 @@ pub fn execute(args: Args) -> Result<(), String> {
                 serde_json::to_string_pretty(&v).expect("the report serializes")
             );
         }
-        Format::Text => print(&targets, &report, secs),
+        Format::Text => print(&targets, &report, secs, design),
     }
     if report.violations_total() > 0 {
         return Err(format!(
@@ -157,12 +180,17 @@ pub fn execute(args: Args) -> Result<(), String> {
     Ok(())
 }
 
-/// The command that replays a link, quoted for a POSIX shell.
-fn reproduce(link: &str) -> String {
-    format!("lousa run '{}'", link.replace('\'', r"'\''"))
+/// The command that replays a link (under the design, if one ran), quoted
+/// for a POSIX shell.
+fn reproduce(link: &str, design: Option<&str>) -> String {
+    let quote = |t: &str| format!("'{}'", t.replace('\'', r"'\''"));
+    match design {
+        Some(d) => format!("lousa run {} --design {}", quote(link), quote(d)),
+        None => format!("lousa run {}", quote(link)),
+    }
 }
 
-fn print(targets: &[Target], r: &FaultSwarmReport, secs: f64) {
+fn print(targets: &[Target], r: &FaultSwarmReport, secs: f64, design: Option<&str>) {
     let designs = fault_swarm::runs_per_seed(targets);
     outln!(
         "fault swarm: {} scenario{}, {designs} runs per seed, seeds {}..={}",
@@ -195,21 +223,25 @@ fn print(targets: &[Target], r: &FaultSwarmReport, secs: f64) {
             "violation {}: {} under {} in {}, first at seed {} ({} run{})",
             i + 1,
             v.property,
-            v.strategy,
+            design.map_or_else(|| v.strategy.to_string(), |d| format!("design {d}")),
             v.base,
             v.seed,
             v.runs,
             if v.runs == 1 { "" } else { "s" }
         );
         outln!("  {}", v.detail);
-        outln!("  reproduce ({} faults): {}", v.faults, reproduce(&v.link));
+        outln!(
+            "  reproduce ({} faults): {}",
+            v.faults,
+            reproduce(&v.link, design)
+        );
         match &v.shrunk {
             Some(s) => {
                 outln!(
                     "  shrunk ({} faults, {} replays): {}",
                     s.faults,
                     s.replays,
-                    reproduce(&s.link)
+                    reproduce(&s.link, design)
                 );
                 outln!("    {}", s.detail);
             }

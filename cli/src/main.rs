@@ -179,9 +179,10 @@ enum Command {
         /// Override the scenario's strategy (with --faults: run only this design).
         #[arg(long)]
         strategy: Option<String>,
-        /// Run the HTTP handler as this design (see `lousa designs`); not
-        /// with --faults, which runs each built-in strategy in turn.
-        #[arg(long, conflicts_with = "faults")]
+        /// Run the HTTP handler as this design (see `lousa designs`); with
+        /// --faults, every target under its own strategy's claims, or
+        /// --strategy's.
+        #[arg(long)]
         design: Option<String>,
         /// How many seeds to run (at most 100000; with --faults at most
         /// 1000000, default 100).
@@ -213,6 +214,10 @@ enum Command {
         /// scenario's own and idempotency-key).
         #[arg(long, value_delimiter = ',')]
         strategies: Vec<String>,
+        /// One heatmap of this design instead (see `lousa designs`), under
+        /// the scenario's strategy's claims.
+        #[arg(long, conflicts_with = "strategies")]
+        design: Option<String>,
         /// Seeds per cell and design.
         #[arg(long, default_value_t = 10)]
         seeds: u64,
@@ -504,10 +509,11 @@ fn execute(cmd: Command) -> Result<(), String> {
                     .map_err(|e| format!("--fork {text}: {e}"))?;
             }
             match format {
-                Format::Json => outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&run_json(&r)).expect("serializes")
-                ),
+                Format::Json => {
+                    let mut v = run_json(&r);
+                    designs::label(&mut v, &s);
+                    outln!("{}", serde_json::to_string_pretty(&v).expect("serializes"))
+                }
                 Format::Text => print_run(&s, &r, lang),
             }
             Ok(())
@@ -554,6 +560,7 @@ fn execute(cmd: Command) -> Result<(), String> {
                 return fault_swarm::execute(fault_swarm::Args {
                     scenario: &scenario,
                     strategy: strategy.as_deref(),
+                    design: design.as_deref(),
                     seeds,
                     first_seed,
                     format,
@@ -594,14 +601,18 @@ fn execute(cmd: Command) -> Result<(), String> {
             x,
             y,
             strategies,
+            design,
             seeds,
             first_seed,
             format,
         } => {
-            let s = load(&scenario, None, None)?;
+            let mut s = load(&scenario, None, None)?;
+            designs::attach(&mut s, design.as_deref())?;
             let x: sweep::Axis = x.parse().map_err(|e| format!("--x: {e}"))?;
             let y: sweep::Axis = y.parse().map_err(|e| format!("--y: {e}"))?;
-            let designs = if strategies.is_empty() {
+            let designs = if s.design.is_some() {
+                vec![s.strategy]
+            } else if strategies.is_empty() {
                 sweep::default_strategies(&s)
             } else {
                 strategies
@@ -620,25 +631,38 @@ fn execute(cmd: Command) -> Result<(), String> {
             // The core reports every run; a line every 2000 runs is enough
             // to see it move.
             let mut shown = 0;
-            let report = sweep::sweep(&s, &x, &y, &designs, first_seed, seeds, &mut |p| {
-                if p.runs_done - shown >= 2000 || p.runs_done == p.runs_total {
-                    shown = p.runs_done;
-                    eprint!("\rsweep: {} of {} runs", p.runs_done, p.runs_total);
-                }
-                ControlFlow::Continue(())
-            })
-            .map_err(|e| match e.field.as_str() {
-                "seeds" | "strategies" => format!("--{}: {}", e.field, e.message),
-                _ => format!("--x/--y: {e}"),
-            })?
-            .expect("the sweep is never stopped here");
+            // A cell is made from the scenario's JSON, which carries no
+            // design: each gets the scenario's again.
+            let mut grid = sweep::cells(&s, &x, &y);
+            for cell in grid.iter_mut().flatten() {
+                cell.design = s.design.clone();
+            }
+            let report =
+                sweep::sweep_cells(&s, &x, &y, &grid, &designs, first_seed, seeds, &mut |p| {
+                    if p.runs_done - shown >= 2000 || p.runs_done == p.runs_total {
+                        shown = p.runs_done;
+                        eprint!("\rsweep: {} of {} runs", p.runs_done, p.runs_total);
+                    }
+                    ControlFlow::Continue(())
+                })
+                .map_err(|e| match e.field.as_str() {
+                    "seeds" | "strategies" => format!("--{}: {}", e.field, e.message),
+                    _ => format!("--x/--y: {e}"),
+                })?
+                .expect("the sweep is never stopped here");
             eprintln!();
             match format {
+                // Through a Value (which sorts keys) only to name the design.
+                Format::Json if s.design.is_some() => {
+                    let mut v = serde_json::to_value(&report).expect("serializes");
+                    designs::label(&mut v, &s);
+                    outln!("{}", serde_json::to_string_pretty(&v).expect("serializes"))
+                }
                 Format::Json => outln!(
                     "{}",
                     serde_json::to_string_pretty(&report).expect("serializes")
                 ),
-                Format::Text => print_sweep(&report),
+                Format::Text => print_sweep(&report, design.as_deref()),
             }
             Ok(())
         }
@@ -712,6 +736,7 @@ fn variant_command(s: &Scenario, scenario_arg: &str, seed: u64) -> String {
 
 fn swarm_json(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) -> serde_json::Value {
     let mut v = serde_json::to_value(r).expect("report serializes");
+    designs::label(&mut v, s);
     for (b, out) in r
         .buckets
         .iter()
@@ -889,6 +914,7 @@ fn replay_command(s: &Scenario, scenario_arg: &str, schedule: &str) -> String {
 
 fn explore_json(s: &Scenario, scenario_arg: &str, r: &explore::Report) -> serde_json::Value {
     let mut v = serde_json::to_value(r).expect("report serializes");
+    designs::label(&mut v, s);
     let counterexample = r.counterexample().map(|(p, e)| {
         let run = run::run_schedule(s, &e.schedule).expect("the scenario is valid");
         let events: Vec<&lousa_core::trace::TraceEvent> = run.events().map(|(_, e)| e).collect();
@@ -997,7 +1023,13 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
             Modality::Sometimes => "sometimes",
         };
         let note = match (p.claim.required, p.verdict) {
-            (false, Verdict::Violated) => format!(" (not claimed by {})", designs::named(s)),
+            (false, Verdict::Violated) => format!(
+                " (not claimed by {})",
+                s.design.as_ref().map_or_else(
+                    || r.strategy.name().to_string(),
+                    |p| format!("design {}", p.design().name)
+                )
+            ),
             _ => String::new(),
         };
         let example = p
@@ -1137,7 +1169,12 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
 /// One table per design: rows down the y values, columns across the x
 /// values, each cell "double-charged/runs"; then the cell that charged twice
 /// most often, as a command that opens it.
-fn print_sweep(r: &sweep::SweepReport) {
+/// A sweep's heatmaps; `design`, when the sweep ran one, names its map.
+fn print_sweep(r: &sweep::SweepReport, design: Option<&str>) {
+    let under = |map: &sweep::Heatmap| match design {
+        Some(d) => format!("--design {d}"),
+        None => format!("--strategy {}", map.strategy.name()),
+    };
     let shown = |v: &serde_json::Value| match v {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -1152,7 +1189,11 @@ fn print_sweep(r: &sweep::SweepReport) {
         r.first_seed
     );
     for map in &r.maps {
-        outln!("\n{} (double-charged runs / runs)", map.strategy.name());
+        let title = design.map_or_else(
+            || map.strategy.name().to_string(),
+            |d| format!("design {d}"),
+        );
+        outln!("\n{title} (double-charged runs / runs)");
         out!("{:>14} |", "");
         for v in &r.x.values {
             out!(" {:>9}", shown(v));
@@ -1192,9 +1233,9 @@ fn print_sweep(r: &sweep::SweepReport) {
             })
         {
             outln!(
-                "  open the hottest cell: lousa run '{}' --strategy {} --seed {}",
+                "  open the hottest cell: lousa run '{}' {} --seed {}",
                 worst.link.as_deref().unwrap_or_default(),
-                map.strategy.name(),
+                under(map),
                 worst.representative_seed
             );
         }

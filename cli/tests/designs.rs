@@ -46,7 +46,15 @@ fn a_printed_design_runs_back_as_its_strategy() {
         assert!(ok, "{err}");
         out
     };
-    assert_eq!(run(&["--design", file]), run(&[]));
+    let mut designed: serde_json::Value =
+        serde_json::from_str(&run(&["--design", file])).expect("JSON");
+    assert_eq!(designed["design"], "idempotency-key");
+    designed
+        .as_object_mut()
+        .expect("an object")
+        .remove("design");
+    let plain: serde_json::Value = serde_json::from_str(&run(&[])).expect("JSON");
+    assert_eq!(designed, plain);
     let (ok, out, _) = lousa(&["run", "timeout-retry", "--design", file]);
     assert!(ok);
     assert!(
@@ -126,9 +134,92 @@ fn explore_finds_the_claim_after_the_capture_charging_twice() {
     );
 }
 
+/// A sweep runs one heatmap of the design, and its hottest cell opens
+/// under it.
 #[test]
-fn design_does_not_go_with_the_fault_swarm() {
-    let (ok, _, err) = lousa(&["swarm", "race-2", "--faults", "--design", "naive"]);
+fn a_sweep_maps_a_design() {
+    let (ok, out, err) = lousa(&[
+        "sweep",
+        "timeout-retry",
+        "--x",
+        "clients.0.timeout_ms=500,4000",
+        "--y",
+        "acquirer.latency_ms=3000",
+        "--design",
+        "claim-after-capture",
+        "--seeds",
+        "2",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("design claim-after-capture (double-charged runs / runs)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("2/2"),
+        "the claim after the capture charges twice at 500 ms:\n{out}"
+    );
+    assert!(out.contains("--design claim-after-capture --seed"), "{out}");
+    let (ok, _, err) = lousa(&[
+        "sweep",
+        "timeout-retry",
+        "--x",
+        "clients.0.timeout_ms=500",
+        "--y",
+        "acquirer.latency_ms=3000",
+        "--design",
+        "naive",
+        "--strategies",
+        "naive",
+    ]);
     assert!(!ok);
     assert!(err.contains("cannot be used with"), "{err}");
+}
+
+/// The fault swarm hunts a design too: the claim after the capture breaks
+/// its claim on the drawn runs of race-2, and the command printed to
+/// reproduce a violation runs the design.
+#[test]
+fn the_fault_swarm_hunts_a_design() {
+    let (ok, out, err) = lousa(&[
+        "swarm",
+        "race-2",
+        "--faults",
+        "--seeds",
+        "5",
+        "--design",
+        "claim-after-capture",
+    ]);
+    assert!(!ok, "{out}");
+    assert!(err.contains("violations of claimed properties"), "{err}");
+    assert!(
+        out.contains("at-most-one-capture-per-intent under"),
+        "{out}"
+    );
+    let command = out
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .split_once("reproduce (")
+                .map(|(_, r)| r.to_string())
+        })
+        .expect("a reproduce line");
+    assert!(
+        command.ends_with("--design 'claim-after-capture'"),
+        "{command}"
+    );
+    // The same swarm under the built-in design the strategy writes breaks
+    // nothing it claims.
+    let (ok, out, err) = lousa(&[
+        "swarm",
+        "race-2",
+        "--faults",
+        "--seeds",
+        "5",
+        "--strategy",
+        "idempotency-key",
+        "--design",
+        "idempotency-key",
+    ]);
+    assert!(ok, "{out}{err}");
 }

@@ -84,6 +84,37 @@ fn each_builtin_design_runs_as_its_hand_coded_strategy() {
     println!("designs: {compared} runs equal to the hand-coded handlers'");
 }
 
+/// Under the fault swarm's drawn faults, timings and retry policies (crashes
+/// at every point, lost and late messages, a silent acquirer), each
+/// built-in design runs as its hand-coded strategy, trace for trace.
+#[test]
+fn under_drawn_faults_a_design_runs_as_its_handler() {
+    use lousa_core::fault_swarm::{all_targets, draw};
+    let mut compared = 0;
+    for t in all_targets() {
+        for &strategy in &t.strategies {
+            let mut base = t.scenario.clone();
+            base.strategy = strategy;
+            if builtin_design(&base).is_none() {
+                continue;
+            }
+            for seed in 0..12 {
+                let s = draw(&base, seed);
+                let (hand, data) = (trace_json(&s), trace_json(&as_design(&s)));
+                assert!(
+                    hand == data,
+                    "{} under {} at seed {seed}\n{}",
+                    t.base,
+                    strategy.name(),
+                    first_difference(&hand, &data)
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1000, "only {compared} runs compared");
+}
+
 /// A design that names its isolation level runs at it, whatever the
 /// scenario's: the key's claim in a transaction at SERIALIZABLE, under a
 /// scenario at READ COMMITTED, runs as the hand-coded strategy under one
