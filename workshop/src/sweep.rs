@@ -15,9 +15,7 @@ use lousa_core::narrate::Lang;
 use lousa_core::sweep::{Axis, Cell, Heatmap, SweepReport, default_strategies, limits};
 use lousa_core::{Scenario, Strategy};
 use lousa_protocol::{Request, SweepDone, SweepFigures, SweepRequest};
-use lousa_web::markup::el;
 use serde_json::Value;
-use wasm_bindgen::JsCast;
 
 /// A field the attendee can sweep: a link's dotted path into the
 /// scenario, the values it starts with (as `lousa sweep --x` writes them),
@@ -437,30 +435,22 @@ fn status(s: &Sweeping, lang: Lang, ws: Ws, sweeping: RwSignal<Sweeping>) -> Any
                 seconds(*ms, lang),
                 w.click_a_cell
             );
-            let maps: String = r
+            // Which cell is open on the board, as (map, x, y): a new sweep
+            // draws its maps afresh, with none.
+            let opened = RwSignal::new(None::<(usize, usize, usize)>);
+            let maps = r
                 .maps
                 .iter()
                 .enumerate()
-                .map(|(i, m)| heatmap(r, i, m, lang))
-                .collect();
-            // One handler for every cell of every map: Enter and Space
-            // press a focused cell as a click does.
-            let on_key = move |e: leptos::ev::KeyboardEvent| {
-                if e.key() == "Enter" || e.key() == " " {
-                    e.prevent_default();
-                    open_at(ws, sweeping, e.target());
-                }
-            };
+                .map(|(i, m)| {
+                    let drawn = drawn_map(r, i, m, lang);
+                    view! { <SweepMap drawn opened on_open=move |at| open_cell(ws, sweeping, opened, at) /> }
+                })
+                .collect_view();
             view! {
                 <p data-testid="sweep-status" data-elapsed-ms=format!("{ms:.0}")>{said}</p>
                 <p class="sweep-legend">{w.legend}</p>
-                <div
-                    class="sweep-maps"
-                    data-testid="sweep-maps"
-                    inner_html=maps
-                    on:click=move |e| open_at(ws, sweeping, e.target())
-                    on:keydown=on_key
-                ></div>
+                <div class="sweep-maps" data-testid="sweep-maps">{maps}</div>
             }
             .into_any()
         }
@@ -534,131 +524,241 @@ fn cell_label(r: &SweepReport, c: &Cell, lang: Lang) -> String {
     }
 }
 
-/// One design's heatmap as markup: rows down the y values, columns across
-/// the x values, each cell a `g` that is a button (its figures its label,
-/// its place in `data-map`, `data-x` and `data-y`, which [`open_at`]
-/// reads). Markup rather than a view: drawn once per sweep, it would
-/// otherwise cost the wasm a view type per element for no reactivity.
-fn heatmap(r: &SweepReport, index: usize, m: &Heatmap, lang: Lang) -> String {
+/// One design's heatmap, worked out for drawing: rows down the y values,
+/// columns across the x values, each cell a button (see [`SweepMap`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawnMap {
+    pub index: usize,
+    pub strategy: &'static str,
+    pub caption: String,
+    pub aria: String,
+    pub width: i32,
+    pub height: i32,
+    /// Each value across and down: where its label sits, and the label.
+    pub x_ticks: Vec<(i32, String)>,
+    pub y_ticks: Vec<(i32, String)>,
+    pub x_title: String,
+    pub y_title: String,
+    pub cells: Vec<DrawnCell>,
+}
+
+/// A cell of a [`DrawnMap`]: its place, its colour and its words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawnCell {
+    pub x: usize,
+    pub y: usize,
+    /// Its top left corner.
+    pub at: (i32, i32),
+    pub runs: u64,
+    pub double_charged: u64,
+    pub seed: u64,
+    /// The link it opens; none for a refused cell, which opens nothing.
+    pub link: Option<String>,
+    pub label: String,
+    pub rect_class: &'static str,
+    pub opacity: String,
+    pub text_class: &'static str,
+    pub figures: String,
+}
+
+fn drawn_map(r: &SweepReport, index: usize, m: &Heatmap, lang: Lang) -> DrawnMap {
     let w = words(lang);
     let (cols, rows) = (r.x.values.len() as i32, r.y.values.len() as i32);
-    let (width, height) = (LEFT + cols * CELL_W + 4, rows * CELL_H + BELOW);
     let twice: u64 = m.cells.iter().map(|c| c.double_charged).sum();
     let runs: u64 = m.cells.iter().map(|c| c.runs).sum();
-    let mut svg = el("svg");
-    svg.class("sweep-svg")
-        .attr("role", "group")
-        .attr("aria-label", &format!("{} {}", w.map_of, m.strategy.name()))
-        .attr("viewBox", &format!("0 0 {width} {height}"))
-        .num("width", width.into())
-        .num("height", height.into());
-    for (i, v) in r.x.values.iter().enumerate() {
-        let x = LEFT + i as i32 * CELL_W + CELL_W / 2;
-        svg.label(x, rows * CELL_H + 14, "sweep-tick", &shown(v))
-            .attr("text-anchor", "middle");
-    }
-    for (i, v) in r.y.values.iter().enumerate() {
-        let y = i as i32 * CELL_H + CELL_H / 2 + 4;
-        svg.label(LEFT - 6, y, "sweep-tick", &shown(v))
-            .attr("text-anchor", "end");
-    }
     let figures = |c: &Cell| match c.refused {
         Some(_) => "—".to_string(),
         None => format!("{}/{}", c.double_charged, c.runs),
     };
     // One size for every figure of a map, set by its longest.
     let small = m.cells.iter().any(|c| figures(c).chars().count() > 5);
-    for c in &m.cells {
-        let (x0, y0) = (LEFT + c.x as i32 * CELL_W, c.y as i32 * CELL_H);
-        let share = rate(c);
-        let (class, opacity) = match (&c.refused, c.double_charged) {
-            (Some(_), _) => ("sweep-refused", 1.0),
-            (None, 0) => ("sweep-none", 1.0),
-            // The faintest double charge must still show.
-            (None, _) => ("sweep-some", 0.2 + 0.8 * share),
-        };
-        let strong = c.refused.is_none() && share > 0.55;
-        let g = svg.add("g");
-        g.class("sweep-cell")
-            .attr("role", "button")
-            .attr("tabindex", "0")
-            .attr("aria-label", &cell_label(r, c, lang))
-            .attr("data-testid", "sweep-cell")
-            .num("data-map", index as i64)
-            .num("data-x", c.x as i64)
-            .num("data-y", c.y as i64)
-            .attr("data-runs", &c.runs.to_string())
-            .attr("data-double", &c.double_charged.to_string())
-            .attr("data-seed", &c.representative_seed.to_string());
-        match (&c.link, &c.refused) {
-            (Some(link), None) => g.attr("data-link", link),
-            _ => g.attr("aria-disabled", "true"),
-        };
-        g.add("rect")
-            .num("x", (x0 + 1).into())
-            .num("y", (y0 + 1).into())
-            .num("width", (CELL_W - 2).into())
-            .num("height", (CELL_H - 2).into())
-            .attr("rx", "3")
-            .class(class)
-            .attr("fill-opacity", &format!("{opacity:.2}"));
-        let text_class = match (strong, small) {
-            (true, true) => "sweep-figures strong small",
-            (true, false) => "sweep-figures strong",
-            (false, true) => "sweep-figures small",
-            (false, false) => "sweep-figures",
-        };
-        g.label(
-            x0 + CELL_W / 2,
-            y0 + CELL_H / 2 + 4,
-            text_class,
-            &figures(c),
-        )
-        .attr("text-anchor", "middle");
+    let cells = m
+        .cells
+        .iter()
+        .map(|c| {
+            let share = rate(c);
+            let (rect_class, opacity) = match (&c.refused, c.double_charged) {
+                (Some(_), _) => ("sweep-refused", 1.0),
+                (None, 0) => ("sweep-none", 1.0),
+                // The faintest double charge must still show.
+                (None, _) => ("sweep-some", 0.2 + 0.8 * share),
+            };
+            let strong = c.refused.is_none() && share > 0.55;
+            DrawnCell {
+                x: c.x,
+                y: c.y,
+                at: (LEFT + c.x as i32 * CELL_W, c.y as i32 * CELL_H),
+                runs: c.runs,
+                double_charged: c.double_charged,
+                seed: c.representative_seed,
+                link: c.link.clone().filter(|_| c.refused.is_none()),
+                label: cell_label(r, c, lang),
+                rect_class,
+                opacity: format!("{opacity:.2}"),
+                text_class: match (strong, small) {
+                    (true, true) => "sweep-figures strong small",
+                    (true, false) => "sweep-figures strong",
+                    (false, true) => "sweep-figures small",
+                    (false, false) => "sweep-figures",
+                },
+                figures: figures(c),
+            }
+        })
+        .collect();
+    DrawnMap {
+        index,
+        strategy: m.strategy.name(),
+        caption: format!(
+            "{}: {} {} {} {}",
+            m.strategy.name(),
+            count(twice.into(), lang),
+            w.of_word,
+            count(runs.into(), lang),
+            w.runs_charged_twice
+        ),
+        aria: format!("{} {}", w.map_of, m.strategy.name()),
+        width: LEFT + cols * CELL_W + 4,
+        height: rows * CELL_H + BELOW,
+        x_ticks: r
+            .x
+            .values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (LEFT + i as i32 * CELL_W + CELL_W / 2, shown(v)))
+            .collect(),
+        y_ticks: r
+            .y
+            .values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i as i32 * CELL_H + CELL_H / 2 + 4, shown(v)))
+            .collect(),
+        x_title: format!("{} →", field_name(&r.x.path, lang)),
+        y_title: format!("↓ {}", field_name(&r.y.path, lang)),
+        cells,
     }
-    let mut figure = el("figure");
-    figure
-        .class("sweep-map")
-        .attr("data-testid", "sweep-map")
-        .attr("data-strategy", m.strategy.name());
-    figure.add("figcaption").text(&format!(
-        "{}: {} {} {} {}",
-        m.strategy.name(),
-        count(twice.into(), lang),
-        w.of_word,
-        count(runs.into(), lang),
-        w.runs_charged_twice
-    ));
-    figure
-        .add("p")
-        .class("sweep-y-title")
-        .text(&format!("↓ {}", field_name(&r.y.path, lang)));
-    figure.kids.push(svg);
-    figure
-        .add("p")
-        .class("sweep-x-title")
-        .text(&format!("{} →", field_name(&r.x.path, lang)));
-    figure.markup()
 }
 
-/// Opens the cell an event landed in (its `g`, found from the target up)
-/// on the board, and marks it as the one shown there. The maps are markup
-/// written once, so the mark is set on the element itself.
-fn open_at(ws: Ws, sweeping: RwSignal<Sweeping>, target: Option<web_sys::EventTarget>) {
-    let Some(cell) = target
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .and_then(|e| e.closest("[data-testid=sweep-cell]").ok().flatten())
-    else {
-        return;
-    };
-    let index = |name| {
-        cell.get_attribute(name)
-            .and_then(|v| v.parse::<usize>().ok())
-    };
-    let (Some(map), Some(x), Some(y)) = (index("data-map"), index("data-x"), index("data-y"))
-    else {
-        return;
-    };
+/// One design's heatmap: a figure with its caption, the axes' titles and
+/// an SVG grid whose every cell is a button that opens its run on the
+/// board (`on_open` gets its map, x and y); `opened` marks the one open.
+#[component]
+fn SweepMap(
+    drawn: DrawnMap,
+    opened: RwSignal<Option<(usize, usize, usize)>>,
+    on_open: impl Fn((usize, usize, usize)) + Copy + 'static,
+) -> impl IntoView {
+    let index = drawn.index;
+    let rows = drawn.y_ticks.len() as i32;
+    let x_ticks = drawn
+        .x_ticks
+        .into_iter()
+        .map(|(x, label)| {
+            view! { <text x=x y=rows * CELL_H + 14 class="sweep-tick" text-anchor="middle">{label}</text> }
+        })
+        .collect_view();
+    let y_ticks = drawn
+        .y_ticks
+        .into_iter()
+        .map(|(y, label)| {
+            view! { <text x=LEFT - 6 y=y class="sweep-tick" text-anchor="end">{label}</text> }
+        })
+        .collect_view();
+    let cells = drawn
+        .cells
+        .into_iter()
+        .map(|c| {
+            let at = (index, c.x, c.y);
+            let open = c.link.is_some();
+            let class = move || {
+                if opened.get() == Some(at) {
+                    "sweep-cell opened"
+                } else {
+                    "sweep-cell"
+                }
+            };
+            let on_key = move |e: leptos::ev::KeyboardEvent| {
+                if e.key() == "Enter" || e.key() == " " {
+                    e.prevent_default();
+                    if open {
+                        on_open(at);
+                    }
+                }
+            };
+            let (x0, y0) = c.at;
+            view! {
+                <g
+                    class=class
+                    role="button"
+                    tabindex="0"
+                    aria-label=c.label
+                    data-testid="sweep-cell"
+                    data-map=index
+                    data-x=c.x
+                    data-y=c.y
+                    data-runs=c.runs.to_string()
+                    data-double=c.double_charged.to_string()
+                    data-seed=c.seed.to_string()
+                    data-link=c.link
+                    aria-disabled=(!open).then_some("true")
+                    on:click=move |_| {
+                        if open {
+                            on_open(at);
+                        }
+                    }
+                    on:keydown=on_key
+                >
+                    <rect
+                        x=x0 + 1
+                        y=y0 + 1
+                        width=CELL_W - 2
+                        height=CELL_H - 2
+                        rx="3"
+                        class=c.rect_class
+                        fill-opacity=c.opacity
+                    ></rect>
+                    <text
+                        x=x0 + CELL_W / 2
+                        y=y0 + CELL_H / 2 + 4
+                        class=c.text_class
+                        text-anchor="middle"
+                    >
+                        {c.figures}
+                    </text>
+                </g>
+            }
+        })
+        .collect_view();
+    view! {
+        <figure class="sweep-map" data-testid="sweep-map" data-strategy=drawn.strategy>
+            <figcaption>{drawn.caption}</figcaption>
+            <p class="sweep-y-title">{drawn.y_title}</p>
+            <svg
+                class="sweep-svg"
+                role="group"
+                aria-label=drawn.aria
+                viewBox=format!("0 0 {} {}", drawn.width, drawn.height)
+                width=drawn.width
+                height=drawn.height
+            >
+                {x_ticks}
+                {y_ticks}
+                {cells}
+            </svg>
+            <p class="sweep-x-title">{drawn.x_title}</p>
+        </figure>
+    }
+}
+
+/// Opens cell `at` (map, x, y) on the board and marks it as the one shown
+/// there, then brings the board into sight.
+fn open_cell(
+    ws: Ws,
+    sweeping: RwSignal<Sweeping>,
+    opened: RwSignal<Option<(usize, usize, usize)>>,
+    at: (usize, usize, usize),
+) {
+    let (map, x, y) = at;
     let wanted = sweeping.with_untracked(|s| {
         let Sweeping::Done(r, ..) = s else {
             return None;
@@ -671,12 +771,7 @@ fn open_at(ws: Ws, sweeping: RwSignal<Sweeping>, target: Option<web_sys::EventTa
         return;
     };
     if ws.open_seeded(&link, strategy, seed).is_ok() {
-        if let Ok(Some(maps)) = cell.closest("[data-testid=sweep-maps]")
-            && let Ok(Some(before)) = maps.query_selector(".sweep-cell.opened")
-        {
-            let _ = before.set_attribute("class", "sweep-cell");
-        }
-        let _ = cell.set_attribute("class", "sweep-cell opened");
+        opened.set(Some(at));
         // The board the cell opened, in sight (the heatmaps sit below it),
         // once the new run is drawn: drawing it moves what is above.
         request_animation_frame(|| {
@@ -912,24 +1007,48 @@ mod tests {
                 {"x": 1, "y": 0, "runs": 0, "double_charged": 0, "representative_seed": 0, "link": null,
                  "refused": "edit 1, instances: 99 is outside 1..=8"}]}]}"#;
         let r: SweepReport = serde_json::from_str(text).unwrap();
-        let markup = heatmap(&r, 0, &r.maps[0], Lang::En);
-        assert!(markup.starts_with(r#"<figure class="sweep-map" data-testid="sweep-map" data-strategy="check-then-act"><figcaption>check-then-act: 5 of 5 runs charged twice</figcaption>"#), "{markup}");
-        assert_eq!(markup.matches(r#"role="button""#).count(), 2);
-        assert!(markup.contains(r#"data-map="0" data-x="0" data-y="0" data-runs="5" data-double="5" data-seed="3" data-link="race-2">"#), "{markup}");
+        let map = drawn_map(&r, 0, &r.maps[0], Lang::En);
+        assert_eq!(map.strategy, "check-then-act");
+        assert_eq!(map.caption, "check-then-act: 5 of 5 runs charged twice");
+        assert_eq!(
+            (map.width, map.height),
+            (LEFT + 2 * CELL_W + 4, CELL_H + BELOW)
+        );
+        let [all, refused] = &map.cells[..] else {
+            panic!("two cells: {map:?}");
+        };
+        assert_eq!(
+            (all.x, all.y, all.runs, all.double_charged, all.seed),
+            (0, 0, 5, 5, 3)
+        );
+        assert_eq!(all.link.as_deref(), Some("race-2"));
         // All of them charged twice: the strongest red, the paper's colour on it.
-        assert!(
-            markup.contains(r#"class="sweep-some" fill-opacity="1.00""#),
-            "{markup}"
+        assert_eq!(
+            (all.rect_class, all.opacity.as_str()),
+            ("sweep-some", "1.00")
         );
-        assert!(markup.contains(r#"<text x="83" y="20" class="sweep-figures strong" text-anchor="middle">5/5</text>"#), "{markup}");
+        assert_eq!(
+            (all.text_class, all.figures.as_str()),
+            ("sweep-figures strong", "5/5")
+        );
+        assert_eq!(all.at, (LEFT, 0));
         // The refused cell opens nothing and says why.
-        assert!(
-            markup.contains(r#"data-seed="0" aria-disabled="true"><rect"#),
-            "{markup}"
+        assert_eq!(refused.link, None);
+        assert_eq!(
+            (refused.rect_class, refused.figures.as_str()),
+            ("sweep-refused", "—")
         );
-        assert!(markup.contains("scenario refused: edit 1, instances: 99 is outside 1..=8"));
-        // Values are text, escaped.
-        assert!(markup.contains("&lt;5&gt;</text>"), "{markup}");
+        assert!(
+            refused
+                .label
+                .contains("scenario refused: edit 1, instances: 99 is outside 1..=8")
+        );
+        // Values are text as the axis shows them: a string without quotes.
+        assert_eq!(map.y_ticks, vec![(CELL_H / 2 + 4, "<5>".to_string())]);
+        assert_eq!(
+            map.x_ticks[1],
+            (LEFT + CELL_W + CELL_W / 2, "99".to_string())
+        );
     }
 
     #[test]
