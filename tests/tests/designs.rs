@@ -145,20 +145,33 @@ fn a_design_runs_at_the_isolation_it_names() {
     assert!(compared > 20);
 }
 
-/// Where two texts part, with some context.
+/// Where two runs' JSON part: the first step whose events differ, or else
+/// the first field.
 fn first_difference(a: &str, b: &str) -> String {
-    let at = a
-        .bytes()
-        .zip(b.bytes())
-        .position(|(x, y)| x != y)
-        .unwrap_or(a.len().min(b.len()));
-    let from = at.saturating_sub(200);
-    let slice = |t: &str| {
-        t.get(from..(at + 200).min(t.len()))
-            .unwrap_or("")
-            .to_string()
-    };
-    format!("hand-coded: …{}…\ndesign:     …{}…", slice(a), slice(b))
+    let (a, b): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(a).expect("JSON"),
+        serde_json::from_str(b).expect("JSON"),
+    );
+    let steps = |v: &serde_json::Value| v["steps"].as_array().cloned().unwrap_or_default();
+    let (sa, sb) = (steps(&a), steps(&b));
+    if let Some(i) = (0..sa.len().max(sb.len())).find(|&i| sa.get(i) != sb.get(i)) {
+        let show = |s: Option<&serde_json::Value>| {
+            s.map_or("(none)".into(), |s| s["events"].to_string())
+        };
+        return format!(
+            "step {i}\nhand-coded: {}\ndesign:     {}",
+            show(sa.get(i)),
+            show(sb.get(i))
+        );
+    }
+    let field = a
+        .as_object()
+        .into_iter()
+        .flatten()
+        .find(|(k, v)| b.get(k.as_str()) != Some(v))
+        .map_or("none", |(k, _)| k.as_str())
+        .to_string();
+    format!("the field {field:?}: {} against {}", a[&field], b[&field])
 }
 
 /// The explorer's whole report is the same under the design as under the
