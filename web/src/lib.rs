@@ -26,7 +26,7 @@
 
 pub mod board;
 mod components;
-pub use components::EventTable;
+pub use components::{EventTable, QuizPanel};
 mod dom;
 mod drawn;
 mod effects;

@@ -288,6 +288,39 @@ mod tests {
         frame
     }
 
+    /// What the panel shows as a room answers: nothing, then the question
+    /// and its choices, then the choice noted (not judged) beside the
+    /// nested question, then the verdict.
+    #[test]
+    fn a_question_is_asked_noted_then_judged() {
+        let (mut q, last) = quiz("timeout-retry", Strategy::CheckThenAct);
+        assert!(q.is_quiet(), "nothing asked, nothing shown");
+        forward_to_question(&mut q, 0, last);
+        let asked = q.asking().expect("asked");
+        assert_eq!(
+            asked.question.get(Lang::Pt),
+            "A mesma compra vai ser cobrada duas vezes?"
+        );
+        assert_eq!(asked.choices[1].get(Lang::Pt), "Não, uma cobrança só");
+        assert!(q.verdicts().next().is_none());
+        q.answer(1);
+        let (prompt, chosen) = q.noted().expect("noted until the board shows it");
+        assert!(
+            noted_text(prompt, chosen, Lang::En).contains("Answer noted: “No, a single charge”.")
+        );
+        assert!(q.verdicts().next().is_none());
+        assert_eq!(
+            q.asking().map(|p| p.question.get(Lang::En)),
+            Some("The repeat reaches the database. What does its first statement find?")
+        );
+        q.answer(0);
+        let judged: Vec<String> = q
+            .verdicts()
+            .map(|(p, chosen)| verdict_text(p, chosen, Lang::En))
+            .collect();
+        assert!(judged.iter().any(|v| v.starts_with("Right!")), "{judged:?}");
+    }
+
     #[test]
     fn stepping_stops_at_each_question_in_turn_and_a_choice_reveals() {
         let (mut q, last) = quiz("timeout-retry", Strategy::CheckThenAct);

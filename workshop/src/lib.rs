@@ -36,7 +36,6 @@ mod handout;
 mod lesson;
 mod presenter;
 mod property_words;
-mod quiz_panel;
 mod scheduler;
 mod share;
 mod state;

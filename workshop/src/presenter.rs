@@ -12,7 +12,6 @@
 //! question, F is full screen, and the room does not pick interleavings.
 
 use crate::board::WIDTH;
-use crate::quiz_panel::quiz_markup;
 use crate::state::Ws;
 use crate::texts::{presenting, words};
 use leptos::prelude::*;
@@ -180,16 +179,6 @@ pub fn counter_text(frame: usize, last: usize, lang: Lang) -> String {
     format!("{} {frame} {} {last}", w.frame_word, w.of_word)
 }
 
-/// The `name` attribute of the element clicked, or of the nearest element
-/// around it that has one.
-fn attribute_of(e: &web_sys::MouseEvent, name: &str) -> Option<String> {
-    let target: web_sys::Element = e.target()?.dyn_into().ok()?;
-    target
-        .closest(&format!("[{name}]"))
-        .ok()??
-        .get_attribute(name)
-}
-
 /// The bar above the board in presenter mode (the steps, where the board
 /// stands, the keys, full screen and the way out) and the black screen B
 /// leaves. Mounted on entering presenter mode, whose screen has no
@@ -286,24 +275,19 @@ fn BarButton(
     }
 }
 
-/// Where [`quiz_markup`] goes; a click on a choice answers it.
+/// The question for the room: lousa-web's panel, over the presenter's quiz.
 #[component]
 pub fn QuizPanel() -> impl IntoView {
     let ws = expect_context::<Ws>();
     let p = expect_context::<Presenter>();
+    let quiz = Memo::new(move |_| Some(p.quiz.get()));
     view! {
-        <div
-            class="presenter-quiz-slot"
-            on:click=move |e| {
-                if let Some(i) = attribute_of(&e, "data-choice").and_then(|c| c.parse().ok()) {
-                    p.answer(ws, i);
-                }
-            }
-            inner_html=move || {
-                let lang = ws.lang.get();
-                p.quiz.with(|q| quiz_markup(q, presenting(lang).question_label, lang))
-            }
-        ></div>
+        <lousa_web::QuizPanel
+            quiz
+            lang=ws.lang
+            label=|l| presenting(l).question_label
+            on_answer=move |i| p.answer(ws, i)
+        />
     }
 }
 

@@ -39,7 +39,14 @@ pub fn LousaPanel() -> impl IntoView {
             <Heading />
             <Problems />
             <Board />
-            <QuizPanel />
+            <QuizPanel
+                quiz=lousa.quiz
+                lang=lousa.lang
+                label=|l| crate::text::ui(l).question_label
+                on_answer=move |i| {
+                    quiz::answer(&lousa, i);
+                }
+            />
             <SqlPanel />
             <Transport />
             <Help />

@@ -3,8 +3,9 @@
 
 use crate::dom;
 use crate::model::Lousa;
-use crate::quiz::{about, hint_text, noted_text, verdict_text};
+use crate::quiz::{Quiz, about, hint_text, noted_text, verdict_text};
 use leptos::prelude::*;
+use lousa_core::narrate::Lang;
 
 /// Answers the question on screen with `choice` (0 is the first). The
 /// choice's button goes with the question, so the focus moves, once the
@@ -21,14 +22,22 @@ pub fn answer(lousa: &Lousa, choice: usize) -> bool {
     true
 }
 
-/// The question being asked, with one button per choice (keys 1 to 3
-/// answer too), the verdicts of the answers the board has just shown, and
-/// the answer just given when the board shows it later; empty while none
-/// of these is shown. Read out politely by screen readers as it changes.
+/// The question being asked, with one button per choice, the verdicts of
+/// the answers the board has just shown, and the answer just given when
+/// the board shows it later; empty while none of these is shown. Read out
+/// politely by screen readers as it changes. The reader's page and the
+/// workshop's presenter mode both mount it.
 #[component]
-pub fn QuizPanel() -> impl IntoView {
-    let lousa = expect_context::<Lousa>();
-    let Lousa { quiz, lang, .. } = lousa;
+pub fn QuizPanel(
+    /// The run's questions and where the board stands with them; none
+    /// while nobody is asked.
+    quiz: Memo<Option<Quiz>>,
+    lang: RwSignal<Lang>,
+    /// The question's accessible name, in a language.
+    label: fn(Lang) -> &'static str,
+    /// Answers the question on screen with a choice (0 is the first).
+    on_answer: impl Fn(usize) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
     let panel = move || {
         let lang = lang.get();
         quiz.with(|q| {
@@ -72,9 +81,7 @@ pub fn QuizPanel() -> impl IntoView {
                                 class="quiz-choice"
                                 data-testid="prompt-choice"
                                 data-choice=i.to_string()
-                                on:click=move |_| {
-                                    answer(&lousa, i);
-                                }
+                                on:click=move |_| on_answer(i)
                             >
                                 <kbd>{(i + 1).to_string()}</kbd>
                                 <span>" " {choice.get(lang)}</span>
@@ -88,7 +95,7 @@ pub fn QuizPanel() -> impl IntoView {
                         data-testid="prompt"
                         data-about=about(prompt.about)
                         data-ask-at=prompt.ask_at.to_string()
-                        aria-label=crate::text::ui(lang).question_label
+                        aria-label=label(lang)
                     >
                         <p class="quiz-question" data-testid="prompt-question">
                             {prompt.question.get(lang)}
