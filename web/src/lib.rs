@@ -26,7 +26,7 @@
 
 pub mod board;
 mod components;
-pub use components::{EventTable, QuizPanel};
+pub use components::{EventTable, QuizPanel, still};
 mod dom;
 mod drawn;
 mod effects;

@@ -11,7 +11,6 @@ use lousa_core::narrate::Lang;
 use lousa_core::run::Run;
 use lousa_core::trace::Actor;
 use lousa_web::board::{self, Measured};
-use lousa_web::markup::El;
 use lousa_web::text::ui;
 use lousa_web::words::narration;
 use wasm_bindgen::JsCast;
@@ -60,7 +59,9 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
             measured.map(|m| (width, m.layout()))
         })
     });
-    let markup = move || {
+    // The frame on screen, drawn: the same element trees the reader's page
+    // makes its board of, made into SVG elements whole at each step.
+    let parts = move || {
         let frame = ws.frame();
         let lang = ws.lang.get_untracked();
         shown.with(|r| {
@@ -68,11 +69,18 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
                 (Some(r), Some((width, layout))) => board::board(r, frame, *width, lang, layout)
                     .parts
                     .iter()
-                    .map(El::markup)
-                    .collect(),
-                _ => String::new(),
+                    .map(lousa_web::still)
+                    .collect::<Vec<_>>(),
+                _ => Vec::new(),
             })
         })
+    };
+    // What the drawing depends on, for the effect that places the badges
+    // once it is on screen.
+    let drawn_at = move || {
+        shown.track();
+        layout.track();
+        ws.frame()
     };
     let viewbox = move || {
         layout.with(|l| {
@@ -86,7 +94,7 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     // After the board is written, find the actors the alternatives move.
     Effect::new(move |_| {
         resized.track();
-        let _ = markup();
+        let _ = drawn_at();
         // In presenter mode the room watches; the scheduler's badges stay off.
         let at_point = ws.viewed.get().is_none() && !ws.on_branch.get() && !ws.presenting.get();
         let lang = ws.lang.get();
@@ -129,8 +137,9 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
                 data-scenario=move || ws.scenario.get()
                 data-strategy=move || ws.strategy.get().name()
                 data-line=move || if ws.on_branch.get() { "branch" } else { "run" }
-                inner_html=markup
-            ></svg>
+            >
+                {parts}
+            </svg>
             {move || {
                 badges
                     .get()

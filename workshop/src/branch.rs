@@ -10,7 +10,6 @@ use leptos::prelude::*;
 use lousa_core::fork;
 use lousa_core::narrate::Lang;
 use lousa_core::story::twin_of_runs;
-use lousa_web::markup::El;
 use lousa_web::twin::{self, Axis};
 
 struct Words {
@@ -115,14 +114,13 @@ fn Lines() -> impl IntoView {
         ];
         let twin = twin_of_runs((*run).clone(), branch);
         let axis = Axis::new(&twin, WIDTH);
-        let markup: String = twin::drawing(&twin, &axis, [&names[0], &names[1]], lang)
-            .iter()
-            .map(El::markup)
-            .collect();
-        Some(markup)
+        Some(twin::drawing(&twin, &axis, [&names[0], &names[1]], lang))
     });
     move || {
-        let markup = drawing.get()?;
+        let still = drawing.with(|d| {
+            d.as_ref()
+                .map(|els| els.iter().map(lousa_web::still).collect::<Vec<_>>())
+        })?;
         let w = words(ws.lang.get());
         Some(view! {
             <div class="branch-lines">
@@ -130,8 +128,9 @@ fn Lines() -> impl IntoView {
                     class="twin-svg"
                     data-testid="branch-lines"
                     viewBox=format!("0 0 {WIDTH} {}", twin::HEIGHT)
-                    inner_html=markup
-                ></svg>
+                >
+                    {still}
+                </svg>
                 <p class="branch-switch">
                     <button
                         data-testid="show-run"

@@ -19,6 +19,7 @@ mod twin_timeline;
 
 pub use board::{Board, Heading};
 pub use controls::{Help, Problems, Settings, Transport};
+pub use drawing::still;
 pub use quiz::QuizPanel;
 pub use text_panels::{EventTable, Narration, SqlPanel};
 pub use twin_timeline::TwinTimeline;
