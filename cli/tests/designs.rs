@@ -1,16 +1,14 @@
 //! `lousa designs` and `--design` as a user meets them (issue #31).
 
-use std::process::Command;
+mod shared;
 
+/// Whether `lousa args` succeeded, and what it printed on each stream.
 fn lousa(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_lousa"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
+    let out = shared::lousa(args);
     (
         out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+        shared::stdout(&out),
+        shared::stderr(&out),
     )
 }
 
@@ -193,7 +191,7 @@ fn the_fault_swarm_hunts_a_design() {
     assert!(!ok, "{out}");
     assert!(err.contains("violations of claimed properties"), "{err}");
     assert!(
-        out.contains("at-most-one-capture-per-intent under"),
+        out.contains("at-most-one-capture-per-intent under design claim-after-capture"),
         "{out}"
     );
     let command = out

@@ -125,7 +125,10 @@ fn known_table(name: &str) -> Option<TableDef> {
     }
 }
 
-fn refuse<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, FieldError> {
+pub(super) fn refuse<T>(
+    field: impl Into<String>,
+    message: impl Into<String>,
+) -> Result<T, FieldError> {
     Err(FieldError {
         field: field.into(),
         message: message.into(),

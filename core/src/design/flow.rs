@@ -2,16 +2,9 @@
 //! transactions that open and close the same way on every path, and
 //! answers ready before they are sent.
 
-use super::check::{Shape, Site};
+use super::check::{Shape, Site, refuse};
 use super::{Answer, Design, RESPOND, When};
 use crate::json::FieldError;
-
-fn refuse<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, FieldError> {
-    Err(FieldError {
-        field: field.into(),
-        message: message.into(),
-    })
-}
 
 /// Whether some branch holds whatever the step's outcome, so that `next`
 /// is never taken: one that always does, both `rows` and `no-rows`, or all
