@@ -15,7 +15,7 @@
 //!   `use_explorer`, started, asked and cancelled;
 //! - `board`, `scheduler`, `counts`, `sweep`, `exports`, `share`,
 //!   `handout`, `lesson`, `editor`, `branch`: the components of each part of the screen (`sweep` with its
-//!   own sentences);
+//!   own sentences, and `sweep_map` its heatmaps, worked out as data and drawn);
 //! - `presenter`: presenter mode, the board alone for a room, and its
 //!   predict-then-reveal questions;
 //! - `app`: the page that holds them.
@@ -40,6 +40,7 @@ mod scheduler;
 mod share;
 mod state;
 mod sweep;
+mod sweep_map;
 mod texts;
 pub mod url;
 
