@@ -36,6 +36,10 @@ pub struct ReplayArgs {
     /// Override the scenario's strategy.
     #[arg(long)]
     strategy: Option<String>,
+    /// Run the HTTP handler as this design (see `lousa designs`): its
+    /// statements, and its tables with the constraints it gives them.
+    #[arg(long)]
+    design: Option<String>,
     /// Override the scenario's seed.
     #[arg(long, conflicts_with = "schedule")]
     seed: Option<u64>,
@@ -98,7 +102,8 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
         ));
     }
     let url = database_url(args.database_url)?;
-    let s = load(&args.scenario, args.strategy.as_deref(), args.seed)?;
+    let mut s = load(&args.scenario, args.strategy.as_deref(), args.seed)?;
+    crate::designs::attach(&mut s, args.design.as_deref())?;
     let run = run_seeded_or_scheduled(&s, args.schedule.as_deref())?;
     let plan = Plan::new(&s, &run);
     if plan.statements.is_empty() {

@@ -132,6 +132,47 @@ fn explore_finds_the_claim_after_the_capture_charging_twice() {
     );
 }
 
+/// The psql script of a design's run names the design, creates its tables
+/// with its own UNIQUE constraint, and replays under it.
+#[test]
+fn a_designs_psql_script_carries_its_constraint_and_its_name() {
+    let (ok, out, err) = lousa(&[
+        "export",
+        "race-2",
+        "--design",
+        "check-then-act-unique-order",
+        "--schedule",
+        "0",
+        "--format",
+        "psql",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("-- Lousa: race-2 under design check-then-act-unique-order"),
+        "{out}"
+    );
+    assert!(out.contains("unique (pedido_id)"), "{out}");
+    assert!(
+        out.contains("--design check-then-act-unique-order --schedule 0"),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("INSERT INTO cobranca_simples").count(),
+        2,
+        "{out}"
+    );
+    let (ok, _, err) = lousa(&[
+        "export",
+        "race-2",
+        "--design",
+        "naive",
+        "--format",
+        "rust-test",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("does not carry a design"), "{err}");
+}
+
 /// A sweep runs one heatmap of the design, and its hottest cell opens
 /// under it.
 #[test]

@@ -137,6 +137,61 @@ fn every_builtins_seeded_run_replays_with_agreement_under_every_design() {
     assert!(closes > 0, "a crash closes a connection in some run");
 }
 
+/// Every built-in design and exercise's seeded run of race-2 and
+/// timeout-retry agrees with PostgreSQL, the UNIQUE constraint an exercise
+/// puts on `pedido_id` created on the server as in the model.
+#[test]
+fn every_designs_run_replays_with_agreement() {
+    let Some(url) = database_url() else { return };
+    let designs = lousa_core::design::builtin::ALL
+        .iter()
+        .chain(&lousa_core::design::builtin::EXERCISES);
+    let mut refused = 0;
+    for (name, _) in designs {
+        for scenario in ["race-2", "timeout-retry"] {
+            let mut s = builtins::builtin(scenario).expect("a built-in");
+            let program = lousa_core::design::builtin::named(name).expect("listed");
+            s.design = Some(std::sync::Arc::new(program));
+            let r = run(&s).expect("a built-in runs");
+            let json = serde_json::to_string(&r).expect("a run is JSON");
+            refused += json.matches(r#""code":"23505""#).count();
+            assert_agrees(&url, &format!("{scenario} under design {name}"), &s, &r);
+        }
+    }
+    assert!(refused > 0, "some run met a UNIQUE constraint");
+}
+
+/// The exercise's UNIQUE constraint on `pedido_id` is on the server too:
+/// the schedule where both requests look before either inserts is refused
+/// 23505 on both sides.
+#[test]
+fn a_designs_own_unique_constraint_refuses_on_postgresql_too() {
+    let Some(url) = database_url() else { return };
+    let out = lousa(
+        &[
+            "replay",
+            "race-2",
+            "--design",
+            "check-then-act-unique-order",
+            "--schedule",
+            "0",
+        ],
+        Some(&url),
+    );
+    let stdout = text_of(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        text_of(&out.stderr)
+    );
+    assert!(
+        stdout.matches("23505").count() >= 2,
+        "both sides refuse: {stdout}"
+    );
+    assert!(stdout.contains("verdict: agree"), "{stdout}");
+}
+
 /// A close (a crash) on both sides, where the built-ins have none: it wakes
 /// a statement waiting on the closed transaction, and a closed waiting
 /// statement is aborted without an outcome.

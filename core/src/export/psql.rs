@@ -31,12 +31,14 @@ pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
         terminals.entry(s.session).or_insert(n);
     }
     let mut out = String::new();
+    // A design runs in place of the strategy's handler: it is what ran.
+    let design = scenario.program().map(|p| p.design().name.as_str());
     let _ = writeln!(
         out,
         "-- Lousa: {} {} {} ({} {})",
         scenario.name,
         say("com", "under"),
-        run.strategy,
+        design.map_or_else(|| run.strategy.to_string(), |d| format!("design {d}")),
         say("semente", "seed"),
         run.seed
     );
@@ -77,8 +79,11 @@ pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
     // The take-home's check: the same statements on the attendee's server,
     // with the model's outcome beside PostgreSQL's for each.
     let replay = format!(
-        "--   lousa replay {} --strategy {} --schedule {} --database-url postgres://USER@HOST:PORT/DB\n",
-        scenario.name, run.strategy, run.schedule
+        "--   lousa replay {} --strategy {}{} --schedule {} --database-url postgres://USER@HOST:PORT/DB\n",
+        scenario.name,
+        run.strategy,
+        design.map_or_else(String::new, |d| format!(" --design {d}")),
+        run.schedule
     );
     out.push_str(say(
         "-- Para conferir cada resultado no seu PostgreSQL 15 com um comando, rode\n",

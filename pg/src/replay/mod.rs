@@ -83,7 +83,15 @@ impl Plan {
             .filter(|s| !s.closed)
             .map(|s| (lousa_core::store::SessionId(s.session), s.stmt.clone()))
             .collect();
-        let spec = spec_from_store_trace(&scenario.name, &trace);
+        let mut spec = spec_from_store_trace(&scenario.name, &trace);
+        // The tables as the run's store had them: a design may give one
+        // its own UNIQUE constraint (`lousa replay --design`).
+        let own = lousa_core::handler::store_tables(scenario);
+        for t in &mut spec.tables {
+            if let Some(def) = own.iter().find(|d| d.name == t.name) {
+                *t = def.clone();
+            }
+        }
         // The spec numbers its sessions in order of first statement, as the
         // psql export does its terminals.
         let mut firsts: Vec<u32> = Vec::new();
