@@ -33,6 +33,15 @@ pub fn attach(s: &mut Scenario, arg: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
+/// The scenario argument of the commands a report prints to replay what it
+/// found: the design goes with it.
+pub fn with_flag(scenario: String, design: Option<&str>) -> String {
+    match design {
+        Some(d) => format!("{scenario} --design {d}"),
+        None => scenario,
+    }
+}
+
 /// What a report's first line names: the design, or else the strategy.
 pub fn named(s: &Scenario) -> String {
     match &s.design {

@@ -580,10 +580,7 @@ fn execute(cmd: Command) -> Result<(), String> {
             }
             let mut s = load(&scenario, strategy.as_deref(), None)?;
             designs::attach(&mut s, design.as_deref())?;
-            let scenario = match &design {
-                Some(d) => format!("{scenario} --design {d}"),
-                None => scenario,
-            };
+            let scenario = designs::with_flag(scenario, design.as_deref());
             let report = swarm::swarm(&s, first_seed, seeds)
                 .map_err(|e| format!("--{}: {}", e.field.replace('_', "-"), e.message))?;
             match format {
@@ -707,10 +704,7 @@ fn execute(cmd: Command) -> Result<(), String> {
                 }
             }
             // The commands printed to replay an example carry the design.
-            let scenario = match &design {
-                Some(d) => format!("{scenario} --design {d}"),
-                None => scenario,
-            };
+            let scenario = designs::with_flag(scenario, design.as_deref());
             match format {
                 Format::Json => outln!(
                     "{}",

@@ -2,6 +2,13 @@
 
 mod shared;
 
+/// What `lousa args` printed on stderr, failing as it must.
+fn refusal(args: &[&str]) -> String {
+    let (ok, _, err) = lousa(args);
+    assert!(!ok);
+    err
+}
+
 /// Whether `lousa args` succeeded, and what it printed on each stream.
 fn lousa(args: &[&str]) -> (bool, String, String) {
     let out = shared::lousa(args);
@@ -67,8 +74,7 @@ fn a_printed_design_runs_back_as_its_strategy() {
 
 #[test]
 fn a_wrong_design_is_refused_with_its_field() {
-    let (ok, _, err) = lousa(&["run", "race-2", "--design", "idempotency-kee"]);
-    assert!(!ok);
+    let err = refusal(&["run", "race-2", "--design", "idempotency-kee"]);
     assert!(
         err.contains("--design: unknown built-in design \"idempotency-kee\"")
             && err.contains("naive"),
@@ -82,14 +88,12 @@ fn a_wrong_design_is_refused_with_its_field() {
     )
     .expect("a temp file");
     let file = path.to_str().expect("a UTF-8 path");
-    let (ok, _, err) = lousa(&["explore", "race-2", "--design", file]);
-    assert!(!ok);
+    let err = refusal(&["explore", "race-2", "--design", file]);
     assert!(
         err.contains("steps[0].on[0].if: a capture runs no statement"),
         "{err}"
     );
-    let (ok, _, err) = lousa(&["designs", file]);
-    assert!(!ok);
+    let err = refusal(&["designs", file]);
     assert!(err.contains("steps[0].on[0].if"), "{err}");
     std::fs::remove_file(&path).ok();
 }
@@ -161,7 +165,7 @@ fn a_designs_psql_script_carries_its_constraint_and_its_name() {
         2,
         "{out}"
     );
-    let (ok, _, err) = lousa(&[
+    let err = refusal(&[
         "export",
         "race-2",
         "--design",
@@ -169,7 +173,6 @@ fn a_designs_psql_script_carries_its_constraint_and_its_name() {
         "--format",
         "rust-test",
     ]);
-    assert!(!ok);
     assert!(err.contains("does not carry a design"), "{err}");
 }
 
@@ -199,7 +202,7 @@ fn a_sweep_maps_a_design() {
         "the claim after the capture charges twice at 500 ms:\n{out}"
     );
     assert!(out.contains("--design claim-after-capture --seed"), "{out}");
-    let (ok, _, err) = lousa(&[
+    let err = refusal(&[
         "sweep",
         "timeout-retry",
         "--x",
@@ -211,7 +214,6 @@ fn a_sweep_maps_a_design() {
         "--strategies",
         "naive",
     ]);
-    assert!(!ok);
     assert!(err.contains("cannot be used with"), "{err}");
 }
 

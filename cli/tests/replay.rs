@@ -41,6 +41,18 @@ fn lousa(args: &[&str], url: Option<&str>) -> Output {
     cmd.output().expect("the binary runs")
 }
 
+/// The stdout of a replay that exited 0, which it must have.
+fn exited_0(out: &Output) -> String {
+    let stdout = text_of(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        text_of(&out.stderr)
+    );
+    stdout
+}
+
 fn text_of(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -178,13 +190,7 @@ fn a_designs_own_unique_constraint_refuses_on_postgresql_too() {
         ],
         Some(&url),
     );
-    let stdout = text_of(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}{}",
-        text_of(&out.stderr)
-    );
+    let stdout = exited_0(&out);
     assert!(
         stdout.matches("23505").count() >= 2,
         "both sides refuse: {stdout}"
@@ -348,13 +354,7 @@ fn race_2_check_then_act_charges_twice_on_postgresql_and_agrees() {
         ],
         Some(&url),
     );
-    let stdout = text_of(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}{}",
-        text_of(&out.stderr)
-    );
+    let stdout = exited_0(&out);
     // The two captures' INSERTs, one per terminal, each with its row on both sides.
     assert!(
         stdout.contains("#5 A") && stdout.contains("#6 B"),
@@ -539,13 +539,7 @@ fn a_server_with_other_defaults_still_agrees() {
         .batch_execute(&format!("DROP DATABASE {db} WITH (FORCE)"))
         .unwrap();
     for out in outs {
-        let stdout = text_of(&out.stdout);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{stdout}{}",
-            text_of(&out.stderr)
-        );
+        let stdout = exited_0(&out);
         assert!(stdout.contains("verdict: agree"), "{stdout}");
     }
 }

@@ -16,6 +16,7 @@ pub struct Program {
     design: Design,
     sites: Vec<Site>,
     tables: Vec<TableDef>,
+    captures_once: bool,
 }
 
 impl PartialEq for Program {
@@ -264,10 +265,16 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
                 .get(next)
                 .is_some_and(|s| matches!(s.shape, Shape::Capture));
     }
+    // Without loops, only a second capture step could call again.
+    let captures = sites
+        .iter()
+        .filter(|s| matches!(s.shape, Shape::Capture))
+        .count();
     Ok(Program {
         design,
         sites,
         tables,
+        captures_once: captures <= 1,
     })
 }
 
@@ -573,14 +580,10 @@ impl Program {
         &self.tables
     }
 
-    /// Whether a job that has called the acquirer can call it again.
+    /// Whether a job calls the acquirer at most once: the explorer's
+    /// independence relation asks it at every event, so it is worked out
+    /// when the design is checked.
     pub fn captures_once(&self) -> bool {
-        // Without loops, only a second capture step after the first could.
-        let captures = self
-            .sites
-            .iter()
-            .filter(|s| matches!(s.shape, Shape::Capture))
-            .count();
-        captures <= 1
+        self.captures_once
     }
 }

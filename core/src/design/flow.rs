@@ -175,6 +175,31 @@ pub(super) fn transactions(
     Ok(())
 }
 
+/// Whether a fact holds on every path from the first step into each step,
+/// filled in jump order; `None` for a step not reached yet.
+struct EveryPath(Vec<Option<bool>>);
+
+impl EveryPath {
+    /// Not yet at the first step.
+    fn new(steps: usize) -> EveryPath {
+        let mut at = vec![None; steps];
+        at[0] = Some(false);
+        EveryPath(at)
+    }
+
+    fn at(&self, step: usize) -> Option<bool> {
+        self.0[step]
+    }
+
+    /// A jump to `to` along which the fact does (or does not) hold; jumps
+    /// past the design's own steps are ignored.
+    fn jump(&mut self, to: u16, holds: bool) {
+        if let Some(slot) = self.0.get_mut(to as usize) {
+            *slot = Some(slot.unwrap_or(true) && holds);
+        }
+    }
+}
+
 /// Refuses an update or a `capture` answer that can run before any capture:
 /// both say what the acquirer answered.
 pub(super) fn after_capture(
@@ -182,12 +207,10 @@ pub(super) fn after_capture(
     sites: &[Site],
     order: &[usize],
 ) -> Result<(), FieldError> {
-    let n = design.steps.len();
     // Every path from the first step here passed a capture.
-    let mut captured: Vec<Option<bool>> = vec![None; n];
-    captured[0] = Some(false);
+    let mut captured = EveryPath::new(design.steps.len());
     for &i in order {
-        let Some(before) = captured[i] else {
+        let Some(before) = captured.at(i) else {
             continue;
         };
         let here = before || matches!(sites[i].shape, Shape::Capture);
@@ -208,10 +231,7 @@ pub(super) fn after_capture(
             }
         }
         for to in successors(&sites[i]) {
-            if (to as usize) < n {
-                let was = captured[to as usize].unwrap_or(true);
-                captured[to as usize] = Some(was && here);
-            }
+            captured.jump(to, here);
         }
     }
     Ok(())
@@ -221,10 +241,9 @@ pub(super) fn after_capture(
 pub(super) fn answered(design: &Design, sites: &[Site], order: &[usize]) -> Result<(), FieldError> {
     let n = design.steps.len();
     // Every path from the first step here prepared an answer.
-    let mut ready: Vec<Option<bool>> = vec![None; n];
-    ready[0] = Some(false);
+    let mut ready = EveryPath::new(n);
     for &i in order {
-        let Some(before) = ready[i] else {
+        let Some(before) = ready.at(i) else {
             continue;
         };
         let site = &sites[i];
@@ -241,10 +260,7 @@ pub(super) fn answered(design: &Design, sites: &[Site], order: &[usize]) -> Resu
                      \"answer\"",
                 );
             }
-            if (to as usize) < n {
-                let was = ready[to as usize].unwrap_or(true);
-                ready[to as usize] = Some(was && now);
-            }
+            ready.jump(to, now);
         }
     }
     Ok(())
