@@ -60,6 +60,12 @@
 //!   The run replays it and the counts are of the schedules on from there
 //!   (the workshop's "from here"); example schedules include it. A prefix
 //!   that does not fit the scenario, or stops inside a step, is refused.
+//! * `design`: a design (`lousa designs <name> --format json`, lousa-core's
+//!   `design::Design`) the scenario's HTTP jobs run as, in place of the
+//!   strategy's handler (issue #31). The worker checks it as
+//!   `lousa explore --design` does and refuses it by field path
+//!   (`design: steps[2].on[0].goto: ...`); the properties explored are the
+//!   ones the design claims.
 //!
 //! Unknown fields are refused by name. The search is depth-first, as the
 //! CLI's default.

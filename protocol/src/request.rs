@@ -3,6 +3,7 @@
 //! with [`Request::to_json`]; the worker reads it with [`Request::parse`],
 //! field by field, so that a refusal names the field in serde's words.
 
+use lousa_core::design::Design;
 use lousa_core::explore::Reduction;
 use lousa_core::link::LinkError;
 use lousa_core::sweep::{self, Axis};
@@ -51,6 +52,11 @@ pub struct ExploreRequest {
     /// from where it leaves the run, as `explore::explore_from` does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prefix: Option<String>,
+    /// A design its HTTP jobs run as (`lousa explore --design`), checked
+    /// by the worker (`design::check`) before it explores; when absent,
+    /// the strategy's own handler.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub design: Option<Design>,
 }
 
 impl ExploreRequest {
@@ -64,6 +70,7 @@ impl ExploreRequest {
             unordered_ties: None,
             max_states: None,
             prefix: None,
+            design: None,
         }
     }
 }
@@ -77,6 +84,7 @@ const EXPLORE_FIELDS: &[&str] = &[
     "unordered_ties",
     "max_states",
     "prefix",
+    "design",
 ];
 
 /// What to sweep: the options of `lousa sweep`, and the cells the page
@@ -200,6 +208,7 @@ fn read(text: &str) -> Result<Request, String> {
                 unordered_ties: f.optional("unordered_ties")?,
                 max_states: f.optional("max_states")?,
                 prefix: f.optional::<Option<String>>("prefix")?.flatten(),
+                design: f.optional::<Option<Design>>("design")?.flatten(),
             }))
         }
         "sweep" => {

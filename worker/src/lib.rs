@@ -78,6 +78,11 @@ pub fn prepare(
     if let Some(name) = &request.strategy {
         scenario.strategy = strategy_named("strategy", name)?;
     }
+    if let Some(design) = &request.design {
+        let program =
+            lousa_core::design::check(design.clone()).map_err(|e| format!("design: {e}"))?;
+        scenario.design = Some(std::sync::Arc::new(program));
+    }
     // An option the request leaves out keeps the CLI's default.
     let mut options = explore::Options::for_scenario(&scenario);
     options.max_states = request.max_states.unwrap_or(options.max_states);

@@ -837,3 +837,39 @@ fn every_message_posted_reads_back_as_the_protocols_type() {
     let read: SweepMessage = reads_back(&refused[0]);
     assert!(matches!(read, Message::Error { message } if message.contains("race-x")));
 }
+
+/// Issue #31: a request may carry a design; the worker explores the
+/// scenario under it, as `lousa explore --design` does, and refuses a
+/// design that does not check by its field path.
+#[test]
+fn a_design_is_explored_as_the_core_explores_it() {
+    let program = lousa_core::design::builtin::named("claim-after-capture").unwrap();
+    let mut request = ExploreRequest::new(builtins::builtin("race-2").unwrap());
+    request.design = Some(program.design().clone());
+    let text = Request::Explore(request).to_json();
+    let got = done(&served(&text)).report.clone();
+    let mut s = builtins::builtin("race-2").unwrap();
+    s.design = Some(std::sync::Arc::new(program));
+    let want = explore::explore(&s, &explore::Options::for_scenario(&s)).unwrap();
+    assert_eq!(got, want);
+    assert!(
+        got.properties.iter().any(|p| !p.ok && p.example.is_some()),
+        "the claim after the capture breaks a claim, with an example"
+    );
+    // The same scenario with no design: its strategy's handler, another report.
+    let plain = done(&served(&explore_text(
+        &builtins::builtin("race-2").unwrap(),
+    )))
+    .report
+    .clone();
+    assert_ne!(plain, got);
+
+    let mut broken: Value = serde_json::from_str(&text).unwrap();
+    broken["explore"]["design"]["steps"][0]["next"] = json!("nowhere");
+    let refused = served(&broken.to_string());
+    assert!(
+        error(&refused).starts_with("design: steps[0].next: "),
+        "{refused:?}"
+    );
+    assert!(error(&refused).contains("nowhere"), "{refused:?}");
+}
