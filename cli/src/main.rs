@@ -530,13 +530,6 @@ fn execute(cmd: Command) -> Result<(), String> {
             use lousa_core::export::{self, Format as F};
             let mut s = load(&scenario, strategy.as_deref(), seed)?;
             designs::attach(&mut s, design.as_deref())?;
-            if s.design.is_some() && matches!(format, ExportFormat::RustTest) {
-                return Err(
-                    "--format rust-test: the test replays the scenario's JSON, which does not \
-                     carry a design yet; export psql, history or mermaid"
-                        .into(),
-                );
-            }
             let r = run_seeded_or_scheduled(&s, schedule.as_deref())?;
             let format = match format {
                 ExportFormat::Psql => F::Psql,

@@ -165,7 +165,8 @@ fn a_designs_psql_script_carries_its_constraint_and_its_name() {
         2,
         "{out}"
     );
-    let err = refusal(&[
+    // The Rust test carries the design too, embedded beside the scenario.
+    let (ok, out, err) = lousa(&[
         "export",
         "race-2",
         "--design",
@@ -173,7 +174,9 @@ fn a_designs_psql_script_carries_its_constraint_and_its_name() {
         "--format",
         "rust-test",
     ]);
-    assert!(err.contains("does not carry a design"), "{err}");
+    assert!(ok, "{err}");
+    assert!(out.contains("under design naive, schedule"), "{out}");
+    assert!(out.contains("scenario.design = Some("), "{out}");
 }
 
 /// A sweep runs one heatmap of the design, and its hottest cell opens

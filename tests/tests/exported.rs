@@ -309,6 +309,204 @@ fn race_2_slow_db_under_idempotency_key_schedule_0() {
 }
 }
 
+#[rustfmt::skip]
+mod race_2_under_the_claim_after_capture_design {
+// Exported by Lousa: scenario "race-2" under design claim-after-capture, schedule 0.
+// It replays that run with lousa-core and asserts how it ended; put it in a
+// crate that depends on lousa-core, e.g. as tests/replay.rs.
+#[test]
+fn race_2_under_design_claim_after_capture_schedule_0() {
+    let mut scenario = lousa_core::builtins::builtin("race-2").expect("a built-in scenario");
+    scenario.strategy = lousa_core::Strategy::from_name("idempotency-key").expect("a strategy");
+    scenario.seed = 1;
+    let design = lousa_core::design::Design::from_json(r#"{"name":"claim-after-capture","about":"Exercise: the key is claimed only after the acquirer answered. Find the schedule that charges twice, and say why committing the claim first would stop it.","tables":[{"name":"cobranca"}],"steps":[{"label":"capture","do":"capture","on":[{"if":"silent","answer":{"literal":{"status":504,"body":"{\"erro\": \"adquirente sem resposta\"}"}},"goto":"respond"}]},{"label":"claim","do":{"insert":{"table":"cobranca","on_conflict_do_nothing":["idempotency_key"],"returning":["id"]}},"on":[{"if":"no-rows","goto":"read-key"}]},{"label":"store-response","do":{"update":{"table":"cobranca","set":["status","resposta_http","resposta_corpo"]}},"on":[{"if":"always","answer":"capture","goto":"respond"}]},{"label":"read-key","do":{"select":{"table":"cobranca","by":"key","columns":["pedido_id","valor_centavos","status","resposta_http","resposta_corpo"]}},"on":[{"if":"no-rows","answer":{"literal":{"status":409,"body":"{\"erro\": \"processando\"}"}},"goto":"respond"},{"if":"other-request","answer":{"literal":{"status":422,"body":"{\"erro\": \"chave reutilizada com outro pedido ou valor\"}"}},"goto":"respond"},{"if":{"status":"PROCESSANDO"},"answer":{"literal":{"status":409,"body":"{\"erro\": \"processando\"}"}},"goto":"respond"},{"if":"rows","answer":"stored","goto":"respond"}]}]}"#)
+        .expect("the embedded design is valid");
+    scenario.design = Some(std::sync::Arc::new(design));
+    let schedule: lousa_core::Schedule = "0".parse().expect("the schedule parses");
+    let run = lousa_core::run::run_schedule(&scenario, &schedule).expect("the scenario is valid");
+    let summary = &run.summary;
+
+    let captures: Vec<u32> = summary.intents.iter().map(|i| i.captures).collect();
+    let expected: &[u32] = &[2];
+    assert_eq!(captures, expected, "captures per intent");
+
+    // (client, HTTP status) of each attempt in order; None: no answer in time.
+    let answers: Vec<(u32, Option<u16>)> = summary
+        .attempts
+        .iter()
+        .map(|a| (a.client, a.status))
+        .collect();
+    let expected: &[(u32, Option<u16>)] = &[(0, Some(201)), (1, Some(201))];
+    assert_eq!(answers, expected, "each client's answers");
+
+    // Whether each always-property of lousa_core::property::ALL holds.
+    let verdicts: &[(&str, bool)] = &[
+        ("at-most-one-capture-per-intent", false),
+        ("every-2xx-has-exactly-one-capture", false),
+        ("replay-equals-first-response", true),
+        ("409-and-422-never-reach-the-acquirer", true),
+        ("a-declined-key-is-never-charged", true),
+        ("a-completed-key-never-changes-its-stored-answer", true),
+        ("every-ack-follows-exactly-one-capture", true),
+        ("no-write-by-a-worker-whose-lease-was-taken", true),
+        ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
+    ];
+    let always: Vec<&str> =
+        lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
+            .map(|p| p.name)
+            .collect();
+    let listed: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();
+    assert_eq!(
+        listed, always,
+        "the always-properties judged under this strategy"
+    );
+    for (name, holds) in verdicts {
+        let verdict = summary
+            .verdict(name)
+            .unwrap_or_else(|| panic!("no verdict for {name}"));
+        assert_eq!(verdict.holds, *holds, "{name}: {}", verdict.detail);
+    }
+}
+}
+
+#[rustfmt::skip]
+mod embedded_json_scenario_under_a_design {
+// Exported by Lousa: scenario "race-2-slow-db" under design claim-after-capture, schedule 0.
+// It replays that run with lousa-core and asserts how it ended; put it in a
+// crate that depends on lousa-core, e.g. as tests/replay.rs.
+#[test]
+fn race_2_slow_db_under_design_claim_after_capture_schedule_0() {
+    let mut scenario = lousa_core::Scenario::from_json(r#"{
+  "name": "race-2-slow-db",
+  "title": {
+    "pt": "2 tentativas ao mesmo tempo",
+    "en": "2 attempts at once"
+  },
+  "description": {
+    "pt": "2 tentativas da mesma cobrança já estão em 2 instâncias. Só os passos do handler se intercalam.",
+    "en": "2 attempts of one charge are already on 2 instances. Only the handler steps interleave."
+  },
+  "strategy": "idempotency-key",
+  "isolation": "read-committed",
+  "seed": 1,
+  "instances": 2,
+  "pool_size": 1,
+  "load_balancer": "round-robin",
+  "clients": [
+    {
+      "name": "c1",
+      "kind": "http",
+      "intents": [
+        {
+          "order_id": 123,
+          "amount_cents": 25000,
+          "key": "9d2f4c1a-6b3e-4f8a-b7c5-1e0d3a2b4c6f",
+          "tenant": "loja-1"
+        }
+      ],
+      "start_ms": 0,
+      "timeout_ms": 500000,
+      "retries_max": 0,
+      "backoff_ms": 0,
+      "new_key_per_retry": false,
+      "gap_between_intents_ms": 0,
+      "client_timestamp": false,
+      "reformat_retries": false
+    },
+    {
+      "name": "c2",
+      "kind": "http",
+      "intents": [
+        {
+          "order_id": 123,
+          "amount_cents": 25000,
+          "key": "9d2f4c1a-6b3e-4f8a-b7c5-1e0d3a2b4c6f",
+          "tenant": "loja-1"
+        }
+      ],
+      "start_ms": 0,
+      "timeout_ms": 500000,
+      "retries_max": 0,
+      "backoff_ms": 0,
+      "new_key_per_retry": false,
+      "gap_between_intents_ms": 0,
+      "client_timestamp": false,
+      "reformat_retries": false
+    }
+  ],
+  "network": {
+    "latency_ms": 0,
+    "jitter_ms": 0
+  },
+  "acquirer": {
+    "latency_ms": 0,
+    "timeout_ms": 10000,
+    "decline": false,
+    "provider_keys": false
+  },
+  "db_latency_ms": 5,
+  "faults": [],
+  "key_ttl_ms": 86400000,
+  "lease_ms": 30000,
+  "recovery_every_ms": 10000,
+  "horizon_ms": 600000,
+  "autocommit": false,
+  "key_scope": "tenant-operation",
+  "fingerprint": "canonical",
+  "balance": null,
+  "event": "none"
+}"#)
+        .expect("the embedded scenario is valid");
+    let design = lousa_core::design::Design::from_json(r#"{"name":"claim-after-capture","about":"Exercise: the key is claimed only after the acquirer answered. Find the schedule that charges twice, and say why committing the claim first would stop it.","tables":[{"name":"cobranca"}],"steps":[{"label":"capture","do":"capture","on":[{"if":"silent","answer":{"literal":{"status":504,"body":"{\"erro\": \"adquirente sem resposta\"}"}},"goto":"respond"}]},{"label":"claim","do":{"insert":{"table":"cobranca","on_conflict_do_nothing":["idempotency_key"],"returning":["id"]}},"on":[{"if":"no-rows","goto":"read-key"}]},{"label":"store-response","do":{"update":{"table":"cobranca","set":["status","resposta_http","resposta_corpo"]}},"on":[{"if":"always","answer":"capture","goto":"respond"}]},{"label":"read-key","do":{"select":{"table":"cobranca","by":"key","columns":["pedido_id","valor_centavos","status","resposta_http","resposta_corpo"]}},"on":[{"if":"no-rows","answer":{"literal":{"status":409,"body":"{\"erro\": \"processando\"}"}},"goto":"respond"},{"if":"other-request","answer":{"literal":{"status":422,"body":"{\"erro\": \"chave reutilizada com outro pedido ou valor\"}"}},"goto":"respond"},{"if":{"status":"PROCESSANDO"},"answer":{"literal":{"status":409,"body":"{\"erro\": \"processando\"}"}},"goto":"respond"},{"if":"rows","answer":"stored","goto":"respond"}]}]}"#)
+        .expect("the embedded design is valid");
+    scenario.design = Some(std::sync::Arc::new(design));
+    let schedule: lousa_core::Schedule = "0".parse().expect("the schedule parses");
+    let run = lousa_core::run::run_schedule(&scenario, &schedule).expect("the scenario is valid");
+    let summary = &run.summary;
+
+    let captures: Vec<u32> = summary.intents.iter().map(|i| i.captures).collect();
+    let expected: &[u32] = &[2];
+    assert_eq!(captures, expected, "captures per intent");
+
+    // (client, HTTP status) of each attempt in order; None: no answer in time.
+    let answers: Vec<(u32, Option<u16>)> = summary
+        .attempts
+        .iter()
+        .map(|a| (a.client, a.status))
+        .collect();
+    let expected: &[(u32, Option<u16>)] = &[(0, Some(201)), (1, Some(201))];
+    assert_eq!(answers, expected, "each client's answers");
+
+    // Whether each always-property of lousa_core::property::ALL holds.
+    let verdicts: &[(&str, bool)] = &[
+        ("at-most-one-capture-per-intent", false),
+        ("every-2xx-has-exactly-one-capture", false),
+        ("replay-equals-first-response", true),
+        ("409-and-422-never-reach-the-acquirer", true),
+        ("a-declined-key-is-never-charged", true),
+        ("a-completed-key-never-changes-its-stored-answer", true),
+        ("every-ack-follows-exactly-one-capture", true),
+        ("no-write-by-a-worker-whose-lease-was-taken", true),
+        ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
+    ];
+    let always: Vec<&str> =
+        lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
+            .map(|p| p.name)
+            .collect();
+    let listed: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();
+    assert_eq!(
+        listed, always,
+        "the always-properties judged under this strategy"
+    );
+    for (name, holds) in verdicts {
+        let verdict = summary
+            .verdict(name)
+            .unwrap_or_else(|| panic!("no verdict for {name}"));
+        assert_eq!(verdict.holds, *holds, "{name}: {}", verdict.detail);
+    }
+}
+}
+
 // The double charge's assertions under schedule 0-1x6, which charges once.
 #[rustfmt::skip]
 mod double_charge_assertions_under_another_schedule {

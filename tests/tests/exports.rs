@@ -38,6 +38,12 @@ fn cases() -> Vec<(&'static str, Scenario, &'static str)> {
     let mut embedded = scenario("race-2", Strategy::IdempotencyKey);
     embedded.name = "race-2-slow-db".into();
     embedded.db_latency_ms += 5;
+    let mut designed = scenario("race-2", Strategy::IdempotencyKey);
+    designed.design = Some(std::sync::Arc::new(
+        lousa_core::design::builtin::named("claim-after-capture").expect("an exercise"),
+    ));
+    let mut designed_embedded = embedded.clone();
+    designed_embedded.design = designed.design.clone();
     vec![
         (
             "race_2_check_then_act_double_charge",
@@ -55,6 +61,12 @@ fn cases() -> Vec<(&'static str, Scenario, &'static str)> {
             "0",
         ),
         ("embedded_json_scenario", embedded, "0"),
+        ("race_2_under_the_claim_after_capture_design", designed, "0"),
+        (
+            "embedded_json_scenario_under_a_design",
+            designed_embedded,
+            "0",
+        ),
     ]
 }
 

@@ -23,6 +23,9 @@ pub fn terminal_label(i: usize) -> String {
 /// labelled with the terminal to type it in and what to expect, and a
 /// marked line where the acquirer charges the card. Its comments are in
 /// `lang`; the SQL is the same in both.
+///
+/// A design that is not a built-in goes to the replay line as the file the
+/// workshop's design tab downloads, `<name>.json`.
 pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
     let say = |pt: &'static str, en: &'static str| lang.pick(pt, en);
     let mut terminals: BTreeMap<u32, usize> = BTreeMap::new();
@@ -82,7 +85,9 @@ pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
         "--   lousa replay {} --strategy {}{} --schedule {} --database-url postgres://USER@HOST:PORT/DB\n",
         scenario.name,
         run.strategy,
-        design.map_or_else(String::new, |d| format!(" --design {d}")),
+        scenario
+            .program()
+            .map_or_else(String::new, |p| format!(" --design {}", design_arg(p))),
         run.schedule
     );
     out.push_str(say(
@@ -211,6 +216,16 @@ fn capture_line(
     };
 }
 
+/// How `lousa replay --design` finds `p`: a built-in design's name, or the
+/// JSON file the workshop's design tab saves as `<name>.json`.
+fn design_arg(p: &crate::design::Program) -> String {
+    let name = &p.design().name;
+    match crate::design::builtin::named(name) {
+        Some(b) if b == *p => name.clone(),
+        _ => format!("{name}.json"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -300,6 +315,29 @@ mod tests {
                 script.contains(&format!("CREATE TABLE {used}")),
                 "{used}: {script}"
             );
+        }
+    }
+
+    /// A design of the attendee's own goes to the replay line as the file
+    /// the design tab saves; a built-in one by its name.
+    #[cfg(feature = "designs")]
+    #[test]
+    fn the_replay_line_names_the_design_as_the_cli_reads_it() {
+        let mut s = crate::builtins::builtin("race-2").unwrap();
+        let builtin = crate::design::builtin::named("claim-after-capture").unwrap();
+        let mut own = builtin.design().clone();
+        own.name = "mine".into();
+        for (program, arg) in [
+            (builtin, " --design claim-after-capture --schedule"),
+            (
+                crate::design::check(own).unwrap(),
+                " --design mine.json --schedule",
+            ),
+        ] {
+            s.design = Some(std::sync::Arc::new(program));
+            let r = crate::run::run_schedule(&s, &crate::Schedule::default()).unwrap();
+            let text = psql_script(&s, &r, Lang::En);
+            assert!(text.contains(arg), "{text}");
         }
     }
 }

@@ -60,7 +60,7 @@ fn test_name(scenario: &Scenario, run: &Run) -> String {
     let mut name = format!(
         "{}_under_{}_schedule_{schedule}",
         ident(&scenario.name),
-        ident(run.strategy.name())
+        ident(&handler_name(scenario, run))
     );
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         name.insert_str(0, "scenario_");
@@ -98,14 +98,42 @@ fn fitted(line: String, head: &str, from: &str, to: &str) -> String {
     line
 }
 
-/// Whether `scenario` is a built-in with only its strategy and seed changed:
-/// then the test names it, else it embeds the scenario's JSON.
+/// Whether `scenario` is a built-in with only its strategy, seed and
+/// design changed: then the test names it, else it embeds the scenario's
+/// JSON.
 fn is_builtin(scenario: &Scenario) -> bool {
     builtins::builtin(&scenario.name).is_some_and(|mut b| {
         b.strategy = scenario.strategy;
         b.seed = scenario.seed;
+        #[cfg(feature = "designs")]
+        {
+            b.design = scenario.design.clone();
+        }
         b == *scenario
     })
+}
+
+/// What handled the run's requests: the design, when one ran, else the
+/// strategy.
+fn handler_name(scenario: &Scenario, run: &Run) -> String {
+    match scenario.program() {
+        Some(p) => format!("design {}", p.design().name),
+        None => run.strategy.name().to_string(),
+    }
+}
+
+/// The lines that attach the run's design to `scenario`, its JSON embedded:
+/// a design travels beside a scenario, not in its JSON.
+fn design_lines(scenario: &Scenario) -> String {
+    let Some(p) = scenario.program() else {
+        return String::new();
+    };
+    let json = serde_json::to_string(p.design()).expect("a design is JSON");
+    format!(
+        "    let design = lousa_core::design::Design::from_json({})\n        .expect(\"the embedded design is valid\");\n\
+         \x20   scenario.design = Some(std::sync::Arc::new(design));\n",
+        raw_literal(&json)
+    )
 }
 
 /// The text of a `#[test]` that replays `run` (of `scenario`) from its
@@ -114,11 +142,14 @@ fn is_builtin(scenario: &Scenario) -> bool {
 pub fn rust_test(scenario: &Scenario, run: &Run) -> String {
     let e = expected(run);
     let strategy = run.strategy.name();
+    let designed = scenario.program().is_some();
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "// Exported by Lousa: scenario {:?} under {strategy}, schedule {}.",
-        scenario.name, run.schedule
+        "// Exported by Lousa: scenario {:?} under {}, schedule {}.",
+        scenario.name,
+        handler_name(scenario, run),
+        run.schedule
     );
     let _ = writeln!(
         out,
@@ -145,10 +176,12 @@ pub fn rust_test(scenario: &Scenario, run: &Run) -> String {
     } else {
         let _ = writeln!(
             out,
-            "    let scenario = lousa_core::Scenario::from_json({})\n        .expect(\"the embedded scenario is valid\");",
+            "    let {}scenario = lousa_core::Scenario::from_json({})\n        .expect(\"the embedded scenario is valid\");",
+            if designed { "mut " } else { "" },
             raw_literal(&scenario.to_json())
         );
     }
+    out.push_str(&design_lines(scenario));
     let line = format!(
         "    let schedule: lousa_core::Schedule = {:?}.parse().expect(\"the schedule parses\");",
         run.schedule
@@ -247,6 +280,41 @@ mod tests {
         let (_, single) = race2("0-1x6");
         assert_ne!(rust_test(&s, &double), rust_test(&s, &single));
         assert!(rust_test(&s, &single).contains("let expected: &[u32] = &[1];"));
+    }
+
+    /// A design travels beside the scenario: the test embeds it and
+    /// attaches it, and keeps naming a built-in scenario.
+    #[cfg(feature = "designs")]
+    #[test]
+    fn a_design_is_embedded_and_attached() {
+        let (mut s, _) = race2("0");
+        s.design = Some(std::sync::Arc::new(
+            crate::design::builtin::named("claim-after-capture").unwrap(),
+        ));
+        let r = crate::run::run_schedule(&s, &Schedule::default()).unwrap();
+        let t = rust_test(&s, &r);
+        assert!(
+            t.contains("under design claim-after-capture, schedule 0."),
+            "{t}"
+        );
+        assert!(
+            t.contains("fn race_2_under_design_claim_after_capture_schedule_0()"),
+            "{t}"
+        );
+        assert!(
+            t.contains("let mut scenario = lousa_core::builtins::builtin(\"race-2\")"),
+            "{t}"
+        );
+        assert!(
+            t.contains("Design::from_json(r#\"{\"name\":\"claim-after-capture\""),
+            "{t}"
+        );
+        assert!(
+            t.contains("scenario.design = Some(std::sync::Arc::new(design));"),
+            "{t}"
+        );
+        // The run under the design, not the strategy's: it charges twice.
+        assert!(t.contains("let expected: &[u32] = &[2];"), "{t}");
     }
 
     #[test]
