@@ -83,6 +83,9 @@ pub enum Reason {
     /// The fork does not read, or this run cannot take it (the core's
     /// words); the run shows without it.
     ForkRefused(String),
+    /// The workshop's design does not read or check (the core's words);
+    /// the strategy's own handler runs.
+    DesignRefused(String),
 }
 
 impl Reason {

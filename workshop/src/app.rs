@@ -6,6 +6,7 @@
 use crate::board::Board;
 use crate::branch::Branch;
 use crate::counts::{Counting, Counts, Fast, Whole, start_whole};
+use crate::design_tab::DesignTab;
 use crate::editor::Editor;
 use crate::explorer::{Explorer, use_explorer};
 use crate::exports::Exports;
@@ -79,6 +80,7 @@ pub fn Workshop() -> impl IntoView {
                         while_open=true
                     />
                     <Editor />
+                    <DesignTab whole fast explorer />
                 </div>
                 <aside class="workshop-side">
                     <LessonList solved />

@@ -12,10 +12,12 @@ use crate::state::Ws;
 use crate::texts::{Words, count, words};
 use leptos::prelude::*;
 use lousa_core::choice::Schedule;
+use lousa_core::design::Program;
 use lousa_core::explore::{Modality, Reduction, Report, Status};
 use lousa_core::narrate::Lang;
 use lousa_core::{Scenario, Strategy};
 use lousa_protocol::{ExploreRequest, Figures, Request};
+use std::sync::Arc;
 
 /// Where a count stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,9 +29,28 @@ pub enum Counting {
     Failed(String),
 }
 
-/// The world a count is of: the scenario's link, its strategy, and
-/// whether the count is the fast one (the partial-order reduction).
-pub type Of = (String, Strategy, bool);
+/// The world a count is of: the scenario's link, its strategy, the design
+/// its HTTP jobs run as, and whether the count is the fast one (the
+/// partial-order reduction).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Of {
+    pub link: String,
+    pub strategy: Strategy,
+    pub design: Option<Arc<Program>>,
+    pub fast: bool,
+}
+
+impl Of {
+    /// The world on the board now, counted the fast way when `fast` says so.
+    pub fn now(ws: Ws, fast: Fast) -> Of {
+        Of {
+            link: ws.link(),
+            strategy: ws.strategy.get(),
+            design: ws.design.get(),
+            fast: fast.get(),
+        }
+    }
+}
 
 /// Whether counts are the fast kind: one order of independent steps, the
 /// same outcomes and verdicts, no schedule counts. Held by the page, so
@@ -47,7 +68,7 @@ pub fn Counts(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView {
     let here = RwSignal::new(Counting::Idle);
     // Counts from here asked so far: only the last one's answer shows.
     let asked = StoredValue::new(0u64);
-    let of = move || (ws.link(), ws.strategy.get(), fast.get());
+    let of = move || Of::now(ws, fast);
     let start = move || start_whole(ws, explorer, whole, fast);
     // A new world forgets the counts of the old one.
     Effect::new(move |_| {
@@ -153,14 +174,11 @@ pub fn Counts(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView {
 /// Starts counting every schedule of the world on the board, the fast way
 /// when `fast` says so.
 pub fn start_whole(ws: Ws, explorer: Explorer, whole: Whole, fast: Fast) {
-    let (link, strategy, reduced) = untrack(|| (ws.link(), ws.strategy.get(), fast.get()));
+    let of = untrack(|| Of::now(ws, fast));
     let request = ws
         .built
-        .with_untracked(|s| request(s, strategy, None, reduced));
-    whole.set((
-        Some((link, strategy, reduced)),
-        Counting::Running(Figures::default()),
-    ));
+        .with_untracked(|s| request(s, of.strategy, None, of.fast));
+    whole.set((Some(of), Counting::Running(Figures::default())));
     explorer.start(Slot::Whole, &request, move |e| {
         let was = whole.with_untracked(|(_, c)| c.clone());
         let next = match (e, was) {
@@ -173,7 +191,8 @@ pub fn start_whole(ws: Ws, explorer: Explorer, whole: Whole, fast: Fast) {
 }
 
 /// The worker's request to explore `scenario` (the page's, decoded and
-/// checked: the worker reads no links) under `strategy`, on from `prefix`
+/// checked: the worker reads no links) under `strategy` (or the design it
+/// carries, which the request carries beside it), on from `prefix`
 /// (exact schedule text) when given, with the partial-order reduction when
 /// `reduced`; every other option the worker's default, the state limit its
 /// `ready` names.
@@ -187,6 +206,7 @@ fn request(
     r.strategy = Some(strategy.name().into());
     r.prefix = prefix;
     r.reduction = reduced.then_some(Reduction::Por);
+    r.design = scenario.design.as_ref().map(|p| p.design().clone());
     Request::Explore(r)
 }
 

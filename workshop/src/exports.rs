@@ -19,7 +19,8 @@ fn file_kind(format: Format) -> (&'static str, &'static str) {
     }
 }
 
-/// `race-2-check-then-act-0-1x6.sql`.
+/// `race-2-check-then-act-0-1x6.sql`; under a design, the design's name
+/// in place of the strategy's.
 pub fn file_name(scenario: &str, strategy: &str, choices: &[u32], format: Format) -> String {
     let schedule = Schedule(choices.to_vec()).to_string();
     format!("{scenario}-{strategy}-{schedule}.{}", file_kind(format).0)
@@ -49,9 +50,16 @@ pub fn Exports() -> impl IntoView {
                         data-testid="download"
                         on:click=move |_| {
                             if let Some(text) = text_of(format) {
+                                // What handled the requests: the design, or the strategy.
+                                let handler = ws.design.with_untracked(|d| {
+                                    d.as_ref().map_or_else(
+                                        || ws.strategy.get_untracked().name().to_string(),
+                                        |p| p.design().name.clone(),
+                                    )
+                                });
                                 let name = file_name(
                                     ws.scenario.get_untracked(),
-                                    ws.strategy.get_untracked().name(),
+                                    &handler,
                                     &ws.choices.get_untracked(),
                                     format,
                                 );

@@ -57,6 +57,7 @@ pub fn link_to(c: &Challenge, lang: Lang) -> String {
         presenting: false,
         frame: None,
         challenge: Some(c.id),
+        design: None,
     })
 }
 
@@ -73,7 +74,8 @@ fn how_words(how: How, w: &Words) -> &'static str {
 /// scenario and design (its own edits for picks, any edit for an edit, the
 /// count of the challenge's world for a proof).
 fn met(c: &Challenge, ws: Ws, whole: Whole) -> bool {
-    if ws.strategy.get() != c.strategy {
+    // A challenge is about its strategy's own handler, not a design's.
+    if ws.strategy.get() != c.strategy || ws.design.with(Option::is_some) {
         return false;
     }
     let link = ws.link();
@@ -82,7 +84,7 @@ fn met(c: &Challenge, ws: Ws, whole: Whole) -> bool {
     match c.how {
         How::Explore => whole.with(|(of, counting)| {
             of.as_ref()
-                .is_some_and(|(l, s, _)| l == c.scenario && *s == c.strategy)
+                .is_some_and(|of| of.link == c.scenario && of.strategy == c.strategy)
                 && matches!(counting, Counting::Done(r) if c.goal.met_by_report(r))
         }),
         How::Picks if link != c.scenario => false,

@@ -11,10 +11,12 @@
 //! - `alternatives`: the words for a choice point's alternatives;
 //! - `property_words`: the explorer's properties and verdicts in words;
 //! - `edit`: the scenario editor's fields and what an edit makes;
+//! - `design_edit`, `design_words`: the design tab's edits of a design
+//!   (add, move, remove, rename, the menus' choices) and its sentences;
 //! - `explorer`: the explorer's Web Workers, owned by the page that calls
 //!   `use_explorer`, started, asked and cancelled;
 //! - `board`, `scheduler`, `counts`, `sweep`, `exports`, `share`,
-//!   `handout`, `lesson`, `editor`, `branch`: the components of each part of the screen (`sweep` with its
+//!   `handout`, `lesson`, `editor`, `design_tab`, `branch`: the components of each part of the screen (`sweep` with its
 //!   own sentences, and `sweep_map` its heatmaps, worked out as data and drawn);
 //! - `presenter`: presenter mode, the board alone for a room, and its
 //!   predict-then-reveal questions;
@@ -28,6 +30,9 @@ mod app;
 mod board;
 mod branch;
 mod counts;
+mod design_edit;
+mod design_tab;
+mod design_words;
 pub mod edit;
 mod editor;
 mod explorer;

@@ -8,6 +8,7 @@
 use crate::url::{self, Setup};
 use leptos::prelude::*;
 use lousa_core::choice::Schedule;
+use lousa_core::design::Program;
 use lousa_core::fork::Fork;
 use lousa_core::narrate::Lang;
 use lousa_core::run::Run;
@@ -60,6 +61,9 @@ pub struct Ws {
     pub branch: Memo<Option<Result<Run, String>>>,
     /// The lesson's challenge being played, by id (`lousa_core::lesson`).
     pub challenge: RwSignal<Option<&'static str>>,
+    /// The design the scenario's HTTP jobs run as, in place of the
+    /// strategy's handler: the design tab's, once checked.
+    pub design: RwSignal<Option<Arc<Program>>>,
 }
 
 impl Ws {
@@ -67,6 +71,7 @@ impl Ws {
         let scenario = RwSignal::new(setup.scenario);
         let edits = RwSignal::new(setup.edits);
         let strategy = RwSignal::new(setup.strategy);
+        let design = RwSignal::new(setup.design);
         let choices = RwSignal::new(setup.choices);
         // Edits are checked before they are set (`url::scenario_of`), so
         // the built-in stands in only for a bug.
@@ -76,6 +81,7 @@ impl Ws {
                 .with(|e| url::scenario_of(name, e))
                 .unwrap_or_else(|_| builtins::builtin(name).expect("a listed built-in"));
             s.strategy = strategy.get();
+            s.design = design.get();
             s
         });
         let turn = Memo::new(move |_| {
@@ -128,6 +134,7 @@ impl Ws {
         });
         let ws = Ws {
             challenge: RwSignal::new(setup.challenge),
+            design,
             on_branch,
             fork,
             branch,
@@ -163,6 +170,7 @@ impl Ws {
             presenting: self.presenting.get(),
             frame: self.viewed.get(),
             challenge: self.challenge.get(),
+            design: self.design.get(),
         }
     }
 
@@ -391,8 +399,10 @@ impl Ws {
     /// board replays choices, not seeds, so this is exactly that run.
     pub fn open_seeded(&self, link: &str, strategy: Strategy, seed: u64) -> Result<(), String> {
         let seeded = seeded(link, strategy, seed)?;
-        // A fault injected into the run on the board is not this run's.
+        // A fault injected into the run on the board is not this run's, nor
+        // is a design: the sweep runs strategies.
         self.fork.set(None);
+        self.design.set(None);
         self.scenario.set(seeded.scenario);
         self.edits.set(seeded.edits);
         self.strategy.set(strategy);

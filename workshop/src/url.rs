@@ -10,11 +10,13 @@
 use lousa_core::Strategy;
 use lousa_core::builtins;
 use lousa_core::choice::Schedule;
+use lousa_core::design::{self, Design, Program};
 use lousa_core::fork::Fork;
 use lousa_core::lesson;
 use lousa_core::narrate::Lang;
 use lousa_core::scheduling;
 use lousa_web::url::{self, Problems, Reason, Unknown};
+use std::sync::Arc;
 
 /// The scenario a workshop link opens when it names none: the smallest race.
 pub const DEFAULT_SCENARIO: &str = "race-2";
@@ -40,11 +42,15 @@ pub struct Setup {
     /// its panel shows above the board. A link naming only the challenge
     /// opens on the challenge's own scenario and design.
     pub challenge: Option<&'static str>,
+    /// The design the scenario's HTTP jobs run as (`&design=`): a built-in
+    /// design's or an exercise's name, or a design's JSON, so that an
+    /// instructor can hand out a broken design as a link (issue #31).
+    pub design: Option<Arc<Program>>,
 }
 
 /// The workshop's parameters, as `lousa_web::url::read_query` takes them:
 /// each with its other spellings.
-const PARAMS: [&[&str]; 9] = [
+const PARAMS: [&[&str]; 10] = [
     &["modo", "mode"],
     &["scenario"],
     &["strategy"],
@@ -54,6 +60,7 @@ const PARAMS: [&[&str]; 9] = [
     &["apresentar", "present"],
     &["desafio", "challenge"],
     &["frame"],
+    &["design", "projeto"],
 ];
 
 /// Reads a query string (with or without its `?`) with the reader both
@@ -70,6 +77,7 @@ pub fn parse(query: &str) -> (Setup, Problems) {
     let mut presenting = false;
     let mut frame = None;
     let mut challenge = None;
+    let mut design_text = None;
     let mut scenario_named = false;
     url::read_query(
         query,
@@ -103,6 +111,10 @@ pub fn parse(query: &str) -> (Setup, Problems) {
                 "desafio" => lesson::challenge(value)
                     .map(|c| challenge = Some(c))
                     .ok_or(Reason::UnknownChallenge),
+                "design" => {
+                    design_text = Some(value.to_string());
+                    Ok(())
+                }
                 _ => url::frame(value).map(|f| frame = Some(f)),
             }
         },
@@ -124,6 +136,16 @@ pub fn parse(query: &str) -> (Setup, Problems) {
     };
     let strategy = strategy.unwrap_or(built.strategy);
     built.strategy = strategy;
+    // The design changes the run, so it is attached before the schedule
+    // is fitted to it.
+    let design = design_text.and_then(|text| match design_of(&text) {
+        Ok(p) => Some(Arc::new(p)),
+        Err(e) => {
+            problems.report("design", &text, Reason::DesignRefused(Reason::words(&e)));
+            None
+        }
+    });
+    built.design = design.clone();
     let mut choices = Vec::new();
     if let Some(text) = schedule_text {
         match text.parse::<Schedule>() {
@@ -174,6 +196,7 @@ pub fn parse(query: &str) -> (Setup, Problems) {
         presenting,
         frame,
         challenge: challenge.map(|c| c.id),
+        design,
     };
     (setup, problems)
 }
@@ -208,7 +231,40 @@ pub fn query(setup: &Setup) -> String {
         q.push_str("&desafio=");
         q.push_str(id);
     }
+    if let Some(p) = &setup.design {
+        q.push_str("&design=");
+        q.push_str(&encode(&design_value(p)));
+    }
     q
+}
+
+/// A design as a link says it: a built-in design's or an exercise's name
+/// when it is one, unchanged; else its JSON, on one line.
+pub fn design_value(p: &Program) -> String {
+    let name = &p.design().name;
+    match design::builtin::named(name) {
+        Some(b) if b == *p => name.clone(),
+        _ => serde_json::to_string(p.design()).expect("a design is JSON"),
+    }
+}
+
+/// The design a link's `design=` names: JSON (it starts with `{`), read
+/// and checked as `lousa run --design` does, or a built-in's name.
+pub fn design_of(value: &str) -> Result<Program, String> {
+    if value.trim_start().starts_with('{') {
+        return Design::from_json(value).map_err(|e| e.to_string());
+    }
+    design::builtin::named(value).ok_or_else(|| {
+        let names: Vec<&str> = design::builtin::ALL
+            .iter()
+            .chain(&design::builtin::EXERCISES)
+            .map(|(n, _)| *n)
+            .collect();
+        format!(
+            "{value:?} names no design; built-ins are {}, or give a design's JSON",
+            names.join(", ")
+        )
+    })
 }
 
 /// The scenario a built-in and a link's edits make, or the core's words
@@ -285,6 +341,7 @@ mod tests {
             presenting: false,
             frame: Some(4),
             challenge: Some("corrida-no-minimo"),
+            design: None,
         };
         let (back, problems) = parse(&query(&setup));
         assert_eq!(problems, Problems::default());
@@ -306,6 +363,7 @@ mod tests {
             presenting: false,
             frame: None,
             challenge: None,
+            design: None,
         };
         let (back, problems) = parse(&query(&setup));
         assert_eq!(problems, Problems::default());
@@ -330,6 +388,7 @@ mod tests {
             presenting: false,
             frame: None,
             challenge: None,
+            design: None,
         };
         let (back, problems) = parse(&query(&setup));
         assert_eq!(problems, Problems::default());
@@ -360,6 +419,7 @@ mod tests {
             presenting: true,
             frame: None,
             challenge: None,
+            design: None,
         };
         let q = query(&setup);
         assert!(q.ends_with("&apresentar=1"), "{q}");
@@ -550,5 +610,65 @@ mod tests {
         assert_eq!(param, "schedule");
         assert_eq!(value.chars().count(), VALUE_MAX + 1);
         assert!(words.chars().count() <= WORDS_MAX + 1, "{words}");
+    }
+
+    /// Issue #31: a design travels in the link, by name when it is a
+    /// built-in one, else as its JSON, and comes back equal; the schedule
+    /// is fitted to the run under it.
+    #[test]
+    fn a_design_goes_out_in_the_link_and_comes_back() {
+        let (setup, problems) = parse("?modo=oficina&scenario=race-2&design=claim-after-capture");
+        assert!(problems.list.is_empty(), "{problems:?}");
+        let p = setup.design.clone().expect("a design");
+        assert_eq!(p.design().name, "claim-after-capture");
+        assert!(
+            query(&setup).ends_with("&design=claim-after-capture"),
+            "{}",
+            query(&setup)
+        );
+
+        // An edited design goes as JSON, and reads back equal.
+        let mut d = p.design().clone();
+        d.name = "mine".into();
+        d.steps[0].label = "call-the-acquirer".into();
+        let mine = Arc::new(design::check(d).unwrap());
+        let out = Setup {
+            design: Some(mine.clone()),
+            choices: vec![1, 0, 1],
+            ..setup.clone()
+        };
+        let q = query(&out);
+        assert!(q.contains("&design=%7B%22name%22:%22mine%22"), "{q}");
+        let (back, problems) = parse(&q);
+        assert!(problems.list.is_empty(), "{problems:?}");
+        assert_eq!(back.design, Some(mine));
+
+        // The schedule is the design's run's: race-2's first choice under
+        // claim-after-capture is not check-then-act's.
+        let mut s = builtins::builtin("race-2").unwrap();
+        s.design = setup.design.clone();
+        let (fitted, misfit) = scheduling::fit(&s, &Schedule(vec![1, 0, 1]));
+        assert!(misfit.is_none());
+        assert_eq!(back.choices, fitted.0);
+    }
+
+    #[test]
+    fn a_design_the_link_cannot_use_is_named_and_the_strategy_runs() {
+        let (setup, problems) = parse("?modo=oficina&design=optimistic");
+        assert_eq!(setup.design, None);
+        let said = named(&problems);
+        assert_eq!(said.len(), 1);
+        assert_eq!((said[0].0, said[0].1), ("design", "optimistic"));
+        assert!(
+            matches!(said[0].2, Reason::DesignRefused(w) if w.contains("names no design") && w.contains("naive, check-then-act")),
+            "{said:?}"
+        );
+        let json = r#"{"name":"x","tables":[{"name":"cobranca"}],"steps":[{"label":"a","do":"capture","next":"b"}]}"#;
+        let (_, problems) = parse(&format!("?modo=oficina&design={json}"));
+        let said = named(&problems);
+        assert!(
+            matches!(said[0].2, Reason::DesignRefused(w) if w.starts_with("steps[0].next")),
+            "{said:?}"
+        );
     }
 }

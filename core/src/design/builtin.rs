@@ -52,3 +52,13 @@ pub fn named(name: &str) -> Option<super::Program> {
     let (_, json) = ALL.iter().chain(&EXERCISES).find(|(n, _)| *n == name)?;
     Some(super::Design::from_json(json).expect("the built-in designs are valid"))
 }
+
+/// The built-in scenario an exercise is about: where the explorer finds
+/// what its `about` says (the fingerprint needs a key reused with another
+/// amount; the others, two instances racing).
+pub fn exercise_scenario(name: &str) -> &'static str {
+    match name {
+        "forget-the-fingerprint" => "key-reuse",
+        _ => "race-2",
+    }
+}

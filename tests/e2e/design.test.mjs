@@ -1,0 +1,197 @@
+// Browser tests of the workshop's design tab (issue #31): a design in the
+// link runs on the board and its check in the explorer's worker gives the
+// verdicts and shortest counterexamples `lousa explore --design` gives; the
+// three exercises find what they teach; the steps are edited from menus,
+// a refusal shows beside the step it names, and an edited design goes out
+// in the link and comes back whole.
+//
+// Run: node --test tests/e2e/design.test.mjs   (./x test builds dist/ and
+//      the native CLI first: cargo build --release -p lousa-cli)
+// Env: LOUSA_DIST (default <repo>/dist), CHROMIUM (default /usr/bin/chromium),
+//      LOUSA_CLI (default $CARGO_TARGET_DIR/release/lousa).
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { cli, screenshot, workshopSession } from './harness.mjs';
+
+// An exploration of race-2 takes well under a second; this only bounds a hang.
+const RUN_TIMEOUT_MS = 120_000;
+
+/** What `lousa explore <scenario> --design <design>` reports, as JSON. */
+function explored(scenario, design) {
+  let out;
+  try {
+    out = cli('explore', scenario, '--design', design, '--format', 'json');
+  } catch (e) {
+    // A broken property exits 1, with the report on stdout all the same.
+    out = e.stdout;
+  }
+  return JSON.parse(out);
+}
+
+describe('the workshop\'s design tab', () => {
+  const { open, consoleErrors, pageErrors } = workshopSession('design', { downloads: true });
+  const query = (tab) => new URL(tab.url()).searchParams;
+  const steps = (tab) => tab.locator('[data-testid=design-step]');
+  const labels = (tab) => steps(tab).evaluateAll((rows) => rows.map((r) => r.dataset.label));
+
+  /** Clicks `button` and reads the file it downloads: its name and text. */
+  async function downloaded(tab, button) {
+    const [download] = await Promise.all([tab.waitForEvent('download'), tab.click(button)]);
+    return { name: download.suggestedFilename(), text: fs.readFileSync(await download.path(), 'utf8') };
+  }
+
+  /** Checks the design on the board in the worker; its verdicts, by property. */
+  async function check(tab) {
+    await tab.click('[data-testid=design-check]');
+    await tab.waitForSelector('[data-testid=design-verdict]', { timeout: RUN_TIMEOUT_MS });
+    return tab.locator('[data-testid=design-verdict]').evaluateAll((items) =>
+      Object.fromEntries(items.map((li) => [li.dataset.property, {
+        verdict: li.dataset.verdict,
+        ok: li.dataset.ok === 'true',
+        example: li.querySelector('[data-testid=design-example]')?.dataset.schedule ?? null,
+      }])));
+  }
+
+  /** The CLI's report as the tab shows it: verdicts, and the examples of broken claims. */
+  const asShown = (report) => Object.fromEntries(report.properties.map((p) => {
+    const ok = p.verdict === 'holds' || p.verdict === 'reached' || !p.property.required;
+    return [p.property.name, { verdict: p.verdict, ok, example: ok ? null : p.example?.text ?? null }];
+  }));
+
+  test('a design in the link runs on the board, and its check gives the CLI\'s verdicts and counterexample', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&design=claim-after-capture');
+    assert.equal(await tab.getAttribute('[data-testid=design-tab]', 'open'), '', 'the tab opens on a design link');
+    assert.match(await tab.textContent('[data-testid=design-on-board]'), /claim-after-capture/);
+    assert.deepEqual(await labels(tab), ['capture', 'claim', 'store-response', 'read-key']);
+    assert.match(await tab.textContent('[data-testid=design-checks]'), /O projeto confere: 4 passos\./);
+    await screenshot(tab.locator('[data-testid=design-tab]'), 'design-tab-claim-after-capture');
+
+    const shown = await check(tab);
+    const want = explored('race-2', 'claim-after-capture');
+    assert.equal(want.design, 'claim-after-capture');
+    assert.deepEqual(shown, asShown(want));
+    assert.equal(shown['at-most-one-capture-per-intent'].verdict, 'violated', 'the claim after the capture charges twice');
+    // The counts panel counted the same world: the CLI's schedule count.
+    assert.match(await tab.textContent('[data-testid=explore-status]'), new RegExp(want.schedules.toLocaleString('pt-BR').replace('.', '\\.')));
+    await screenshot(tab.locator('[data-testid=design-tab]'), 'design-tab-verdicts');
+
+    // The shortest counterexample loads on the board, which ends charging twice.
+    const example = tab.locator('[data-testid=design-verdict][data-property=at-most-one-capture-per-intent] [data-testid=design-example]');
+    await example.click();
+    await tab.keyboard.press('f');
+    await tab.waitForSelector('[data-testid=ending]');
+    assert.equal(await tab.getAttribute('[data-testid=ending]', 'data-captures'), '2');
+    assert.equal(query(tab).get('design'), 'claim-after-capture');
+    // It goes home as `lousa export --design` prints it.
+    const schedule = query(tab).get('schedule');
+    for (const [format, ext] of [['psql', 'sql'], ['rust-test', 'rs']]) {
+      const got = await downloaded(tab, `[data-testid=export][data-format=${format}] [data-testid=download]`);
+      const want = cli('export', 'race-2', '--design', 'claim-after-capture', '--schedule', schedule, '--format', format, '--lang', 'pt');
+      assert.equal(got.text, want, `${format} download`);
+      // Named after the design, as a strategy's export is after the strategy.
+      assert.match(got.name, new RegExp(`^race-2-claim-after-capture-[0-9x-]+\\.${ext}$`));
+    }
+    await tab.close();
+  });
+
+  test('the three exercises find what they teach, as the CLI finds it', { timeout: 4 * RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act');
+    await tab.click('[data-testid=design-tab] > summary');
+    const found = {};
+    for (const [name, scenario] of [
+      ['claim-after-capture', 'race-2'],
+      ['forget-the-fingerprint', 'key-reuse'],
+      ['check-then-act-unique-order', 'race-2'],
+    ]) {
+      await tab.selectOption('[data-testid=design-start]', name);
+      // Each exercise is checked on the scenario it is about.
+      assert.equal(await tab.inputValue('[data-testid=design-check-on]'), scenario, name);
+      const shown = await check(tab);
+      assert.equal(query(tab).get('scenario'), scenario);
+      assert.deepEqual(shown, asShown(explored(scenario, name)), name);
+      found[name] = shown;
+    }
+    assert.equal(found['claim-after-capture']['at-most-one-capture-per-intent'].verdict, 'violated');
+    assert.equal(found['forget-the-fingerprint']['every-2xx-has-exactly-one-capture'].verdict, 'violated',
+      'a reused key with another amount gets a 2xx with no capture of its own');
+    assert.equal(found['check-then-act-unique-order']['at-most-one-capture-per-intent'].verdict, 'holds',
+      'the UNIQUE on pedido_id alone stops race-2\'s double charge');
+    await tab.close();
+  });
+
+  test('steps are edited from menus; a refusal shows beside the step it names; an edited design goes out in the link and comes back', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&strategy=idempotency-key');
+    await tab.click('[data-testid=design-tab] > summary');
+    await tab.selectOption('[data-testid=design-start]', 'idempotency-key');
+    assert.deepEqual(await labels(tab), ['claim', 'capture', 'store-response', 'read-key']);
+
+    // Removing the step a branch jumps to: the check names the step that jumps.
+    await steps(tab).nth(3).locator('[data-testid=step-remove]').click();
+    const refusal = steps(tab).nth(0).locator('[data-testid=design-refusal]');
+    await refusal.waitFor();
+    assert.match(await refusal.textContent(), /^Recusado: steps\[0\]\.on\[0\]\.goto: .*read-key/);
+    assert.equal(await tab.locator('[data-testid=design-refusal]').count(), 1);
+    assert.ok(await tab.isDisabled('[data-testid=design-run]'), 'a design that does not check does not run');
+    assert.ok(await tab.isDisabled('[data-testid=design-check]'));
+    await screenshot(tab.locator('[data-testid=design-tab]'), 'design-tab-refusal');
+
+    // Back to the built-in; a step added below the first, moved down and removed.
+    await tab.selectOption('[data-testid=design-start]', 'idempotency-key');
+    await steps(tab).nth(0).locator('[data-testid=step-add]').click();
+    assert.deepEqual(await labels(tab), ['claim', 'step', 'capture', 'store-response', 'read-key']);
+    assert.match(await steps(tab).nth(1).locator('[data-testid=step-sql]').textContent(), /^SELECT id, status FROM cobranca WHERE idempotency_key = \$1$/);
+    await steps(tab).nth(1).locator('button[aria-label="Descer o passo"]').click();
+    assert.deepEqual(await labels(tab), ['claim', 'capture', 'step', 'store-response', 'read-key']);
+    await steps(tab).nth(2).locator('[data-testid=step-remove]').click();
+    assert.deepEqual(await labels(tab), ['claim', 'capture', 'store-response', 'read-key']);
+
+    // The claim moved after the capture, from the menus: the anti-pattern,
+    // which the check accepts and the explorer breaks.
+    await steps(tab).nth(0).locator('button[aria-label="Descer o passo"]').click();
+    assert.deepEqual(await labels(tab), ['capture', 'claim', 'store-response', 'read-key']);
+    // A rename follows the jumps to the step.
+    await steps(tab).nth(3).locator('[data-testid=step-label]').fill('read-the-key');
+    await steps(tab).nth(3).locator('[data-testid=step-label]').press('Enter');
+    assert.equal(await steps(tab).nth(1).locator('[data-testid=branch-goto]').inputValue(), 'read-the-key');
+    await tab.fill('[data-testid=design-name]', 'mine');
+    await tab.press('[data-testid=design-name]', 'Enter');
+    await tab.waitForSelector('[data-testid=design-checks]');
+    await tab.click('[data-testid=design-run]');
+    assert.match(await tab.textContent('[data-testid=design-on-board]'), /mine/);
+    const link = query(tab).get('design');
+    assert.equal(JSON.parse(link).name, 'mine', 'an edited design travels as its JSON');
+    const shown = await check(tab);
+    assert.equal(shown['at-most-one-capture-per-intent'].verdict, 'violated');
+    // The design saved as mine.json is the file the CLI explores to the same verdicts.
+    const saved = await downloaded(tab, '[data-testid=design-download]');
+    assert.equal(saved.name, 'mine.json');
+    const file = `${fs.mkdtempSync('/tmp/lousa-design-')}/mine.json`;
+    fs.writeFileSync(file, saved.text);
+    assert.deepEqual(shown, asShown(explored('race-2', file)));
+
+    // The link opens the same design, on a new tab, with the same verdicts.
+    const again = await open(`?${new URL(tab.url()).searchParams}`);
+    assert.match(await again.textContent('[data-testid=design-on-board]'), /mine/);
+    assert.deepEqual(await labels(again), ['capture', 'claim', 'store-response', 'read-the-key']);
+    assert.deepEqual(await check(again), shown);
+    await again.close();
+    await tab.close();
+  });
+
+  test('a design the link cannot use is named, and the strategy\'s handler runs', async () => {
+    const json = JSON.stringify({ name: 'x', tables: [{ name: 'cobranca' }], steps: [{ label: 'a', do: 'capture', next: 'b' }] });
+    const tab = await open(`?modo=oficina&scenario=race-2&design=${encodeURIComponent(json)}`);
+    const problems = await tab.locator('[data-testid=problems] li').allTextContents();
+    assert.equal(problems.length, 1, problems.join('\n'));
+    assert.match(problems[0], /O projeto do link foi recusado, e roda o handler da estratégia: steps\[0\]\.next/);
+    assert.equal(await tab.locator('[data-testid=design-on-board]').count(), 0);
+    await tab.close();
+  });
+
+  test('nothing failed on the way', () => {
+    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(consoleErrors, []);
+  });
+});
