@@ -816,19 +816,14 @@ fn draw_row<'a>(
 
 /// Row indexes in the order of their ids. The store lists a row where its
 /// latest version was written, so an update would move it down the table.
-/// (A selection, not a sort: tables hold a handful of rows, and a sort's
-/// code would cost the page more than it saves.)
 fn by_id(table: &TableView) -> Vec<usize> {
     let id = |i: usize| {
         view::row_facts(table, &table.rows[i].values)
             .id
             .unwrap_or(i64::MAX)
     };
-    let mut left: Vec<usize> = (0..table.rows.len()).collect();
-    let mut order = Vec::with_capacity(left.len());
-    while let Some(at) = (0..left.len()).min_by_key(|&k| (id(left[k]), left[k])) {
-        order.push(left.remove(at));
-    }
+    let mut order: Vec<usize> = (0..table.rows.len()).collect();
+    order.sort_by_key(|&i| (id(i), i));
     order
 }
 
