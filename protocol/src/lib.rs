@@ -114,6 +114,9 @@
 //! * `seeds` (default 10), `first_seed` (default 0): each cell runs every
 //!   design under the seeds from `first_seed` on. Cells x designs x seeds
 //!   may be at most `sweep::limits::RUNS_MAX` runs.
+//! * `design`: a design (as an explore request's) that every cell's HTTP
+//!   jobs run as, as `lousa sweep --design` does: one heatmap, under the
+//!   scenario's strategy. Not given with `strategies`.
 //!
 //! Unknown fields are refused by name here too.
 //!

@@ -110,6 +110,11 @@ pub struct SweepRequest {
     /// The first seed; 0 when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_seed: Option<u64>,
+    /// A design every cell's HTTP jobs run as (`lousa sweep --design`): one
+    /// heatmap, under the scenario's strategy. Not given with
+    /// `strategies`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub design: Option<Design>,
 }
 
 impl SweepRequest {
@@ -131,6 +136,7 @@ impl SweepRequest {
             strategies: None,
             seeds: None,
             first_seed: None,
+            design: None,
         }
     }
 }
@@ -144,6 +150,7 @@ const SWEEP_FIELDS: &[&str] = &[
     "strategies",
     "seeds",
     "first_seed",
+    "design",
 ];
 
 /// `cells` as the worker reads them: `{"scenario": ...}` or `{"refused": ...}`.
@@ -221,6 +228,7 @@ fn read(text: &str) -> Result<Request, String> {
                 strategies: f.optional::<Option<Vec<String>>>("strategies")?.flatten(),
                 seeds: f.optional("seeds")?,
                 first_seed: f.optional("first_seed")?,
+                design: f.optional::<Option<Design>>("design")?.flatten(),
             }))
         }
         other => Err(format!(

@@ -66,6 +66,9 @@ describe('the workshop\'s design tab', () => {
     assert.match(await tab.textContent('[data-testid=design-on-board]'), /claim-after-capture/);
     assert.deepEqual(await labels(tab), ['capture', 'claim', 'store-response', 'read-key']);
     assert.match(await tab.textContent('[data-testid=design-checks]'), /O projeto confere: 4 passos\./);
+    // The sweep runs the design alone while it is on the board.
+    assert.equal(await tab.textContent('[data-testid=sweep-design]'), 'Um mapa só, o do projeto que está na lousa: claim-after-capture.');
+    assert.ok(await tab.locator('[data-testid=sweep-strategy]').first().isHidden());
     await screenshot(tab.locator('[data-testid=design-tab]'), 'design-tab-claim-after-capture');
 
     const shown = await check(tab);
@@ -187,6 +190,43 @@ describe('the workshop\'s design tab', () => {
     assert.equal(problems.length, 1, problems.join('\n'));
     assert.match(problems[0], /O projeto do link foi recusado, e roda o handler da estratégia: steps\[0\]\.next/);
     assert.equal(await tab.locator('[data-testid=design-on-board]').count(), 0);
+    assert.equal(await tab.locator('[data-testid=sweep-design]').count(), 0);
+    await tab.close();
+  });
+
+  test('a sweep with a design on the board maps the design, as lousa sweep --design does, and a cell opens under it', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&design=claim-after-capture');
+    const [x, y, seeds] = [['network.jitter_ms', '0,50'], ['instances', '2,3'], 3];
+    await tab.selectOption('[data-testid=sweep-x-field]', x[0]);
+    await tab.fill('[data-testid=sweep-x-values]', x[1]);
+    await tab.selectOption('[data-testid=sweep-y-field]', y[0]);
+    await tab.fill('[data-testid=sweep-y-values]', y[1]);
+    await tab.fill('[data-testid=sweep-seeds]', String(seeds));
+    await tab.click('[data-testid=sweep-start]');
+    await tab.waitForSelector('[data-testid=sweep-maps]', { timeout: RUN_TIMEOUT_MS });
+    let want;
+    try {
+      want = JSON.parse(cli('sweep', 'race-2', '--x', x.join('='), '--y', y.join('='), '--design', 'claim-after-capture', '--seeds', String(seeds), '--format', 'json'));
+    } catch (e) {
+      want = JSON.parse(e.stdout);
+    }
+    assert.equal(want.design, 'claim-after-capture');
+    const drawn = await tab.locator('[data-testid=sweep-map]').evaluateAll((maps) => maps.map((m) => ({
+      caption: m.querySelector('figcaption')?.textContent ?? '',
+      cells: [...m.querySelectorAll('[data-testid=sweep-cell]')].map((c) => ({
+        x: Number(c.dataset.x), y: Number(c.dataset.y), runs: Number(c.dataset.runs),
+        double_charged: Number(c.dataset.double), representative_seed: Number(c.dataset.seed),
+      })),
+    })));
+    assert.equal(drawn.length, 1, 'one map: the design');
+    assert.match(drawn[0].caption, /^claim-after-capture: /);
+    assert.deepEqual(drawn[0].cells, want.maps[0].cells.map((c) => ({
+      x: c.x, y: c.y, runs: c.runs, double_charged: c.double_charged, representative_seed: c.representative_seed,
+    })));
+    // A cell opens its seed's run under the same design.
+    await tab.click('[data-testid=sweep-map] [data-testid=sweep-cell][data-x="1"][data-y="1"]');
+    assert.equal(query(tab).get('design'), 'claim-after-capture');
+    assert.match(await tab.textContent('[data-testid=design-on-board]'), /claim-after-capture/);
     await tab.close();
   });
 

@@ -123,10 +123,22 @@ fn strategy_named(field: &str, name: &str) -> Result<Strategy, String> {
 pub fn prepare_sweep(
     request: &SweepRequest,
 ) -> Result<(Scenario, Axis, Axis, Vec<Strategy>), String> {
-    let scenario = request.scenario.clone();
+    let mut scenario = request.scenario.clone();
     scenario.validate().map_err(|e| e.to_string())?;
     let x: Axis = request.x.parse().map_err(|e| format!("x: {e}"))?;
     let y: Axis = request.y.parse().map_err(|e| format!("y: {e}"))?;
+    if let Some(design) = &request.design {
+        if request.strategies.is_some() {
+            return Err(
+                "request.sweep.strategies: give `design` or `strategies`, not both (a design is swept alone, under the scenario's strategy)"
+                    .into(),
+            );
+        }
+        let program =
+            lousa_core::design::check(design.clone()).map_err(|e| format!("design: {e}"))?;
+        scenario.design = Some(std::sync::Arc::new(program));
+        return Ok((scenario.clone(), x, y, vec![scenario.strategy]));
+    }
     let strategies = match &request.strategies {
         None => sweep::default_strategies(&scenario),
         Some(names) => names
@@ -153,11 +165,17 @@ fn run_sweep(
     );
     let start = clock();
     let mut posted = start;
+    // A cell is made from the scenario's JSON, which carries no design:
+    // each gets the base's again.
+    let mut cells = request.cells.clone();
+    for cell in cells.iter_mut().flatten() {
+        cell.design = scenario.design.clone();
+    }
     let result = sweep::sweep_cells(
         &scenario,
         &x,
         &y,
-        &request.cells,
+        &cells,
         &strategies,
         first_seed,
         seeds,

@@ -873,3 +873,54 @@ fn a_design_is_explored_as_the_core_explores_it() {
     );
     assert!(error(&refused).contains("nowhere"), "{refused:?}");
 }
+
+/// Issue #31: a sweep may carry a design, which every cell runs as: one
+/// heatmap, as `lousa sweep --design` makes it; with `strategies` too it
+/// is refused.
+#[test]
+fn a_sweep_under_a_design_is_the_clis() {
+    let program = lousa_core::design::builtin::named("claim-after-capture").unwrap();
+    let (x, y) = ("network.jitter_ms=0,50", "instances=2,3");
+    let text = sweep_text("race-2", x, y, |r| {
+        r.design = Some(program.design().clone());
+        r.seeds = Some(3);
+    });
+    let messages = served(&text);
+    let d = swept(&messages);
+    // What the CLI does: the design on the base and on every cell.
+    let mut base = link::decode("race-2").unwrap();
+    base.design = Some(std::sync::Arc::new(program.clone()));
+    let (ax, ay): (Axis, Axis) = (x.parse().unwrap(), y.parse().unwrap());
+    let mut grid = sweep::cells(&base, &ax, &ay);
+    for cell in grid.iter_mut().flatten() {
+        cell.design = base.design.clone();
+    }
+    let want = sweep::sweep_cells(&base, &ax, &ay, &grid, &[base.strategy], 0, 3, &mut |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(d.report, want);
+    assert_eq!(d.report.maps.len(), 1);
+    // The claim after the capture charges twice wherever two instances race.
+    assert!(d.report.maps[0].cells.iter().any(|c| c.double_charged > 0));
+    let plain = served(&sweep_text("race-2", x, y, |r| {
+        r.strategies = names(&[base.strategy]);
+        r.seeds = Some(3);
+    }));
+    assert_ne!(
+        swept(&plain).report,
+        d.report,
+        "the design, not the strategy, ran"
+    );
+
+    let both = served(&sweep_text("race-2", x, y, |r| {
+        r.design = Some(program.design().clone());
+        r.strategies = names(&[Strategy::Naive]);
+    }));
+    assert!(
+        error(&both)
+            .starts_with("request.sweep.strategies: give `design` or `strategies`, not both"),
+        "{both:?}"
+    );
+}

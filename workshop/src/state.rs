@@ -394,15 +394,22 @@ impl Ws {
     }
 
     /// Opens a seeded run on the board (a sweep cell's representative
-    /// seed): the scenario `link` makes, under `strategy`, with the choices
+    /// seed): the scenario `link` makes, under `strategy` (and `design`,
+    /// when the sweep ran one), with the choices
     /// the run of `seed` made, loaded as [`Ws::load`] loads them. The
     /// board replays choices, not seeds, so this is exactly that run.
-    pub fn open_seeded(&self, link: &str, strategy: Strategy, seed: u64) -> Result<(), String> {
-        let seeded = seeded(link, strategy, seed)?;
-        // A fault injected into the run on the board is not this run's, nor
-        // is a design: the sweep runs strategies.
+    pub fn open_seeded(
+        &self,
+        link: &str,
+        strategy: Strategy,
+        design: Option<Arc<Program>>,
+        seed: u64,
+    ) -> Result<(), String> {
+        let seeded = seeded(link, strategy, design.clone(), seed)?;
+        // A fault injected into the run on the board is not this run's; the
+        // design is the one the sweep ran, if any.
         self.fork.set(None);
-        self.design.set(None);
+        self.design.set(design);
         self.scenario.set(seeded.scenario);
         self.edits.set(seeded.edits);
         self.strategy.set(strategy);
@@ -462,9 +469,14 @@ pub struct Seeded {
 }
 
 /// The board's setup for the run of `seed` on the scenario `link` makes,
-/// under `strategy`: the choices that run made, recorded by
+/// under `strategy` and `design`: the choices that run made, recorded by
 /// `lousa_core::run::run`.
-pub fn seeded(link: &str, strategy: Strategy, seed: u64) -> Result<Seeded, String> {
+pub fn seeded(
+    link: &str,
+    strategy: Strategy,
+    design: Option<Arc<Program>>,
+    seed: u64,
+) -> Result<Seeded, String> {
     let name = link.split_once(';').map_or(link, |(name, _)| name);
     let name = builtins::static_name(name).ok_or_else(|| format!("{name}: no such built-in"))?;
     let mut s = link::decode(link).map_err(|e| e.to_string())?;
@@ -482,6 +494,7 @@ pub fn seeded(link: &str, strategy: Strategy, seed: u64) -> Result<Seeded, Strin
         .unwrap_or_default();
     s.strategy = strategy;
     s.seed = seed;
+    s.design = design;
     let r = run::run(&s).map_err(|e| e.to_string())?;
     let schedule: Schedule = r.schedule.parse().map_err(|e| format!("{e}"))?;
     Ok(Seeded {
@@ -499,7 +512,7 @@ mod tests {
     #[test]
     fn a_seeded_run_is_the_same_run_replayed_from_its_choices() {
         let link = "timeout-retry;clients.0.timeout_ms=2500;network.jitter_ms=500";
-        let cell = seeded(link, Strategy::CheckThenAct, 7).unwrap();
+        let cell = seeded(link, Strategy::CheckThenAct, None, 7).unwrap();
         assert_eq!(cell.scenario, "timeout-retry");
         assert_eq!(
             cell.edits,
@@ -529,12 +542,13 @@ mod tests {
         let cell = seeded(
             "race-2;strategy=\"idempotency-key\";instances=3",
             Strategy::IdempotencyKey,
+            None,
             1,
         )
         .unwrap();
         assert_eq!(cell.edits, "instances=3");
         assert_eq!(
-            seeded("race-9;instances=3", Strategy::Naive, 1).unwrap_err(),
+            seeded("race-9;instances=3", Strategy::Naive, None, 1).unwrap_err(),
             "race-9: no such built-in"
         );
     }

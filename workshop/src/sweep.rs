@@ -12,10 +12,12 @@ use crate::state::Ws;
 use crate::sweep_map::{SweepMap, drawn_map, open_cell};
 use crate::texts::{count, refusal};
 use leptos::prelude::*;
+use lousa_core::design::Program;
 use lousa_core::narrate::Lang;
 use lousa_core::sweep::{Axis, SweepReport, default_strategies, limits};
 use lousa_core::{Scenario, Strategy};
 use lousa_protocol::{Request, SweepDone, SweepFigures, SweepRequest};
+use std::sync::Arc;
 
 /// A field the attendee can sweep: a link's dotted path into the
 /// scenario, the values it starts with (as `lousa sweep --x` writes them),
@@ -109,9 +111,9 @@ const SEEDS_DEFAULT: u64 = 10;
 pub enum Sweeping {
     Idle,
     Running(SweepFigures),
-    /// The report, the scenario it swept (a link) and the wall time it
-    /// took the page, worker start included.
-    Done(Box<SweepReport>, String, f64),
+    /// The report, the scenario it swept (a link), the wall time it took
+    /// the page, worker start included, and the design it ran, if any.
+    Done(Box<SweepReport>, String, f64, Option<Arc<Program>>),
     Cancelled,
     Failed(String),
 }
@@ -130,7 +132,12 @@ pub fn Sweep(explorer: Explorer) -> impl IntoView {
     // None until the attendee ticks a box: the designs `lousa sweep`
     // defaults to (the board's and idempotency-key), following the board.
     let picked = RwSignal::new(None::<Vec<Strategy>>);
+    // A design on the board is swept alone, under the scenario's strategy,
+    // as `lousa sweep --design` sweeps it.
     let chosen = move || {
+        if ws.design.with(Option::is_some) {
+            return vec![ws.strategy.get()];
+        }
         picked
             .get()
             .unwrap_or_else(|| ws.built.with(default_strategies))
@@ -159,6 +166,7 @@ pub fn Sweep(explorer: Explorer) -> impl IntoView {
             }
         };
         let link = untrack(|| ws.link());
+        let design = ws.design.get_untracked();
         let request = ws.built.with_untracked(|base| {
             request(
                 base,
@@ -184,6 +192,7 @@ pub fn Sweep(explorer: Explorer) -> impl IntoView {
                         Box::new(d.report),
                         link.clone(),
                         js_sys::Date::now() - since,
+                        design.clone(),
                     ),
                     Event::Failed(m) => Sweeping::Failed(m),
                 });
@@ -291,10 +300,22 @@ pub fn Sweep(explorer: Explorer) -> impl IntoView {
                     />
                 </label>
             </p>
-            <fieldset class="sweep-strategies">
+            <fieldset
+                class="sweep-strategies"
+                style:display=move || if ws.design.with(Option::is_some) { "none" } else { "" }
+            >
                 <legend>{move || w().designs}</legend>
                 {strategies}
             </fieldset>
+            {move || {
+                ws.design.get().map(|p| {
+                    view! {
+                        <p class="sweep-note" data-testid="sweep-design">
+                            {format!("{} {}.", w().the_design, p.design().name)}
+                        </p>
+                    }
+                })
+            }}
             <p class="sweep-plan" data-testid="sweep-plan">{planned}</p>
             <p>
                 <button data-testid="sweep-start" on:click=start prop:disabled=running>
@@ -325,10 +346,15 @@ fn axis_text(field: usize, values: &str) -> String {
 /// The worker's request to sweep `base` (the page's scenario: the worker
 /// reads no links), with the cells the axes make of it (`SweepRequest::new`
 /// makes them with the strict scenario parser, which the worker leaves to
-/// the page), under `strategies` with `seeds` seeds from seed 0.
+/// the page), under `strategies` (or the design `base` carries) with
+/// `seeds` seeds from seed 0.
 pub fn request(base: &Scenario, x: &str, y: &str, strategies: &[Strategy], seeds: u64) -> Request {
     let mut r = SweepRequest::new(base.clone(), x, y);
-    r.strategies = Some(strategies.iter().map(|s| s.name().to_string()).collect());
+    // A design is swept alone, under the base's strategy.
+    match &base.design {
+        Some(p) => r.design = Some(p.design().clone()),
+        None => r.strategies = Some(strategies.iter().map(|s| s.name().to_string()).collect()),
+    }
     r.seeds = Some(seeds);
     r.first_seed = Some(0);
     Request::Sweep(r)
@@ -412,7 +438,7 @@ fn status(s: &Sweeping, lang: Lang, ws: Ws, sweeping: RwSignal<Sweeping>) -> Any
             }
             .into_any()
         }
-        Sweeping::Done(r, of, ms) => {
+        Sweeping::Done(r, of, ms, design) => {
             let runs: u64 = r.maps.iter().flat_map(|m| &m.cells).map(|c| c.runs).sum();
             let said = format!(
                 "{} {of}, {} {} {} {}: {} {} {} {}. {}",
@@ -435,7 +461,8 @@ fn status(s: &Sweeping, lang: Lang, ws: Ws, sweeping: RwSignal<Sweeping>) -> Any
                 .iter()
                 .enumerate()
                 .map(|(i, m)| {
-                    let drawn = drawn_map(r, i, m, lang);
+                    let design = design.as_ref().map(|p| p.design().name.as_str());
+                    let drawn = drawn_map(r, i, m, design, lang);
                     view! { <SweepMap drawn opened on_open=move |at| open_cell(ws, sweeping, opened, at) /> }
                 })
                 .collect_view();
@@ -497,6 +524,7 @@ pub struct Words {
     pub designs_word: &'static str,
     pub seeds_word: &'static str,
     pub no_design: &'static str,
+    pub the_design: &'static str,
     pub outside: &'static str,
     pub to_word: &'static str,
     pub axis_refused: &'static str,
@@ -533,6 +561,7 @@ pub const PT: Words = Words {
     designs_word: "estratégias",
     seeds_word: "sementes",
     no_design: "marque ao menos uma estratégia",
+    the_design: "Um mapa só, o do projeto que está na lousa:",
     outside: "fora do limite de",
     to_word: "a",
     axis_refused: "Eixo recusado,",
@@ -569,6 +598,7 @@ pub const EN: Words = Words {
     designs_word: "strategies",
     seeds_word: "seeds",
     no_design: "tick at least one strategy",
+    the_design: "One map only, the design's on the board:",
     outside: "outside the limit of",
     to_word: "to",
     axis_refused: "Axis refused,",
@@ -656,6 +686,19 @@ mod tests {
         // Axes the page cannot read make no cells; the worker names them.
         let unread = request(&base, "instances", "seed=1", &[Strategy::Naive], 1).to_json();
         assert!(unread.contains(r#""cells":[]"#), "{unread}");
+
+        // A design on the board is swept alone: the request carries it and
+        // no strategies, which the worker would refuse beside it.
+        let mut designed = base.clone();
+        let program = lousa_core::design::builtin::named("claim-after-capture").unwrap();
+        designed.design = Some(Arc::new(program.clone()));
+        let text = request(&designed, "instances=1,2", "seed=1", &[Strategy::Naive], 2).to_json();
+        let r: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            r["sweep"]["design"],
+            serde_json::to_value(program.design()).unwrap()
+        );
+        assert!(r["sweep"].get("strategies").is_none(), "{text}");
     }
 
     #[test]

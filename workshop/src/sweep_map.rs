@@ -107,7 +107,15 @@ pub struct DrawnCell {
     pub figures: String,
 }
 
-pub(crate) fn drawn_map(r: &SweepReport, index: usize, m: &Heatmap, lang: Lang) -> DrawnMap {
+pub(crate) fn drawn_map(
+    r: &SweepReport,
+    index: usize,
+    m: &Heatmap,
+    design: Option<&str>,
+    lang: Lang,
+) -> DrawnMap {
+    // What ran: the design the sweep carried, else the map's strategy.
+    let handler = design.unwrap_or(m.strategy.name());
     let w = words(lang);
     let (cols, rows) = (r.x.values.len() as i32, r.y.values.len() as i32);
     let twice: u64 = m.cells.iter().map(|c| c.double_charged).sum();
@@ -156,13 +164,13 @@ pub(crate) fn drawn_map(r: &SweepReport, index: usize, m: &Heatmap, lang: Lang) 
         strategy: m.strategy.name(),
         caption: format!(
             "{}: {} {} {} {}",
-            m.strategy.name(),
+            handler,
             count(twice.into(), lang),
             w.of_word,
             count(runs.into(), lang),
             w.runs_charged_twice
         ),
-        aria: format!("{} {}", w.map_of, m.strategy.name()),
+        aria: format!("{} {handler}", w.map_of),
         width: LEFT + cols * CELL_W + 4,
         height: rows * CELL_H + BELOW,
         x_ticks: r
@@ -306,17 +314,22 @@ pub(crate) fn open_cell(
 ) {
     let (map, x, y) = at;
     let wanted = sweeping.with_untracked(|s| {
-        let Sweeping::Done(r, ..) = s else {
+        let Sweeping::Done(r, _, _, design) = s else {
             return None;
         };
         let m = r.maps.get(map)?;
         let c = m.cells.iter().find(|c| c.x == x && c.y == y)?;
-        Some((c.link.clone()?, m.strategy, c.representative_seed))
+        Some((
+            c.link.clone()?,
+            m.strategy,
+            design.clone(),
+            c.representative_seed,
+        ))
     });
-    let Some((link, strategy, seed)) = wanted else {
+    let Some((link, strategy, design, seed)) = wanted else {
         return;
     };
-    if ws.open_seeded(&link, strategy, seed).is_ok() {
+    if ws.open_seeded(&link, strategy, design, seed).is_ok() {
         opened.set(Some(at));
         // The board the cell opened, in sight (the heatmaps sit below it),
         // once the new run is drawn: drawing it moves what is above.
@@ -342,7 +355,7 @@ mod tests {
                 {"x": 1, "y": 0, "runs": 0, "double_charged": 0, "representative_seed": 0, "link": null,
                  "refused": "edit 1, instances: 99 is outside 1..=8"}]}]}"#;
         let r: SweepReport = serde_json::from_str(text).unwrap();
-        let map = drawn_map(&r, 0, &r.maps[0], Lang::En);
+        let map = drawn_map(&r, 0, &r.maps[0], None, Lang::En);
         assert_eq!(map.strategy, "check-then-act");
         assert_eq!(map.caption, "check-then-act: 5 of 5 runs charged twice");
         assert_eq!(
