@@ -1,15 +1,13 @@
-//! Pictures as plain trees of elements, and the escaping the workshop's
-//! still markup needs.
+//! Pictures as plain trees of elements.
 //!
 //! The lousa and the twin timeline are computed whole from one frame, as
-//! [`El`] trees. The reader's page makes its elements from them once per
-//! world and binds the attributes and texts that change to the frame on
-//! screen (`components::drawing`), so a seek changes a few attributes and
-//! text nodes in place instead of replacing nodes, which the browser
-//! would have to style and lay out again from scratch. The workshop writes
-//! them as markup ([`El::markup`]), with still markup kept as templates
-//! whose `§` marks take escaped values in order ([`fill`]). Native unit
-//! tests read a tree as markup text. Coordinates are whole pixels:
+//! [`El`] trees. Both pages make SVG elements from them
+//! (`components::drawing`): the reader's page once per world, binding the
+//! attributes and texts that change to the frame on screen, so a seek
+//! changes a few attributes and text nodes in place instead of replacing
+//! nodes, which the browser would have to style and lay out again from
+//! scratch; the workshop's still pictures whole. Native unit tests read a
+//! tree as markup text ([`El::markup`]). Coordinates are whole pixels:
 //! formatting floats would cost the page kilobytes of code for no visible
 //! gain.
 
@@ -26,21 +24,6 @@ pub fn escape_into(out: &mut String, text: &str) {
             '\'' => out.push_str("&#39;"),
             c => out.push(c),
         }
-    }
-}
-
-/// Appends `template` with each `§` replaced by the next value, escaped.
-pub fn fill(out: &mut String, template: &str, values: &[&str]) {
-    debug_assert_eq!(
-        template.matches('§').count(),
-        values.len(),
-        "marks and values differ"
-    );
-    for (i, piece) in template.split('§').enumerate() {
-        if i > 0 {
-            escape_into(out, values.get(i - 1).copied().unwrap_or_default());
-        }
-        out.push_str(piece);
     }
 }
 
@@ -213,13 +196,6 @@ mod tests {
         assert_eq!(short_key("k-1"), "k-1");
         // The balance scenarios' keys differ in their last part only.
         assert_eq!(short_key("5b1e0c7a-debito-2"), "5b1e0c…-2");
-    }
-
-    #[test]
-    fn fill_escapes_values_into_their_marks() {
-        let mut out = String::new();
-        fill(&mut out, "<p title=\"§\">§</p>", &["a\"b", "<x>"]);
-        assert_eq!(out, "<p title=\"a&quot;b\">&lt;x&gt;</p>");
     }
 
     #[test]

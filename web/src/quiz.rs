@@ -14,7 +14,7 @@
 //! board first shows its answer; until then the choice is only noted, so
 //! the page never tells what the board has not shown.
 
-use crate::text::{answer_hint, noted, put_in, verdict};
+use crate::text::{answer_hint, noted, verdict};
 use lousa_core::narrate::Lang;
 use lousa_core::predict::{Prompt, Question};
 
@@ -246,25 +246,20 @@ pub fn about(q: Question) -> &'static str {
 /// answer and the step that shows it; wrong, also the choice.
 pub fn verdict_text(prompt: &Prompt, chosen: usize, lang: Lang) -> String {
     let answer = prompt.choices[prompt.answer].get(lang);
-    let step = prompt.reveal_at.to_string();
-    if chosen == prompt.answer {
-        put_in(verdict(true, lang), &[answer, &step])
-    } else {
-        let chosen = prompt.choices[chosen].get(lang);
-        put_in(verdict(false, lang), &[answer, chosen, &step])
-    }
+    let wrong = (chosen != prompt.answer).then(|| prompt.choices[chosen].get(lang));
+    verdict(lang, answer, wrong, prompt.reveal_at)
 }
 
 /// What the page says after a choice whose answer the board has not shown
 /// yet: the choice and the step that will show it.
 pub fn noted_text(prompt: &Prompt, chosen: usize, lang: Lang) -> String {
     let chosen = prompt.choices[chosen].get(lang);
-    put_in(noted(lang), &[chosen, &prompt.reveal_at.to_string()])
+    noted(lang, chosen, prompt.reveal_at)
 }
 
 /// Below a question: how to answer it.
 pub fn hint_text(prompt: &Prompt, lang: Lang) -> String {
-    put_in(answer_hint(lang), &[&prompt.choices.len().to_string()])
+    answer_hint(lang, prompt.choices.len())
 }
 
 #[cfg(test)]

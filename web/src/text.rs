@@ -28,7 +28,6 @@ pub struct Ui {
     pub start_narration: &'static str,
     /// A template: the number of events, then of steps (a step may show
     /// several events, or none the table lists).
-    pub events_summary: &'static str,
     pub col_step: &'static str,
     pub col_time: &'static str,
     pub col_who: &'static str,
@@ -134,7 +133,6 @@ pub const PT: Ui = Ui {
     ],
     close: "Fechar",
     start_narration: "Início, nada aconteceu ainda.",
-    events_summary: "Tabela de eventos (§ eventos em § passos)",
     col_step: "passo",
     col_time: "tempo",
     col_who: "quem",
@@ -228,7 +226,6 @@ pub const EN: Ui = Ui {
     ],
     close: "Close",
     start_narration: "The start: nothing has happened yet.",
-    events_summary: "Event table (§ events in § steps)",
     col_step: "step",
     col_time: "time",
     col_who: "who",
@@ -426,46 +423,43 @@ pub fn strategy_gloss(strategy: Strategy, lang: Lang) -> &'static str {
     }
 }
 
-/// What the page says after a choice, as a template (`markup::fill`):
-/// right, it names the answer and the step that shows it (two marks);
-/// wrong, the answer, the choice and the step (three).
-pub fn verdict(right: bool, lang: Lang) -> &'static str {
-    match (lang, right) {
-        (Lang::Pt, true) => "Acertou! A resposta é “§”: veja o passo §.",
-        (Lang::Pt, false) => "Não foi dessa vez: a resposta é “§”, e não “§”. Veja o passo §.",
-        (Lang::En, true) => "Right! The answer is “§”: see step §.",
-        (Lang::En, false) => "Not this time: the answer is “§”, not “§”. See step §.",
-    }
-}
-
-/// What the page says after a choice whose answer a later step shows, as a
-/// template: the choice, then the step.
-pub fn noted(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Pt => "Resposta anotada: “§”. O passo § mostra se você acertou.",
-        Lang::En => "Answer noted: “§”. Step § shows whether you were right.",
-    }
-}
-
-/// `template` with each `§` replaced by the next value, as plain text (a
-/// text node takes it as it is; `markup::fill` escapes for markup).
-pub fn put_in(template: &str, values: &[&str]) -> String {
-    let mut out = String::new();
-    for (i, piece) in template.split('§').enumerate() {
-        if i > 0 {
-            out.push_str(values.get(i - 1).copied().unwrap_or_default());
+/// What the page says after a choice: right, the answer and the step that
+/// shows it; wrong (`chosen` is what was picked), the choice too.
+pub fn verdict(lang: Lang, answer: &str, chosen: Option<&str>, step: usize) -> String {
+    match (lang, chosen) {
+        (Lang::Pt, None) => format!("Acertou! A resposta é “{answer}”: veja o passo {step}."),
+        (Lang::Pt, Some(c)) => {
+            format!("Não foi dessa vez: a resposta é “{answer}”, e não “{c}”. Veja o passo {step}.")
         }
-        out.push_str(piece);
+        (Lang::En, None) => format!("Right! The answer is “{answer}”: see step {step}."),
+        (Lang::En, Some(c)) => {
+            format!("Not this time: the answer is “{answer}”, not “{c}”. See step {step}.")
+        }
     }
-    out
 }
 
-/// Below a question: how to answer it, a template whose mark takes the
-/// number of choices.
-pub fn answer_hint(lang: Lang) -> &'static str {
+/// What the page says after a choice whose answer a later step shows: the
+/// choice, then the step.
+pub fn noted(lang: Lang, chosen: &str, step: usize) -> String {
     match lang {
-        Lang::Pt => "Escolha com as teclas 1 a §; a lousa revela em seguida.",
-        Lang::En => "Choose with keys 1 to §; the board reveals it next.",
+        Lang::Pt => format!("Resposta anotada: “{chosen}”. O passo {step} mostra se você acertou."),
+        Lang::En => format!("Answer noted: “{chosen}”. Step {step} shows whether you were right."),
+    }
+}
+
+/// Below a question: how to answer it, with keys 1 to `choices`.
+pub fn answer_hint(lang: Lang, choices: usize) -> String {
+    match lang {
+        Lang::Pt => format!("Escolha com as teclas 1 a {choices}; a lousa revela em seguida."),
+        Lang::En => format!("Choose with keys 1 to {choices}; the board reveals it next."),
+    }
+}
+
+/// The event table's summary: how many events in how many steps.
+pub fn events_summary(lang: Lang, events: usize, steps: usize) -> String {
+    match lang {
+        Lang::Pt => format!("Tabela de eventos ({events} eventos em {steps} passos)"),
+        Lang::En => format!("Event table ({events} events in {steps} steps)"),
     }
 }
 
@@ -483,17 +477,22 @@ mod tests {
 
     #[test]
     fn a_verdict_names_the_answer_and_only_a_wrong_one_names_the_choice() {
-        for lang in [Lang::Pt, Lang::En] {
-            assert_eq!(verdict(true, lang).matches('§').count(), 2);
-            assert_eq!(verdict(false, lang).matches('§').count(), 3);
-            assert_eq!(answer_hint(lang).matches('§').count(), 1);
-        }
-        let mut right = String::new();
-        crate::markup::fill(&mut right, verdict(true, Lang::Pt), &["Sim", "20"]);
-        assert_eq!(right, "Acertou! A resposta é “Sim”: veja o passo 20.");
-        let mut wrong = String::new();
-        crate::markup::fill(&mut wrong, verdict(false, Lang::En), &["Yes", "No", "20"]);
+        assert_eq!(
+            verdict(Lang::Pt, "Sim", None, 20),
+            "Acertou! A resposta é “Sim”: veja o passo 20."
+        );
+        let wrong = verdict(Lang::En, "Yes", Some("No"), 20);
         assert!(wrong.contains("“Yes”, not “No”. See step 20."), "{wrong}");
+        assert!(!verdict(Lang::En, "Yes", None, 20).contains("not"));
+        assert_eq!(
+            answer_hint(Lang::Pt, 3),
+            "Escolha com as teclas 1 a 3; a lousa revela em seguida."
+        );
+        assert_eq!(
+            events_summary(Lang::En, 31, 40),
+            "Event table (31 events in 40 steps)"
+        );
+        assert!(noted(Lang::Pt, "Não", 12).contains("“Não”. O passo 12 mostra"));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::bind::{text, word};
 use super::board::text_px;
-use crate::text::{Ui, put_in, ui};
+use crate::text::{Ui, events_summary, ui};
 use crate::words;
 use crate::worlds::Shared;
 use leptos::prelude::*;
@@ -94,10 +94,7 @@ pub fn EventTable(
             r.as_ref()
                 .map_or((0, 0), |r| (r.events().count(), r.frame_count() - 1))
         });
-        put_in(
-            ui(lang.get()).events_summary,
-            &[&events.to_string(), &steps.to_string()],
-        )
+        events_summary(lang.get(), events, steps)
     };
     let col = move |pick: fn(&Ui) -> &'static str| move || pick(ui(lang.get()));
     view! {
