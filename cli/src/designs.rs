@@ -11,14 +11,9 @@ pub fn load(arg: &str) -> Result<Program, String> {
     }
     let path = std::path::Path::new(arg);
     if !arg.ends_with(".json") && !path.exists() {
-        let names: Vec<&str> = design::builtin::ALL
-            .iter()
-            .chain(&design::builtin::EXERCISES)
-            .map(|(n, _)| *n)
-            .collect();
         return Err(format!(
             "unknown built-in design {arg:?}; built-ins are {}, or give a path to design JSON",
-            names.join(", ")
+            design::builtin::names().join(", ")
         ));
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{arg}: {e}"))?;

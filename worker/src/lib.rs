@@ -32,6 +32,7 @@
 //! Like the core, this crate reads no clock: the host passes one in
 //! (`performance.now()` in the browser, `Instant` natively).
 
+use lousa_core::design::Design;
 use lousa_core::explore::{self, KeptGraph, NotKept, Report};
 use lousa_core::sweep::{self, Axis};
 use lousa_core::{Scenario, Schedule, Strategy};
@@ -78,11 +79,7 @@ pub fn prepare(
     if let Some(name) = &request.strategy {
         scenario.strategy = strategy_named("strategy", name)?;
     }
-    if let Some(design) = &request.design {
-        let program =
-            lousa_core::design::check(design.clone()).map_err(|e| format!("design: {e}"))?;
-        scenario.design = Some(std::sync::Arc::new(program));
-    }
+    attach(&mut scenario, request.design.as_ref())?;
     // An option the request leaves out keeps the CLI's default.
     let mut options = explore::Options::for_scenario(&scenario);
     options.max_states = request.max_states.unwrap_or(options.max_states);
@@ -103,6 +100,17 @@ pub fn prepare(
         None => None,
     };
     Ok((scenario, options, prefix))
+}
+
+/// `scenario` runs its HTTP jobs as `design`, once it checks; a refusal
+/// names the design's field.
+fn attach(scenario: &mut Scenario, design: Option<&Design>) -> Result<(), String> {
+    if let Some(design) = design {
+        let program =
+            lousa_core::design::check(design.clone()).map_err(|e| format!("design: {e}"))?;
+        scenario.design = Some(std::sync::Arc::new(program));
+    }
+    Ok(())
 }
 
 /// The strategy `name` names, or the scenario parser's words for an
@@ -134,9 +142,7 @@ pub fn prepare_sweep(
                     .into(),
             );
         }
-        let program =
-            lousa_core::design::check(design.clone()).map_err(|e| format!("design: {e}"))?;
-        scenario.design = Some(std::sync::Arc::new(program));
+        attach(&mut scenario, Some(design))?;
         return Ok((scenario.clone(), x, y, vec![scenario.strategy]));
     }
     let strategies = match &request.strategies {

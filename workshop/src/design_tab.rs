@@ -97,12 +97,7 @@ pub fn DesignTab(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView 
                 </p>
             }
             .into_any(),
-            Err(e) if edit::step_named(&e.field).is_none() => view! {
-                <p class="field-error" role="alert" data-testid="design-refusal" data-field=e.field.clone()>
-                    {format!("{} {}", words(lang).refused, refusal(&e.to_string(), lang))}
-                </p>
-            }
-            .into_any(),
+            Err(e) if edit::step_named(&e.field).is_none() => refusal_line(&e, lang).into_any(),
             Err(_) => ().into_any(),
         }
     };
@@ -384,19 +379,14 @@ fn StepRow(
         .collect_view();
     let count = labels.len();
     let refused = refusal.is_some();
-    let targets = move |now: Option<&str>, first: (&'static str, &'static str)| {
-        let mut list = vec![first];
-        let owned: Vec<(String, String)> = labels
+    // A jump's menu: `first` (none chosen), every step, then respond.
+    let targets = move |now: Option<&str>, first: &'static str| {
+        let head = view! { <option value="" selected=now.is_none()>{first}</option> };
+        let rest = labels
             .clone()
             .into_iter()
             .map(|l| (l.clone(), l))
             .chain([(RESPOND.to_string(), w.respond.to_string())])
-            .collect();
-        let head = list
-            .pop()
-            .map(|(v, said)| view! { <option value=v selected=now.is_none()>{said}</option> });
-        let rest = owned
-            .into_iter()
             .map(|(v, said)| {
                 let on = now == Some(v.as_str());
                 view! { <option value=v selected=on>{said}</option> }
@@ -409,11 +399,11 @@ fn StepRow(
         .iter()
         .enumerate()
         .map(|(j, b)| {
-            let goto = targets(Some(b.goto.as_str()), ("", "—"));
+            let goto = targets(Some(b.goto.as_str()), "—");
             view! { <BranchRow draft i j branch=b.clone() goto lang /> }
         })
         .collect_view();
-    let next = targets(step.next.as_deref(), ("", w.next_step));
+    let next = targets(step.next.as_deref(), w.next_step);
     let sql = edit::sql(&step.action);
     view! {
         <li class="design-step" class:refused=refused data-testid="design-step" data-label=step.label.clone()>
@@ -461,17 +451,18 @@ fn StepRow(
                 " "
                 <button data-testid="step-add" on:click=move |_| draft.update(|d| { edit::add_step(d, i); })>{w.add_step}</button>
             </p>
-            {refusal.map(|e| view! {
-                <p class="field-error" role="alert" data-testid="design-refusal" data-field=e.field.clone()>
-                    {format!("{} {}", w.refused, refusal_words(&e, lang))}
-                </p>
-            })}
+            {refusal.map(|e| refusal_line(&e, lang))}
         </li>
     }
 }
 
-fn refusal_words(e: &FieldError, lang: Lang) -> String {
-    crate::texts::refusal(&e.to_string(), lang)
+/// The check's refusal, in the page's words, beside what it names.
+fn refusal_line(e: &FieldError, lang: Lang) -> impl IntoView + use<> {
+    view! {
+        <p class="field-error" role="alert" data-testid="design-refusal" data-field=e.field.clone()>
+            {format!("{} {}", words(lang).refused, refusal(&e.to_string(), lang))}
+        </p>
+    }
 }
 
 /// A statement's parameters: the table, and what its shape takes.

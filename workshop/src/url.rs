@@ -241,10 +241,10 @@ pub fn query(setup: &Setup) -> String {
 /// A design as a link says it: a built-in design's or an exercise's name
 /// when it is one, unchanged; else its JSON, on one line.
 pub fn design_value(p: &Program) -> String {
-    let name = &p.design().name;
-    match design::builtin::named(name) {
-        Some(b) if b == *p => name.clone(),
-        _ => serde_json::to_string(p.design()).expect("a design is JSON"),
+    if design::builtin::is_builtin(p) {
+        p.design().name.clone()
+    } else {
+        serde_json::to_string(p.design()).expect("a design is JSON")
     }
 }
 
@@ -255,14 +255,9 @@ pub fn design_of(value: &str) -> Result<Program, String> {
         return Design::from_json(value).map_err(|e| e.to_string());
     }
     design::builtin::named(value).ok_or_else(|| {
-        let names: Vec<&str> = design::builtin::ALL
-            .iter()
-            .chain(&design::builtin::EXERCISES)
-            .map(|(n, _)| *n)
-            .collect();
         format!(
             "{value:?} names no design; built-ins are {}, or give a design's JSON",
-            names.join(", ")
+            design::builtin::names().join(", ")
         )
     })
 }

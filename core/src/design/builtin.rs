@@ -47,6 +47,17 @@ pub const EXERCISES: [(&str, &str); 3] = [
     ),
 ];
 
+/// Every built-in design's and exercise's name, in the order listed.
+pub fn names() -> Vec<&'static str> {
+    ALL.iter().chain(&EXERCISES).map(|(n, _)| *n).collect()
+}
+
+/// Whether `p` is a built-in design or exercise, unchanged: then its name
+/// finds it again.
+pub fn is_builtin(p: &super::Program) -> bool {
+    named(&p.design().name).is_some_and(|b| b == *p)
+}
+
 /// The built-in design or exercise named `name`, checked.
 pub fn named(name: &str) -> Option<super::Program> {
     let (_, json) = ALL.iter().chain(&EXERCISES).find(|(n, _)| *n == name)?;

@@ -220,9 +220,10 @@ fn capture_line(
 /// JSON file the workshop's design tab saves as `<name>.json`.
 fn design_arg(p: &crate::design::Program) -> String {
     let name = &p.design().name;
-    match crate::design::builtin::named(name) {
-        Some(b) if b == *p => name.clone(),
-        _ => format!("{name}.json"),
+    if crate::design::builtin::is_builtin(p) {
+        name.clone()
+    } else {
+        format!("{name}.json")
     }
 }
 
