@@ -11,7 +11,7 @@ use lousa_tests::conformance::model::ModelSide;
 use lousa_tests::conformance::server::PgSide;
 use lousa_tests::conformance::spec_file;
 use lousa_tests::conformance::{
-    CaseReport, Spec, run_case, run_permutation, spec_from_store_trace,
+    CaseReport, Outcome, Spec, StepResult, run_case, run_permutation, spec_from_store_trace,
 };
 use std::time::Instant;
 
@@ -246,6 +246,34 @@ fn store_traces_replay_identically_on_postgresql() {
         differences.extend(r.difference);
     }
     assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+/// `design::check` refuses an ON CONFLICT whose columns carry no UNIQUE
+/// constraint, saying PostgreSQL would (42P10): the model alone would just
+/// skip any conflict. Here the server says so, for the table the refused
+/// design names (cobranca with its UNIQUE taken off).
+#[test]
+fn postgresql_refuses_on_conflict_without_a_unique_as_the_design_check_does() {
+    let mut design: serde_json::Value =
+        serde_json::from_str(lousa_core::design::builtin::ALL[3].1).expect("idempotency-key");
+    design["tables"][0]["unique"] = serde_json::json!([]);
+    let refusal = lousa_core::design::Design::from_json(&design.to_string())
+        .expect_err("refused")
+        .to_string();
+    assert!(refusal.contains("(42P10)"), "{refusal}");
+    let Some(url) = database_url() else { return };
+    let mut spec =
+        spec_from_store_trace("on_conflict_without_unique", &[(SessionId(0), claim("k"))]);
+    for t in &mut spec.tables {
+        t.uniques.clear();
+    }
+    let mut pg = PgSide::connect(&url, &spec).expect("server");
+    let perm = spec.permutations[0].clone();
+    let run = run_permutation(&mut pg, &spec, &perm).expect("runs");
+    match &run.steps[0].1 {
+        StepResult::Done(Outcome::Error { code, .. }) => assert_eq!(code, "42P10"),
+        other => panic!("PostgreSQL ran it: {other:?}"),
+    }
 }
 
 /// Random store interleavings (a fixed seed, so the same ones every run):

@@ -275,6 +275,17 @@ fn a_wrong_design_is_refused_by_the_field_that_is_wrong() {
             Box::new(|v| v["steps"][0]["do"]["insert"]["retuning"] = serde_json::json!([])),
         ),
         (
+            "steps[0].do.insert.on_conflict_do_nothing: cobranca has no UNIQUE constraint on (pedido_id)",
+            Box::new(|v| {
+                v["steps"][0]["do"]["insert"]["on_conflict_do_nothing"] =
+                    serde_json::json!(["pedido_id"])
+            }),
+        ),
+        (
+            "steps[0].do.insert.on_conflict_do_nothing: cobranca has no UNIQUE constraint on (idempotency_key), so PostgreSQL refuses",
+            Box::new(|v| v["tables"][0]["unique"] = serde_json::json!([])),
+        ),
+        (
             "steps[0].on[0].if: unknown SQLSTATE \"99999\"",
             Box::new(|v| v["steps"][0]["on"][0]["if"] = serde_json::json!({"error": "99999"})),
         ),

@@ -423,6 +423,23 @@ fn shape(at: &str, action: &Do, tables: &[TableDef]) -> Result<(Shape, Vec<Strin
                 for (k, c) in cols.iter().enumerate() {
                     column(&format!("{at}.on_conflict_do_nothing[{k}]"), def, c)?;
                 }
+                // PostgreSQL infers the arbiter from a UNIQUE constraint on
+                // exactly these columns and refuses the statement without
+                // one; the model's DO NOTHING would skip any conflict.
+                let same = |u: &crate::store::UniqueDef| {
+                    u.columns.len() == cols.len() && cols.iter().all(|c| u.columns.contains(c))
+                };
+                if !def.uniques.iter().any(same) {
+                    return refuse(
+                        format!("{at}.on_conflict_do_nothing"),
+                        format!(
+                            "{} has no UNIQUE constraint on ({}), so PostgreSQL refuses \
+                             this ON CONFLICT (42P10); add it to tables[].unique",
+                            def.name,
+                            cols.join(", ")
+                        ),
+                    );
+                }
             }
             for (k, c) in s.returning.iter().enumerate() {
                 column(&format!("{at}.returning[{k}]"), def, c)?;
