@@ -186,7 +186,7 @@ describe('the workshop\'s design tab', () => {
   test('a design the link cannot use is named, and the strategy\'s handler runs', async () => {
     const json = JSON.stringify({ name: 'x', tables: [{ name: 'cobranca' }], steps: [{ label: 'a', do: 'capture', next: 'b' }] });
     const tab = await open(`?modo=oficina&scenario=race-2&design=${encodeURIComponent(json)}`);
-    const problems = await tab.locator('[data-testid=problems] li').allTextContents();
+    const problems = await tab.locator('[data-testid=problems] p').allTextContents();
     assert.equal(problems.length, 1, problems.join('\n'));
     assert.match(problems[0], /O projeto do link foi recusado, e roda o handler da estratégia: steps\[0\]\.next/);
     assert.equal(await tab.locator('[data-testid=design-on-board]').count(), 0);

@@ -60,6 +60,18 @@ describe('the workshop\'s scheduler', () => {
     assert.match(await text(tab, 'ending'), /capturas por intenção \[2\], R\$ 500,00 cobrados\. A cobrança saiu duas vezes/);
     assert.equal(await tab.getAttribute('[data-testid=ending]', 'data-captures'), '2');
     assert.equal(query(tab).get('schedule').split('-').length >= 1, true);
+    // The SQL panel under the board (the reader's SqlPanel) shows the last
+    // statement the CLI's replay of this schedule ran, and stepping back
+    // past the two COMMITs, the statement before them.
+    const statements = cli('run', 'race-2', '--strategy', 'check-then-act', '--lang', 'pt', '--schedule', query(tab).get('schedule'))
+      .split('\n')
+      .map((line) => line.match(/^\s+\d+\.\d+ s {2}\S.{13}(.*) → /)?.[1]?.trim())
+      .filter(Boolean);
+    assert.equal(await text(tab, 'sql-statement'), statements.at(-1));
+    const before = statements.findLast((s) => s !== statements.at(-1));
+    for (let i = 0; i < 20 && (await text(tab, 'sql-statement')) === statements.at(-1); i += 1) await tab.keyboard.press('ArrowLeft');
+    assert.equal(await text(tab, 'sql-statement'), before);
+    for (let i = 0; i < 40; i += 1) await tab.keyboard.press('ArrowRight');
     // Undo steps back one choice, to a choice point again; redo returns.
     const end = await board(tab);
     await tab.click('[data-testid=undo]');
@@ -199,7 +211,7 @@ describe('the workshop\'s scheduler', () => {
     assert.ok(mountedMs < 10_000, `the board opened, not a long freeze (${mountedMs} ms)`);
     // Issue #34: 10,000 bad pairs were 10,000 lines, and 1.9 s to mount.
     const many = await open(`?modo=oficina&scenario=race-2&lang=en${'&strategy=nope'.repeat(10_000)}`);
-    const listed = await many.locator('[data-testid=problems] li').allTextContents();
+    const listed = await many.locator('[data-testid=problems] p').allTextContents();
     assert.equal(listed.length, 9, 'eight problems and a count');
     assert.equal(listed[8], 'Other parameters with problems, not listed: 9992.');
     assert.equal(listed[0], 'URL parameter “strategy”: “nope” is not a known strategy; using the default.');
@@ -503,6 +515,22 @@ describe('the workshop\'s scheduler', () => {
     assert.equal(await tab.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-line'), 'run');
     assert.notDeepEqual(await board(tab), branchEnd);
     await tab.click('[data-testid=show-branch]');
+    // The two lines' cursor stands at the board's frame, and a press on
+    // them moves the board: the left edge to the start, the right edge to
+    // the branch's end (the shared TwoLines component the reader uses).
+    const cursorX = async () =>
+      Number((await tab.getAttribute('[data-testid=branch-lines] [data-testid=twin-cursor]', 'transform')).match(/translate\((-?\d+)/)[1]);
+    assert.equal(await tab.getAttribute('[data-testid=branch-lines]', 'role'), 'slider');
+    const endX = await cursorX();
+    const box = await tab.locator('[data-testid=branch-lines]').boundingBox();
+    await tab.mouse.click(box.x + 2, box.y + box.height / 2);
+    const early = await board(tab);
+    assert.ok(Number(early.frame) < Number(branchEnd.frame), `a press at the left moved the board back: ${early.frame}`);
+    assert.equal(await tab.getAttribute('[data-testid=branch-lines]', 'aria-valuenow'), early.frame);
+    assert.ok((await cursorX()) < endX, 'the cursor followed the board');
+    await tab.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
+    assert.deepEqual(await board(tab), branchEnd, 'a press at the right end shows the branch\'s end');
+    assert.equal(await cursorX(), endX);
     // A reload restores the branch.
     const fresh = await open(new URL(tab.url()).search);
     assert.equal(await fresh.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-line'), 'branch');

@@ -26,7 +26,9 @@
 
 pub mod board;
 mod components;
-pub use components::{EventTable, QuizPanel, still};
+pub use components::{
+    Board, EventTable, Narration, ProblemList, QuizPanel, SqlPanel, TwoLines, still,
+};
 mod dom;
 mod drawn;
 mod effects;

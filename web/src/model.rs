@@ -27,7 +27,7 @@ use lousa_core::narrate::Lang;
 use lousa_core::predict;
 use lousa_core::run::Run;
 use lousa_core::story;
-use lousa_core::view;
+use lousa_core::view::{self, Cursor};
 use std::sync::Arc;
 
 /// How a change of moment reaches the browser's history.
@@ -269,7 +269,7 @@ impl Lousa {
                     })
                 });
                 AtFrame {
-                    sql: (t.sql.to_string(), t.class, t.result, t.when),
+                    sql: t.into_view(),
                     ledgers,
                 }
             })
@@ -559,14 +559,8 @@ impl Lousa {
         }
     }
 
-    /// Moves the cursor to the stop nearest `x` pixels on the twin drawing.
-    pub fn seek_twin_x(&self, x: i32, nav: Nav) {
-        let Some(cursor) = self
-            .twin
-            .with_untracked(|t| t.as_ref().map(|t| t.axis.nearest(x)))
-        else {
-            return;
-        };
+    /// Moves the cursor to a stop of the two lines' axis.
+    pub fn seek_twin(&self, cursor: Cursor, nav: Nav) {
         let mut frame = self
             .run
             .with_untracked(|r| view::frame_at_cursor(r, cursor));

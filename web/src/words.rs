@@ -56,6 +56,13 @@ pub struct SqlTexts<'a> {
     pub when: String,
 }
 
+impl SqlTexts<'_> {
+    /// The texts as [`SqlPanel`](crate::SqlPanel) takes them.
+    pub fn into_view(self) -> SqlView {
+        (self.sql.into_owned(), self.class, self.result, self.when)
+    }
+}
+
 /// The SQL panel's texts at `frame`; with `short`, the statement's short
 /// form, which keeps its clauses (for the panel above the text).
 pub fn sql_texts(run: &Run, frame: usize, lang: Lang, short: bool) -> SqlTexts<'_> {

@@ -12,7 +12,8 @@ use lousa_core::run::Run;
 use lousa_core::trace::Actor;
 use lousa_web::board::{self, Measured};
 use lousa_web::text::ui;
-use lousa_web::words::narration;
+use lousa_web::words::{narration, sql_texts};
+use lousa_web::{Narration, SqlPanel};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
@@ -126,20 +127,16 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     let pick = move |choice: u32| ws.pick(choice);
     view! {
         <div class="board-wrap" node_ref=wrap data-testid="workshop-board-wrap">
-            <svg
-                data-testid="lousa"
-                class="board"
-                role="group"
-                aria-label=move || words(ws.lang.get()).board_label
-                viewBox=viewbox
-                preserveAspectRatio="xMidYMin meet"
-                data-frame=move || ws.frame().to_string()
-                data-scenario=move || ws.scenario.get()
-                data-strategy=move || ws.strategy.get().name()
-                data-line=move || if ws.on_branch.get() { "branch" } else { "run" }
+            <lousa_web::Board
+                view_box=viewbox
+                label=move || words(ws.lang.get()).board_label
+                frame=move || ws.frame()
+                scenario=move || ws.scenario.get().to_string()
+                strategy=move || ws.strategy.get().name()
+                attr:data-line=move || if ws.on_branch.get() { "branch" } else { "run" }
             >
                 {parts}
-            </svg>
+            </lousa_web::Board>
             {move || {
                 badges
                     .get()
@@ -164,16 +161,20 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
                     .collect_view()
             }}
         </div>
-        <p class="narration" data-testid="narration" aria-live="polite">
-            {move || {
-                let lang = ws.lang.get();
-                let frame = ws.frame();
-                match shown.get() {
-                    Some(r) => narration(&r, ws.scenario.get(), frame, lang, ui(lang)),
-                    None => ws.turn.with(|t| t.as_ref().err().cloned().unwrap_or_default()),
-                }
-            }}
-        </p>
+        <Narration height=|| None said=move || {
+            let lang = ws.lang.get();
+            let frame = ws.frame();
+            match shown.get() {
+                Some(r) => narration(&r, ws.scenario.get(), frame, lang, ui(lang)),
+                None => ws.turn.with(|t| t.as_ref().err().cloned().unwrap_or_default()),
+            }
+        } />
+        <SqlPanel height=|| None sql=move || {
+            let lang = ws.lang.get();
+            let frame = ws.frame();
+            shown.with(|r| r.as_ref().map(|r| sql_texts(r, frame, lang, false).into_view()))
+                .unwrap_or_default()
+        } />
     }
 }
 

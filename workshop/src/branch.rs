@@ -10,7 +10,12 @@ use leptos::prelude::*;
 use lousa_core::fork;
 use lousa_core::narrate::Lang;
 use lousa_core::story::twin_of_runs;
-use lousa_web::twin::{self, Axis};
+use lousa_core::view::{self, Cursor};
+use lousa_web::TwoLines;
+use lousa_web::text::ui;
+use lousa_web::twin::TwinView;
+use lousa_web::worlds::Shared;
+use std::sync::Arc;
 
 struct Words {
     title: &'static str,
@@ -97,60 +102,86 @@ pub fn Branch() -> impl IntoView {
     }
 }
 
-/// The run and its branch on one axis, and the switch between them.
+/// The run and its branch on one axis, with a cursor at the frame on the
+/// board that a press or a drag moves, and the switch between them.
 #[component]
 fn Lines() -> impl IntoView {
     let ws = expect_context::<Ws>();
-    let drawing = Memo::new(move |_| {
-        let lang = ws.lang.get();
-        let f = ws.fork.get()?;
+    let lines = Memo::new(move |_| {
+        ws.fork.track();
         let branch = ws.branch.get()?.ok()?;
         let run = ws.whole.get()?;
-        let w = words(lang);
-        let label = fork::label(f.injection, lang);
-        let names = [
-            w.run.to_string(),
-            format!("{}: {label} ({} {})", w.branch, w.at_frame, f.frame),
-        ];
         let twin = twin_of_runs((*run).clone(), branch);
-        let axis = Axis::new(&twin, WIDTH);
-        Some(twin::drawing(&twin, &axis, [&names[0], &names[1]], lang))
+        Some(Shared(Arc::new(TwinView::new(twin, WIDTH))))
     });
+    let names = Memo::new(move |_| {
+        let lang = ws.lang.get();
+        let w = words(lang);
+        let branch = ws.fork.get().map_or_else(String::new, |f| {
+            let label = fork::label(f.injection, lang);
+            format!("{}: {label} ({} {})", w.branch, w.at_frame, f.frame)
+        });
+        [w.run.to_string(), branch]
+    });
+    // The board's run (or branch) at the frame on the board, as a place on
+    // the shared axis; a seek finds the frame of the shown line there.
+    let cursor = move || {
+        let frame = ws.frame();
+        ws.with_shown(|r| r.map(|r| view::cursor_at(r, frame)).unwrap_or_default())
+    };
+    let on_seek = move |stop: Cursor, _press: bool| {
+        if let Some(frame) = ws.with_shown(|r| r.map(|r| view::frame_at_cursor(r, stop))) {
+            ws.seek(frame);
+        }
+    };
+    let value_text = move || {
+        let lang = ws.lang.get();
+        let frame = ws.frame();
+        let time = ws.with_shown(|r| r.map_or(0, |r| r.state_at(frame).time_ms));
+        format!(
+            "{} · {} {frame}",
+            view::clock(time, lang),
+            ui(lang).step_word
+        )
+    };
     move || {
-        let still = drawing.with(|d| {
-            d.as_ref()
-                .map(|els| els.iter().map(lousa_web::still).collect::<Vec<_>>())
-        })?;
-        let w = words(ws.lang.get());
-        Some(view! {
-            <div class="branch-lines">
-                <svg
-                    class="twin-svg"
-                    data-testid="branch-lines"
-                    viewBox=format!("0 0 {WIDTH} {}", twin::HEIGHT)
-                >
-                    {still}
-                </svg>
-                <p class="branch-switch">
-                    <button
-                        data-testid="show-run"
-                        aria-pressed=move || (!ws.on_branch.get()).to_string()
-                        on:click=move |_| ws.show_branch(false)
-                    >
-                        {w.run}
-                    </button>
-                    <button
-                        data-testid="show-branch"
-                        aria-pressed=move || ws.on_branch.get().to_string()
-                        on:click=move |_| ws.show_branch(true)
-                    >
-                        {w.branch}
-                    </button>
-                    <button data-testid="unfork" on:click=move |_| ws.unfork()>
-                        {w.drop}
-                    </button>
-                </p>
-            </div>
+        lines.with(Option::is_some).then(|| {
+            let w = words(ws.lang.get());
+            view! {
+                <div class="branch-lines">
+                    <TwoLines
+                        lines=lines
+                        names=names
+                        lang=ws.lang
+                        cursor=cursor
+                        frame=move || ws.frame()
+                        last=move || ws.last_frame()
+                        value_text=value_text
+                        label=move || ui(ws.lang.get()).cursor_label
+                        testid="branch-lines"
+                        on_seek=on_seek
+                    />
+                    <p class="branch-switch">
+                        <button
+                            data-testid="show-run"
+                            aria-pressed=move || (!ws.on_branch.get()).to_string()
+                            on:click=move |_| ws.show_branch(false)
+                        >
+                            {w.run}
+                        </button>
+                        <button
+                            data-testid="show-branch"
+                            aria-pressed=move || ws.on_branch.get().to_string()
+                            on:click=move |_| ws.show_branch(true)
+                        >
+                            {w.branch}
+                        </button>
+                        <button data-testid="unfork" on:click=move |_| ws.unfork()>
+                            {w.drop}
+                        </button>
+                    </p>
+                </div>
+            }
         })
     }
 }

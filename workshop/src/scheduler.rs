@@ -8,7 +8,7 @@ use crate::state::Ws;
 use crate::texts::{choice_kind, words};
 use leptos::prelude::*;
 use lousa_core::choice::Schedule;
-use lousa_web::text::problem_lines;
+use lousa_web::ProblemList;
 
 #[component]
 pub fn Scheduler() -> impl IntoView {
@@ -55,7 +55,7 @@ pub fn Scheduler() -> impl IntoView {
     view! {
         <section class="scheduler" aria-labelledby="scheduler-title">
             <h2 id="scheduler-title">{move || w().choices_label}</h2>
-            <Problems />
+            <ProblemList problems=ws.problems lang=ws.lang />
             <p class="turn-kind" data-testid="turn-kind">{kind}</p>
             {move || {
                 ws.rewound
@@ -146,23 +146,6 @@ fn OtherChoice() -> impl IntoView {
                 " "
                 <button type="submit" data-testid="take-choice">{w.take_choice}</button>
             </form>
-        })
-    }
-}
-
-/// What a link asked for that the workshop could not give, and what it
-/// shows instead.
-#[component]
-fn Problems() -> impl IntoView {
-    let ws = expect_context::<Ws>();
-    move || {
-        let lines = ws.problems.with(|p| problem_lines(p, ws.lang.get()));
-        (!lines.is_empty()).then(|| {
-            let items = lines
-                .into_iter()
-                .map(|line| view! { <li>{line}</li> })
-                .collect_view();
-            view! { <ul class="problems" data-testid="problems" role="alert">{items}</ul> }
         })
     }
 }

@@ -209,6 +209,27 @@ impl Ws {
         self.turn.with(|t| t.as_ref().ok().map(|t| t.run.clone()))
     }
 
+    /// Reads the run the board shows (see [`Ws::shown_run`]) without
+    /// copying it.
+    pub fn with_shown<R>(&self, f: impl FnOnce(Option<&Run>) -> R) -> R {
+        let mut f = Some(f);
+        let mut call = |r: Option<&Run>| f.take().map(|f| f(r));
+        if self.on_branch.get()
+            && let Some(out) = self.branch.with(|b| match b {
+                Some(Ok(r)) => call(Some(r)),
+                _ => None,
+            })
+        {
+            return out;
+        }
+        let out = if self.presenting.get() {
+            self.whole.with(|r| call(r.as_deref()))
+        } else {
+            self.turn.with(|t| call(t.as_ref().ok().map(|t| &t.run)))
+        };
+        out.expect("the reader is called once")
+    }
+
     /// Injects `fork`'s fault: the branch shows from the fault's step.
     pub fn inject(&self, fork: Fork) {
         self.fork.set(Some(fork));

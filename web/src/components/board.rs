@@ -1,6 +1,6 @@
 //! The lousa itself: the SVG board, and the heading above it.
 
-use super::bind::{label, text};
+use super::bind::{label, text, word};
 use super::drawing;
 use crate::fit::px;
 use crate::model::Lousa;
@@ -9,33 +9,66 @@ use crate::words;
 use leptos::prelude::*;
 use lousa_core::story;
 
-/// The board: every actor, message and table row of the world at the frame
-/// on screen. Its elements are made when a world opens (or the width or
-/// language changes) and bound to the frame, so a seek only rewrites the
-/// attributes and texts that differ. Its `data-*` attributes say which
-/// world, frame and story beats it shows, for the tests and for the embed.
-/// The drawing keeps its run's tallest height in every frame, so the board
-/// keeps one size through a run wherever it sits.
+/// The lousa's SVG: the board the page draws (its children), scaled to its
+/// box, its `data-*` attributes saying which world and frame it shows, for
+/// the tests and for the embed. Both pages mount it; the reader binds its
+/// drawing to the frame, the workshop draws the frame on screen whole. A
+/// page adds its own `data-*` with `attr:` (the reader's seed and story
+/// beats, the workshop's line).
+///
+/// Props are closures (derived signals): each page passes its own, and the
+/// component is compiled for them alone, with no signal wrapper per value.
 #[component]
-pub fn Board() -> impl IntoView {
+pub fn Board<Ch: IntoView + 'static>(
+    /// `"0 0 width height"`: the drawing's size. A drawing that keeps its
+    /// run's tallest height keeps one size through the run.
+    view_box: impl Fn() -> String + Send + Sync + 'static,
+    /// Its accessible name.
+    label: impl Fn() -> &'static str + Send + Sync + 'static,
+    /// The frame on screen.
+    frame: impl Fn() -> usize + Send + Sync + 'static,
+    /// The world on the board: its scenario and design.
+    scenario: impl Fn() -> String + Send + Sync + 'static,
+    strategy: impl Fn() -> &'static str + Send + Sync + 'static,
+    children: TypedChildren<Ch>,
+) -> impl IntoView {
+    view! {
+        <svg
+            data-testid="lousa"
+            class="board"
+            role="group"
+            aria-label=label
+            viewBox=view_box
+            preserveAspectRatio="xMidYMin meet"
+            data-frame=move || frame().to_string()
+            data-scenario=scenario
+            data-strategy=strategy
+        >
+            {children.into_inner()()}
+        </svg>
+    }
+}
+
+/// The reader's board: every actor, message and table row of the world at
+/// the frame on screen. Its elements are made when a world opens (or the
+/// width or language changes) and bound to the frame, so a seek only
+/// rewrites the attributes and texts that differ.
+#[component]
+pub fn ReaderBoard() -> impl IntoView {
     let Lousa { drawn, frame, .. } = expect_context::<Lousa>();
     view! {
         <div class="board-wrap" data-testid="board-wrap">
-            <svg
-                data-testid="lousa"
-                class="board"
-                role="group"
-                aria-label=label(|t| t.board_label)
-                viewBox=text(|l| format!("0 0 {} {}", l.board_width.get(), l.drawn.with(|d| d.tallest)))
-                preserveAspectRatio="xMidYMin meet"
-                data-frame=text(|l| l.frame.get().to_string())
-                data-scenario=text(|l| l.world.get().0.to_string())
-                data-strategy=text(|l| l.world.get().1.name().to_string())
-                data-seed=text(|l| l.world.get().2.to_string())
-                data-beats=text(beats_at_frame)
+            <Board
+                view_box=text(|l| format!("0 0 {} {}", l.board_width.get(), l.drawn.with(|d| d.tallest)))
+                label=label(|t| t.board_label)
+                frame=move || frame.get()
+                scenario=text(|l| l.world.get().0.to_string())
+                strategy=word(|l| l.world.get().1.name())
+                attr:data-seed=text(|l| l.world.get().2.to_string())
+                attr:data-beats=text(beats_at_frame)
             >
                 {move || drawing::board_parts(&drawn.get(), frame)}
-            </svg>
+            </Board>
         </div>
     }
 }

@@ -1,32 +1,43 @@
 //! The page's Leptos components. Each thing on the page is drawn by the
-//! component of its name; they read the page's state, [`Lousa`], from
-//! context, but for [`EventTable`], which takes its run, frame and language
-//! as props and which the workshop mounts too.
+//! component of its name.
 //!
+//! Shared by both pages, each taking its signals and callbacks as props:
+//! [`Board`] (the SVG the page draws the lousa in), [`SqlPanel`],
+//! [`Narration`], [`EventTable`], [`QuizPanel`], [`ProblemList`] and
+//! [`TwoLines`] (one failure as two runs on one axis, with a cursor).
+//!
+//! The reader's own, which read its state, [`Lousa`], from context:
 //! - [`LousaPanel`]: everything mounted into `#lousa-root`: the part that
-//!   stays on screen ([`Heading`], [`Problems`], [`Board`], [`QuizPanel`],
-//!   [`SqlPanel`], [`Transport`], [`Help`]) and the part that may follow the article on a
-//!   phone ([`Settings`], [`Narration`], [`EventTable`]).
-//! - [`TwinTimeline`]: the two lines, mounted into `#twin-root`.
+//!   stays on screen ([`Heading`], the problems, [`ReaderBoard`], the quiz,
+//!   the SQL panel, [`Transport`], [`Help`]) and the part that may follow
+//!   the article on a phone ([`Settings`], the narration, the event table).
+//! - [`TwinTimeline`]: the two lines and their ledgers, mounted into
+//!   `#twin-root`.
 
 mod bind;
 mod board;
 pub mod controls;
 mod drawing;
+mod problem_list;
 pub mod quiz;
 mod text_panels;
 mod twin_timeline;
+mod two_lines;
 
-pub use board::{Board, Heading};
-pub use controls::{Help, Problems, Settings, Transport};
+pub use board::{Board, Heading, ReaderBoard};
+pub use controls::{Help, Settings, Transport};
 pub use drawing::still;
+pub use problem_list::ProblemList;
 pub use quiz::QuizPanel;
 pub use text_panels::{EventTable, Narration, SqlPanel};
 pub use twin_timeline::TwinTimeline;
+pub use two_lines::TwoLines;
 
 use crate::model::Lousa;
-use crate::text::html_lang;
-use bind::{label, word};
+use crate::text::{html_lang, ui};
+use crate::words;
+use bind::{label, text, word};
+use board::text_px;
 use leptos::prelude::*;
 
 /// The lousa and its controls.
@@ -35,11 +46,16 @@ pub fn LousaPanel() -> impl IntoView {
     let lousa = expect_context::<Lousa>();
     let code = word(|l| html_lang(l.lang.get()));
     let run = Memo::new(move |_| Some(lousa.run.get()));
+    let narration = text(|l| {
+        let lang = l.lang.get();
+        l.run
+            .with(|r| words::narration(r, l.world.get().0, l.frame.get(), lang, ui(lang)))
+    });
     view! {
         <section class="lousa-sticky" data-testid="sticky" lang=code aria-label=label(|t| t.board_label)>
             <Heading />
-            <Problems />
-            <Board />
+            <ProblemList problems=lousa.problems lang=lousa.lang />
+            <ReaderBoard />
             <QuizPanel
                 quiz=lousa.quiz
                 lang=lousa.lang
@@ -48,13 +64,13 @@ pub fn LousaPanel() -> impl IntoView {
                     quiz::answer(&lousa, i);
                 }
             />
-            <SqlPanel />
+            <SqlPanel sql=move || lousa.at.with(|a| a.sql.clone()) height=text_px(|l| l.fit.get().sql) />
             <Transport />
             <Help />
         </section>
         <section class="lousa-extra" lang=code aria-label=label(|t| t.controls_label)>
             <Settings />
-            <Narration />
+            <Narration said=narration height=text_px(|l| l.fit.get().narration) />
             <EventTable run frame=lousa.frame lang=lousa.lang />
         </section>
     }

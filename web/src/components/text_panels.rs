@@ -1,10 +1,8 @@
 //! The board's text equivalents: the SQL panel, the narration and the
 //! event table.
 
-use super::bind::{text, word};
-use super::board::text_px;
 use crate::text::{Ui, events_summary, ui};
-use crate::words;
+use crate::words::SqlView;
 use crate::worlds::Shared;
 use leptos::prelude::*;
 use lousa_core::narrate::{self, Lang};
@@ -14,17 +12,24 @@ use lousa_core::view;
 /// The latest SQL statement at the frame on screen, its result, and when
 /// and by whom it ran. Its four children stay the same from frame to frame.
 #[component]
-pub fn SqlPanel() -> impl IntoView {
+pub fn SqlPanel(
+    /// The statement, its result's class and text, and when it ran
+    /// (`words::sql_texts`).
+    sql: impl Fn() -> SqlView + Copy + Send + Sync + 'static,
+    /// A fixed height (the tallest of the run's), so that the page below
+    /// does not move as the panel's text changes; none lets it follow it.
+    height: impl Fn() -> Option<String> + Send + Sync + 'static,
+) -> impl IntoView {
     view! {
-        <div class="sql-panel" data-testid="sql" style:height=text_px(|l| l.fit.get().sql)>
+        <div class="sql-panel" data-testid="sql" style:height=height>
             <span class="sql-title">"SQL"</span>
             <code class="sql-statement" data-testid="sql-statement">
-                {text(|l| l.at.with(|a| a.sql.0.clone()))}
+                {move || sql().0}
             </code>
-            <p class=word(|l| l.at.with(|a| a.sql.1)) data-testid="sql-result">
-                {text(|l| l.at.with(|a| a.sql.2.clone()))}
+            <p class=move || sql().1 data-testid="sql-result">
+                {move || sql().2}
             </p>
-            <p class="sql-when">{text(|l| l.at.with(|a| a.sql.3.clone()))}</p>
+            <p class="sql-when">{move || sql().3}</p>
         </div>
     }
 }
@@ -32,19 +37,21 @@ pub fn SqlPanel() -> impl IntoView {
 /// One paragraph saying what the last step did, read out by screen readers
 /// as it changes.
 #[component]
-pub fn Narration() -> impl IntoView {
+pub fn Narration(
+    /// What the step on screen did (`words::narration`).
+    said: impl Fn() -> String + Send + Sync + 'static,
+    /// A fixed height, as [`SqlPanel`]'s.
+    height: impl Fn() -> Option<String> + Send + Sync + 'static,
+) -> impl IntoView {
     view! {
         <p
             class="narration"
             aria-live="polite"
             aria-atomic="true"
             data-testid="narration"
-            style:height=text_px(|l| l.fit.get().narration)
+            style:height=height
         >
-            {text(|l| {
-                let lang = l.lang.get();
-                l.run.with(|r| words::narration(r, l.world.get().0, l.frame.get(), lang, ui(lang)))
-            })}
+            {said}
         </p>
     }
 }

@@ -4,15 +4,12 @@
 
 use super::bind::{flag, label, line_text, text, word};
 use super::controls::StrategyPicker;
-use super::drawing;
+use super::two_lines::TwoLines;
 use crate::model::{Lousa, Nav};
 use crate::text::{html_lang, ui};
-use crate::twin::{self, HEIGHT};
-use leptos::ev::PointerEvent;
 use leptos::prelude::*;
 use lousa_core::Strategy;
-use lousa_core::view;
-use wasm_bindgen::JsCast;
+use lousa_core::view::{self, Cursor};
 
 /// One line's ledger: what it captured and charged, and what the app heard,
 /// with the picker of the line's design.
@@ -66,53 +63,29 @@ fn Ledger(
     }
 }
 
-/// The twin timeline. Pressing or dragging on it moves the page's one time
-/// cursor: the press adds a history entry (Back returns to before the
-/// drag); the drag then replaces it as the cursor moves.
+/// The twin timeline: the two lines over one time axis, their cursor the
+/// page's one time cursor, and a ledger under each. Pressing on the lines
+/// adds a history entry (Back returns to before the drag); the drag then
+/// replaces it as the cursor moves.
 #[component]
 pub fn TwinTimeline() -> impl IntoView {
     let lousa = expect_context::<Lousa>();
     let Lousa {
-        lang,
-        twin,
-        twin_width,
-        moment,
-        ..
+        lang, twin, moment, ..
     } = lousa;
-    let dragging = RwSignal::new(false);
     // A memo, so that a seek (which changes the moment) redraws nothing.
     let names = Memo::new(move |_| {
         let lang = lang.get();
-        moment.with(|m| m.line_names(lang))
+        moment.with(|m| m.line_names(lang).map(String::from))
     });
-    let still = move || {
-        let (lang, names) = (lang.get(), names.get());
-        twin.with(|tw| {
-            tw.as_ref().map_or_else(Vec::new, |tw| {
-                twin::drawing(&tw.twin, &tw.axis, names, lang)
-                    .iter()
-                    .map(drawing::still)
-                    .collect::<Vec<_>>()
-            })
-        })
-    };
-    let on_pointer = move |ev: PointerEvent, press: bool| {
-        let Some(svg) = ev
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        else {
-            return;
-        };
-        if press {
-            dragging.set(true);
-            let _ = svg.set_pointer_capture(ev.pointer_id());
-        } else if !dragging.get_untracked() {
-            return;
-        }
-        let rect = svg.get_bounding_client_rect();
-        let scale = f64::from(twin_width.get_untracked()) / rect.width().max(1.0);
-        let x = ((f64::from(ev.client_x()) - rect.left()) * scale) as i32;
-        lousa.seek_twin_x(x, if press { Nav::Push } else { Nav::Replace });
+    let value_text = text(|l| {
+        let f = l.frame.get();
+        let time = l.run.with(|r| r.state_at(f).time_ms);
+        let lang = l.lang.get();
+        format!("{} · {} {f}", view::clock(time, lang), ui(lang).step_word)
+    });
+    let on_seek = move |stop: Cursor, press: bool| {
+        lousa.seek_twin(stop, if press { Nav::Push } else { Nav::Replace });
     };
     view! {
         <section
@@ -121,47 +94,18 @@ pub fn TwinTimeline() -> impl IntoView {
             aria-label=label(|t| t.twin_label)
         >
             <div class="twin-wrap" data-testid="twin-wrap">
-                <svg
-                    class="twin-svg"
-                    data-testid="twin"
-                    role="slider"
-                    tabindex="0"
-                    aria-label=label(|t| t.cursor_label)
-                    aria-valuemin="0"
-                    aria-valuemax=text(|l| l.run.with(|r| (r.frame_count() - 1).to_string()))
-                    aria-valuenow=text(|l| l.frame.get().to_string())
-                    aria-valuetext=text(|l| {
-                        let f = l.frame.get();
-                        let time = l.run.with(|r| r.state_at(f).time_ms);
-                        let lang = l.lang.get();
-                        format!("{} · {} {f}", view::clock(time, lang), ui(lang).step_word)
-                    })
-                    viewBox=text(|l| format!("0 0 {} {HEIGHT}", l.twin_width.get()))
-                    data-divergence-ms=text(|l| {
-                        l.twin.with(|tw| {
-                            tw.as_ref()
-                                .and_then(|tw| tw.twin.divergence.as_ref())
-                                .map_or(String::new(), |d| d.time_ms.to_string())
-                        })
-                    })
-                    on:pointerdown=move |ev| on_pointer(ev, true)
-                    on:pointermove=move |ev| on_pointer(ev, false)
-                    on:pointerup=move |_| dragging.set(false)
-                    on:pointercancel=move |_| dragging.set(false)
-                >
-                    <g data-testid="twin-still">{still}</g>
-                    <g
-                        data-testid="twin-cursor"
-                        transform=text(|l| {
-                            let cursor = l.run.with(|r| view::cursor_at(r, l.frame.get()));
-                            let x = l.twin.with(|t| t.as_ref().map_or(0, |t| t.axis.x_of(cursor)));
-                            format!("translate({x} 0)")
-                        })
-                    >
-                        <line class="cursor" x1="0" x2="0" y1="40" y2="168"></line>
-                        <circle class="cursor-knob" cx="0" cy="104" r="7"></circle>
-                    </g>
-                </svg>
+                <TwoLines
+                    lines=twin
+                    names=names
+                    lang=lang
+                    cursor=move || lousa.run.with(|r| view::cursor_at(r, lousa.frame.get()))
+                    frame=move || lousa.frame.get()
+                    last=move || lousa.run.with(|r| r.frame_count() - 1)
+                    value_text=value_text
+                    label=label(|t| t.cursor_label)
+                    testid="twin"
+                    on_seek=on_seek
+                />
             </div>
             <Ledger top=true />
             <Ledger top=false />
