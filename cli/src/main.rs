@@ -292,8 +292,10 @@ enum Command {
         /// when --max-states cuts the run.
         #[arg(long, value_enum, default_value = "dfs")]
         search: SearchArg,
-        /// The *sometimes* properties to require, instead of the strategy's
-        /// default (double-charge-reachable, 409-reachable, replay-reachable).
+        /// The *sometimes* properties to require. Without it, the one the
+        /// strategy is expected to show (double-charge-reachable,
+        /// 409-reachable or replay-reachable) is reported but not required:
+        /// not every scenario can lead there.
         #[arg(long, value_delimiter = ',')]
         sometimes: Vec<String>,
         /// Explore only the ways on from where this schedule prefix leaves
@@ -1017,6 +1019,12 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
                     |p| format!("design {}", p.design().name)
                 )
             ),
+            (false, Verdict::NeverReached) => {
+                format!(
+                    " (not required: --sometimes {} requires it)",
+                    p.claim.property.name
+                )
+            }
             _ => String::new(),
         };
         let example = p

@@ -442,10 +442,12 @@ fn result(r: &Report, w: &'static Words, limit: Option<u32>, lang: Lang) -> impl
             };
             let (mark, said) = property_words::verdict(p.verdict.name(), lang);
             let what = property_words::sentence(property.name, lang).unwrap_or(property.name);
-            let note = if p.claim.required {
-                String::new()
-            } else {
-                format!(" ({})", property_words::not_claimed(lang))
+            let note = match (p.claim.required, property.modality) {
+                (true, _) => String::new(),
+                (false, Modality::Always) => format!(" ({})", property_words::not_claimed(lang)),
+                (false, Modality::Sometimes) => {
+                    format!(" ({})", property_words::not_required(lang))
+                }
             };
             view! {
                 <li

@@ -20,6 +20,7 @@ use lousa_core::builtins;
 use lousa_core::design::{
     self, Answer, By, Claims, Design, Do, Program, RESPOND, Step, TableUse, When, builtin,
 };
+use lousa_core::explore::Modality;
 use lousa_core::json::FieldError;
 use lousa_core::narrate::Lang;
 use lousa_core::store::Isolation;
@@ -699,7 +700,11 @@ fn Found(whole: Whole) -> impl IntoView {
                         let name = p.claim.property.name;
                         let (mark, said) = property_words::verdict(p.verdict.name(), lang);
                         let what = property_words::sentence(name, lang).unwrap_or(name);
-                        let note = if p.claim.required { String::new() } else { format!(" ({})", w.not_claimed) };
+                        let note = match (p.claim.required, p.claim.property.modality) {
+                            (true, _) => String::new(),
+                            (false, Modality::Always) => format!(" ({})", w.not_claimed),
+                            (false, Modality::Sometimes) => format!(" ({})", w.not_required),
+                        };
                         let example = p.example.clone().filter(|_| !p.ok).map(|e| {
                             let schedule = e.schedule.0.clone();
                             view! {

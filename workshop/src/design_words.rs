@@ -58,6 +58,8 @@ pub struct Words {
     pub exploring: &'static str,
     pub load_example: &'static str,
     pub not_claimed: &'static str,
+    /// A *sometimes* property the scenario need not lead to.
+    pub not_required: &'static str,
 }
 
 const PT: Words = Words {
@@ -114,6 +116,7 @@ const PT: Words = Words {
     exploring: "Explorando todas as ordens…",
     load_example: "Ver na lousa",
     not_claimed: "não prometido",
+    not_required: "não exigido neste cenário",
 };
 
 const EN: Words = Words {
@@ -170,6 +173,7 @@ const EN: Words = Words {
     exploring: "Exploring every order…",
     load_example: "See it on the board",
     not_claimed: "not claimed",
+    not_required: "not required in this scenario",
 };
 
 pub fn words(lang: Lang) -> &'static Words {

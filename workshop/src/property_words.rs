@@ -117,6 +117,14 @@ pub fn not_claimed(lang: Lang) -> &'static str {
     }
 }
 
+/// Said of a *sometimes* property that is reported but not required.
+pub fn not_required(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Pt => "nem todo cenário leva até aqui, então não conta como falha",
+        Lang::En => "not every scenario can lead here, so it is no failure",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,10 +25,23 @@ impl Claim {
     pub fn always(property: Property, required: bool) -> Claim {
         Claim { property, required }
     }
+    /// A *sometimes* property asked for (`lousa explore --sometimes`): the
+    /// run fails if no schedule reaches it.
     pub fn sometimes(property: Property) -> Claim {
         Claim {
             property,
             required: true,
+        }
+    }
+
+    /// A *sometimes* property a design is expected to show where its
+    /// scenario can lead there: reported, not required. Whether a scenario
+    /// can is the scenario's business (key-reuse, one client after the
+    /// other, never meets a claim in progress, so no design answers it 409).
+    pub fn expected(property: Property) -> Claim {
+        Claim {
+            property,
+            required: false,
         }
     }
 }
@@ -74,11 +87,12 @@ impl<'de> Deserialize<'de> for Claim {
     }
 }
 
-/// What each design is expected to show: the unprotected ones must be able
-/// to double charge; the key designs that answer "processing" must be able
-/// to answer 409; the ones that make a repeat wait for the first (held
-/// transaction, local effect) must be able to replay. Key designs claim
-/// every invariant; the unprotected ones claim none.
+/// What each design is expected to show: the unprotected ones to double
+/// charge; the key designs that answer "processing" to answer 409; the ones
+/// that make a repeat wait for the first (held transaction, local effect)
+/// to replay. These are reported, and required only when asked for, as a
+/// scenario may not lead there. Key designs claim every invariant; the
+/// unprotected ones claim none.
 pub fn properties_for(strategy: Strategy) -> Vec<Claim> {
     let claimed = strategy.uses_key();
     let mut out: Vec<Claim> = crate::property::of(Modality::Always, strategy)
@@ -91,7 +105,7 @@ pub fn properties_for(strategy: Strategy) -> Vec<Claim> {
         | Strategy::IdempotencyKeyLease => CONFLICT_REACHABLE,
         Strategy::IdempotencyKeyHeldTx | Strategy::LocalEffect => REPLAY_REACHABLE,
     };
-    out.push(Claim::sometimes(sometimes));
+    out.push(Claim::expected(sometimes));
     out
 }
 
@@ -100,7 +114,7 @@ pub fn properties_for(strategy: Strategy) -> Vec<Claim> {
 /// scenario's key strategy's *sometimes* property, as a written twin of a
 /// key strategy shows what it does; one written to guard a scenario of the
 /// unprotected designs owes no *sometimes* (nobody knows what it shows);
-/// one that claims nothing must be able to charge twice.
+/// one that claims nothing is expected to charge twice.
 pub fn properties_for_design(claims: crate::design::Claims, strategy: Strategy) -> Vec<Claim> {
     let claimed = claims == crate::design::Claims::ChargeOnce;
     let mut out = properties_for(strategy);
@@ -111,7 +125,7 @@ pub fn properties_for_design(claims: crate::design::Claims, strategy: Strategy) 
     }
     out.retain(|c| c.property.modality == Modality::Always || claimed == strategy.uses_key());
     if !claimed && strategy.uses_key() {
-        out.push(Claim::sometimes(DOUBLE_CHARGE_REACHABLE));
+        out.push(Claim::expected(DOUBLE_CHARGE_REACHABLE));
     }
     out
 }
@@ -240,7 +254,7 @@ pub fn properties_for_scenario(scenario: &Scenario) -> Vec<Claim> {
     if queues && scenario.strategy.uses_key() {
         for claim in &mut out {
             if claim.property.modality == Modality::Sometimes {
-                *claim = Claim::sometimes(REDELIVERY_ACKED);
+                *claim = Claim::expected(REDELIVERY_ACKED);
             }
         }
     }
