@@ -544,6 +544,30 @@ describe('the workshop\'s scheduler', () => {
     for (const t of [tab, fresh, bad]) await t.close();
   });
 
+  test('the transport plays the frames the choices fixed one by one, from the first when at the last, and stops there', async () => {
+    const tab = await open('?modo=oficina&scenario=timeout-retry&strategy=check-then-act');
+    const last = Number((await text(tab, 'step-counter')).match(/de (\d+)/)[1]);
+    assert.equal((await board(tab)).frame, String(last), 'the board opens at the turn\'s frame');
+    assert.equal(await tab.isDisabled('[data-testid=step-forward]'), true, 'no step past the last');
+    // Every frame the board shows while it plays, as the page writes it.
+    await tab.$eval('[data-testid=workshop] [data-testid=lousa]', (svg) => {
+      window.framesSeen = [];
+      new MutationObserver(() => window.framesSeen.push(Number(svg.dataset.frame))).observe(svg, { attributes: true, attributeFilter: ['data-frame'] });
+    });
+    await tab.selectOption('[data-testid=speed]', '3');
+    await tab.click('[data-testid=play]');
+    await tab.waitForFunction(
+      (last) => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'false' && window.framesSeen.at(-1) === last,
+      last,
+    );
+    const seen = await tab.evaluate(() => window.framesSeen);
+    assert.deepEqual(seen, Array.from({ length: last + 1 }, (_, i) => i), 'from 0 to the last, one frame at a time');
+    assert.equal(await tab.isDisabled('[data-testid=step-back]'), false);
+    await tab.click('[data-testid=step-back]');
+    assert.equal((await board(tab)).frame, String(last - 1));
+    await tab.close();
+  });
+
   test('English, and no console errors or page errors on any workshop page', async () => {
     const tab = await open('?modo=oficina&scenario=race-2&lang=en');
     assert.equal(await schedule(tab), 'no choices yet');

@@ -27,7 +27,7 @@
 pub mod board;
 mod components;
 pub use components::{
-    Board, EventTable, Narration, ProblemList, QuizPanel, SqlPanel, TwoLines, still,
+    Board, EventTable, Narration, ProblemList, QuizPanel, SqlPanel, Transport, TwoLines, still,
 };
 mod dom;
 mod drawn;

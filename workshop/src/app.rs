@@ -19,12 +19,14 @@ use crate::state::Ws;
 use crate::sweep::Sweep;
 use crate::texts::{presenting, words};
 use crate::url;
+use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
 use lousa_core::{Strategy, builtins};
-use lousa_web::EventTable;
 use lousa_web::keys::{self, Press, WorkshopKey};
+use lousa_web::state::{SPEEDS, STEP_MS_AT_1X};
 use lousa_web::text::html_lang;
+use lousa_web::{EventTable, Transport};
 
 #[component]
 pub fn Workshop() -> impl IntoView {
@@ -46,6 +48,7 @@ pub fn Workshop() -> impl IntoView {
         }
         document().set_title(words(lang).title);
     });
+    playback(ws);
     let whole: Whole = RwSignal::new((None, Counting::Idle));
     let fast: Fast = RwSignal::new(false);
     // The explorer's workers live as long as the page, and go with it.
@@ -220,8 +223,21 @@ fn Settings() -> impl IntoView {
     }
 }
 
-/// Back and forward through the frames the choices fixed, and where the
-/// board stands.
+/// Runs the playback timer while playing, at the chosen speed, as the
+/// reader's page does. Dropping the old interval stops it.
+fn playback(ws: Ws) {
+    let timer = StoredValue::new_local(None::<Interval>);
+    Effect::new(move |_| {
+        let period = ws
+            .playing
+            .get()
+            .then(|| STEP_MS_AT_1X * 1000 / SPEEDS[ws.speed.get()].1);
+        timer.set_value(period.map(|ms| Interval::new(ms, move || ws.advance())));
+    });
+}
+
+/// Back, play and forward through the frames the choices fixed (the
+/// reader's transport), and where the board stands.
 #[component]
 fn Steps() -> impl IntoView {
     let ws = expect_context::<Ws>();
@@ -246,28 +262,24 @@ fn Steps() -> impl IntoView {
         }
     };
     view! {
-        <p class="workshop-steps">
-            <button
-                data-testid="back"
-                aria-label=move || w().back
-                on:click=move |_| ws.step(-1)
-                prop:disabled=move || ws.frame() == 0
-            >
-                "←"
-            </button>
-            <button
-                data-testid="forward"
-                aria-label=move || w().forward
-                on:click=move |_| ws.step(1)
-                prop:disabled=move || { ws.frame() >= last() }
-            >
-                "→"
-            </button>
-            " "
-            <span data-testid="step-counter">{counter}</span>
-            " "
-            <span class="turn-state" data-testid="turn-state">{state}</span>
-        </p>
+        <div class="workshop-steps">
+            <Transport
+                lang=ws.lang
+                at_start=move || ws.frame() == 0
+                at_end=move || { ws.frame() >= last() }
+                on_step=move |by| ws.step(by)
+                playing=move || ws.playing.get()
+                on_play=move || ws.toggle_play()
+                speed=move || ws.speed.get()
+                on_speed=move |i| ws.speed.set(i.min(SPEEDS.len() - 1))
+                keys=["←", "→"]
+            />
+            <p>
+                <span data-testid="step-counter">{counter}</span>
+                " "
+                <span class="turn-state" data-testid="turn-state">{state}</span>
+            </p>
+        </div>
     }
 }
 

@@ -64,6 +64,10 @@ pub struct Ws {
     /// The design the scenario's HTTP jobs run as, in place of the
     /// strategy's handler: the design tab's, once checked.
     pub design: RwSignal<Option<Arc<Program>>>,
+    /// Playback: the board steps forward on a timer (`app::playback`), at
+    /// one of `lousa_web::state::SPEEDS`, until the last frame it can show.
+    pub playing: RwSignal<bool>,
+    pub speed: RwSignal<usize>,
 }
 
 impl Ws {
@@ -151,6 +155,8 @@ impl Ws {
             turn,
             whole,
             rewound,
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(1),
         };
         if setup.presenting && setup.frame.is_none() {
             ws.seek(0);
@@ -444,6 +450,29 @@ impl Ws {
     pub fn step(&self, by: isize) {
         let now = untrack(|| self.frame());
         self.seek(now.saturating_add_signed(by));
+    }
+
+    /// Plays on from the frame on the board, from the first when it is at
+    /// the last; or pauses.
+    pub fn toggle_play(&self) {
+        if self.playing.get_untracked() {
+            self.playing.set(false);
+            return;
+        }
+        if untrack(|| self.frame() >= self.last_frame()) {
+            self.seek(0);
+        }
+        self.playing.set(true);
+    }
+
+    /// One tick of playback: a step forward, stopping at the last frame.
+    pub fn advance(&self) {
+        let (now, last) = untrack(|| (self.frame(), self.last_frame()));
+        if now >= last {
+            self.playing.set(false);
+        } else {
+            self.seek(now + 1);
+        }
     }
 
     /// The scenario's edits changed (the editor checked them): the choices

@@ -1,81 +1,14 @@
-//! What the reader works the lousa with: playback, the settings, the help
-//! and the list of URL problems.
+//! What the reader sets the lousa with: the settings and the help.
 
-use super::bind::{chosen, flag, label, text, word};
+use super::bind::{chosen, flag, label, word};
 use crate::dom;
 use crate::model::Lousa;
-use crate::state::SPEEDS;
 use crate::text::{strategy_gloss, ui};
 use crate::words;
 use leptos::prelude::*;
 use lousa_core::Strategy;
 use lousa_core::builtins::NAMES;
 use lousa_core::narrate::Lang;
-
-/// Step back, play or pause, step forward, and the playback speed.
-#[component]
-pub fn Transport() -> impl IntoView {
-    let lousa = expect_context::<Lousa>();
-    view! {
-        <div class="transport" role="group" aria-label=label(|t| t.controls_label)>
-            <button
-                type="button"
-                data-testid="step-back"
-                aria-label=label(|t| t.back)
-                title=text(|l| format!("{} (← J)", ui(l.lang.get()).back))
-                disabled=flag(|l| l.frame.get() == 0)
-                on:click=move |_| lousa.step(-1)
-            >
-                "◀"
-            </button>
-            <button
-                type="button"
-                class="play"
-                data-testid="play"
-                aria-pressed=word(|l| if l.playing.get() { "true" } else { "false" })
-                on:click=move |_| lousa.toggle_play()
-            >
-                {text(|l| {
-                    let t = ui(l.lang.get());
-                    if l.playing.get() { format!("❚❚ {}", t.pause) } else { format!("▶ {}", t.play) }
-                })}
-            </button>
-            <button
-                type="button"
-                data-testid="step-forward"
-                aria-label=label(|t| t.forward)
-                title=text(|l| format!("{} (→ K)", ui(l.lang.get()).forward))
-                disabled=flag(|l| { l.frame.get() + 1 >= l.run.with(|r| r.frame_count()) })
-                on:click=move |_| lousa.step(1)
-            >
-                "▶"
-            </button>
-            <label class="speed">
-                <span>{label(|t| t.speed)}</span>
-                <select
-                    data-testid="speed"
-                    on:change=move |ev| {
-                        if let Ok(index) = event_target_value(&ev).parse() {
-                            lousa.set_speed(index);
-                        }
-                    }
-                >
-                    {SPEEDS
-                        .iter()
-                        .enumerate()
-                        .map(|(i, (name, _))| {
-                            view! {
-                                <option value=i.to_string() prop:selected=chosen(i, |l| l.speed.get())>
-                                    {*name}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
-            </label>
-        </div>
-    }
-}
 
 /// A design picker bound to one design of the moment.
 #[component]

@@ -3,13 +3,14 @@
 //!
 //! Shared by both pages, each taking its signals and callbacks as props:
 //! [`Board`] (the SVG the page draws the lousa in), [`SqlPanel`],
-//! [`Narration`], [`EventTable`], [`QuizPanel`], [`ProblemList`] and
-//! [`TwoLines`] (one failure as two runs on one axis, with a cursor).
+//! [`Narration`], [`EventTable`], [`QuizPanel`], [`ProblemList`],
+//! [`Transport`] and [`TwoLines`] (one failure as two runs on one axis,
+//! with a cursor).
 //!
 //! The reader's own, which read its state, [`Lousa`], from context:
 //! - [`LousaPanel`]: everything mounted into `#lousa-root`: the part that
 //!   stays on screen ([`Heading`], the problems, [`ReaderBoard`], the quiz,
-//!   the SQL panel, [`Transport`], [`Help`]) and the part that may follow
+//!   the SQL panel, the transport, [`Help`]) and the part that may follow
 //!   the article on a phone ([`Settings`], the narration, the event table).
 //! - [`TwinTimeline`]: the two lines and their ledgers, mounted into
 //!   `#twin-root`.
@@ -21,15 +22,17 @@ mod drawing;
 mod problem_list;
 pub mod quiz;
 mod text_panels;
+mod transport;
 mod twin_timeline;
 mod two_lines;
 
 pub use board::{Board, Heading, ReaderBoard};
-pub use controls::{Help, Settings, Transport};
+pub use controls::{Help, Settings};
 pub use drawing::still;
 pub use problem_list::ProblemList;
 pub use quiz::QuizPanel;
 pub use text_panels::{EventTable, Narration, SqlPanel};
+pub use transport::Transport;
 pub use twin_timeline::TwinTimeline;
 pub use two_lines::TwoLines;
 
@@ -65,7 +68,17 @@ pub fn LousaPanel() -> impl IntoView {
                 }
             />
             <SqlPanel sql=move || lousa.at.with(|a| a.sql.clone()) height=text_px(|l| l.fit.get().sql) />
-            <Transport />
+            <Transport
+                lang=lousa.lang
+                at_start=move || lousa.frame.get() == 0
+                at_end=move || { lousa.frame.get() + 1 >= lousa.run.with(|r| r.frame_count()) }
+                on_step=move |by| lousa.step(by)
+                playing=move || lousa.playing.get()
+                on_play=move || lousa.toggle_play()
+                speed=move || lousa.speed.get()
+                on_speed=move |i| lousa.set_speed(i)
+                keys=["← J", "→ K"]
+            />
             <Help />
         </section>
         <section class="lousa-extra" lang=code aria-label=label(|t| t.controls_label)>

@@ -1,0 +1,86 @@
+//! Step back, play or pause, step forward, and the playback speed: the
+//! frames of a run under a page's hand. Both pages mount it; each owns its
+//! playback timer and says what a step, a play and a speed do.
+
+use crate::state::SPEEDS;
+use crate::text::ui;
+use leptos::prelude::*;
+use lousa_core::narrate::Lang;
+
+#[component]
+pub fn Transport(
+    lang: impl Get<Value = Lang> + Copy + Send + Sync + 'static,
+    /// Whether the frame on screen is the first (stepping back is off) and
+    /// the last the page can show (stepping forward is off).
+    at_start: impl Fn() -> bool + Send + Sync + 'static,
+    at_end: impl Fn() -> bool + Send + Sync + 'static,
+    /// Steps one frame back (-1) or forward (1).
+    on_step: impl Fn(isize) + Copy + Send + Sync + 'static,
+    /// Whether it plays, and what the play button does.
+    playing: impl Fn() -> bool + Copy + Send + Sync + 'static,
+    on_play: impl Fn() + Copy + Send + Sync + 'static,
+    /// The speed's index in [`SPEEDS`], and what picking one does.
+    speed: impl Fn() -> usize + Copy + Send + Sync + 'static,
+    on_speed: impl Fn(usize) + Copy + Send + Sync + 'static,
+    /// The keys that step back and forward, for the buttons' titles.
+    keys: [&'static str; 2],
+) -> impl IntoView {
+    let [back_keys, forward_keys] = keys;
+    let t = move || ui(lang.get());
+    let speeds = SPEEDS
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| {
+            view! { <option value=i.to_string() prop:selected=move || speed() == i>{*name}</option> }
+        })
+        .collect_view();
+    view! {
+        <div class="transport" role="group" aria-label=move || t().controls_label>
+            <button
+                type="button"
+                data-testid="step-back"
+                aria-label=move || t().back
+                title=move || format!("{} ({back_keys})", t().back)
+                disabled=at_start
+                on:click=move |_| on_step(-1)
+            >
+                "◀"
+            </button>
+            <button
+                type="button"
+                class="play"
+                data-testid="play"
+                aria-pressed=move || if playing() { "true" } else { "false" }
+                on:click=move |_| on_play()
+            >
+                {move || {
+                    let t = t();
+                    if playing() { format!("❚❚ {}", t.pause) } else { format!("▶ {}", t.play) }
+                }}
+            </button>
+            <button
+                type="button"
+                data-testid="step-forward"
+                aria-label=move || t().forward
+                title=move || format!("{} ({forward_keys})", t().forward)
+                disabled=at_end
+                on:click=move |_| on_step(1)
+            >
+                "▶"
+            </button>
+            <label class="speed">
+                <span>{move || t().speed}</span>
+                <select
+                    data-testid="speed"
+                    on:change=move |ev| {
+                        if let Ok(index) = event_target_value(&ev).parse() {
+                            on_speed(index);
+                        }
+                    }
+                >
+                    {speeds}
+                </select>
+            </label>
+        </div>
+    }
+}
