@@ -39,7 +39,6 @@ struct Badge {
 #[component]
 pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     let ws = expect_context::<Ws>();
-    let shown = Memo::new(move |_| ws.shown_run());
     // Sized by the frames the board can show, and only the frame on screen
     // drawn: a run of thousands of steps costs what its shown part costs.
     let checkpoints = StoredValue::new(Checkpoints::default());
@@ -50,8 +49,8 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
         let scheduling = !ws.on_branch.get() && !ws.presenting.get();
         let of = (ws.link(), ws.strategy.get(), width, lang);
         let choices = ws.choices.get();
-        shown.with(|r| {
-            let r = r.as_ref()?;
+        ws.with_shown(|r| {
+            let r = r?;
             if !scheduling {
                 return Some((width, board::layout_through(r, last, width, lang)));
             }
@@ -65,7 +64,7 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     let parts = move || {
         let frame = ws.frame();
         let lang = ws.lang.get_untracked();
-        shown.with(|r| {
+        ws.with_shown(|r| {
             layout.with(|l| match (r, l) {
                 (Some(r), Some((width, layout))) => board::board(r, frame, *width, lang, layout)
                     .parts
@@ -79,7 +78,7 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     // What the drawing depends on, for the effect that places the badges
     // once it is on screen.
     let drawn_at = move || {
-        shown.track();
+        ws.with_shown(|_| ());
         layout.track();
         ws.frame()
     };
@@ -164,15 +163,13 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
         <Narration height=|| None said=move || {
             let lang = ws.lang.get();
             let frame = ws.frame();
-            match shown.get() {
-                Some(r) => narration(&r, ws.scenario.get(), frame, lang, ui(lang)),
-                None => ws.turn.with(|t| t.as_ref().err().cloned().unwrap_or_default()),
-            }
+            ws.with_shown(|r| r.map(|r| narration(r, ws.scenario.get(), frame, lang, ui(lang))))
+                .unwrap_or_else(|| ws.turn.with(|t| t.as_ref().err().cloned().unwrap_or_default()))
         } />
         <SqlPanel height=|| None sql=move || {
             let lang = ws.lang.get();
             let frame = ws.frame();
-            shown.with(|r| r.as_ref().map(|r| sql_texts(r, frame, lang, false).into_view()))
+            ws.with_shown(|r| r.map(|r| sql_texts(r, frame, lang, false).into_view()))
                 .unwrap_or_default()
         } />
     }

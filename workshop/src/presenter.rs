@@ -17,7 +17,6 @@ use crate::texts::{presenting, words};
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
 use lousa_core::predict;
-use lousa_core::run::Run;
 use lousa_web::board;
 use lousa_web::keys::{self, PresenterKey, Press};
 use lousa_web::quiz::Quiz;
@@ -50,9 +49,6 @@ pub fn fit_width(area: (f64, f64), sizes: &[(i32, i32)]) -> i32 {
 pub struct Presenter {
     pub quiz: RwSignal<Quiz>,
     pub blank: RwSignal<bool>,
-    /// The run on the board (the branch's, when it shows), in presenter
-    /// mode only.
-    shown: Memo<Option<Run>>,
     /// The width to draw the board for: [`WIDTH`], or in presenter mode
     /// the one that fits the screen ([`PresenterBar`] measures it).
     pub width: RwSignal<i32>,
@@ -60,24 +56,20 @@ pub struct Presenter {
 
 impl Presenter {
     pub fn new(ws: Ws) -> Presenter {
-        let shown = Memo::new(move |_| {
-            if ws.presenting.get() {
-                ws.shown_run()
-            } else {
-                None
-            }
-        });
         let quiz = RwSignal::new(Quiz::default());
         // Another run (another scenario, strategy, choices or the branch)
-        // asks anew.
+        // asks anew; outside presenter mode nothing is asked.
         Effect::new(move |_| {
-            let prompts = shown.with(|r| r.as_ref().map(predict::prompts).unwrap_or_default());
+            let prompts = if ws.presenting.get() {
+                ws.with_shown(|r| r.map(predict::prompts).unwrap_or_default())
+            } else {
+                Vec::new()
+            };
             quiz.update(|q| q.for_run(&prompts));
         });
         Presenter {
             quiz,
             blank: RwSignal::new(false),
-            shown,
             width: RwSignal::new(WIDTH),
         }
     }
@@ -197,8 +189,11 @@ pub fn PresenterBar() -> impl IntoView {
     Effect::new(move |_| {
         resized.track();
         let lang = ws.lang.get();
-        let sizes: Vec<(i32, i32)> = p.shown.with(|r| {
-            r.as_ref().map_or_else(Vec::new, |r| {
+        if !ws.presenting.get() {
+            return;
+        }
+        let sizes: Vec<(i32, i32)> = ws.with_shown(|r| {
+            r.map_or_else(Vec::new, |r| {
                 WIDTHS
                     .iter()
                     .map(|&w| (w, board::layout(r, w, lang).tallest))

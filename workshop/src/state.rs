@@ -184,9 +184,12 @@ impl Ws {
     /// whole run's; else up to the turn's.
     pub fn last_frame(&self) -> usize {
         if self.on_branch.get()
-            && let Some(Ok(r)) = self.branch.get()
+            && let Some(last) = self.branch.with(|b| match b {
+                Some(Ok(r)) => Some(r.frame_count() - 1),
+                _ => None,
+            })
         {
-            return r.frame_count() - 1;
+            return last;
         }
         if self.presenting.get() {
             return self
@@ -201,22 +204,9 @@ impl Ws {
         self.turn.with(|t| t.as_ref().map_or(0, |t| t.frame))
     }
 
-    /// The run the board shows: the branch's; in presenter mode the whole
-    /// run; else the turn's, as far as the choices fix it.
-    pub fn shown_run(&self) -> Option<Run> {
-        if self.on_branch.get()
-            && let Some(Ok(r)) = self.branch.get()
-        {
-            return Some(r);
-        }
-        if self.presenting.get() {
-            return self.whole.with(|r| r.as_deref().cloned());
-        }
-        self.turn.with(|t| t.as_ref().ok().map(|t| t.run.clone()))
-    }
-
-    /// Reads the run the board shows (see [`Ws::shown_run`]) without
-    /// copying it.
+    /// Reads the run the board shows: the branch's; in presenter mode the
+    /// whole run; else the turn's, as far as the choices fix it. The run
+    /// is read where it is kept, never copied.
     pub fn with_shown<R>(&self, f: impl FnOnce(Option<&Run>) -> R) -> R {
         let mut f = Some(f);
         let mut call = |r: Option<&Run>| f.take().map(|f| f(r));
