@@ -18,30 +18,32 @@ pub fn Scheduler() -> impl IntoView {
         let lang = ws.lang.get();
         ws.with_point(|p| p.map_or(w().run_over, |p| choice_kind(p.kind, lang)))
     };
+    // The alternatives at the choice point, numbered for keys 1-9; keyed,
+    // so that a list that keeps an alternative keeps its button.
     let items = move || {
         let lang = ws.lang.get();
         let list = ws.with_acting(|t| t.map(|t| labels(t, lang)).unwrap_or_default());
         list.into_iter()
             .enumerate()
-            .map(|(n, l)| {
-                let choice = l.choice;
-                // Keys 1-9 pick the first nine listed.
-                let key = (n < 9).then(|| view! { <kbd>{(n + 1).to_string()}</kbd> " " });
-                view! {
-                    <li>
-                        <button
-                            class="pick"
-                            data-testid="pick"
-                            data-choice=choice.to_string()
-                            on:click=move |_| ws.pick(choice)
-                        >
-                            {key}
-                            {l.text}
-                        </button>
-                    </li>
-                }
-            })
-            .collect_view()
+            .map(|(n, l)| (n, l.choice, l.text))
+            .collect::<Vec<_>>()
+    };
+    let item = move |(n, choice, text): (usize, u32, String)| {
+        // Keys 1-9 pick the first nine listed.
+        let key = (n < 9).then(|| view! { <kbd>{(n + 1).to_string()}</kbd> " " });
+        view! {
+            <li>
+                <button
+                    class="pick"
+                    data-testid="pick"
+                    data-choice=choice.to_string()
+                    on:click=move |_| ws.pick(choice)
+                >
+                    {key}
+                    {text}
+                </button>
+            </li>
+        }
     };
     let schedule_text = move || {
         ws.choices.with(|c| {
@@ -62,7 +64,9 @@ pub fn Scheduler() -> impl IntoView {
                     .with(Option::is_some)
                     .then(|| view! { <p class="rewound" data-testid="rewound">{w().rewound}</p> })
             }}
-            <ol class="picks" data-testid="picks">{items}</ol>
+            <ol class="picks" data-testid="picks">
+                <For each=items key=|i| i.clone() children=item />
+            </ol>
             <OtherChoice />
             <Ending />
             <p class="scheduler-actions">

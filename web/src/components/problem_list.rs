@@ -14,6 +14,7 @@ pub fn ProblemList(
     problems: impl With<Value = Problems> + Copy + Send + Sync + 'static,
     lang: impl Get<Value = Lang> + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
+    // Rebuilt whole: a link's problems change all at once, if ever.
     let lines = move || {
         problems
             .with(|p| problem_lines(p, lang.get()))

@@ -56,6 +56,18 @@ pub fn Narration(
     }
 }
 
+/// One row of the event table.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct EventRow {
+    /// Its place in the run's events.
+    n: usize,
+    /// The step that shows it.
+    at: usize,
+    time: String,
+    who: String,
+    what: String,
+}
+
 /// Every event of `run`, one row each under the step that shows it (the
 /// step counter's numbers, so "passo 26 de 30" and 22 events read as one
 /// story), the rows of `frame` marked as the current step. Both pages
@@ -74,27 +86,27 @@ pub fn EventTable(
     while_open: bool,
 ) -> impl IntoView {
     let open = RwSignal::new(false);
+    // Keyed by what a row says and where: a run that grows (the workshop's
+    // next pick) keeps the rows it shares with the one before.
     let rows = move || {
         if while_open && !open.get() {
-            return None;
+            return Vec::new();
         }
         let lang = lang.get();
-        let run = run.get()?;
-        let rows = run
-            .events()
-            .map(|(at, event)| {
-                let current = move || (frame.get() == at).then_some("step");
-                view! {
-                    <tr data-frame=at.to_string() aria-current=current>
-                        <td class="num">{at}</td>
-                        <td class="num">{view::clock(event.time_ms, lang)}</td>
-                        <td>{narrate::actor(event.actor, lang)}</td>
-                        <td>{narrate::describe(event, lang)}</td>
-                    </tr>
-                }
+        run.with(|r| {
+            r.as_ref().map_or_else(Vec::new, |run| {
+                run.events()
+                    .enumerate()
+                    .map(|(n, (at, event))| EventRow {
+                        n,
+                        at,
+                        time: view::clock(event.time_ms, lang),
+                        who: narrate::actor(event.actor, lang).to_string(),
+                        what: narrate::describe(event, lang),
+                    })
+                    .collect::<Vec<_>>()
             })
-            .collect_view();
-        Some(rows)
+        })
     };
     let summary = move || {
         let (events, steps) = run.with(|r| {
@@ -121,7 +133,19 @@ pub fn EventTable(
                             <th scope="col">{col(|t| t.col_what)}</th>
                         </tr>
                     </thead>
-                    <tbody data-testid="event-rows">{rows}</tbody>
+                    <tbody data-testid="event-rows">
+                        <For each=rows key=|row| row.clone() let(row)>
+                            <tr
+                                data-frame=row.at.to_string()
+                                aria-current=move || (frame.get() == row.at).then_some("step")
+                            >
+                                <td class="num">{row.at}</td>
+                                <td class="num">{row.time}</td>
+                                <td>{row.who}</td>
+                                <td>{row.what}</td>
+                            </tr>
+                        </For>
+                    </tbody>
                 </table>
             </div>
         </details>
