@@ -154,10 +154,9 @@ pub fn show_failure(root: &Element, pt: &str, detail: &str, en: &str) {
     }
 }
 
-/// The element with this id. (A selector, so the page needs one fewer
-/// browser function.)
+/// The element with this id.
 pub fn by_id(id: &str) -> Option<Element> {
-    document().query_selector(&format!("#{id}")).ok().flatten()
+    document().get_element_by_id(id)
 }
 
 /// The width `el` is laid out at, in whole pixels (0 when hidden).
