@@ -9,10 +9,9 @@ use crate::fit::{self, Fits};
 use crate::keys::{self, Press, ReaderKey};
 use crate::model::{Lousa, STACKED_BELOW_PX, WorldKey};
 use crate::scroll::{self, Steps};
-use crate::state::{SPEEDS, STEP_MS_AT_1X};
 use crate::text::html_lang;
 use crate::worlds;
-use gloo_timers::callback::{Interval, Timeout};
+use gloo_timers::callback::Timeout;
 use leptos::ev;
 use leptos::prelude::*;
 use web_sys::KeyboardEvent;
@@ -48,7 +47,7 @@ pub fn install(lousa: Lousa, apply_first: bool) {
     window_event_listener(ev::scroll, move |_| on_scroll.measure());
     window_event_listener(ev::popstate, move |_| lousa.restore(&dom::location_query()));
     window_event_listener(ev::keydown, move |e| on_key(&lousa, &e));
-    playback(lousa);
+    crate::components::play_on_timer(lousa.playing, lousa.speed, move || lousa.advance());
     veil_while_asking(lousa, steps.clone());
     let fits = StoredValue::new_local(Fits::default());
     fit_text_boxes(lousa, fits);
@@ -97,20 +96,6 @@ fn measure(lousa: &Lousa) {
     if lousa.stacked.get_untracked() != stacked {
         lousa.stacked.set(stacked);
     }
-}
-
-/// Runs the playback timer while playing, at the chosen speed.
-fn playback(lousa: Lousa) {
-    let timer = StoredValue::new_local(None::<Interval>);
-    Effect::new(move |_| {
-        let period = lousa
-            .playing
-            .get()
-            .then(|| STEP_MS_AT_1X * 1000 / SPEEDS[lousa.speed.get()].1);
-        // Dropping the old interval stops it.
-        let next = period.map(|ms| Interval::new(ms, move || lousa.advance()));
-        timer.set_value(next);
-    });
 }
 
 /// Gives the text boxes the sizes of their longest texts in the world on

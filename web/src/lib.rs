@@ -27,7 +27,8 @@
 pub mod board;
 mod components;
 pub use components::{
-    Board, EventTable, Narration, ProblemList, QuizPanel, SqlPanel, Transport, TwoLines, still,
+    Board, EventTable, Narration, ProblemList, QuizPanel, SqlPanel, Transport, TwoLines,
+    play_on_timer, still,
 };
 mod dom;
 mod drawn;

@@ -19,12 +19,11 @@ use crate::state::Ws;
 use crate::sweep::Sweep;
 use crate::texts::{presenting, words};
 use crate::url;
-use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
 use lousa_core::{Strategy, builtins};
 use lousa_web::keys::{self, Press, WorkshopKey};
-use lousa_web::state::{SPEEDS, STEP_MS_AT_1X};
+use lousa_web::state::SPEEDS;
 use lousa_web::text::html_lang;
 use lousa_web::{EventTable, Transport};
 
@@ -48,7 +47,7 @@ pub fn Workshop() -> impl IntoView {
         }
         document().set_title(words(lang).title);
     });
-    playback(ws);
+    lousa_web::play_on_timer(ws.playing, ws.speed, move || ws.advance());
     let whole: Whole = RwSignal::new((None, Counting::Idle));
     let fast: Fast = RwSignal::new(false);
     // The explorer's workers live as long as the page, and go with it.
@@ -221,19 +220,6 @@ fn Settings() -> impl IntoView {
             <p class="scenario-title" data-testid="scenario-title">{title}</p>
         </header>
     }
-}
-
-/// Runs the playback timer while playing, at the chosen speed, as the
-/// reader's page does. Dropping the old interval stops it.
-fn playback(ws: Ws) {
-    let timer = StoredValue::new_local(None::<Interval>);
-    Effect::new(move |_| {
-        let period = ws
-            .playing
-            .get()
-            .then(|| STEP_MS_AT_1X * 1000 / SPEEDS[ws.speed.get()].1);
-        timer.set_value(period.map(|ms| Interval::new(ms, move || ws.advance())));
-    });
 }
 
 /// Back, play and forward through the frames the choices fixed (the

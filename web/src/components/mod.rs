@@ -32,7 +32,7 @@ pub use drawing::still;
 pub use problem_list::ProblemList;
 pub use quiz::QuizPanel;
 pub use text_panels::{EventTable, Narration, SqlPanel};
-pub use transport::Transport;
+pub use transport::{Transport, play_on_timer};
 pub use twin_timeline::TwinTimeline;
 pub use two_lines::TwoLines;
 

@@ -1,12 +1,32 @@
 //! Step back, play or pause, step forward, and the playback speed: the
-//! frames of a run under a page's hand. Both pages mount it; each owns its
-//! playback timer and says what a step, a play and a speed do.
+//! frames of a run under a page's hand. Both pages mount it, say what a
+//! step, a play and a speed do, and run [`play_on_timer`] with their own
+//! tick (the reader's stops at a question).
 
-use crate::state::SPEEDS;
+use crate::state::{SPEEDS, STEP_MS_AT_1X};
 use crate::text::ui;
+use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
 
+/// The playback timer a page runs beside its [`Transport`]: while
+/// `playing`, `tick` every step's time at the chosen speed. Dropping the
+/// old interval stops it.
+pub fn play_on_timer(
+    playing: impl Get<Value = bool> + Send + Sync + 'static,
+    speed: impl Get<Value = usize> + Send + Sync + 'static,
+    tick: impl Fn() + Copy + 'static,
+) {
+    let timer = StoredValue::new_local(None::<Interval>);
+    Effect::new(move |_| {
+        let period = playing
+            .get()
+            .then(|| STEP_MS_AT_1X * 1000 / SPEEDS[speed.get()].1);
+        timer.set_value(period.map(|ms| Interval::new(ms, tick)));
+    });
+}
+
+/// The buttons and the speed menu, as a labelled group.
 #[component]
 pub fn Transport(
     lang: impl Get<Value = Lang> + Copy + Send + Sync + 'static,
