@@ -565,6 +565,14 @@ describe('the workshop\'s scheduler', () => {
     assert.equal(await tab.isDisabled('[data-testid=step-back]'), false);
     await tab.click('[data-testid=step-back]');
     assert.equal((await board(tab)).frame, String(last - 1));
+    // Space, away from a button, plays on from there as the reader's page does.
+    await tab.evaluate(() => document.activeElement?.blur());
+    await tab.keyboard.press(' ');
+    await tab.waitForFunction(
+      (last) => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'false' && window.framesSeen.at(-1) === last,
+      last,
+    );
+    assert.deepEqual((await tab.evaluate(() => window.framesSeen)).slice(-2), [last - 1, last]);
     await tab.close();
   });
 

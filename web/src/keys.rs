@@ -107,6 +107,8 @@ pub enum WorkshopKey {
     /// F: first come, first served to the end.
     Finish,
     Step(isize),
+    /// Space, away from a button: play or pause, as on the reader's page.
+    TogglePlay,
     /// E: count every schedule.
     CountAll,
 }
@@ -122,6 +124,7 @@ pub fn workshop(press: &Press) -> Option<WorkshopKey> {
         "f" | "F" => Some(WorkshopKey::Finish),
         "ArrowLeft" => Some(WorkshopKey::Step(-1)),
         "ArrowRight" => Some(WorkshopKey::Step(1)),
+        " " if !press.on_control => Some(WorkshopKey::TogglePlay),
         "e" | "E" => Some(WorkshopKey::CountAll),
         key => choice(key).map(WorkshopKey::Pick),
     }
@@ -233,6 +236,12 @@ mod tests {
         assert_eq!(workshop(&key("U")), Some(WorkshopKey::Undo));
         assert_eq!(workshop(&key("e")), Some(WorkshopKey::CountAll));
         assert_eq!(workshop(&key("j")), None);
+        assert_eq!(workshop(&key(" ")), Some(WorkshopKey::TogglePlay));
+        let on_button = Press {
+            on_control: true,
+            ..key(" ")
+        };
+        assert_eq!(workshop(&on_button), None, "Space presses the button");
         assert_eq!(presenter(&key("PageDown")), Some(PresenterKey::Forward));
         assert_eq!(presenter(&key(".")), Some(PresenterKey::Blank));
         assert_eq!(presenter(&key("3")), Some(PresenterKey::Answer(2)));

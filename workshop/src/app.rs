@@ -123,6 +123,7 @@ fn on_key(
         WorkshopKey::Redo => ws.redo(),
         WorkshopKey::Finish => ws.finish(),
         WorkshopKey::Step(by) => ws.step(by),
+        WorkshopKey::TogglePlay => ws.toggle_play(),
         WorkshopKey::CountAll => start_whole(ws, explorer, whole, fast),
     }
     e.prevent_default();

@@ -105,7 +105,7 @@ pub struct Words {
     pub qr_too_long: &'static str,
     pub export_names: [&'static str; 4],
     pub keys_title: &'static str,
-    pub keys: [(&'static str, &'static str); 6],
+    pub keys: [(&'static str, &'static str); 7],
 }
 
 pub const PT: Words = Words {
@@ -205,6 +205,7 @@ pub const PT: Words = Words {
         ("R", "refaz"),
         ("F", "primeiro a chegar até o fim"),
         ("← →", "passo anterior e seguinte"),
+        ("Espaço", "toca ou pausa os passos"),
         ("E", "conta todos os escalonamentos"),
     ],
 };
@@ -306,6 +307,7 @@ pub const EN: Words = Words {
         ("R", "redoes"),
         ("F", "first come, first served to the end"),
         ("← →", "previous and next step"),
+        ("Space", "plays or pauses the steps"),
         ("E", "counts every schedule"),
     ],
 };
