@@ -179,6 +179,16 @@ pub fn clock_text(run: &Run, frame: usize, lang: Lang) -> String {
     format!("t = {}", view::clock(run.state_at(frame).time_ms, lang))
 }
 
+/// "0,250 s · step 3": where a time cursor stands, read out.
+pub fn cursor_text(run: &Run, frame: usize, lang: Lang) -> String {
+    let time = run.state_at(frame).time_ms;
+    format!(
+        "{} · {} {frame}",
+        view::clock(time, lang),
+        ui(lang).step_word
+    )
+}
+
 /// "step 3 of 33".
 pub fn counter_text(run: &Run, frame: usize, lang: Lang) -> String {
     let t = ui(lang);

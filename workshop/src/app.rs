@@ -23,7 +23,6 @@ use leptos::prelude::*;
 use lousa_core::narrate::Lang;
 use lousa_core::{Strategy, builtins};
 use lousa_web::keys::{self, Press, WorkshopKey};
-use lousa_web::state::SPEEDS;
 use lousa_web::text::html_lang;
 use lousa_web::{EventTable, Transport};
 
@@ -258,7 +257,7 @@ fn Steps() -> impl IntoView {
                 playing=move || ws.playing.get()
                 on_play=move || ws.toggle_play()
                 speed=move || ws.speed.get()
-                on_speed=move |i| ws.speed.set(i.min(SPEEDS.len() - 1))
+                on_speed=move |i| ws.speed.set(i)
                 keys=["←", "→"]
             />
             <p>

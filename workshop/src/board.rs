@@ -123,6 +123,12 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
         }
         on_resize.forget();
     });
+    // Once per frame, for the SQL panel's four texts.
+    let sql = Memo::new(move |_| {
+        let (frame, lang) = (ws.frame(), ws.lang.get());
+        ws.with_shown(|r| r.map(|r| sql_texts(r, frame, lang, false).into_view()))
+            .unwrap_or_default()
+    });
     let pick = move |choice: u32| ws.pick(choice);
     view! {
         <div class="board-wrap" node_ref=wrap data-testid="workshop-board-wrap">
@@ -166,12 +172,7 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
             ws.with_shown(|r| r.map(|r| narration(r, ws.scenario.get(), frame, lang, ui(lang))))
                 .unwrap_or_else(|| ws.turn.with(|t| t.as_ref().err().cloned().unwrap_or_default()))
         } />
-        <SqlPanel height=|| None sql=move || {
-            let lang = ws.lang.get();
-            let frame = ws.frame();
-            ws.with_shown(|r| r.map(|r| sql_texts(r, frame, lang, false).into_view()))
-                .unwrap_or_default()
-        } />
+        <SqlPanel height=|| None sql=move || sql.get() />
     }
 }
 

@@ -14,6 +14,7 @@ use lousa_core::view::{self, Cursor};
 use lousa_web::TwoLines;
 use lousa_web::text::ui;
 use lousa_web::twin::TwinView;
+use lousa_web::words::cursor_text;
 use lousa_web::worlds::Shared;
 use std::sync::Arc;
 
@@ -135,14 +136,9 @@ fn Lines() -> impl IntoView {
         }
     };
     let value_text = move || {
-        let lang = ws.lang.get();
-        let frame = ws.frame();
-        let time = ws.with_shown(|r| r.map_or(0, |r| r.state_at(frame).time_ms));
-        format!(
-            "{} · {} {frame}",
-            view::clock(time, lang),
-            ui(lang).step_word
-        )
+        let (frame, lang) = (ws.frame(), ws.lang.get());
+        ws.with_shown(|r| r.map(|r| cursor_text(r, frame, lang)))
+            .unwrap_or_default()
     };
     move || {
         lines.with(Option::is_some).then(|| {

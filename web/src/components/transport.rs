@@ -93,8 +93,8 @@ pub fn Transport(
                 <select
                     data-testid="speed"
                     on:change=move |ev| {
-                        if let Ok(index) = event_target_value(&ev).parse() {
-                            on_speed(index);
+                        if let Ok(index) = event_target_value(&ev).parse::<usize>() {
+                            on_speed(index.min(SPEEDS.len() - 1));
                         }
                     }
                 >

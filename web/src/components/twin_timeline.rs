@@ -6,7 +6,8 @@ use super::bind::{flag, label, line_text, text, word};
 use super::controls::StrategyPicker;
 use super::two_lines::TwoLines;
 use crate::model::{Lousa, Nav};
-use crate::text::{html_lang, ui};
+use crate::text::html_lang;
+use crate::words;
 use leptos::prelude::*;
 use lousa_core::Strategy;
 use lousa_core::view::{self, Cursor};
@@ -79,10 +80,8 @@ pub fn TwinTimeline() -> impl IntoView {
         moment.with(|m| m.line_names(lang).map(String::from))
     });
     let value_text = text(|l| {
-        let f = l.frame.get();
-        let time = l.run.with(|r| r.state_at(f).time_ms);
-        let lang = l.lang.get();
-        format!("{} · {} {f}", view::clock(time, lang), ui(lang).step_word)
+        l.run
+            .with(|r| words::cursor_text(r, l.frame.get(), l.lang.get()))
     });
     let on_seek = move |stop: Cursor, press: bool| {
         lousa.seek_twin(stop, if press { Nav::Push } else { Nav::Replace });
