@@ -17,7 +17,7 @@ use crate::scheduler::Scheduler;
 use crate::share::Share;
 use crate::state::Ws;
 use crate::sweep::Sweep;
-use crate::texts::{presenting, words};
+use crate::texts::words;
 use crate::url;
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
@@ -209,10 +209,10 @@ fn Settings() -> impl IntoView {
                 " "
                 <button
                     data-testid="present"
-                    title=move || presenting(ws.lang.get()).enter_title
+                    title=move || words(ws.lang.get()).presenting.enter_title
                     on:click=move |_| p.enter(ws)
                 >
-                    {move || presenting(ws.lang.get()).enter}
+                    {move || words(ws.lang.get()).presenting.enter}
                 </button>
                 " "
                 <a href=reader>{move || w().reader_page}</a>

@@ -18,41 +18,9 @@ use lousa_web::words::cursor_text;
 use lousa_web::worlds::Shared;
 use std::sync::Arc;
 
-struct Words {
-    title: &'static str,
-    intro: &'static str,
-    none: &'static str,
-    run: &'static str,
-    branch: &'static str,
-    drop: &'static str,
-    at_frame: &'static str,
-}
-
-const PT: Words = Words {
-    title: "Injetar uma falha",
-    intro: "A execução se bifurca neste passo: o ramo recebe a falha, o resto segue igual.",
-    none: "Neste passo não há falha a injetar.",
-    run: "Sem a falha",
-    branch: "Com a falha",
-    drop: "Descartar o ramo",
-    at_frame: "no passo",
-};
-
-const EN: Words = Words {
-    title: "Inject a fault",
-    intro: "The run forks at this step: the branch gets the fault, the rest stays the same.",
-    none: "There is no fault to inject at this step.",
-    run: "Without the fault",
-    branch: "With the fault",
-    drop: "Drop the branch",
-    at_frame: "at step",
-};
-
-fn words(lang: Lang) -> &'static Words {
-    match lang {
-        Lang::Pt => &PT,
-        Lang::En => &EN,
-    }
+/// This view's words, from the workshop's table (`crate::texts`).
+fn words(lang: Lang) -> &'static crate::texts::BranchWords {
+    &crate::texts::words(lang).branch
 }
 
 #[component]

@@ -10,11 +10,10 @@
 
 use crate::counts::{Counting, Fast, Whole, start_whole};
 use crate::design_edit::{self as edit, ANSWERS, Kind, TABLES, WHENS};
-use crate::design_words::{checks_line, words};
 use crate::explorer::Explorer;
 use crate::property_words;
 use crate::state::Ws;
-use crate::texts::refusal;
+use crate::texts::{checks_line, refusal};
 use leptos::prelude::*;
 use lousa_core::builtins;
 use lousa_core::design::{
@@ -25,6 +24,11 @@ use lousa_core::json::FieldError;
 use lousa_core::narrate::Lang;
 use lousa_core::store::Isolation;
 use std::sync::Arc;
+
+/// This view's words, from the workshop's table (`crate::texts`).
+fn words(lang: Lang) -> &'static crate::texts::DesignWords {
+    &crate::texts::words(lang).design
+}
 
 /// Where the draft waits between visits.
 const DRAFT_KEY: &str = "lousa-design-draft";

@@ -11,50 +11,9 @@ use leptos::prelude::*;
 use lousa_core::narrate::Lang;
 use wasm_bindgen::JsCast;
 
-struct Words {
-    title: &'static str,
-    world: &'static str,
-    client: &'static str,
-    faults: &'static str,
-    more: &'static str,
-    fewer: &'static str,
-    reset: &'static str,
-    export: &'static str,
-    import: &'static str,
-    edited: &'static str,
-}
-
-const PT: Words = Words {
-    title: "Editar o cenário",
-    world: "O mundo",
-    client: "Cliente",
-    faults: "Falhas",
-    more: "Mais um cliente",
-    fewer: "Um cliente a menos",
-    reset: "Voltar ao cenário pronto",
-    export: "Baixar como JSON",
-    import: "Abrir um JSON",
-    edited: "Cenário editado: o link guarda as mudanças.",
-};
-
-const EN: Words = Words {
-    title: "Edit the scenario",
-    world: "The world",
-    client: "Client",
-    faults: "Faults",
-    more: "One more client",
-    fewer: "One client fewer",
-    reset: "Back to the built-in",
-    export: "Download as JSON",
-    import: "Open a JSON file",
-    edited: "Edited scenario: the link keeps the changes.",
-};
-
-fn words(lang: Lang) -> &'static Words {
-    match lang {
-        Lang::Pt => &PT,
-        Lang::En => &EN,
-    }
+/// This view's words, from the workshop's table (`crate::texts`).
+fn words(lang: Lang) -> &'static crate::texts::EditorWords {
+    &crate::texts::words(lang).editor
 }
 
 #[component]

@@ -4,20 +4,21 @@
 //!
 //! Codemap, in import order (each module uses only those above it):
 //!
-//! - `texts`: the view's sentences, Portuguese and English;
+//! - `texts`: every sentence of the view, one table per language
+//!   (`texts/pt.rs`, `texts/en.rs`) with a section per part of the screen;
 //! - `url`: the state a link carries, read (with lousa-web's `url`, the
 //!   reader both pages share) and written;
 //! - `state`: that state as signals, the run as a memo, the actions;
 //! - `alternatives`: the words for a choice point's alternatives;
 //! - `property_words`: the explorer's properties and verdicts in words;
 //! - `edit`: the scenario editor's fields and what an edit makes;
-//! - `design_edit`, `design_words`: the design tab's edits of a design
-//!   (add, move, remove, rename, the menus' choices) and its sentences;
+//! - `design_edit`: the design tab's edits of a design (add, move,
+//!   remove, rename, the menus' choices);
 //! - `explorer`: the explorer's Web Workers, owned by the page that calls
 //!   `use_explorer`, started, asked and cancelled;
 //! - `board`, `scheduler`, `counts`, `sweep`, `exports`, `share`,
-//!   `handout`, `lesson`, `editor`, `design_tab`, `branch`: the components of each part of the screen (`sweep` with its
-//!   own sentences, and `sweep_map` its heatmaps, worked out as data and drawn);
+//!   `handout`, `lesson`, `editor`, `design_tab`, `branch`: the components of each part of the
+//!   screen (`sweep_map` draws the sweep's heatmaps, worked out as data);
 //! - `presenter`: presenter mode, the board alone for a room, and its
 //!   predict-then-reveal questions;
 //! - `app`: the page that holds them.
@@ -32,7 +33,6 @@ mod branch;
 mod counts;
 mod design_edit;
 mod design_tab;
-mod design_words;
 pub mod edit;
 mod editor;
 mod explorer;

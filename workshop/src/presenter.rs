@@ -13,7 +13,7 @@
 
 use crate::board::WIDTH;
 use crate::state::Ws;
-use crate::texts::{presenting, words};
+use crate::texts::words;
 use leptos::prelude::*;
 use lousa_core::narrate::Lang;
 use lousa_core::predict;
@@ -180,7 +180,7 @@ pub fn PresenterBar() -> impl IntoView {
     let ws = expect_context::<Ws>();
     let p = expect_context::<Presenter>();
     let lang = ws.lang.get_untracked();
-    let t = presenting(lang);
+    let t = &words(lang).presenting;
     // Fit the board's width to its box once the layout is the presenter's,
     // and again on resize or for another run, with the room a question
     // takes counted as the board's: a question shrinks the drawing but never
@@ -280,7 +280,7 @@ pub fn QuizPanel() -> impl IntoView {
         <lousa_web::QuizPanel
             quiz
             lang=ws.lang
-            label=|l| presenting(l).question_label
+            label=|l| words(l).presenting.question_label
             on_answer=move |i| p.answer(ws, i)
         />
     }

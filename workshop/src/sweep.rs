@@ -19,6 +19,11 @@ use lousa_core::{Scenario, Strategy};
 use lousa_protocol::{Request, SweepDone, SweepFigures, SweepRequest};
 use std::sync::Arc;
 
+/// This view's words, from the workshop's table (`crate::texts`).
+pub fn words(lang: Lang) -> &'static crate::texts::SweepWords {
+    &crate::texts::words(lang).sweep
+}
+
 /// A field the attendee can sweep: a link's dotted path into the
 /// scenario, the values it starts with (as `lousa sweep --x` writes them),
 /// and its name in both languages.
@@ -490,125 +495,6 @@ pub(crate) fn label(f: &Field, lang: Lang) -> &'static str {
     match lang {
         Lang::Pt => f.pt,
         Lang::En => f.en,
-    }
-}
-
-/// The sweep's sentences, Portuguese and English.
-pub struct Words {
-    pub title: &'static str,
-    pub intro: &'static str,
-    pub across: &'static str,
-    pub down: &'static str,
-    pub values: &'static str,
-    pub seeds: &'static str,
-    pub designs: &'static str,
-    pub button: &'static str,
-    pub cancel: &'static str,
-    pub cancelled: &'static str,
-    pub failed: &'static str,
-    pub sweeping: &'static str,
-    pub of_word: &'static str,
-    pub runs_word: &'static str,
-    pub per_second: &'static str,
-    pub swept: &'static str,
-    pub seeds_per_cell: &'static str,
-    pub from_seed: &'static str,
-    pub in_word: &'static str,
-    pub click_a_cell: &'static str,
-    pub legend: &'static str,
-    pub runs_charged_twice: &'static str,
-    pub opens_seed: &'static str,
-    pub refused: &'static str,
-    pub map_of: &'static str,
-    pub cells_word: &'static str,
-    pub designs_word: &'static str,
-    pub seeds_word: &'static str,
-    pub no_design: &'static str,
-    pub the_design: &'static str,
-    pub outside: &'static str,
-    pub to_word: &'static str,
-    pub axis_refused: &'static str,
-    pub seeds_not_number: &'static str,
-}
-
-pub const PT: Words = Words {
-    title: "Varredura",
-    intro: "O cenário da lousa numa grade de dois campos: cada célula roda com várias sementes em cada estratégia, e a cor diz quantas dessas execuções cobraram duas vezes.",
-    across: "Na horizontal",
-    down: "Na vertical",
-    values: "valores",
-    seeds: "Sementes por célula",
-    designs: "Estratégias (um mapa para cada)",
-    button: "Varrer",
-    cancel: "Cancelar",
-    cancelled: "Varredura cancelada.",
-    failed: "A varredura foi recusada:",
-    sweeping: "Varrendo…",
-    of_word: "de",
-    runs_word: "execuções",
-    per_second: "execuções/s",
-    swept: "Varredura de",
-    seeds_per_cell: "sementes por célula",
-    from_seed: "a partir da semente",
-    in_word: "em",
-    click_a_cell: "Clique numa célula para ver a sua semente na lousa.",
-    legend: "Verde: nenhuma execução cobrou duas vezes. Quanto mais vermelha a célula, maior a parte das execuções que cobrou duas vezes; o texto diz quantas.",
-    runs_charged_twice: "execuções cobraram duas vezes",
-    opens_seed: "Abre na lousa a semente",
-    refused: "cenário recusado:",
-    map_of: "Mapa de calor de",
-    cells_word: "células",
-    designs_word: "estratégias",
-    seeds_word: "sementes",
-    no_design: "marque ao menos uma estratégia",
-    the_design: "Um mapa só, o do projeto que está na lousa:",
-    outside: "fora do limite de",
-    to_word: "a",
-    axis_refused: "Eixo recusado,",
-    seeds_not_number: "Sementes por célula: escreva um número inteiro, não",
-};
-
-pub const EN: Words = Words {
-    title: "Sweep",
-    intro: "The board's scenario over a grid of two fields: each cell runs with several seeds under each strategy, and its colour says how many of those runs charged twice.",
-    across: "Across",
-    down: "Down",
-    values: "values",
-    seeds: "Seeds per cell",
-    designs: "Strategies (one map each)",
-    button: "Sweep",
-    cancel: "Cancel",
-    cancelled: "Sweep cancelled.",
-    failed: "The sweep was refused:",
-    sweeping: "Sweeping…",
-    of_word: "of",
-    runs_word: "runs",
-    per_second: "runs/s",
-    swept: "Sweep of",
-    seeds_per_cell: "seeds per cell",
-    from_seed: "from seed",
-    in_word: "in",
-    click_a_cell: "Click a cell to see its seed on the board.",
-    legend: "Green: no run charged twice. The redder a cell, the larger the share of its runs that charged twice; its text says how many.",
-    runs_charged_twice: "runs charged twice",
-    opens_seed: "Opens on the board seed",
-    refused: "scenario refused:",
-    map_of: "Heatmap of",
-    cells_word: "cells",
-    designs_word: "strategies",
-    seeds_word: "seeds",
-    no_design: "tick at least one strategy",
-    the_design: "One map only, the design's on the board:",
-    outside: "outside the limit of",
-    to_word: "to",
-    axis_refused: "Axis refused,",
-    seeds_not_number: "Seeds per cell: write a whole number, not",
-};
-
-pub fn words(lang: Lang) -> &'static Words {
-    match lang {
-        Lang::Pt => &PT,
-        Lang::En => &EN,
     }
 }
 
