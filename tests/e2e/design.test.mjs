@@ -183,6 +183,37 @@ describe('the workshop\'s design tab', () => {
     await tab.close();
   });
 
+  test('the lease design loops back a bounded number of times, and the check refuses the loop without its bound', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=crash-before-capture&design=idempotency-key-lease');
+    assert.deepEqual(await labels(tab), ['claim', 'capture', 'store-response', 'read-key', 'expire-key', 'retake-key']);
+    const row = (label) => tab.locator(`[data-testid=design-step][data-label=${label}]`);
+    // The read's two jumps back (the key vanished, the key expired) say how
+    // many times they may be taken; the answer's write is fenced.
+    const again = await row('read-key').locator('[data-testid=branch-again]').evaluateAll((xs) => xs.map((x) => x.value));
+    assert.deepEqual(again, ['2', '', '2', '', '', '', '', '', '']);
+    assert.ok(await row('store-response').locator('[data-testid=step-fenced]').isChecked());
+    assert.match(await row('store-response').locator('[data-testid=step-sql]').textContent(), /AND estado = 'processing' AND lease_ate_ms = \$lease RETURNING id$/);
+    assert.match(await row('read-key').locator('[data-testid=step-sql]').textContent(), /WHERE escopo = \$1 AND chave = \$2$/);
+    await screenshot(tab.locator('[data-testid=design-tab]'), 'design-tab-lease');
+
+    // Checked on race-2, the worker's verdicts are the CLI's, recovery's
+    // sweep of the keys included.
+    assert.equal(await tab.inputValue('[data-testid=design-check-on]'), 'race-2');
+    assert.deepEqual(await check(tab), asShown(explored('race-2', 'idempotency-key-lease')));
+
+    // Without its bound, the jump back is a loop that may not end: refused
+    // beside the step it leaves, and the design does not run.
+    const bound = row('read-key').locator('[data-testid=branch-again]').first();
+    await bound.fill('');
+    await bound.press('Enter');
+    const refusal = row('read-key').locator('[data-testid=design-refusal]');
+    await refusal.waitFor();
+    assert.equal(await refusal.getAttribute('data-field'), 'steps[3].on[0].goto');
+    assert.match(await refusal.textContent(), /claim/);
+    assert.ok(await tab.isDisabled('[data-testid=design-check]'));
+    await tab.close();
+  });
+
   test('a design the link cannot use is named, and the strategy\'s handler runs', async () => {
     const json = JSON.stringify({ name: 'x', tables: [{ name: 'cobranca' }], steps: [{ label: 'a', do: 'capture', next: 'b' }] });
     const tab = await open(`?modo=oficina&scenario=race-2&design=${encodeURIComponent(json)}`);

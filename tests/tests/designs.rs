@@ -19,6 +19,7 @@ fn variants() -> Vec<(Strategy, bool, Isolation)> {
         Strategy::IdempotencyKey,
         Strategy::IdempotencyKeyCatch,
         Strategy::IdempotencyKeyHeldTx,
+        Strategy::IdempotencyKeyLease,
     ] {
         for autocommit in [false, true] {
             if autocommit && strategy != Strategy::CheckThenAct {
@@ -54,6 +55,7 @@ fn trace_json(s: &Scenario) -> String {
 #[test]
 fn each_builtin_design_runs_as_its_hand_coded_strategy() {
     let mut compared = 0;
+    let (mut expired, mut retaken) = (false, false);
     for base in builtins::all() {
         for (strategy, autocommit, isolation) in variants() {
             for seed in [base.seed, base.seed + 1, base.seed + 7] {
@@ -67,6 +69,10 @@ fn each_builtin_design_runs_as_its_hand_coded_strategy() {
                 }
                 let hand = trace_json(&s);
                 let data = trace_json(&as_design(&s));
+                if strategy == Strategy::IdempotencyKeyLease {
+                    expired |= hand.contains("DELETE FROM chave_idempotencia");
+                    retaken |= hand.contains("estado = 'failed_safe'");
+                }
                 assert!(
                     hand == data,
                     "{} under {} (autocommit {autocommit}, {isolation:?}, seed {seed}): the \
@@ -81,6 +87,9 @@ fn each_builtin_design_runs_as_its_hand_coded_strategy() {
         }
     }
     assert!(compared > 500, "only {compared} runs compared");
+    // The lease design's rarer ways are among them: a key past its
+    // lifetime forgotten, and one recovery freed taken over again.
+    assert!(expired && retaken, "expired {expired}, retaken {retaken}");
     println!("designs: {compared} runs equal to the hand-coded handlers'");
 }
 
@@ -289,6 +298,32 @@ fn a_wrong_design_is_refused_by_the_field_that_is_wrong() {
             "steps[0].on[0].if: unknown SQLSTATE \"99999\"",
             Box::new(|v| v["steps"][0]["on"][0]["if"] = serde_json::json!({"error": "99999"})),
         ),
+        (
+            "steps[2].do.update.fenced: cobranca has no column \"estado\"",
+            Box::new(|v| v["steps"][2]["do"]["update"]["fenced"] = true.into()),
+        ),
+        (
+            "steps[2].do.retake.table: cobranca has no column \"estado\"",
+            Box::new(|v| {
+                v["steps"][2]["do"] =
+                    serde_json::json!({"retake": {"table": "cobranca", "from": "failed_safe"}})
+            }),
+        ),
+        (
+            "steps[3].on[1].if: the row read has no \"expira_em_ms\" column",
+            Box::new(|v| v["steps"][3]["on"][1]["if"] = "expired".into()),
+        ),
+        (
+            "steps[3].on[0].goto: jumps back to \"claim\": a jump back needs \"again\"",
+            Box::new(|v| v["steps"][3]["on"][0]["goto"] = "claim".into()),
+        ),
+        (
+            "steps[3].on[0].again: 4 is outside 1..=3",
+            Box::new(|v| {
+                v["steps"][3]["on"][0]["goto"] = "claim".into();
+                v["steps"][3]["on"][0]["again"] = 4.into();
+            }),
+        ),
     ];
     for (want, edit) in cases {
         let got = refusal(&*edit);
@@ -390,8 +425,8 @@ mod random {
 
     use super::{Arc, Design, Isolation, Options, builtins, explore, trace_json};
     use lousa_core::design::{
-        Answer, Branch, By, Charge, Claims, Do, Insert, Literal, Select, Step, TableUse, Update,
-        When,
+        Answer, Branch, By, Charge, Claims, Delete, Do, Insert, Literal, Retake, Select, Step,
+        TableUse, Update, When,
     };
     use proptest::prelude::*;
 
@@ -417,8 +452,23 @@ mod random {
         }
     }
 
+    /// The lease design's key table's columns.
+    const KEY_COLUMNS: [&str; 8] = [
+        "id",
+        "impressao",
+        "estado",
+        "expira_em_ms",
+        "lease_ate_ms",
+        "resposta_http",
+        "resposta_corpo",
+        "resposta_headers",
+    ];
+
     /// The columns a table has, of those a select may read.
     fn readable(table: &str) -> Vec<&'static str> {
+        if table == "chave_idempotencia" {
+            return KEY_COLUMNS.to_vec();
+        }
         COLUMNS
             .iter()
             .copied()
@@ -427,9 +477,10 @@ mod random {
     }
 
     /// A design built to be valid most of the time: steps whose branches
-    /// ask what their action can answer, jumps forward only, the capture
-    /// first when an update follows, a transaction now and then, and the
-    /// last step answering. One draw in eight breaks a rule on purpose.
+    /// ask what their action can answer, jumps forward (and, outside a
+    /// transaction, now and then a bounded jump back), the capture first
+    /// when an update follows, a transaction now and then, and the last
+    /// step answering. One draw in eight breaks a rule on purpose.
     fn build(numbers: Vec<u32>) -> Design {
         let mut d = Draw(numbers.into_iter());
         let n = 1 + d.below(6);
@@ -437,11 +488,8 @@ mod random {
         let mut captured = false;
         let mut steps: Vec<Step> = Vec::new();
         for i in 0..n {
-            let table = if d.one_in(2) {
-                "cobranca"
-            } else {
-                "cobranca_simples"
-            };
+            let table = ["cobranca", "cobranca_simples", "chave_idempotencia"][d.below(3)];
+            let key = table == "chave_idempotencia";
             let first = i == 0 && in_tx;
             let last = i + 1 == n;
             let action = if first {
@@ -449,23 +497,65 @@ mod random {
             } else if last && in_tx {
                 Do::Commit
             } else {
-                match d.below(if captured { 4 } else { 3 }) {
+                match d.below(if captured { 6 } else { 5 }) {
                     0 => Do::Capture,
-                    1 => {
+                    2 => Do::Insert(Insert {
+                        table: table.into(),
+                        on_conflict_do_nothing: match table {
+                            "cobranca" if d.one_in(2) => Some(vec!["idempotency_key".into()]),
+                            "chave_idempotencia" if d.one_in(2) => {
+                                Some(vec!["escopo".into(), "chave".into()])
+                            }
+                            _ => None,
+                        },
+                        returning: match d.below(3) {
+                            0 => vec![],
+                            1 if key => vec!["id".into(), "lease_ate_ms".into()],
+                            _ => vec!["id".into()],
+                        },
+                    }),
+                    3 => Do::Delete(Delete {
+                        table: table.into(),
+                    }),
+                    4 if key => Do::Retake(Retake {
+                        table: table.into(),
+                        from: "failed_safe".into(),
+                    }),
+                    5 => Do::Update(Update {
+                        table: table.into(),
+                        set: match table {
+                            "cobranca" => vec![
+                                "status".into(),
+                                "resposta_http".into(),
+                                "resposta_corpo".into(),
+                            ],
+                            "chave_idempotencia" => [
+                                "estado",
+                                "expira_em_ms",
+                                "resposta_http",
+                                "resposta_corpo",
+                                "resposta_headers",
+                            ]
+                            .iter()
+                            .take(1 + d.below(5))
+                            .map(|c| c.to_string())
+                            .collect(),
+                            _ => vec!["status".into()],
+                        },
+                        fenced: key && d.one_in(2),
+                    }),
+                    _ => {
                         let cols = readable(table);
                         let k = 1 + d.below(cols.len());
                         let skip = d.below(cols.len());
+                        let bys: &[By] = if table == "cobranca_simples" {
+                            &[By::Order, By::Id]
+                        } else {
+                            &[By::Order, By::Key, By::Id]
+                        };
                         Do::Select(Select {
                             table: table.into(),
-                            by: [By::Order, By::Key, By::Id][d.below(if table == "cobranca" {
-                                3
-                            } else {
-                                2
-                            }) * if table == "cobranca" {
-                                1
-                            } else {
-                                2
-                            } % 3],
+                            by: bys[d.below(bys.len())],
                             columns: cols
                                 .iter()
                                 .cycle()
@@ -476,34 +566,14 @@ mod random {
                             for_update: d.one_in(3),
                         })
                     }
-                    2 => Do::Insert(Insert {
-                        table: table.into(),
-                        on_conflict_do_nothing: (table == "cobranca" && d.one_in(2))
-                            .then(|| vec!["idempotency_key".into()]),
-                        returning: if d.one_in(3) {
-                            vec![]
-                        } else {
-                            vec!["id".into()]
-                        },
-                    }),
-                    _ => Do::Update(Update {
-                        table: table.into(),
-                        set: if table == "cobranca" {
-                            vec![
-                                "status".into(),
-                                "resposta_http".into(),
-                                "resposta_corpo".into(),
-                            ]
-                        } else {
-                            vec!["status".into()]
-                        },
-                    }),
                 }
             };
             captured |= action == Do::Capture;
             let columns: Vec<String> = match &action {
                 Do::Select(s) => s.columns.clone(),
                 Do::Insert(s) => s.returning.clone(),
+                Do::Update(u) if u.fenced => vec!["id".into()],
+                Do::Retake(_) => vec!["lease_ate_ms".into()],
                 _ => vec![],
             };
             let mut on = Vec::new();
@@ -513,16 +583,25 @@ mod random {
                         [When::Accepted, When::Declined, When::Silent][d.below(3)].clone()
                     }
                     _ if columns.is_empty() => When::Error(["23505", "40001"][d.below(2)].into()),
-                    _ => match d.below(4) {
+                    _ => match d.below(6) {
                         0 => When::Rows,
                         1 => When::NoRows,
-                        2 if columns.iter().any(|c| c == "status") => {
-                            When::Status(["PROCESSANDO", "CAPTURADA"][d.below(2)].into())
+                        2 if columns.iter().any(|c| c == "status" || c == "estado") => {
+                            When::Status(
+                                ["PROCESSANDO", "CAPTURADA", "completed", "failed_safe"]
+                                    [d.below(4)]
+                                .into(),
+                            )
                         }
+                        3 if columns.iter().any(|c| c == "expira_em_ms") => When::Expired,
+                        4 if columns.iter().any(|c| c == "impressao") => When::OtherRequest,
                         _ => When::Error("23505".into()),
                     },
                 };
-                let reads_row = matches!(when, When::Rows | When::Status(_));
+                let reads_row = matches!(
+                    when,
+                    When::Rows | When::Status(_) | When::Expired | When::OtherRequest
+                );
                 let has = |c: &str| columns.iter().any(|x| x == c);
                 let answer = match d.below(4) {
                     0 if reads_row && has("resposta_http") && has("resposta_corpo") => {
@@ -539,12 +618,21 @@ mod random {
                 };
                 // Inside a transaction, jumps stay in it; outside, a jump
                 // may answer at once.
-                let goto = if !in_tx && d.one_in(2) || i + 1 >= n {
+                // Outside one, now and then a bounded jump back.
+                let back = !in_tx && i > 0 && d.one_in(5);
+                let goto = if back {
+                    format!("s{}", d.below(i))
+                } else if !in_tx && d.one_in(2) || i + 1 >= n {
                     "respond".to_string()
                 } else {
                     format!("s{}", i + 1 + d.below(n - i - 1 - usize::from(in_tx)))
                 };
-                on.push(Branch { when, answer, goto });
+                on.push(Branch {
+                    when,
+                    answer,
+                    goto,
+                    again: back.then(|| 1 + d.below(3) as u8),
+                });
             }
             if last {
                 on.push(Branch {
@@ -554,6 +642,7 @@ mod random {
                         body: "{}".into(),
                     })),
                     goto: "respond".into(),
+                    again: None,
                 });
             }
             steps.push(Step {
@@ -590,6 +679,10 @@ mod random {
                         None
                     },
                 },
+                TableUse {
+                    name: "chave_idempotencia".into(),
+                    unique: None,
+                },
             ],
             steps,
         };
@@ -610,6 +703,7 @@ mod random {
                 when: When::Silent,
                 answer: None,
                 goto: "respond".into(),
+                again: None,
             }),
             _ => step.label = "respond".into(),
         }
@@ -667,10 +761,26 @@ fn random_designs_are_mostly_valid_and_refused_for_many_reasons() {
     use proptest::strategy::{Strategy as _, ValueTree};
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let (mut ok, mut reasons) = (0, std::collections::BTreeSet::new());
+    let (mut loops, mut leased) = (0, 0);
     for _ in 0..1000 {
         let d = random::design().new_tree(&mut runner).unwrap().current();
         match Design::from_json(&serde_json::to_string(&d).unwrap()) {
-            Ok(_) => ok += 1,
+            Ok(_) => {
+                ok += 1;
+                loops += usize::from(
+                    d.steps
+                        .iter()
+                        .any(|s| s.on.iter().any(|b| b.again.is_some())),
+                );
+                leased += usize::from(d.steps.iter().any(|s| {
+                    matches!(
+                        &s.action,
+                        design::Do::Retake(_)
+                            | design::Do::Delete(_)
+                            | design::Do::Update(design::Update { fenced: true, .. })
+                    )
+                }));
+            }
             Err(e) => {
                 reasons.insert(e.message.split('"').next().unwrap_or("").to_string());
             }
@@ -681,4 +791,10 @@ fn random_designs_are_mostly_valid_and_refused_for_many_reasons() {
         "{ok} of 1000 random designs valid"
     );
     assert!(reasons.len() >= 6, "refused for only {reasons:?}");
+    // The valid ones take the lease's shapes and bounded loops too.
+    assert!(
+        loops >= 30 && leased >= 30,
+        "{loops} with loops, {leased} with lease steps"
+    );
+    println!("random designs: {ok} of 1000 valid, {loops} with a loop, {leased} with lease steps");
 }

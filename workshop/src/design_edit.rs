@@ -5,12 +5,28 @@
 //! where, and the tab shows it beside the step it names.
 
 use lousa_core::design::{
-    Answer, Branch, By, Charge, Design, Do, Insert, Literal, RESPOND, Select, Step, Update, When,
+    Answer, Branch, By, Charge, Delete, Design, Do, Insert, Literal, RESPOND, Retake, Select, Step,
+    Update, When,
 };
 use lousa_core::store::{TableDef, all_tables};
 
 /// The tables a design may use, as the grammar lists them.
-pub const TABLES: [&str; 3] = ["cobranca", "cobranca_simples", "pedido_pago"];
+pub const TABLES: [&str; 4] = [
+    "cobranca",
+    "cobranca_simples",
+    "pedido_pago",
+    "chave_idempotencia",
+];
+
+/// The columns an update may write, as the grammar lists them.
+pub const ANSWERED: [&str; 6] = [
+    "status",
+    "estado",
+    "expira_em_ms",
+    "resposta_http",
+    "resposta_corpo",
+    "resposta_headers",
+];
 
 /// What a step does, as its menu lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,15 +38,19 @@ pub enum Kind {
     Insert,
     Update,
     Capture,
+    Delete,
+    Retake,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 9] = [
         Kind::Begin,
         Kind::Select,
         Kind::Insert,
         Kind::Capture,
         Kind::Update,
+        Kind::Delete,
+        Kind::Retake,
         Kind::Commit,
         Kind::Rollback,
     ];
@@ -44,6 +64,8 @@ impl Kind {
             Do::Insert(_) => Kind::Insert,
             Do::Update(_) => Kind::Update,
             Do::Capture => Kind::Capture,
+            Do::Delete(_) => Kind::Delete,
+            Do::Retake(_) => Kind::Retake,
         }
     }
 
@@ -56,6 +78,8 @@ impl Kind {
             Kind::Insert => "insert",
             Kind::Update => "update",
             Kind::Capture => "capture",
+            Kind::Delete => "delete",
+            Kind::Retake => "retake",
         }
     }
 
@@ -83,7 +107,7 @@ impl Kind {
             Kind::Capture => Do::Capture,
             Kind::Select => Do::Select(Select {
                 table,
-                by: if has("idempotency_key") {
+                by: if has("idempotency_key") || has("chave") {
                     By::Key
                 } else {
                     By::Order
@@ -97,8 +121,14 @@ impl Kind {
                 returning: some(&["id"]),
             }),
             Kind::Update => Do::Update(Update {
+                set: some(&["status", "estado"]),
+                fenced: has("lease_ate_ms"),
                 table,
-                set: some(&["status"]),
+            }),
+            Kind::Delete => Do::Delete(Delete { table }),
+            Kind::Retake => Do::Retake(Retake {
+                table,
+                from: "failed_safe".into(),
             }),
         }
     }
@@ -106,12 +136,13 @@ impl Kind {
 
 /// A branch's test, as its menu lists it; `Error` and `Status` carry a
 /// value the row edits beside the menu.
-pub const WHENS: [&str; 9] = [
+pub const WHENS: [&str; 10] = [
     "rows",
     "no-rows",
     "error",
     "status",
     "other-request",
+    "expired",
     "accepted",
     "declined",
     "silent",
@@ -125,6 +156,7 @@ pub fn when_name(when: &When) -> &'static str {
         When::Error(_) => "error",
         When::Status(_) => "status",
         When::OtherRequest => "other-request",
+        When::Expired => "expired",
         When::Accepted => "accepted",
         When::Declined => "declined",
         When::Silent => "silent",
@@ -144,6 +176,7 @@ pub fn when_named(name: &str, old: &When) -> Option<When> {
         "error" => When::Error(value.unwrap_or_else(|| "23505".into())),
         "status" => When::Status(value.unwrap_or_else(|| "PROCESSANDO".into())),
         "other-request" => When::OtherRequest,
+        "expired" => When::Expired,
         "accepted" => When::Accepted,
         "declined" => When::Declined,
         "silent" => When::Silent,
@@ -273,6 +306,7 @@ pub fn add_branch(design: &mut Design, at: usize) {
                 body: "{\"erro\": \"processando\"}".into(),
             })),
             goto: RESPOND.into(),
+            again: None,
         });
     }
 }
@@ -299,10 +333,16 @@ pub fn sql(action: &Do) -> String {
         Do::Rollback => "ROLLBACK".into(),
         Do::Capture => "POST /capturas".into(),
         Do::Select(s) => format!(
-            "SELECT {} FROM {} WHERE {} = $1{}",
+            "SELECT {} FROM {} WHERE {}{}",
             s.columns.join(", "),
             s.table,
-            s.by.column(),
+            match s.by {
+                // A key is read with its scope where the table keeps one.
+                By::Key if s.table == "chave_idempotencia" => "escopo = $1 AND chave = $2",
+                By::Key => "idempotency_key = $1",
+                By::Order => "pedido_id = $1",
+                By::Id => "id = $1",
+            },
             if s.for_update { " FOR UPDATE" } else { "" }
         ),
         Do::Insert(i) => {
@@ -316,13 +356,24 @@ pub fn sql(action: &Do) -> String {
             line
         }
         Do::Update(u) => format!(
-            "UPDATE {} SET {} WHERE id = $1",
+            "UPDATE {} SET {} WHERE id = $1{}",
             u.table,
             u.set
                 .iter()
                 .map(|c| format!("{c} = ..."))
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            if u.fenced {
+                " AND estado = 'processing' AND lease_ate_ms = $lease RETURNING id"
+            } else {
+                ""
+            }
+        ),
+        Do::Delete(d) => format!("DELETE FROM {} WHERE id = $1", d.table),
+        Do::Retake(r) => format!(
+            "UPDATE {} SET estado = 'processing', lease_ate_ms = now + lease WHERE id = $1 \
+             AND estado = '{}' RETURNING lease_ate_ms",
+            r.table, r.from
         ),
     }
 }
@@ -373,8 +424,11 @@ mod tests {
             // capture, so an update has an answer to write), on each table.
             for table in TABLES {
                 // pedido_pago has no column an answer writes: the check
-                // refuses any update of it, and the tab shows why.
-                if (kind, table) == (Kind::Update, "pedido_pago") {
+                // refuses any update of it, and the tab shows why. Only the
+                // key table has a state and a lease to retake.
+                if (kind, table) == (Kind::Update, "pedido_pago")
+                    || (kind == Kind::Retake && table != "chave_idempotencia")
+                {
                     continue;
                 }
                 let mut d = draft("naive");

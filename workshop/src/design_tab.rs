@@ -429,6 +429,8 @@ fn StepRow(
                                 Do::Select(x) => x.table.clone(),
                                 Do::Insert(x) => x.table.clone(),
                                 Do::Update(x) => x.table.clone(),
+                                Do::Delete(x) => x.table.clone(),
+                                Do::Retake(x) => x.table.clone(),
                                 _ => TABLES[0].to_string(),
                             };
                             s.action = k.action(&table);
@@ -525,8 +527,12 @@ fn Params(draft: RwSignal<Design>, i: usize, action: Do, lang: Lang) -> impl Int
             let conflict: Vec<String> = x.on_conflict_do_nothing.clone().unwrap_or_default();
             // What a guard names: the columns a UNIQUE can be on, and the
             // row's id and status to read back.
-            let keys = edit::offered(&order, &["idempotency_key", "pedido_id"], &conflict);
-            let returned = edit::offered(&order, &["id", "status"], &x.returning);
+            let keys = edit::offered(
+                &order,
+                &["idempotency_key", "escopo", "chave", "pedido_id"],
+                &conflict,
+            );
+            let returned = edit::offered(&order, &["id", "status", "lease_ate_ms"], &x.returning);
             view! {
                 {table_of(&x.table)}
                 " " {w.on_conflict} " "
@@ -539,15 +545,32 @@ fn Params(draft: RwSignal<Design>, i: usize, action: Do, lang: Lang) -> impl Int
         Do::Update(u) => {
             let order: Vec<String> = columns_of(&u.table)
                 .into_iter()
-                .filter(|c| ["status", "resposta_http", "resposta_corpo"].contains(&c.as_str()))
+                .filter(|c| edit::ANSWERED.contains(&c.as_str()))
                 .collect();
             view! {
                 {table_of(&u.table)}
                 " " {w.set} " "
                 <Checks options={order} chosen={u.set.clone()} set={move |v| edit_step(draft, i, |s| if let Do::Update(x) = &mut s.action { x.set = v })} />
+                <label>
+                    <input type="checkbox" data-testid="step-fenced" prop:checked=u.fenced on:change=move |e| {
+                        let on = event_target_checked(&e);
+                        edit_step(draft, i, |s| if let Do::Update(x) = &mut s.action { x.fenced = on });
+                    } />
+                    {w.fenced}
+                </label>
             }
             .into_any()
         }
+        Do::Delete(d) => table_of(&d.table).into_any(),
+        Do::Retake(r) => view! {
+            {table_of(&r.table)}
+            " " {w.from_state} " "
+            <input type="text" size="11" data-testid="step-from" prop:value=r.from.clone() on:change=move |e| {
+                let from = event_target_value(&e);
+                edit_step(draft, i, |s| if let Do::Retake(x) = &mut s.action { x.from = from });
+            } />
+        }
+        .into_any(),
         _ => ().into_any(),
     }
 }
@@ -665,6 +688,13 @@ fn BranchRow(
                 let to = event_target_value(&e);
                 edit_branch(Box::new(move |b| b.goto = to));
             }>{goto}</select>
+            " " {w.again} " "
+            <input type="text" inputmode="numeric" size="1" data-testid="branch-again" title=w.again_title prop:value=branch.again.map(|n| n.to_string()).unwrap_or_default() on:change=move |e| {
+                // Empty: no bound. A number the check keeps in its range.
+                let v = event_target_value(&e);
+                let again = v.trim().parse::<u8>().ok();
+                edit_branch(Box::new(move |b| b.again = again));
+            } />
             " "
             <button aria-label=w.remove_branch title=w.remove_branch data-testid="branch-remove" on:click=move |_| {
                 edit_step(draft, i, |s| {

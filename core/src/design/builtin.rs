@@ -2,7 +2,7 @@
 //! and the handlers the hand-coded ones must equal (issue #31).
 
 /// Every built-in design, by name, as its JSON.
-pub const ALL: [(&str, &str); 7] = [
+pub const ALL: [(&str, &str); 8] = [
     ("naive", include_str!("builtin/naive.json")),
     (
         "check-then-act",
@@ -27,6 +27,10 @@ pub const ALL: [(&str, &str); 7] = [
     (
         "idempotency-key-held-tx",
         include_str!("builtin/idempotency-key-held-tx.json"),
+    ),
+    (
+        "idempotency-key-lease",
+        include_str!("builtin/idempotency-key-lease.json"),
     ),
 ];
 

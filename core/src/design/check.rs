@@ -17,6 +17,7 @@ pub struct Program {
     sites: Vec<Site>,
     tables: Vec<TableDef>,
     captures_once: bool,
+    stores_headers: bool,
 }
 
 impl PartialEq for Program {
@@ -38,7 +39,7 @@ pub struct Site {
     pub shape: Shape,
     /// The columns of the row the statement returns, in order.
     pub columns: Vec<String>,
-    pub branches: Vec<(When, Option<Answer>, u16)>,
+    pub branches: Vec<Jump>,
     pub next: u16,
     /// A transaction is open when the step starts.
     pub in_tx: bool,
@@ -46,6 +47,21 @@ pub struct Site {
     /// next step is the capture, so what it wrote is durable before money
     /// moves.
     pub commits_claim: bool,
+    /// Its write is fenced by the job's lease.
+    pub fenced: bool,
+    /// Its statement reads the time (a lease or a lifetime from now).
+    pub needs_now: bool,
+    /// Its statement writes the request body's fingerprint.
+    pub needs_fingerprint: bool,
+}
+
+/// A step's branch, compiled: its jump as an index.
+#[derive(Clone, Debug)]
+pub struct Jump {
+    pub when: When,
+    pub answer: Option<Answer>,
+    pub to: u16,
+    pub again: Option<u8>,
 }
 
 /// What a step does, resolved against the tables.
@@ -58,7 +74,8 @@ pub enum Shape {
     Respond,
     Select {
         table: Name,
-        by: By,
+        /// The row's columns and what each must equal.
+        filter: Vec<(Name, Source)>,
         for_update: bool,
     },
     Insert {
@@ -69,6 +86,14 @@ pub enum Shape {
     Update {
         table: Name,
         set: Vec<Name>,
+        fenced: bool,
+    },
+    Delete {
+        table: Name,
+    },
+    Retake {
+        table: Name,
+        from: String,
     },
 }
 
@@ -83,25 +108,67 @@ impl Shape {
     }
 }
 
-/// Where an inserted column's value comes from.
+/// Where a column's value comes from, in an insert or a select's filter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
+    /// The key's scope under the scenario's policy.
+    Scope,
     Key,
+    /// The request body's fingerprint.
+    Fingerprint,
     Order,
     Amount,
+    /// `status` PROCESSANDO.
     Processing,
+    /// `estado` processing.
+    StateProcessing,
+    /// The lease's end: now plus the scenario's lease.
+    LeaseFromNow,
+    /// The job's row.
+    Id,
 }
 
 /// The columns an insert fills, in the order it names them.
-const INSERTED: [(&str, Source); 4] = [
+const INSERTED: [(&str, Source); 9] = [
+    ("escopo", Source::Scope),
+    ("chave", Source::Key),
     ("idempotency_key", Source::Key),
+    ("impressao", Source::Fingerprint),
     ("pedido_id", Source::Order),
     ("valor_centavos", Source::Amount),
     ("status", Source::Processing),
+    ("estado", Source::StateProcessing),
+    ("lease_ate_ms", Source::LeaseFromNow),
 ];
 
 /// The columns an update writes from the acquirer's answer.
-const ANSWERED: [&str; 3] = ["status", "resposta_http", "resposta_corpo"];
+const ANSWERED: [&str; 6] = [
+    "status",
+    "estado",
+    "expira_em_ms",
+    "resposta_http",
+    "resposta_corpo",
+    "resposta_headers",
+];
+
+/// The columns a select by `by` matches in `def`: a key is its scope and
+/// name where the table keeps a scope.
+fn by_columns(by: By, def: &TableDef) -> Vec<(&'static str, Source)> {
+    match by {
+        By::Order => vec![("pedido_id", Source::Order)],
+        By::Id => vec![("id", Source::Id)],
+        By::Key if def.column_index("chave").is_some() => {
+            vec![("escopo", Source::Scope), ("chave", Source::Key)]
+        }
+        By::Key => vec![("idempotency_key", Source::Key)],
+    }
+}
+
+/// A fenced write or a retake needs the lease's columns.
+fn leased(field: &str, def: &TableDef) -> Result<(), FieldError> {
+    column(field, def, "estado")?;
+    column(field, def, "lease_ate_ms")
+}
 
 /// The SQLSTATEs the store raises, which an `error` branch may name.
 const CODES: [SqlState; 8] = [
@@ -117,9 +184,12 @@ const CODES: [SqlState; 8] = [
 
 /// The tables a design may name: the ones whose rows a request fills.
 fn known_table(name: &str) -> Option<TableDef> {
-    use crate::store::{cobranca_simples_table, cobranca_table, pedido_pago_table};
+    use crate::store::{
+        chave_idempotencia_table, cobranca_simples_table, cobranca_table, pedido_pago_table,
+    };
     match name {
         "cobranca" => Some(cobranca_table()),
+        "chave_idempotencia" => Some(chave_idempotencia_table()),
         "cobranca_simples" => Some(cobranca_simples_table()),
         "pedido_pago" => Some(pedido_pago_table()),
         _ => None,
@@ -206,11 +276,20 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
             if let Some(answer) = &b.answer {
                 answers(&bat, answer, &b.when, &columns)?;
             }
-            branches.push((
-                b.when.clone(),
-                b.answer.clone(),
-                target(format!("{bat}.goto"), &b.goto)?,
-            ));
+            if let Some(again) = b.again
+                && !(1..=limits::AGAIN_MAX).contains(&again)
+            {
+                return refuse(
+                    format!("{bat}.again"),
+                    format!("{again} is outside 1..={}", limits::AGAIN_MAX),
+                );
+            }
+            branches.push(Jump {
+                when: b.when.clone(),
+                answer: b.answer.clone(),
+                to: target(format!("{bat}.goto"), &b.goto)?,
+                again: b.again,
+            });
         }
         let next = match &step.next {
             Some(label) => target(format!("{at}.next"), label)?,
@@ -225,8 +304,17 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
                 );
             }
         };
+        let writes = |c: &str| match &shape {
+            Shape::Insert { values, .. } => values.iter().any(|(v, _)| v == c),
+            Shape::Update { set, .. } => set.iter().any(|v| v == c),
+            Shape::Retake { .. } => c == "lease_ate_ms",
+            _ => false,
+        };
         sites.push(Site {
             shown: step.shown.clone().unwrap_or_else(|| step.label.clone()),
+            needs_now: writes("lease_ate_ms") || writes("expira_em_ms"),
+            needs_fingerprint: writes("impressao"),
+            fenced: matches!(shape, Shape::Update { fenced: true, .. }),
             shape,
             columns,
             branches,
@@ -235,26 +323,25 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
             commits_claim: false,
         });
     }
-    sites.push(Site {
-        shown: "rollback".into(),
-        shape: Shape::Rollback,
-        columns: vec![],
-        branches: vec![],
-        next: n as u16 + 1,
-        in_tx: true,
-        commits_claim: false,
-    });
-    sites.push(Site {
-        shown: RESPOND.into(),
-        shape: Shape::Respond,
-        columns: vec![],
-        branches: vec![],
-        next: n as u16 + 1,
-        in_tx: false,
-        commits_claim: false,
-    });
-    let order = flow::no_loops(&design, &sites)?;
-    flow::reached(&design, &sites, &order)?;
+    for (shown, shape, in_tx) in [
+        ("rollback", Shape::Rollback, true),
+        (RESPOND, Shape::Respond, false),
+    ] {
+        sites.push(Site {
+            shown: shown.into(),
+            shape,
+            columns: vec![],
+            branches: vec![],
+            next: n as u16 + 1,
+            in_tx,
+            commits_claim: false,
+            fenced: false,
+            needs_now: false,
+            needs_fingerprint: false,
+        });
+    }
+    let order = flow::bounded_loops(&design, &sites)?;
+    flow::reached(&design, &sites)?;
     flow::transactions(&design, &mut sites, &order)?;
     flow::after_capture(&design, &sites, &order)?;
     flow::answered(&design, &sites, &order)?;
@@ -265,16 +352,25 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
                 .get(next)
                 .is_some_and(|s| matches!(s.shape, Shape::Capture));
     }
-    // Without loops, only a second capture step could call again.
-    let captures = sites
+    // A job calls again only from a second capture step, or from one a
+    // loop comes back to.
+    let captures: Vec<usize> = (0..n)
+        .filter(|&i| matches!(sites[i].shape, Shape::Capture))
+        .collect();
+    let captures_once = match captures[..] {
+        [] => true,
+        [one] => !flow::on_a_loop(&sites, one),
+        _ => false,
+    };
+    let stores_headers = sites
         .iter()
-        .filter(|s| matches!(s.shape, Shape::Capture))
-        .count();
+        .any(|s| matches!(&s.shape, Shape::Update { set, .. } if set.iter().any(|c| c == "resposta_headers")));
     Ok(Program {
         design,
         sites,
         tables,
-        captures_once: captures <= 1,
+        captures_once,
+        stores_headers,
     })
 }
 
@@ -290,7 +386,7 @@ fn tables(design: &Design) -> Result<Vec<TableDef>, FieldError> {
                 format!("{at}.name"),
                 format!(
                     "unknown table \"{}\" (expected one of: cobranca, cobranca_simples, \
-                     pedido_pago)",
+                     pedido_pago, chave_idempotencia)",
                     crate::text::cut(&t.name, 40)
                 ),
             );
@@ -391,7 +487,10 @@ fn shape(at: &str, action: &Do, tables: &[TableDef]) -> Result<(Shape, Vec<Strin
         Do::Select(s) => {
             let at = format!("{at}.do.select");
             let def = table(&format!("{at}.table"), tables, &s.table)?;
-            column(&format!("{at}.by"), def, s.by.column())?;
+            let filter = by_columns(s.by, def);
+            for (c, _) in &filter {
+                column(&format!("{at}.by"), def, c)?;
+            }
             if s.columns.is_empty() {
                 return refuse(
                     format!("{at}.columns"),
@@ -404,7 +503,10 @@ fn shape(at: &str, action: &Do, tables: &[TableDef]) -> Result<(Shape, Vec<Strin
             (
                 Shape::Select {
                     table: Name::Owned(def.name.clone()),
-                    by: s.by,
+                    filter: filter
+                        .into_iter()
+                        .map(|(c, s)| (Name::Borrowed(c), s))
+                        .collect(),
                     for_update: s.for_update,
                 },
                 s.columns.clone(),
@@ -477,12 +579,40 @@ fn shape(at: &str, action: &Do, tables: &[TableDef]) -> Result<(Shape, Vec<Strin
                     );
                 }
             }
+            if s.fenced {
+                leased(&format!("{at}.fenced"), def)?;
+            }
             (
                 Shape::Update {
                     table: Name::Owned(def.name.clone()),
                     set: names(&s.set),
+                    fenced: s.fenced,
+                },
+                // A fenced write returns the row it matched, if any.
+                if s.fenced { vec!["id".into()] } else { vec![] },
+            )
+        }
+        Do::Delete(s) => {
+            let at = format!("{at}.do.delete");
+            let def = table(&format!("{at}.table"), tables, &s.table)?;
+            (
+                Shape::Delete {
+                    table: Name::Owned(def.name.clone()),
                 },
                 vec![],
+            )
+        }
+        Do::Retake(s) => {
+            let at = format!("{at}.do.retake");
+            let def = table(&format!("{at}.table"), tables, &s.table)?;
+            leased(&format!("{at}.table"), def)?;
+            short(&format!("{at}.from"), &s.from, 40)?;
+            (
+                Shape::Retake {
+                    table: Name::Owned(def.name.clone()),
+                    from: s.from.clone(),
+                },
+                vec!["lease_ate_ms".into()],
             )
         }
     })
@@ -515,17 +645,25 @@ fn fits(at: &str, when: &When, action: &Do, columns: &[String]) -> Result<(), Fi
             ),
         ),
         When::Rows | When::NoRows if returns => Ok(()),
-        When::Status(_) if has("status") => Ok(()),
-        When::OtherRequest if has("pedido_id") && has("valor_centavos") => Ok(()),
+        When::Status(_) if has("status") || has("estado") => Ok(()),
+        When::OtherRequest if has("impressao") || (has("pedido_id") && has("valor_centavos")) => {
+            Ok(())
+        }
+        When::Expired if has("expira_em_ms") => Ok(()),
         When::Rows | When::NoRows => refuse(
             field,
             "the statement returns no rows: a select, or an insert with \"returning\", does",
         ),
-        When::Status(_) => refuse(field, "the row read has no \"status\" column"),
+        When::Status(_) => refuse(
+            field,
+            "the row read has no \"status\" (or \"estado\") column",
+        ),
         When::OtherRequest => refuse(
             field,
-            "telling another request needs the row's \"pedido_id\" and \"valor_centavos\"",
+            "telling another request needs the row's \"impressao\", or its \"pedido_id\" \
+             and \"valor_centavos\"",
         ),
+        When::Expired => refuse(field, "the row read has no \"expira_em_ms\" column"),
     }
 }
 
@@ -533,7 +671,10 @@ fn fits(at: &str, when: &When, action: &Do, columns: &[String]) -> Result<(), Fi
 fn answers(at: &str, answer: &Answer, when: &When, columns: &[String]) -> Result<(), FieldError> {
     let field = format!("{at}.answer");
     let has = |c: &str| columns.iter().any(|x| x == c);
-    let row = matches!(when, When::Rows | When::Status(_) | When::OtherRequest);
+    let row = matches!(
+        when,
+        When::Rows | When::Status(_) | When::OtherRequest | When::Expired
+    );
     let needs = |cols: &[&str]| -> Result<(), FieldError> {
         if let Some(c) = cols.iter().find(|c| !has(c)) {
             return refuse(&field, format!("the row read has no \"{c}\" column"));
@@ -541,8 +682,8 @@ fn answers(at: &str, answer: &Answer, when: &When, columns: &[String]) -> Result
         if !row {
             return refuse(
                 &field,
-                "this answer reads the row: give it under \"rows\", \"status\" or \
-                 \"other-request\"",
+                "this answer reads the row: give it under \"rows\", \"status\", \
+                 \"other-request\" or \"expired\"",
             );
         }
         Ok(())
@@ -602,5 +743,11 @@ impl Program {
     /// when the design is checked.
     pub fn captures_once(&self) -> bool {
         self.captures_once
+    }
+
+    /// Whether it stores an answer's headers, and so sends them with the
+    /// answer it makes from the acquirer's reply too.
+    pub fn stores_headers(&self) -> bool {
+        self.stores_headers
     }
 }

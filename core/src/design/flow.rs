@@ -1,16 +1,21 @@
-//! The checks that follow a design's jumps: no loops, every step reached,
-//! transactions that open and close the same way on every path, and
-//! answers ready before they are sent.
+//! The checks that follow a design's jumps: every loop bounded, every step
+//! reached, transactions that open and close the same way on every path,
+//! and answers ready before they are sent.
+//!
+//! Facts about "every path" are worked out in the order of the jumps
+//! forward, and worked again while a jump back changes one: they only ever
+//! turn from true to false, so this ends.
 
-use super::check::{Shape, Site, refuse};
+use super::check::{Jump, Shape, Site, refuse};
 use super::{Answer, Design, RESPOND, When};
 use crate::json::FieldError;
 
 /// Whether some branch holds whatever the step's outcome, so that `next`
 /// is never taken: one that always does, both `rows` and `no-rows`, or all
-/// three of a capture's answers. An error takes its own way.
-pub(super) fn exhaustive(branches: &[(When, Option<Answer>, u16)]) -> bool {
-    let has = |w: When| branches.iter().any(|(x, _, _)| *x == w);
+/// three of a capture's answers. An error takes its own way, and a branch
+/// with `again` may stop holding.
+pub(super) fn exhaustive(branches: &[Jump]) -> bool {
+    let has = |w: When| branches.iter().any(|b| b.when == w && b.again.is_none());
     has(When::Always)
         || (has(When::Rows) && has(When::NoRows))
         || (has(When::Accepted) && has(When::Declined) && has(When::Silent))
@@ -23,7 +28,16 @@ pub(super) fn exhaustive(branches: &[(When, Option<Answer>, u16)]) -> bool {
 fn successors(site: &Site) -> impl Iterator<Item = u16> + '_ {
     site.branches
         .iter()
-        .map(|(_, _, t)| *t)
+        .map(|b| b.to)
+        .chain((!exhaustive(&site.branches)).then_some(site.next))
+}
+
+/// The successors but for the bounded jumps (`again`).
+fn forward(site: &Site) -> impl Iterator<Item = u16> + '_ {
+    site.branches
+        .iter()
+        .filter(|b| b.again.is_none())
+        .map(|b| b.to)
         .chain((!exhaustive(&site.branches)).then_some(site.next))
 }
 
@@ -34,17 +48,20 @@ fn jump_field(design: &Design, from: usize, to: u16) -> String {
         .steps
         .get(to as usize)
         .map_or(RESPOND, |s| s.label.as_str());
-    match step.on.iter().position(|b| b.goto == label) {
+    match step
+        .on
+        .iter()
+        .position(|b| b.goto == label && b.again.is_none())
+    {
         Some(j) => format!("steps[{from}].on[{j}].goto"),
         None if step.next.is_some() => format!("steps[{from}].next"),
         None => format!("steps[{from}]"),
     }
 }
 
-/// Refuses a loop, and returns the design's steps in an order where every
-/// jump goes forward. A retry loop would need a bound (as the lease
-/// handler's re-claims have); the language has none yet.
-pub(super) fn no_loops(design: &Design, sites: &[Site]) -> Result<Vec<usize>, FieldError> {
+/// Refuses a loop that no bounded jump (`again`) breaks, and returns the
+/// design's steps in an order where every unbounded jump goes forward.
+pub(super) fn bounded_loops(design: &Design, sites: &[Site]) -> Result<Vec<usize>, FieldError> {
     let n = design.steps.len();
     // 0: not seen, 1: on the path, 2: done.
     let mut mark = vec![0u8; n];
@@ -53,7 +70,7 @@ pub(super) fn no_loops(design: &Design, sites: &[Site]) -> Result<Vec<usize>, Fi
         if mark[root] != 0 {
             continue;
         }
-        let mut stack: Vec<(usize, Vec<u16>)> = vec![(root, successors(&sites[root]).collect())];
+        let mut stack: Vec<(usize, Vec<u16>)> = vec![(root, forward(&sites[root]).collect())];
         mark[root] = 1;
         while let Some((at, rest)) = stack.last_mut() {
             let at = *at;
@@ -61,13 +78,14 @@ pub(super) fn no_loops(design: &Design, sites: &[Site]) -> Result<Vec<usize>, Fi
                 Some(to) if (to as usize) < n => match mark[to as usize] {
                     0 => {
                         mark[to as usize] = 1;
-                        stack.push((to as usize, successors(&sites[to as usize]).collect()));
+                        stack.push((to as usize, forward(&sites[to as usize]).collect()));
                     }
                     1 => {
                         return refuse(
                             jump_field(design, at, to),
                             format!(
-                                "jumps back to \"{}\": designs have no loops yet",
+                                "jumps back to \"{}\": a jump back needs \"again\" (how many \
+                                 times at most), so that the loop ends",
                                 design.steps[to as usize].label
                             ),
                         );
@@ -87,20 +105,29 @@ pub(super) fn no_loops(design: &Design, sites: &[Site]) -> Result<Vec<usize>, Fi
     Ok(post)
 }
 
-pub(super) fn reached(design: &Design, sites: &[Site], order: &[usize]) -> Result<(), FieldError> {
-    let n = design.steps.len();
+/// The steps reached from `from`'s successors (not `from` itself unless a
+/// loop comes back to it).
+fn reachable(sites: &[Site], n: usize, from: usize) -> Vec<bool> {
     let mut seen = vec![false; n];
-    seen[0] = true;
-    for &i in order {
-        if !seen[i] {
-            continue;
-        }
-        for to in successors(&sites[i]) {
-            if (to as usize) < n {
-                seen[to as usize] = true;
-            }
+    let mut todo: Vec<usize> = successors(&sites[from]).map(usize::from).collect();
+    while let Some(i) = todo.pop() {
+        if i < n && !seen[i] {
+            seen[i] = true;
+            todo.extend(successors(&sites[i]).map(usize::from));
         }
     }
+    seen
+}
+
+/// Whether a loop comes back to step `i`.
+pub(super) fn on_a_loop(sites: &[Site], i: usize) -> bool {
+    reachable(sites, sites.len() - 2, i)[i]
+}
+
+pub(super) fn reached(design: &Design, sites: &[Site]) -> Result<(), FieldError> {
+    let n = design.steps.len();
+    let mut seen = reachable(sites, n, 0);
+    seen[0] = true;
     match seen.iter().position(|s| !s) {
         Some(i) => refuse(
             format!("steps[{i}]"),
@@ -124,55 +151,64 @@ pub(super) fn transactions(
     let n = design.steps.len();
     let mut open: Vec<Option<(bool, usize)>> = vec![None; n];
     open[0] = Some((false, 0));
-    for &i in order {
-        let Some((in_tx, _)) = open[i] else {
-            continue;
-        };
-        sites[i].in_tx = in_tx;
-        let at = format!("steps[{i}].do");
-        match sites[i].shape {
-            Shape::Begin if in_tx => {
-                return refuse(at, "BEGIN inside a transaction already open");
-            }
-            Shape::Commit | Shape::Rollback if !in_tx => {
-                return refuse(at, "no transaction is open here to end");
-            }
-            _ => {}
-        }
-        let after = match sites[i].shape {
-            Shape::Begin => true,
-            Shape::Commit | Shape::Rollback => false,
-            _ => in_tx,
-        };
-        let targets: Vec<u16> = successors(&sites[i]).collect();
-        for to in targets {
-            let field = || jump_field(design, i, to);
-            if to as usize == n + 1 {
-                if after {
-                    return refuse(field(), "answers with the transaction still open");
-                }
+    // Again while a jump back reaches a step first seen after it.
+    loop {
+        let mut changed = false;
+        for &i in order {
+            let Some((in_tx, _)) = open[i] else {
                 continue;
-            }
-            match open[to as usize] {
-                None => open[to as usize] = Some((after, i)),
-                Some((was, from)) if was != after => {
-                    let (inside, outside) = if after { (i, from) } else { (from, i) };
-                    return refuse(
-                        format!("steps[{to}]"),
-                        format!(
-                            "\"{}\" is reached inside a transaction (from \"{}\") and outside \
-                             one (from \"{}\")",
-                            design.steps[to as usize].label,
-                            design.steps[inside].label,
-                            design.steps[outside].label
-                        ),
-                    );
+            };
+            sites[i].in_tx = in_tx;
+            let at = format!("steps[{i}].do");
+            match sites[i].shape {
+                Shape::Begin if in_tx => {
+                    return refuse(at, "BEGIN inside a transaction already open");
                 }
-                Some(_) => {}
+                Shape::Commit | Shape::Rollback if !in_tx => {
+                    return refuse(at, "no transaction is open here to end");
+                }
+                _ => {}
             }
+            let after = match sites[i].shape {
+                Shape::Begin => true,
+                Shape::Commit | Shape::Rollback => false,
+                _ => in_tx,
+            };
+            let targets: Vec<u16> = successors(&sites[i]).collect();
+            for to in targets {
+                let field = || jump_field(design, i, to);
+                if to as usize == n + 1 {
+                    if after {
+                        return refuse(field(), "answers with the transaction still open");
+                    }
+                    continue;
+                }
+                match open[to as usize] {
+                    None => {
+                        open[to as usize] = Some((after, i));
+                        changed = true;
+                    }
+                    Some((was, from)) if was != after => {
+                        let (inside, outside) = if after { (i, from) } else { (from, i) };
+                        return refuse(
+                            format!("steps[{to}]"),
+                            format!(
+                                "\"{}\" is reached inside a transaction (from \"{}\") and outside \
+                                 one (from \"{}\")",
+                                design.steps[to as usize].label,
+                                design.steps[inside].label,
+                                design.steps[outside].label
+                            ),
+                        );
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        if !changed {
+            return Ok(());
         }
     }
-    Ok(())
 }
 
 /// Whether a fact holds on every path from the first step into each step,
@@ -192,11 +228,15 @@ impl EveryPath {
     }
 
     /// A jump to `to` along which the fact does (or does not) hold; jumps
-    /// past the design's own steps are ignored.
-    fn jump(&mut self, to: u16, holds: bool) {
-        if let Some(slot) = self.0.get_mut(to as usize) {
-            *slot = Some(slot.unwrap_or(true) && holds);
-        }
+    /// past the design's own steps are ignored. Whether it changed what is
+    /// known of `to`.
+    fn jump(&mut self, to: u16, holds: bool) -> bool {
+        let Some(slot) = self.0.get_mut(to as usize) else {
+            return false;
+        };
+        let was = *slot;
+        *slot = Some(was.unwrap_or(true) && holds);
+        *slot != was
     }
 }
 
@@ -209,32 +249,37 @@ pub(super) fn after_capture(
 ) -> Result<(), FieldError> {
     // Every path from the first step here passed a capture.
     let mut captured = EveryPath::new(design.steps.len());
-    for &i in order {
-        let Some(before) = captured.at(i) else {
-            continue;
-        };
-        let here = before || matches!(sites[i].shape, Shape::Capture);
-        if !before && matches!(sites[i].shape, Shape::Update { .. }) {
-            return refuse(
-                format!("steps[{i}].do.update"),
-                "an update writes the acquirer's answer, but this step can run before any \
-                 capture",
-            );
-        }
-        for (j, (_, answer, _)) in sites[i].branches.iter().enumerate() {
-            if *answer == Some(Answer::Capture) && !here {
+    loop {
+        let mut changed = false;
+        for &i in order {
+            let Some(before) = captured.at(i) else {
+                continue;
+            };
+            let here = before || matches!(sites[i].shape, Shape::Capture);
+            if !before && matches!(sites[i].shape, Shape::Update { .. }) {
                 return refuse(
-                    format!("steps[{i}].on[{j}].answer"),
-                    "\"capture\" answers with the acquirer's reply, but this step can run \
-                     before any capture",
+                    format!("steps[{i}].do.update"),
+                    "an update writes the acquirer's answer, but this step can run before any \
+                     capture",
                 );
             }
+            for (j, b) in sites[i].branches.iter().enumerate() {
+                if b.answer == Some(Answer::Capture) && !here {
+                    return refuse(
+                        format!("steps[{i}].on[{j}].answer"),
+                        "\"capture\" answers with the acquirer's reply, but this step can run \
+                         before any capture",
+                    );
+                }
+            }
+            for to in successors(&sites[i]) {
+                changed |= captured.jump(to, here);
+            }
         }
-        for to in successors(&sites[i]) {
-            captured.jump(to, here);
+        if !changed {
+            return Ok(());
         }
     }
-    Ok(())
 }
 
 /// Refuses a way to the response on which no branch prepared an answer.
@@ -242,26 +287,31 @@ pub(super) fn answered(design: &Design, sites: &[Site], order: &[usize]) -> Resu
     let n = design.steps.len();
     // Every path from the first step here prepared an answer.
     let mut ready = EveryPath::new(n);
-    for &i in order {
-        let Some(before) = ready.at(i) else {
-            continue;
-        };
-        let site = &sites[i];
-        let edges = site
-            .branches
-            .iter()
-            .map(|(_, a, t)| (before || a.is_some(), *t))
-            .chain((!exhaustive(&site.branches)).then_some((before, site.next)));
-        for (now, to) in edges {
-            if to as usize == n + 1 && !now {
-                return refuse(
-                    jump_field(design, i, to),
-                    "responds before any branch prepared an answer: give this jump an \
-                     \"answer\"",
-                );
+    loop {
+        let mut changed = false;
+        for &i in order {
+            let Some(before) = ready.at(i) else {
+                continue;
+            };
+            let site = &sites[i];
+            let edges = site
+                .branches
+                .iter()
+                .map(|b| (before || b.answer.is_some(), b.to))
+                .chain((!exhaustive(&site.branches)).then_some((before, site.next)));
+            for (now, to) in edges {
+                if to as usize == n + 1 && !now {
+                    return refuse(
+                        jump_field(design, i, to),
+                        "responds before any branch prepared an answer: give this jump an \
+                         \"answer\"",
+                    );
+                }
+                changed |= ready.jump(to, now);
             }
-            ready.jump(to, now);
+        }
+        if !changed {
+            return Ok(());
         }
     }
-    Ok(())
 }

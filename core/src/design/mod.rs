@@ -7,15 +7,18 @@
 //! design  = { name, about?, claims?: charge-once | nothing,
 //!             isolation?: read-committed | repeatable-read | serializable,
 //!             tables: [table], steps: [step] }
-//! table   = { name: cobranca | cobranca_simples | pedido_pago, unique?: [column] }
+//! table   = { name: cobranca | cobranca_simples | pedido_pago | chave_idempotencia,
+//!             unique?: [column] }
 //! step    = { label, shown?, do, on?: [branch], next? }
 //! do      = begin | commit | rollback | capture
 //!         | { select: { table, by: order | key | id, columns, for_update? } }
 //!         | { insert: { table, on_conflict_do_nothing?: [column], returning? } }
-//!         | { update: { table, set: [status | resposta_http | resposta_corpo] } }
-//! branch  = { if: when, answer?, goto: label | respond }
+//!         | { update: { table, set: [column], fenced? } }
+//!         | { delete: { table } }
+//!         | { retake: { table, from: state } }
+//! branch  = { if: when, answer?, goto: label | respond, again?: 1..=3 }
 //! when    = rows | no-rows | { error: SQLSTATE } | { status: text } | other-request
-//!         | accepted | declined | silent | always
+//!         | expired | accepted | declined | silent | always
 //! answer  = { literal: { status, body } } | capture | stored | { charge: { status } }
 //! ```
 //!
@@ -25,19 +28,37 @@
 //! prepared. A statement's error that no branch names is answered 503 ("try
 //! again"), after a ROLLBACK when a transaction is open, as every hand-coded
 //! handler does. Inserts write what the request carries into the columns the
-//! table has (`idempotency_key`, `pedido_id`, `valor_centavos`, and `status`
-//! as PROCESSANDO); an update writes, by the job's row id, what the acquirer
-//! answered. A design that [`check`] accepts always responds: it has no
-//! loops, every jump lands on a step, and every transaction it opens ends.
+//! table has (the key, with its scope `escopo` and the body's fingerprint
+//! `impressao` where the table keeps them; `pedido_id`, `valor_centavos`;
+//! `status` as PROCESSANDO, or `estado` as processing with a lease,
+//! `lease_ate_ms`, from now). A select or insert that returns `id` first
+//! makes that row the job's; one that returns `lease_ate_ms` gives the job
+//! its lease. An update writes, by the job's row id, what the acquirer
+//! answered: `status`, `resposta_http`, `resposta_corpo`, `resposta_headers`
+//! (a created charge's `Location`), `estado` (completed, or unknown after a
+//! silence, when only the state is written: no answer is known to keep) and
+//! `expira_em_ms` (the key's lifetime, from now). A `fenced` update matches
+//! the row only while it is still processing under the job's lease, and
+//! returns `id`, so `no-rows` says the lease was taken. `delete` removes the
+//! job's row; `retake` takes the job's row over from a state (recovery's
+//! `failed_safe`) under a new lease.
+//!
+//! A jump back to an earlier step must carry `again`: a job takes such
+//! jumps at most that many times in all (every `again` jump counts), and
+//! once it has, the branch no longer holds. So every loop ends. A design
+//! that [`check`] accepts always responds: every jump lands on a step, every
+//! loop is bounded, and every transaction it opens ends.
 //!
 //! Queue deliveries still run the built-in consumer; a design is the HTTP
-//! handler.
+//! handler. A design whose tables include `chave_idempotencia` gets
+//! recovery's sweep of the keys left processing or unknown
+//! (`handler::recovers_keys`).
 
 pub mod builtin;
 mod check;
 mod flow;
 
-pub use check::{Program, Shape, Site, Source, check};
+pub use check::{Jump, Program, Shape, Site, Source, check};
 
 use serde::{Deserialize, Serialize};
 
@@ -115,6 +136,24 @@ pub enum Do {
     Update(Update),
     /// Call the acquirer and wait for its answer or the timeout.
     Capture,
+    Delete(Delete),
+    Retake(Retake),
+}
+
+/// `DELETE` of the job's row: a key past its lifetime, forgotten.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Delete {
+    pub table: String,
+}
+
+/// Takes the job's row over while it is in state `from`: sets it
+/// processing under a new lease, and returns the lease.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Retake {
+    pub table: String,
+    pub from: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -164,6 +203,9 @@ pub struct Update {
     pub table: String,
     /// Columns written from the acquirer's answer, in this order.
     pub set: Vec<String>,
+    /// Only while the row is processing under the job's lease.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fenced: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -174,6 +216,10 @@ pub struct Branch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<Answer>,
     pub goto: String,
+    /// How many jumps with `again` a job may take in all while this one
+    /// still holds; a jump back must have it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub again: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -184,10 +230,13 @@ pub enum When {
     NoRows,
     /// The statement failed with this SQLSTATE.
     Error(String),
-    /// The row's `status` column holds this text.
+    /// The row's `status` (or `estado`) column holds this text.
     Status(String),
-    /// The row's order or amount is not this request's: a key reused.
+    /// The row's request is not this one: its fingerprint (`impressao`)
+    /// differs, or else its order or amount. A key reused.
     OtherRequest,
+    /// The row's lifetime (`expira_em_ms`) is over.
+    Expired,
     /// The acquirer accepted the capture.
     Accepted,
     Declined,
@@ -201,9 +250,11 @@ pub enum When {
 #[serde(rename_all = "kebab-case")]
 pub enum Answer {
     Literal(Literal),
-    /// 201, 402 or 504 with the charge's body, from what the acquirer said.
+    /// 201, 402 or 504 with the charge's body, from what the acquirer said;
+    /// a created charge's `Location` too when the design stores headers.
     Capture,
-    /// The row's `resposta_http` and `resposta_corpo`, byte for byte.
+    /// The row's `resposta_http` and `resposta_corpo`, byte for byte, with
+    /// its `resposta_headers` when it was read.
     Stored,
     /// This status, with the row's status and id as the body.
     Charge(Charge),
@@ -228,7 +279,8 @@ pub const RESPOND: &str = "respond";
 /// The limits a design is held to.
 pub mod limits {
     pub const STEPS_MAX: usize = 64;
-    pub const BRANCHES_MAX: usize = 8;
+    pub const BRANCHES_MAX: usize = 12;
+    pub const AGAIN_MAX: u8 = 3;
     pub const TEXT_MAX: usize = 200;
     pub const JSON_BYTES_MAX: usize = 64 * 1024;
     pub const JSON_DEPTH_MAX: usize = 8;

@@ -12,7 +12,7 @@ mod words;
 
 pub use payload::{intent_fingerprint, payload_fingerprint, request_body};
 use pc::program;
-pub use pc::{Kind, Pc, commits_claim, costs_sql, kind, step_name, watched_table};
+pub use pc::{Kind, Pc, commits_claim, costs_sql, fenced_by_lease, kind, step_name, watched_table};
 pub use program::{builtin_design, captures_once};
 pub use tables::{store_tables, tables_of, tables_shown};
 
@@ -36,7 +36,8 @@ pub struct Job {
     pub response: Option<(u16, crate::text::Text)>,
     /// The prepared response's headers (jsonb text), when it has any.
     pub headers: Option<crate::text::Text>,
-    /// Times a lease handler re-claimed an expired or vanished key.
+    /// Times a lease handler re-claimed an expired or vanished key, or a
+    /// design took a bounded jump back (`again`).
     pub reclaims: u8,
     /// The account balance this attempt read (`local-effect` with a balance).
     pub balance: Option<i64>,
@@ -80,6 +81,16 @@ impl Job {
             rereads: 0,
             lease_token: None,
         }
+    }
+}
+
+/// Whether recovery sweeps the run's idempotency keys: the lease strategy's,
+/// or a design's that keeps its keys in `chave_idempotencia`, with their
+/// state and lease.
+pub fn recovers_keys(scenario: &Scenario) -> bool {
+    match scenario.program() {
+        Some(p) => p.tables().iter().any(|t| t.name == "chave_idempotencia"),
+        None => scenario.strategy == Strategy::IdempotencyKeyLease,
     }
 }
 
@@ -230,7 +241,7 @@ pub fn action(w: &Situation, job: &Job) -> Action {
             } else {
                 None
             },
-            lease_token: if pc.fenced_by_lease() {
+            lease_token: if fenced_by_lease(w.scenario, pc) {
                 job.lease_token
             } else {
                 None
@@ -591,8 +602,8 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
 
 /// Whether a fenced write (run at `pc`) found its lease taken: it matched
 /// no row, so it stored nothing.
-pub fn lease_taken(pc: Pc, result: &StmtResult) -> bool {
-    pc.fenced_by_lease() && result.as_ref().is_ok_and(|r| r.rows.is_empty())
+pub fn lease_taken(scenario: &Scenario, pc: Pc, result: &StmtResult) -> bool {
+    fenced_by_lease(scenario, pc) && result.as_ref().is_ok_and(|r| r.rows.is_empty())
 }
 
 fn is_tx_end(pc: Pc) -> bool {

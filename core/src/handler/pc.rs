@@ -158,7 +158,7 @@ impl Pc {
     }
 
     /// Steps whose write carries the job's lease in its WHERE.
-    pub fn fenced_by_lease(self) -> bool {
+    fn fenced_by_lease(self) -> bool {
         matches!(self, Pc::LeaseFinish | Pc::FinishMessage)
     }
 
@@ -236,15 +236,28 @@ pub fn commits_claim(scenario: &Scenario, pc: Pc) -> bool {
     }
 }
 
+/// Whether the write at `pc` carries the job's lease in its WHERE.
+pub fn fenced_by_lease(scenario: &Scenario, pc: Pc) -> bool {
+    match pc {
+        Pc::Step(i) => program(scenario).site(i).fenced,
+        _ => pc.fenced_by_lease(),
+    }
+}
+
 /// The table whose key row the step at `pc` writes, for the steps watched
 /// (see `world::watch`).
 pub fn watched_table(scenario: &Scenario, pc: Pc) -> Option<&'static str> {
+    use crate::design::Shape;
     match pc {
         Pc::LeaseFinish | Pc::LeaseRetake => Some("chave_idempotencia"),
         Pc::StoreResponse => Some("cobranca"),
         Pc::FinishMessage => Some("mensagem_processada"),
         Pc::Step(i) => match &program(scenario).site(i).shape {
-            crate::design::Shape::Update { table, .. } if table == "cobranca" => Some("cobranca"),
+            Shape::Update { table, .. } | Shape::Retake { table, .. } => {
+                ["cobranca", "chave_idempotencia"]
+                    .into_iter()
+                    .find(|t| table == t)
+            }
             _ => None,
         },
         _ => None,

@@ -3,9 +3,10 @@
 //! statement, what a result or the acquirer's answer leads to).
 
 use super::{
-    Action, BODY_TRY_AGAIN, Job, Pc, Situation, StmtInputs, body, capture_answer, first_row,
+    Action, BODY_TRY_AGAIN, Job, Pc, Situation, StmtInputs, body, capture_answer, created_headers,
+    first_row, scope,
 };
-use crate::design::{Answer, By, Program, Shape, Source, When};
+use crate::design::{Answer, Jump, Program, Shape, Source, When};
 use crate::scenario::{Intent, Scenario, Strategy};
 use crate::store::{Stmt, StmtResult, Value};
 use crate::text::Text;
@@ -36,12 +37,14 @@ pub fn builtin_design(scenario: &Scenario) -> Option<&'static str> {
         Strategy::IdempotencyKey => "idempotency-key",
         Strategy::IdempotencyKeyCatch => "idempotency-key-catch",
         Strategy::IdempotencyKeyHeldTx => "idempotency-key-held-tx",
-        Strategy::IdempotencyKeyLease | Strategy::LocalEffect => return None,
+        Strategy::IdempotencyKeyLease => "idempotency-key-lease",
+        Strategy::LocalEffect => return None,
     })
 }
 
 pub(super) fn action(p: &Program, w: &Situation, job: &Job, step: u16) -> Action {
-    match p.site(step).shape {
+    let site = p.site(step);
+    match site.shape {
         Shape::Capture => Action::Capture,
         Shape::Respond => {
             let (status, body) = job.response.clone().unwrap_or_else(|| {
@@ -56,11 +59,17 @@ pub(super) fn action(p: &Program, w: &Situation, job: &Job, step: u16) -> Action
             key: w.key.clone(),
             row_id: job.row_id,
             capture_result: job.capture_result,
-            now_ms: 0,
-            fingerprint: Text::default(),
+            // Only what the statement reads, so that the others key the
+            // explorer's memo alike at every instant.
+            now_ms: if site.needs_now { w.now_ms } else { 0 },
+            fingerprint: if site.needs_fingerprint {
+                w.fingerprint.clone()
+            } else {
+                Text::default()
+            },
             balance: None,
             version: None,
-            lease_token: None,
+            lease_token: if site.fenced { job.lease_token } else { None },
         }),
     }
 }
@@ -76,6 +85,17 @@ pub(super) fn statement(
     };
     let id = inputs.row_id.unwrap_or(0);
     let site = p.site(step);
+    let value = |s: &Source| match s {
+        Source::Scope => Value::text(scope(scenario, it)),
+        Source::Key => Value::text(&*inputs.key),
+        Source::Fingerprint => Value::text(&*inputs.fingerprint),
+        Source::Order => Value::Int(it.order_id),
+        Source::Amount => Value::Int(it.amount_cents),
+        Source::Processing => Value::text("PROCESSANDO"),
+        Source::StateProcessing => Value::text("processing"),
+        Source::LeaseFromNow => Value::Int((inputs.now_ms + scenario.lease_ms) as i64),
+        Source::Id => Value::Int(id),
+    };
     match &site.shape {
         Shape::Begin => Stmt::Begin {
             isolation: p.design().isolation.unwrap_or(scenario.isolation),
@@ -84,19 +104,12 @@ pub(super) fn statement(
         Shape::Rollback => Stmt::Rollback,
         Shape::Select {
             table,
-            by,
+            filter,
             for_update,
         } => Stmt::Select {
             table: table.clone(),
             columns: site.columns.iter().map(|c| c.clone().into()).collect(),
-            filter: vec![(
-                by.column().into(),
-                match by {
-                    By::Order => Value::Int(it.order_id),
-                    By::Key => Value::text(&*inputs.key),
-                    By::Id => Value::Int(id),
-                },
-            )],
+            filter: filter.iter().map(|(c, s)| (c.clone(), value(s))).collect(),
             for_update: *for_update,
         },
         Shape::Insert {
@@ -105,41 +118,66 @@ pub(super) fn statement(
             on_conflict,
         } => Stmt::Insert {
             table: table.clone(),
-            values: values
-                .iter()
-                .map(|(c, s)| {
-                    let v = match s {
-                        Source::Key => Value::text(&*inputs.key),
-                        Source::Order => Value::Int(it.order_id),
-                        Source::Amount => Value::Int(it.amount_cents),
-                        Source::Processing => Value::text("PROCESSANDO"),
-                    };
-                    (c.clone(), v)
-                })
-                .collect(),
+            values: values.iter().map(|(c, s)| (c.clone(), value(s))).collect(),
             on_conflict_do_nothing: on_conflict.clone(),
             returning: site.columns.iter().map(|c| c.clone().into()).collect(),
         },
-        Shape::Update { table, set } => {
+        Shape::Update { table, set, fenced } => {
             let (status, http, body) = capture_answer(inputs.capture_result, id);
+            // After a silence a key's state is all that is known: no answer
+            // to keep, and no lifetime to start.
+            let known = inputs.capture_result.is_some();
+            let state = if known { "completed" } else { "unknown" };
+            let known = known || !set.iter().any(|c| c == "estado");
+            let set = set
+                .iter()
+                .filter_map(|c| {
+                    let v = match &**c {
+                        "status" => Value::text(status),
+                        "estado" => Value::text(state),
+                        _ if !known => return None,
+                        "expira_em_ms" => Value::Int((inputs.now_ms + scenario.key_ttl_ms) as i64),
+                        "resposta_http" => Value::Int(i64::from(http)),
+                        "resposta_headers" if http == 201 => Value::text(created_headers(id)),
+                        "resposta_headers" => return None,
+                        _ => Value::text(&body),
+                    };
+                    Some((c.clone(), v))
+                })
+                .collect();
+            let mut filter = vec![("id".into(), Value::Int(id))];
+            if *fenced {
+                filter.push(("estado".into(), Value::text("processing")));
+                filter.push((
+                    "lease_ate_ms".into(),
+                    Value::Int(inputs.lease_token.unwrap_or(0)),
+                ));
+            }
             Stmt::Update {
                 table: table.clone(),
-                set: set
-                    .iter()
-                    .map(|c| {
-                        let v = match &**c {
-                            "status" => Value::text(status),
-                            "resposta_http" => Value::Int(i64::from(http)),
-                            _ => Value::text(&body),
-                        };
-                        (c.clone(), v)
-                    })
-                    .collect(),
+                set,
                 increment: vec![],
-                filter: vec![("id".into(), Value::Int(id))],
-                returning: vec![],
+                filter,
+                returning: site.columns.iter().map(|c| c.clone().into()).collect(),
             }
         }
+        Shape::Delete { table } => Stmt::Delete {
+            table: table.clone(),
+            filter: vec![("id".into(), Value::Int(id))],
+        },
+        Shape::Retake { table, from } => Stmt::Update {
+            table: table.clone(),
+            set: vec![
+                ("estado".into(), Value::text("processing")),
+                ("lease_ate_ms".into(), value(&Source::LeaseFromNow)),
+            ],
+            increment: vec![],
+            filter: vec![
+                ("id".into(), Value::Int(id)),
+                ("estado".into(), Value::text(from)),
+            ],
+            returning: site.columns.iter().map(|c| c.clone().into()).collect(),
+        },
         Shape::Capture | Shape::Respond => unreachable!("a step that runs no statement"),
     }
 }
@@ -150,40 +188,73 @@ fn column<'r>(columns: &[String], row: &'r [Value], name: &str) -> Option<&'r Va
 }
 
 /// Whether `when` holds of a statement's successful result.
-fn holds(when: &When, columns: &[String], row: Option<&Vec<Value>>, it: &Intent) -> bool {
+fn holds(when: &When, columns: &[String], row: Option<&Vec<Value>>, w: &Situation) -> bool {
+    let cell = |name: &str| row.and_then(|r| column(columns, r, name));
     match when {
         When::Always => true,
         When::Rows => row.is_some(),
         When::NoRows => row.is_none(),
         When::Status(s) => {
-            row.and_then(|r| column(columns, r, "status")?.as_text()) == Some(s.as_str())
+            cell("status")
+                .or_else(|| cell("estado"))
+                .and_then(Value::as_text)
+                == Some(s.as_str())
         }
-        When::OtherRequest => row.is_some_and(|r| {
-            column(columns, r, "pedido_id") != Some(&Value::Int(it.order_id))
-                || column(columns, r, "valor_centavos") != Some(&Value::Int(it.amount_cents))
-        }),
+        When::OtherRequest if columns.iter().any(|c| c == "impressao") => {
+            row.is_some() && cell("impressao").and_then(Value::as_text) != Some(&**w.fingerprint)
+        }
+        When::OtherRequest => {
+            row.is_some()
+                && (cell("pedido_id") != Some(&Value::Int(w.intent.order_id))
+                    || cell("valor_centavos") != Some(&Value::Int(w.intent.amount_cents)))
+        }
+        When::Expired => cell("expira_em_ms")
+            .and_then(Value::as_int)
+            .is_some_and(|t| w.now_ms as i64 >= t),
         _ => false,
     }
 }
 
+/// Whether the branch may still be taken: a bounded one (`again`) only
+/// while the job has taken fewer bounded jumps than it allows.
+fn open(b: &Jump, job: &Job) -> bool {
+    b.again.is_none_or(|n| job.reclaims < n)
+}
+
 /// Prepares `answer`, read from `row` where it says so.
-fn prepare(job: &mut Job, answer: &Answer, columns: &[String], row: Option<&Vec<Value>>) {
+fn prepare(
+    p: &Program,
+    job: &mut Job,
+    answer: &Answer,
+    columns: &[String],
+    row: Option<&Vec<Value>>,
+) {
     let cell = |name: &str| row.and_then(|r| column(columns, r, name));
+    let mut headers = None;
     let (status, text): (u16, Text) = match answer {
         Answer::Literal(l) => (l.status, l.body.as_str().into()),
         Answer::Capture => {
-            let (_, http, b) = capture_answer(job.capture_result, job.row_id.unwrap_or(0));
+            let id = job.row_id.unwrap_or(0);
+            let (_, http, b) = capture_answer(job.capture_result, id);
+            if http == 201 && p.stores_headers() {
+                headers = Some(created_headers(id).into());
+            }
             (http, b.into())
         }
-        Answer::Stored => (
-            cell("resposta_http")
-                .and_then(Value::as_int)
-                .map_or(500, |h| h as u16),
-            cell("resposta_corpo")
+        Answer::Stored => {
+            headers = cell("resposta_headers")
                 .and_then(Value::as_text)
-                .unwrap_or_default()
-                .into(),
-        ),
+                .map(Into::into);
+            (
+                cell("resposta_http")
+                    .and_then(Value::as_int)
+                    .map_or(500, |h| h as u16),
+                cell("resposta_corpo")
+                    .and_then(Value::as_text)
+                    .unwrap_or_default()
+                    .into(),
+            )
+        }
         Answer::Charge(c) => (
             c.status,
             body(
@@ -194,7 +265,7 @@ fn prepare(job: &mut Job, answer: &Answer, columns: &[String], row: Option<&Vec<
         ),
     };
     job.response = Some((status, text));
-    job.headers = None;
+    job.headers = headers;
 }
 
 pub(super) fn on_sql_result(p: &Program, w: &Situation, job: &mut Job, result: &StmtResult) {
@@ -205,16 +276,12 @@ pub(super) fn on_sql_result(p: &Program, w: &Situation, job: &mut Job, result: &
     let row = match result {
         Err(e) => {
             let code = e.state.code();
-            if let Some((_, answer, to)) = site
+            let caught = site
                 .branches
                 .iter()
-                .find(|(w, _, _)| matches!(w, When::Error(c) if c == code))
-            {
-                if let Some(a) = answer {
-                    prepare(job, a, &site.columns, None);
-                }
-                job.pc = Pc::Step(*to);
-                return;
+                .find(|b| matches!(&b.when, When::Error(c) if c == code) && open(b, job));
+            if let Some(b) = caught {
+                return follow(p, job, site.next, Some(b), &site.columns, None);
             }
             job.response = Some((503, BODY_TRY_AGAIN.into()));
             job.headers = None;
@@ -227,17 +294,23 @@ pub(super) fn on_sql_result(p: &Program, w: &Situation, job: &mut Job, result: &
         }
         Ok(_) => first_row(result),
     };
-    if matches!(site.shape, Shape::Insert { .. })
-        && site.columns.first().is_some_and(|c| c == "id")
-        && let Some(id) = row.and_then(|r| r.first()).and_then(Value::as_int)
-    {
-        job.row_id = Some(id);
+    if let Some(r) = row {
+        if matches!(site.shape, Shape::Insert { .. } | Shape::Select { .. })
+            && site.columns.first().is_some_and(|c| c == "id")
+        {
+            job.row_id = r.first().and_then(Value::as_int);
+        }
+        if matches!(site.shape, Shape::Insert { .. } | Shape::Retake { .. })
+            && let Some(lease) = column(&site.columns, r, "lease_ate_ms")
+        {
+            job.lease_token = lease.as_int();
+        }
     }
     let taken = site
         .branches
         .iter()
-        .find(|(when, _, _)| holds(when, &site.columns, row, w.intent));
-    follow(job, site.next, taken, &site.columns, row);
+        .find(|b| open(b, job) && holds(&b.when, &site.columns, row, w));
+    follow(p, job, site.next, taken, &site.columns, row);
 }
 
 pub(super) fn on_capture(p: &Program, job: &mut Job) {
@@ -245,30 +318,38 @@ pub(super) fn on_capture(p: &Program, job: &mut Job) {
         unreachable!("a design's capture is awaited at one of its steps")
     };
     let site = p.site(step);
-    let taken = site.branches.iter().find(|(when, _, _)| match when {
-        When::Accepted => job.capture_result == Some(true),
-        When::Declined => job.capture_result == Some(false),
-        When::Silent => job.capture_result.is_none(),
-        When::Always => true,
-        _ => false,
+    let taken = site.branches.iter().find(|b| {
+        open(b, job)
+            && match b.when {
+                When::Accepted => job.capture_result == Some(true),
+                When::Declined => job.capture_result == Some(false),
+                When::Silent => job.capture_result.is_none(),
+                When::Always => true,
+                _ => false,
+            }
     });
-    follow(job, site.next, taken, &[], None);
+    follow(p, job, site.next, taken, &[], None);
 }
 
-/// Takes the branch that held, or goes on to `next`.
+/// Takes the branch that held (counting it when it is bounded), or goes
+/// on to `next`.
 fn follow(
+    p: &Program,
     job: &mut Job,
     next: u16,
-    taken: Option<&(When, Option<Answer>, u16)>,
+    taken: Option<&Jump>,
     columns: &[String],
     row: Option<&Vec<Value>>,
 ) {
     match taken {
-        Some((_, answer, to)) => {
-            if let Some(a) = answer {
-                prepare(job, a, columns, row);
+        Some(b) => {
+            if let Some(a) = &b.answer {
+                prepare(p, job, a, columns, row);
             }
-            job.pc = Pc::Step(*to);
+            if b.again.is_some() {
+                job.reclaims += 1;
+            }
+            job.pc = Pc::Step(b.to);
         }
         None => job.pc = Pc::Step(next),
     }

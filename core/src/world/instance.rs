@@ -233,7 +233,7 @@ impl World {
         let mut job = self.job(instance, attempt).cloned().expect("job");
         handler::on_sql_result(&self.situation(AttemptId(job.attempt)), &mut job, result);
         *self.job_mut(instance, attempt).expect("job") = job;
-        if handler::lease_taken(pc_before, result) {
+        if handler::lease_taken(&self.scenario, pc_before, result) {
             self.emit(
                 Actor::Instance(instance.0),
                 EventKind::LeaseTaken { attempt: attempt.0 },

@@ -477,7 +477,7 @@ impl World {
                 );
             }
         }
-        if w.scenario.strategy == Strategy::IdempotencyKeyLease
+        if handler::recovers_keys(&w.scenario)
             || relays_outbox(&w.scenario)
             || recovery::recovers_messages(&w.scenario)
         {

@@ -1,6 +1,6 @@
-//! The recovery sweep of `idempotency-key-lease` and of a queue consumer's
-//! claimed message ids, the outbox relay, and the effects
-//! (captures and local rows) a world counts per intent.
+//! The recovery sweep of the lease design's keys (`handler::recovers_keys`)
+//! and of a queue consumer's claimed message ids, the outbox relay, and the
+//! effects (captures and local rows) a world counts per intent.
 
 use super::*;
 use crate::store::Value;
@@ -12,7 +12,7 @@ impl World {
         if recovers_messages(&self.scenario) {
             reconciled.extend(recover_messages(self).into_iter().map(|r| (true, r)));
         }
-        if self.scenario.strategy == Strategy::IdempotencyKeyLease {
+        if handler::recovers_keys(&self.scenario) {
             reconciled.extend(recover(self).into_iter().map(|r| (false, r)));
         }
         for (message, (key, order_id, lookup, outcome)) in reconciled {

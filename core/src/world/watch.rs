@@ -99,7 +99,7 @@ impl World {
         }
         let id = inputs.row_id?;
         let row = committed_row(self, table, id);
-        let lease_taken = inputs.pc.fenced_by_lease()
+        let lease_taken = handler::fenced_by_lease(&self.scenario, inputs.pc)
             && row.as_ref().is_none_or(|r| {
                 let def = self.store.table_def(table).expect("table exists");
                 let col = |n: &str| def.column_index(n).expect("column exists");

@@ -216,6 +216,10 @@ pub const EN: Words = Words {
         load_example: "See it on the board",
         not_claimed: "not claimed",
         not_required: "not required in this scenario",
+        fenced: "only under the lease",
+        from_state: "from state",
+        again: "at most",
+        again_title: "How many times at most a request comes back through jumps like this; empty: no bound (forward jumps only)",
     },
     branch: BranchWords {
         title: "Inject a fault",

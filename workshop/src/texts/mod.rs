@@ -249,6 +249,13 @@ pub struct DesignWords {
     pub not_claimed: &'static str,
     /// A *sometimes* property the scenario need not lead to.
     pub not_required: &'static str,
+    /// An update written only while the job's lease holds.
+    pub fenced: &'static str,
+    /// Before a retake's state.
+    pub from_state: &'static str,
+    /// Before how many times a jump back may be taken, and its tooltip.
+    pub again: &'static str,
+    pub again_title: &'static str,
 }
 
 /// Faults injected at a step, and the branch they fork.

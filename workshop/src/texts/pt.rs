@@ -216,6 +216,10 @@ pub const PT: Words = Words {
         load_example: "Ver na lousa",
         not_claimed: "não prometido",
         not_required: "não exigido neste cenário",
+        fenced: "só com o lease",
+        from_state: "do estado",
+        again: "até",
+        again_title: "Quantas vezes, no máximo, um pedido volta por saltos assim; vazio: sem limite (só para saltos para frente)",
     },
     branch: BranchWords {
         title: "Injetar uma falha",
