@@ -9,7 +9,8 @@
 //! so a link is refused for exactly what scenario JSON would be, with the
 //! same field path, plus the edit that set it. [`encode`] writes the fewest
 //! edits: a changed value where the two scenarios differ, a whole list where
-//! its length changed.
+//! its length changed; and where that would take more edits than a link may
+//! carry, each top-level field that differs whole.
 
 use crate::builtins;
 use crate::scenario::{Scenario, ScenarioError};
@@ -366,11 +367,22 @@ pub fn encode(base: &str, scenario: &Scenario) -> Option<String> {
     let from = serde_json::to_value(builtins::builtin(base)?).expect("a scenario is JSON");
     let to = serde_json::to_value(scenario).expect("a scenario is JSON");
     let mut out = base.to_string();
-    diff(&from, &to, &mut Vec::new(), &mut out);
+    let mut edits = 0;
+    diff(&from, &to, &mut Vec::new(), &mut out, &mut edits);
+    if edits > limits::EDITS_MAX
+        && let (Value::Object(a), Value::Object(b)) = (&from, &to)
+    {
+        // Many clients, each changed in many fields: one edit a field of
+        // the scenario, so that the link stays one the decoder takes.
+        out = base.to_string();
+        for (key, value) in b.iter().filter(|(k, v)| a.get(*k) != Some(*v)) {
+            push_edit(&[Segment::Key(key.clone())], value, &mut out, &mut edits);
+        }
+    }
     Some(out)
 }
 
-fn diff(from: &Value, to: &Value, path: &mut Vec<Segment>, out: &mut String) {
+fn diff(from: &Value, to: &Value, path: &mut Vec<Segment>, out: &mut String, edits: &mut usize) {
     match (from, to) {
         _ if from == to => {}
         // Objects of one kind differ field by field, and a field the old one
@@ -383,8 +395,8 @@ fn diff(from: &Value, to: &Value, path: &mut Vec<Segment>, out: &mut String) {
             for (key, value) in b {
                 path.push(Segment::Key(key.clone()));
                 match a.get(key) {
-                    Some(old) => diff(old, value, path, out),
-                    None => push_edit(path, value, out),
+                    Some(old) => diff(old, value, path, out, edits),
+                    None => push_edit(path, value, out, edits),
                 }
                 path.pop();
             }
@@ -392,15 +404,16 @@ fn diff(from: &Value, to: &Value, path: &mut Vec<Segment>, out: &mut String) {
         (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
             for (i, (old, new)) in a.iter().zip(b).enumerate() {
                 path.push(Segment::Index(i));
-                diff(old, new, path, out);
+                diff(old, new, path, out, edits);
                 path.pop();
             }
         }
-        _ => push_edit(path, to, out),
+        _ => push_edit(path, to, out, edits),
     }
 }
 
-fn push_edit(path: &[Segment], value: &Value, out: &mut String) {
+fn push_edit(path: &[Segment], value: &Value, out: &mut String, edits: &mut usize) {
+    *edits += 1;
     out.push(';');
     out.push_str(&link_text(path));
     out.push('=');
@@ -414,6 +427,39 @@ mod tests {
 
     fn refusal(text: &str) -> String {
         decode(text).expect_err(text).to_string()
+    }
+
+    /// Eight clients changed in ten fields each are more edits than a
+    /// link carries one field at a time: the link writes each changed
+    /// field of the scenario whole, and reads back the same scenario.
+    #[test]
+    fn a_scenario_changed_everywhere_still_has_a_link() {
+        let mut s = crate::builtins::builtin("race-3").unwrap();
+        let one = s.clients[0].clone();
+        s.clients = (0..crate::scenario::limits::CLIENTS_MAX)
+            .map(|i| {
+                let mut c = one.clone();
+                c.name = format!("c{i}");
+                c.timeout_ms = 1000 + i as u64;
+                c.retries_max = 3;
+                c.backoff_ms = 10 + i as u64;
+                c.start_ms = i as u64;
+                c.gap_between_intents_ms = 7;
+                c.backoff_jitter_ms = 20;
+                c.backoff_max_ms = 3000;
+                c.deadline_ms = 9000;
+                c.intents[0].order_id = 500 + i as i64;
+                c
+            })
+            .collect();
+        s.validate().expect("within the limits");
+        let link = encode("race-3", &s).unwrap();
+        assert_eq!(decode(&link), Ok(s.clone()), "{link}");
+        assert!(link.len() <= limits::LINK_BYTES_MAX, "{} bytes", link.len());
+        // Still one field at a time where that fits.
+        let mut few = crate::builtins::builtin("race-3").unwrap();
+        few.clients[0].timeout_ms = 1500;
+        assert_eq!(encode("race-3", &few).unwrap(), "race-3;clients.0.timeout_ms=1500");
     }
 
     #[test]
