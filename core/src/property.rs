@@ -61,6 +61,16 @@ impl Property {
         self.only_under.is_none_or(|s| s == strategy)
     }
 
+    /// Whether the property is judged in `scenario`: under its strategy, and
+    /// the lease design's under any design that keeps its keys as the lease
+    /// design does (`handler::recovers_keys`), whatever the strategy.
+    pub fn applies_in(&self, scenario: &crate::Scenario) -> bool {
+        self.applies_to(scenario.strategy)
+            || (self.only_under == Some(Strategy::IdempotencyKeyLease)
+                && scenario.program().is_some()
+                && crate::handler::recovers_keys(scenario))
+    }
+
     /// Whether `ending` shows the property (reached, or broken).
     pub fn shown_by(&self, ending: &Ending) -> bool {
         !(self.check)(ending).is_empty()
@@ -288,9 +298,10 @@ pub fn sometimes() -> impl Iterator<Item = Property> {
         .filter(|p| p.modality == Modality::Sometimes)
 }
 
-/// The run's verdicts: each *always* property judged under its strategy.
+/// The run's verdicts: each *always* property judged in its scenario.
 pub(crate) fn verdicts(e: &Ending) -> Vec<Verdict> {
-    of(Modality::Always, e.world.scenario.strategy)
+    ALL.into_iter()
+        .filter(|p| p.modality == Modality::Always && p.applies_in(&e.world.scenario))
         .map(|p| {
             let failures = (p.check)(e);
             Verdict {

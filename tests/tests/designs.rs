@@ -234,6 +234,46 @@ fn the_reduced_search_agrees_under_every_builtin_design() {
     }
 }
 
+/// A design that keeps its keys as the lease design does is judged by the
+/// lease design's properties whatever the scenario's strategy, and one that
+/// deletes a key still processing (to claim it afresh) is caught
+/// forgetting a charge that may have happened.
+#[test]
+fn a_design_with_the_lease_s_keys_is_judged_as_the_lease_design() {
+    let lease = design::builtin::named("idempotency-key-lease").expect("built in");
+    let mut s = builtins::builtin("race-2").expect("built-in");
+    assert_eq!(s.strategy, Strategy::CheckThenAct);
+    s.design = Some(Arc::new(lease.clone()));
+    let report = explore(&s, &Options::for_scenario(&s)).expect("explores");
+    let verdict = |r: &lousa_core::explore::Report, name: &str| {
+        r.properties
+            .iter()
+            .find(|p| p.claim.property.name == name)
+            .map(|p| format!("{:?}", p.verdict))
+    };
+    for name in [
+        "no-key-stuck-processing-past-lease-and-recovery",
+        "no-key-forgotten-while-its-effect-is-unresolved",
+        "422-only-for-a-key-its-tenant-reused",
+    ] {
+        assert_eq!(verdict(&report, name).as_deref(), Some("Holds"), "{name}");
+    }
+    let mut v: serde_json::Value = serde_json::to_value(lease.design()).expect("JSON");
+    v["steps"][3]["on"]
+        .as_array_mut()
+        .expect("read-key's branches")
+        .insert(
+            2,
+            serde_json::json!({"if": {"status": "processing"}, "goto": "expire-key", "again": 2}),
+        );
+    s.design = Some(Arc::new(Design::from_json(&v.to_string()).expect("valid")));
+    let report = explore(&s, &Options::for_scenario(&s)).expect("explores");
+    assert_eq!(
+        verdict(&report, "no-key-forgotten-while-its-effect-is-unresolved").as_deref(),
+        Some("Violated")
+    );
+}
+
 /// The check refuses what a design cannot run, naming the field.
 #[test]
 fn a_wrong_design_is_refused_by_the_field_that_is_wrong() {

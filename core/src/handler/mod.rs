@@ -12,7 +12,10 @@ mod words;
 
 pub use payload::{intent_fingerprint, payload_fingerprint, request_body};
 use pc::program;
-pub use pc::{Kind, Pc, commits_claim, costs_sql, fenced_by_lease, kind, step_name, watched_table};
+pub use pc::{
+    Kind, Pc, commits_claim, costs_sql, deletes_key, fenced_by_lease, kind, step_name,
+    watched_table,
+};
 pub use program::{builtin_design, captures_once};
 pub use tables::{store_tables, tables_of, tables_shown};
 

@@ -244,6 +244,18 @@ pub fn fenced_by_lease(scenario: &Scenario, pc: Pc) -> bool {
     }
 }
 
+/// Whether the step at `pc` deletes a key of `chave_idempotencia`, which the
+/// world watches for a key forgotten with its effect unresolved.
+pub fn deletes_key(scenario: &Scenario, pc: Pc) -> bool {
+    match pc {
+        Pc::Step(i) => matches!(
+            &program(scenario).site(i).shape,
+            crate::design::Shape::Delete { table } if table == "chave_idempotencia"
+        ),
+        _ => pc == Pc::LeaseDelete,
+    }
+}
+
 /// The table whose key row the step at `pc` writes, for the steps watched
 /// (see `world::watch`).
 pub fn watched_table(scenario: &Scenario, pc: Pc) -> Option<&'static str> {

@@ -102,7 +102,7 @@ impl World {
             },
         };
         let session = self.instances[instance.ix()].connections[conn_ix].session;
-        if inputs.pc == Pc::LeaseDelete {
+        if handler::deletes_key(&self.scenario, inputs.pc) {
             self.watch_forget(inputs.row_id);
         }
         let build = || handler::statement(&self.scenario, &self.intents, &inputs);

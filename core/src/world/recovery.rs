@@ -68,7 +68,7 @@ impl World {
         }
     }
 
-    /// Watches the lease design's one DELETE of a key, before it runs: a row
+    /// Watches a DELETE of a key (`handler::deletes_key`), before it runs: a row
     /// still `processing` or `unknown` is a charge that may have happened
     /// and that no record would remember any more. Noted, not prevented,
     /// so that a property can judge the design rather than the world.
