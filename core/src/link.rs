@@ -459,7 +459,10 @@ mod tests {
         // Still one field at a time where that fits.
         let mut few = crate::builtins::builtin("race-3").unwrap();
         few.clients[0].timeout_ms = 1500;
-        assert_eq!(encode("race-3", &few).unwrap(), "race-3;clients.0.timeout_ms=1500");
+        assert_eq!(
+            encode("race-3", &few).unwrap(),
+            "race-3;clients.0.timeout_ms=1500"
+        );
     }
 
     #[test]

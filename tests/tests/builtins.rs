@@ -1037,3 +1037,35 @@ fn an_event_published_after_commit_is_lost_with_the_worker_and_the_outbox_keeps_
         lousa_core::property::EVERY_EFFECT_PUBLISHED.name
     ));
 }
+
+/// `local-effect` claims a key again (here, one past its lifetime, deleted)
+/// in a new transaction: its claim and its effect commit together, as the
+/// first claim's did, instead of each on its own.
+#[test]
+fn local_effect_claims_a_forgotten_key_again_inside_a_transaction() {
+    let r = lousa_core::run(&with("late-retry-after-ttl", Strategy::LocalEffect)).unwrap();
+    let retry: Vec<&str> = r
+        .events()
+        .filter_map(|(_, e)| match &e.kind {
+            EventKind::Sql {
+                attempt: Some(1),
+                sql,
+                ..
+            } => Some(sql.as_str()),
+            _ => None,
+        })
+        .collect();
+    let deleted = retry
+        .iter()
+        .position(|s| s.starts_with("DELETE FROM chave_idempotencia"))
+        .expect("the retry forgets the expired key");
+    let after: Vec<&str> = retry[deleted + 1..]
+        .iter()
+        .map(|s| s.split(' ').next().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        after,
+        ["BEGIN", "INSERT", "INSERT", "UPDATE", "COMMIT"],
+        "{retry:#?}"
+    );
+}

@@ -129,12 +129,23 @@ pub(super) fn lease_headers(strategy: Strategy, http: u16, id: i64) -> Option<St
     (strategy == Strategy::IdempotencyKeyLease && http == 201).then(|| created_headers(id))
 }
 
+/// Where a job claims a key again (vanished, or forgotten past its
+/// lifetime): `local-effect` in a new transaction, so that its claim and
+/// its effect still commit together; the lease design on its own.
+pub(super) fn claim_again(strategy: Strategy) -> Pc {
+    if strategy == Strategy::LocalEffect {
+        Pc::Begin
+    } else {
+        Pc::LeaseClaim
+    }
+}
+
 pub(super) fn decide(w: &Situation, job: &mut Job, result: &StmtResult) {
     let Some(row) = first_row(result) else {
         // The key vanished between the claim and the read: claim again, once.
         if job.reclaims < 2 {
             job.reclaims += 1;
-            job.pc = Pc::LeaseClaim;
+            job.pc = claim_again(w.strategy);
         } else {
             respond(job, 409, BODY_PROCESSING);
         }

@@ -557,7 +557,7 @@ pub fn on_sql_result(w: &Situation, job: &mut Job, result: &StmtResult) {
         Pc::LeaseRead => return lease::decide(w, job, result),
         Pc::LeaseDelete => {
             job.reclaims += 1;
-            Pc::LeaseClaim
+            lease::claim_again(strategy)
         }
         Pc::LeaseRetake => {
             if let Some(lease) = returned_id {
