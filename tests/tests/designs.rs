@@ -274,6 +274,34 @@ fn a_design_with_the_lease_s_keys_is_judged_as_the_lease_design() {
     );
 }
 
+/// The lease design's limit goes with it: where the acquirer may stay
+/// silent past the lease (no provider key to ask it by), its charge
+/// properties are checked and reported but not required, under any
+/// scenario's strategy, as they are under the lease strategy's own.
+#[test]
+fn a_design_with_the_lease_s_keys_has_the_lease_design_s_limit() {
+    use lousa_core::explore::properties_for_scenario;
+    let mut s = builtins::builtin("race-2").expect("built-in");
+    s.acquirer.latency_ms = 60_000;
+    s.lease_ms = 5_000;
+    s.acquirer.provider_keys = false;
+    let required = |s: &Scenario| {
+        properties_for_scenario(s)
+            .into_iter()
+            .find(|c| c.property.name == "at-most-one-capture-per-intent")
+            .map(|c| c.required)
+    };
+    s.design = Some(Arc::new(design::builtin::named("idempotency-key").unwrap()));
+    assert_eq!(required(&s), Some(true), "a key design without a lease");
+    s.design = Some(Arc::new(
+        design::builtin::named("idempotency-key-lease").unwrap(),
+    ));
+    assert_eq!(required(&s), Some(false));
+    s.design = None;
+    s.strategy = Strategy::IdempotencyKeyLease;
+    assert_eq!(required(&s), Some(false), "as under the lease strategy");
+}
+
 /// The check refuses what a design cannot run, naming the field.
 #[test]
 fn a_wrong_design_is_refused_by_the_field_that_is_wrong() {

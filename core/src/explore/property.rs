@@ -175,7 +175,7 @@ impl FaultClass {
                 scenario.strategy == Strategy::IdempotencyKeyHeldTx && cut
             }
             FaultClass::AcquirerSilentPastLease => {
-                let recovers = scenario.strategy == Strategy::IdempotencyKeyLease
+                let recovers = crate::handler::recovers_keys(scenario)
                     || (scenario.strategy.uses_key()
                         && scenario
                             .clients
@@ -248,8 +248,12 @@ pub fn properties_for_scenario(scenario: &Scenario) -> Vec<Claim> {
         }
         None => properties_for(scenario.strategy),
     };
+    // A design that keeps its keys as the lease design does has the lease
+    // design's limit, whatever the scenario's strategy.
+    let keeps_keys = scenario.program().is_some() && crate::handler::recovers_keys(scenario);
     let exposed = unsafe_under(scenario.strategy)
         .iter()
+        .chain(keeps_keys.then_some(&FaultClass::AcquirerSilentPastLease))
         .any(|c| c.may_hold_in(scenario));
     if exposed {
         for claim in &mut out {
