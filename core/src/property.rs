@@ -739,7 +739,9 @@ mod tests {
             version: None,
             lease_token: Some(1),
         };
-        let before = w.watch_before(session, &inputs).expect("a watched write");
+        let before = w
+            .watch_before(session, &inputs, inputs.lease_token)
+            .expect("a watched write");
         let late = crate::store::Stmt::Update {
             table: "chave_idempotencia".into(),
             set: vec![("estado".into(), crate::store::Value::text("unknown"))],

@@ -302,6 +302,37 @@ fn a_design_with_the_lease_s_keys_has_the_lease_design_s_limit() {
     assert_eq!(required(&s), Some(false), "as under the lease strategy");
 }
 
+/// The fence is what the lease design's answer write may forget: the same
+/// design with its write unfenced lands a write after recovery took the
+/// key (the fault swarm's shrunk run), and the property says so.
+#[test]
+fn an_unfenced_answer_write_lands_after_its_lease_was_taken() {
+    let link = "race-2;acquirer.latency_ms=2001;acquirer.timeout_ms=2001;\
+                clients.0.backoff_jitter_ms=1000;clients.0.deadline_ms=10000;\
+                clients.0.timeout_ms=1;clients.1.backoff=\"exponential\";\
+                clients.1.backoff_jitter_ms=50;clients.1.backoff_max_ms=30000;\
+                clients.1.deadline_ms=120000;clients.1.timeout_ms=1;key_ttl_ms=1;\
+                lease_ms=1;recovery_every_ms=100;seed=10";
+    let mut s = lousa_core::link::decode(link).expect("a link");
+    let lease = design::builtin::named("idempotency-key-lease").unwrap();
+    let mut v = serde_json::to_value(lease.design()).expect("JSON");
+    assert_eq!(v["steps"][2]["label"], "store-response");
+    v["steps"][2]["do"]["update"]["fenced"] = false.into();
+    v["steps"][2]["on"] =
+        serde_json::json!([{"if": "always", "answer": "capture", "goto": "respond"}]);
+    let broken = |d: design::Program, s: &mut Scenario| {
+        s.design = Some(Arc::new(d));
+        let run = lousa_core::run(s).expect("runs");
+        run.summary
+            .invariants
+            .iter()
+            .any(|i| i.name == "no-write-by-a-worker-whose-lease-was-taken" && !i.holds)
+    };
+    assert!(!broken(lease, &mut s), "the fenced write matches no row");
+    let unfenced = Design::from_json(&v.to_string()).expect("valid");
+    assert!(broken(unfenced, &mut s));
+}
+
 /// The check refuses what a design cannot run, naming the field.
 #[test]
 fn a_wrong_design_is_refused_by_the_field_that_is_wrong() {

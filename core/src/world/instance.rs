@@ -124,7 +124,8 @@ impl World {
                 closed: false,
             });
         }
-        let watched = self.watch_before(session, &inputs);
+        let lease = self.job(instance, attempt).and_then(|j| j.lease_token);
+        let watched = self.watch_before(session, &inputs, lease);
         // The statement built above is handed over rather than built again.
         let built = std::cell::Cell::new(stmt);
         let exec = store_exec.execute(&mut self.store, session, &inputs, &|| {

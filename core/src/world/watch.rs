@@ -87,11 +87,14 @@ pub(crate) struct Before {
 impl World {
     /// Reads the row a watched step is about to write, outside a
     /// transaction (inside one, the row is the job's own, uncommitted, and
-    /// nobody else can have touched it).
+    /// nobody else can have touched it). `lease` is the lease the job
+    /// holds, if any: its write is judged against it whether the write is
+    /// fenced or not, since the fence is what a design may forget.
     pub(crate) fn watch_before(
         &self,
         session: SessionId,
         inputs: &handler::StmtInputs,
+        lease: Option<i64>,
     ) -> Option<Before> {
         let table = handler::watched_table(&self.scenario, inputs.pc)?;
         if self.store.in_transaction(session) {
@@ -99,13 +102,16 @@ impl World {
         }
         let id = inputs.row_id?;
         let row = committed_row(self, table, id);
-        let lease_taken = handler::fenced_by_lease(&self.scenario, inputs.pc)
-            && row.as_ref().is_none_or(|r| {
-                let def = self.store.table_def(table).expect("table exists");
-                let col = |n: &str| def.column_index(n).expect("column exists");
-                r[col("estado")].as_text() != Some("processing")
-                    || r[col("lease_ate_ms")].as_int() != inputs.lease_token
-            });
+        let def = self.store.table_def(table).expect("table exists");
+        let cols = def
+            .column_index("estado")
+            .zip(def.column_index("lease_ate_ms"));
+        let lease_taken = match cols {
+            Some((estado, until)) if lease.is_some() => row.as_ref().is_none_or(|r| {
+                r[estado].as_text() != Some("processing") || r[until].as_int() != lease
+            }),
+            _ => false,
+        };
         Some(Before {
             table,
             id,
