@@ -18,16 +18,6 @@ pub const TABLES: [&str; 4] = [
     "chave_idempotencia",
 ];
 
-/// The columns an update may write, as the grammar lists them.
-pub const ANSWERED: [&str; 6] = [
-    "status",
-    "estado",
-    "expira_em_ms",
-    "resposta_http",
-    "resposta_corpo",
-    "resposta_headers",
-];
-
 /// What a step does, as its menu lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {

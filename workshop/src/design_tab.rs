@@ -545,7 +545,7 @@ fn Params(draft: RwSignal<Design>, i: usize, action: Do, lang: Lang) -> impl Int
         Do::Update(u) => {
             let order: Vec<String> = columns_of(&u.table)
                 .into_iter()
-                .filter(|c| edit::ANSWERED.contains(&c.as_str()))
+                .filter(|c| design::ANSWERED.contains(&c.as_str()))
                 .collect();
             view! {
                 {table_of(&u.table)}

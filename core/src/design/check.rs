@@ -142,7 +142,7 @@ const INSERTED: [(&str, Source); 9] = [
 ];
 
 /// The columns an update writes from the acquirer's answer.
-const ANSWERED: [&str; 6] = [
+pub const ANSWERED: [&str; 6] = [
     "status",
     "estado",
     "expira_em_ms",

@@ -58,7 +58,7 @@ pub mod builtin;
 mod check;
 mod flow;
 
-pub use check::{Jump, Program, Shape, Site, Source, check};
+pub use check::{ANSWERED, Jump, Program, Shape, Site, Source, check};
 
 use serde::{Deserialize, Serialize};
 
