@@ -94,7 +94,11 @@ fn print_steps(p: &Program) {
                 .as_ref()
                 .map(|a| format!(" answer {}", serde_json::to_string(a).expect("serializes")))
                 .unwrap_or_default();
-            println!("      if {when}{answer} → {}", b.goto);
+            let again = b
+                .again
+                .map(|n| format!(" (at most {n} times)"))
+                .unwrap_or_default();
+            println!("      if {when}{answer} → {}{again}", b.goto);
         }
         if let Some(next) = &step.next {
             println!("      then → {next}");

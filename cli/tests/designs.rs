@@ -34,6 +34,22 @@ fn designs_lists_the_builtins_and_the_exercises() {
     }
 }
 
+/// A design printed a step a line shows its jumps back with their bound.
+#[test]
+fn a_printed_design_shows_how_often_a_jump_back_is_taken() {
+    let (ok, out, err) = lousa(&["designs", "idempotency-key-lease"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.lines()
+            .any(|l| l.trim() == "if \"no-rows\" → claim (at most 2 times)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("{\"delete\":{\"table\":\"chave_idempotencia\"}}"),
+        "{out}"
+    );
+}
+
 /// A design printed as JSON runs back as the same handler: the same trace
 /// as the built-in strategy it writes.
 #[test]
