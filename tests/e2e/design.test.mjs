@@ -186,6 +186,8 @@ describe('the workshop\'s design tab', () => {
   test('the lease design loops back a bounded number of times, and the check refuses the loop without its bound', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
     const tab = await open('?modo=oficina&scenario=crash-before-capture&design=idempotency-key-lease');
     assert.deepEqual(await labels(tab), ['claim', 'capture', 'store-response', 'read-key', 'expire-key', 'retake-key']);
+    // A built-in says what it is about in the page's language.
+    assert.match(await tab.textContent('[data-testid=design-about]'), /^A chave do segundo post: reivindicada com o escopo/);
     const row = (label) => tab.locator(`[data-testid=design-step][data-label=${label}]`);
     // The read's two jumps back (the key vanished, the key expired) say how
     // many times they may be taken; the answer's write is fenced.

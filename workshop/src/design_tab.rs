@@ -13,7 +13,7 @@ use crate::design_edit::{self as edit, ANSWERS, Kind, TABLES, WHENS};
 use crate::explorer::Explorer;
 use crate::property_words;
 use crate::state::Ws;
-use crate::texts::{checks_line, refusal};
+use crate::texts::{checks_line, design_about, refusal};
 use leptos::prelude::*;
 use lousa_core::builtins;
 use lousa_core::design::{
@@ -261,7 +261,7 @@ fn Head(draft: RwSignal<Design>) -> impl IntoView {
                     }>{isolation}</select>
                 </label>
             </p>
-            <p class="design-about">{d.about.clone()}</p>
+            <p class="design-about" data-testid="design-about">{design_about(&d, ws.lang.get())}</p>
             <p class="design-tables">{w.tables} ": " {tables}</p>
         }
     }

@@ -216,6 +216,8 @@ pub const EN: Words = Words {
         load_example: "See it on the board",
         not_claimed: "not claimed",
         not_required: "not required in this scenario",
+        // The design files' own sentences are English.
+        abouts: &[],
         fenced: "only under the lease",
         from_state: "from state",
         again: "at most",

@@ -249,6 +249,10 @@ pub struct DesignWords {
     pub not_claimed: &'static str,
     /// A *sometimes* property the scenario need not lead to.
     pub not_required: &'static str,
+    /// The built-in designs' and exercises' `about`, by name, where the
+    /// language is not the design files' own (English): see
+    /// [`design_about`].
+    pub abouts: &'static [(&'static str, &'static str)],
     /// An update written only while the job's lease holds.
     pub fenced: &'static str,
     /// Before a retake's state.
@@ -327,6 +331,21 @@ pub fn refusal(text: &str, lang: Lang) -> String {
     out
 }
 
+/// What a design is about, in `lang`: a built-in's or an exercise's own
+/// sentence in the language's table while the design still says what the
+/// file says; otherwise (English, or a design someone wrote or edited) its
+/// own `about`.
+pub fn design_about(design: &lousa_core::design::Design, lang: Lang) -> String {
+    let unchanged = lousa_core::design::builtin::named(&design.name)
+        .is_some_and(|b| b.design().about == design.about);
+    words(lang)
+        .design
+        .abouts
+        .iter()
+        .find(|(name, _)| unchanged && *name == design.name)
+        .map_or_else(|| design.about.clone(), |(_, about)| about.to_string())
+}
+
 /// "3 passos, 1 transação" in words: how big a design that checks is.
 pub fn checks_line(steps: usize, lang: Lang) -> String {
     let w = &words(lang).design;
@@ -378,6 +397,22 @@ mod tests {
         assert_eq!(count(700_922, Lang::En), "700,922");
         assert_eq!(count(12, Lang::Pt), "12");
         assert_eq!(count(1_000_000, Lang::Pt), "1.000.000");
+    }
+
+    /// Every built-in design and exercise reads in Portuguese while it is
+    /// unchanged, and in its own words once edited.
+    #[test]
+    fn every_builtin_design_says_what_it_is_about_in_portuguese() {
+        use lousa_core::design::builtin;
+        for name in builtin::names() {
+            let d = builtin::named(name).unwrap().design().clone();
+            let pt = design_about(&d, Lang::Pt);
+            assert_ne!(pt, d.about, "{name} has no Portuguese about");
+            assert_eq!(design_about(&d, Lang::En), d.about);
+            let mut edited = d.clone();
+            edited.about = "mine".into();
+            assert_eq!(design_about(&edited, Lang::Pt), "mine");
+        }
     }
 
     #[test]

@@ -216,6 +216,52 @@ pub const PT: Words = Words {
         load_example: "Ver na lousa",
         not_claimed: "não prometido",
         not_required: "não exigido neste cenário",
+        abouts: &[
+            (
+                "naive",
+                "Insere a cobrança, chama o adquirente e grava o que ele disse: nada impede que um reenvio cobre de novo.",
+            ),
+            (
+                "check-then-act",
+                "Procura a cobrança do pedido e insere uma se não houver, numa transação que fica aberta durante a captura: dois pedidos podem procurar antes que qualquer um insira.",
+            ),
+            (
+                "check-then-act-autocommit",
+                "Check-then-act com cada comando confirmado sozinho: a mesma corrida, sem a transação.",
+            ),
+            (
+                "idempotency-key",
+                "Reivindica a chave com INSERT ... ON CONFLICT DO NOTHING, confirmado antes da captura; grava a resposta; uma repetição a lê e a devolve igual.",
+            ),
+            (
+                "idempotency-key-in-tx",
+                "A reivindicação da chave dentro de BEGIN ... COMMIT, como num isolamento mais estrito que READ COMMITTED, confirmada antes da captura.",
+            ),
+            (
+                "idempotency-key-catch",
+                "Um INSERT simples da chave cuja violação de unicidade (23505) é tratada: desfaz a transação e lê a linha da chave.",
+            ),
+            (
+                "idempotency-key-held-tx",
+                "A armadilha: a transação da reivindicação fica aberta durante a captura, então uma repetição espera pelo lock dela e um timeout desfaz a reivindicação.",
+            ),
+            (
+                "idempotency-key-lease",
+                "A chave do segundo post: reivindicada com o escopo, a impressão do corpo e um lease; a resposta só é gravada enquanto o lease vale; uma repetição decide pelo estado da chave, e a recuperação resolve o que um crash deixou.",
+            ),
+            (
+                "claim-after-capture",
+                "Exercício: a chave só é reivindicada depois que o adquirente responde. Encontre o escalonamento que cobra duas vezes e diga por que confirmar a reivindicação antes evitaria isso.",
+            ),
+            (
+                "forget-the-fingerprint",
+                "Exercício: a linha da chave é devolvida sem comparar o pedido e o valor. Mande a chave de novo com outro valor (key-reuse) e encontre o 2xx que nenhuma captura sustenta.",
+            ),
+            (
+                "check-then-act-unique-order",
+                "Exercício: check-then-act sem chave, só com uma restrição UNIQUE em pedido_id, cujo 23505 vira 409. Confira que race-2 não cobra mais duas vezes; depois encontre o reenvio respondido com 200 quando o primeiro recebeu 201, e pense num reenvio que chega com um novo id de pedido.",
+            ),
+        ],
         fenced: "só com o lease",
         from_state: "do estado",
         again: "até",
