@@ -67,7 +67,6 @@ impl Property {
     pub fn applies_in(&self, scenario: &crate::Scenario) -> bool {
         self.applies_to(scenario.strategy)
             || (self.only_under == Some(Strategy::IdempotencyKeyLease)
-                && scenario.program().is_some()
                 && crate::handler::recovers_keys(scenario))
     }
 

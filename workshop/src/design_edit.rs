@@ -326,13 +326,16 @@ pub fn sql(action: &Do) -> String {
             "SELECT {} FROM {} WHERE {}{}",
             s.columns.join(", "),
             s.table,
-            match s.by {
-                // A key is read with its scope where the table keeps one.
-                By::Key if s.table == "chave_idempotencia" => "escopo = $1 AND chave = $2",
-                By::Key => "idempotency_key = $1",
-                By::Order => "pedido_id = $1",
-                By::Id => "id = $1",
-            },
+            // The columns the check matches: a key with its scope where the
+            // table keeps one.
+            table(&s.table)
+                .map(|def| s.by.columns(&def))
+                .unwrap_or_default()
+                .iter()
+                .enumerate()
+                .map(|(k, (c, _))| format!("{c} = ${}", k + 1))
+                .collect::<Vec<_>>()
+                .join(" AND "),
             if s.for_update { " FOR UPDATE" } else { "" }
         ),
         Do::Insert(i) => {

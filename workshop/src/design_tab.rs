@@ -425,14 +425,7 @@ fn StepRow(
                 <select data-testid="step-kind" on:change=move |e| {
                     if let Some(k) = Kind::from_name(&event_target_value(&e)) {
                         edit_step(draft, i, |s| {
-                            let table = match &s.action {
-                                Do::Select(x) => x.table.clone(),
-                                Do::Insert(x) => x.table.clone(),
-                                Do::Update(x) => x.table.clone(),
-                                Do::Delete(x) => x.table.clone(),
-                                Do::Retake(x) => x.table.clone(),
-                                _ => TABLES[0].to_string(),
-                            };
+                            let table = s.action.table().unwrap_or(TABLES[0]).to_string();
                             s.action = k.action(&table);
                         });
                     }

@@ -2,7 +2,7 @@
 //! every refusal names the field (`steps[2].on[0].goto`) and what is wrong.
 
 use super::flow;
-use super::{Answer, By, Design, Do, RESPOND, When, limits};
+use super::{Answer, Design, Do, RESPOND, When, limits};
 use crate::json::FieldError;
 use crate::store::{Name, SqlState, TableDef};
 use std::hash::{Hash, Hasher};
@@ -47,8 +47,6 @@ pub struct Site {
     /// next step is the capture, so what it wrote is durable before money
     /// moves.
     pub commits_claim: bool,
-    /// Its write is fenced by the job's lease.
-    pub fenced: bool,
     /// Its statement reads the time (a lease or a lifetime from now).
     pub needs_now: bool,
     /// Its statement writes the request body's fingerprint.
@@ -102,6 +100,11 @@ impl Shape {
         !matches!(self, Shape::Capture | Shape::Respond)
     }
 
+    /// An update fenced by the job's lease.
+    pub fn fenced(&self) -> bool {
+        matches!(self, Shape::Update { fenced: true, .. })
+    }
+
     /// A COMMIT or ROLLBACK: once it fails, the transaction is over too.
     pub fn ends_tx(&self) -> bool {
         matches!(self, Shape::Commit | Shape::Rollback)
@@ -150,19 +153,6 @@ pub const ANSWERED: [&str; 6] = [
     "resposta_corpo",
     "resposta_headers",
 ];
-
-/// The columns a select by `by` matches in `def`: a key is its scope and
-/// name where the table keeps a scope.
-fn by_columns(by: By, def: &TableDef) -> Vec<(&'static str, Source)> {
-    match by {
-        By::Order => vec![("pedido_id", Source::Order)],
-        By::Id => vec![("id", Source::Id)],
-        By::Key if def.column_index("chave").is_some() => {
-            vec![("escopo", Source::Scope), ("chave", Source::Key)]
-        }
-        By::Key => vec![("idempotency_key", Source::Key)],
-    }
-}
 
 /// A fenced write or a retake needs the lease's columns.
 fn leased(field: &str, def: &TableDef) -> Result<(), FieldError> {
@@ -314,7 +304,6 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
             shown: step.shown.clone().unwrap_or_else(|| step.label.clone()),
             needs_now: writes("lease_ate_ms") || writes("expira_em_ms"),
             needs_fingerprint: writes("impressao"),
-            fenced: matches!(shape, Shape::Update { fenced: true, .. }),
             shape,
             columns,
             branches,
@@ -335,7 +324,6 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
             next: n as u16 + 1,
             in_tx,
             commits_claim: false,
-            fenced: false,
             needs_now: false,
             needs_fingerprint: false,
         });
@@ -487,7 +475,7 @@ fn shape(at: &str, action: &Do, tables: &[TableDef]) -> Result<(Shape, Vec<Strin
         Do::Select(s) => {
             let at = format!("{at}.do.select");
             let def = table(&format!("{at}.table"), tables, &s.table)?;
-            let filter = by_columns(s.by, def);
+            let filter = s.by.columns(def);
             for (c, _) in &filter {
                 column(&format!("{at}.by"), def, c)?;
             }

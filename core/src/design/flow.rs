@@ -26,19 +26,38 @@ pub(super) fn exhaustive(branches: &[Jump]) -> bool {
 /// is left out: it goes, with its answer, to the ROLLBACK that follows the
 /// design's steps or straight to the response, which no check refuses.
 fn successors(site: &Site) -> impl Iterator<Item = u16> + '_ {
-    site.branches
-        .iter()
-        .map(|b| b.to)
-        .chain((!exhaustive(&site.branches)).then_some(site.next))
+    targets(site, true)
 }
 
 /// The successors but for the bounded jumps (`again`).
 fn forward(site: &Site) -> impl Iterator<Item = u16> + '_ {
+    targets(site, false)
+}
+
+fn targets(site: &Site, bounded: bool) -> impl Iterator<Item = u16> + '_ {
     site.branches
         .iter()
-        .filter(|b| b.again.is_none())
+        .filter(move |b| bounded || b.again.is_none())
         .map(|b| b.to)
         .chain((!exhaustive(&site.branches)).then_some(site.next))
+}
+
+/// Visits the steps in `order` pass after pass until one changes nothing
+/// (`visit` says whether it changed what is known): the facts only ever
+/// move one way, so this ends.
+fn to_fixpoint(
+    order: &[usize],
+    mut visit: impl FnMut(usize) -> Result<bool, FieldError>,
+) -> Result<(), FieldError> {
+    loop {
+        let mut changed = false;
+        for &i in order {
+            changed |= visit(i)?;
+        }
+        if !changed {
+            return Ok(());
+        }
+    }
 }
 
 /// The field that jumps from step `from` to `to`.
@@ -152,63 +171,59 @@ pub(super) fn transactions(
     let mut open: Vec<Option<(bool, usize)>> = vec![None; n];
     open[0] = Some((false, 0));
     // Again while a jump back reaches a step first seen after it.
-    loop {
+    to_fixpoint(order, |i| {
+        let Some((in_tx, _)) = open[i] else {
+            return Ok(false);
+        };
         let mut changed = false;
-        for &i in order {
-            let Some((in_tx, _)) = open[i] else {
+        sites[i].in_tx = in_tx;
+        let at = format!("steps[{i}].do");
+        match sites[i].shape {
+            Shape::Begin if in_tx => {
+                return refuse(at, "BEGIN inside a transaction already open");
+            }
+            Shape::Commit | Shape::Rollback if !in_tx => {
+                return refuse(at, "no transaction is open here to end");
+            }
+            _ => {}
+        }
+        let after = match sites[i].shape {
+            Shape::Begin => true,
+            Shape::Commit | Shape::Rollback => false,
+            _ => in_tx,
+        };
+        let targets: Vec<u16> = successors(&sites[i]).collect();
+        for to in targets {
+            let field = || jump_field(design, i, to);
+            if to as usize == n + 1 {
+                if after {
+                    return refuse(field(), "answers with the transaction still open");
+                }
                 continue;
-            };
-            sites[i].in_tx = in_tx;
-            let at = format!("steps[{i}].do");
-            match sites[i].shape {
-                Shape::Begin if in_tx => {
-                    return refuse(at, "BEGIN inside a transaction already open");
-                }
-                Shape::Commit | Shape::Rollback if !in_tx => {
-                    return refuse(at, "no transaction is open here to end");
-                }
-                _ => {}
             }
-            let after = match sites[i].shape {
-                Shape::Begin => true,
-                Shape::Commit | Shape::Rollback => false,
-                _ => in_tx,
-            };
-            let targets: Vec<u16> = successors(&sites[i]).collect();
-            for to in targets {
-                let field = || jump_field(design, i, to);
-                if to as usize == n + 1 {
-                    if after {
-                        return refuse(field(), "answers with the transaction still open");
-                    }
-                    continue;
+            match open[to as usize] {
+                None => {
+                    open[to as usize] = Some((after, i));
+                    changed = true;
                 }
-                match open[to as usize] {
-                    None => {
-                        open[to as usize] = Some((after, i));
-                        changed = true;
-                    }
-                    Some((was, from)) if was != after => {
-                        let (inside, outside) = if after { (i, from) } else { (from, i) };
-                        return refuse(
-                            format!("steps[{to}]"),
-                            format!(
-                                "\"{}\" is reached inside a transaction (from \"{}\") and outside \
-                                 one (from \"{}\")",
-                                design.steps[to as usize].label,
-                                design.steps[inside].label,
-                                design.steps[outside].label
-                            ),
-                        );
-                    }
-                    Some(_) => {}
+                Some((was, from)) if was != after => {
+                    let (inside, outside) = if after { (i, from) } else { (from, i) };
+                    return refuse(
+                        format!("steps[{to}]"),
+                        format!(
+                            "\"{}\" is reached inside a transaction (from \"{}\") and outside \
+                             one (from \"{}\")",
+                            design.steps[to as usize].label,
+                            design.steps[inside].label,
+                            design.steps[outside].label
+                        ),
+                    );
                 }
+                Some(_) => {}
             }
         }
-        if !changed {
-            return Ok(());
-        }
-    }
+        Ok(changed)
+    })
 }
 
 /// Whether a fact holds on every path from the first step into each step,
@@ -249,37 +264,33 @@ pub(super) fn after_capture(
 ) -> Result<(), FieldError> {
     // Every path from the first step here passed a capture.
     let mut captured = EveryPath::new(design.steps.len());
-    loop {
+    to_fixpoint(order, |i| {
+        let Some(before) = captured.at(i) else {
+            return Ok(false);
+        };
         let mut changed = false;
-        for &i in order {
-            let Some(before) = captured.at(i) else {
-                continue;
-            };
-            let here = before || matches!(sites[i].shape, Shape::Capture);
-            if !before && matches!(sites[i].shape, Shape::Update { .. }) {
+        let here = before || matches!(sites[i].shape, Shape::Capture);
+        if !before && matches!(sites[i].shape, Shape::Update { .. }) {
+            return refuse(
+                format!("steps[{i}].do.update"),
+                "an update writes the acquirer's answer, but this step can run before any \
+                 capture",
+            );
+        }
+        for (j, b) in sites[i].branches.iter().enumerate() {
+            if b.answer == Some(Answer::Capture) && !here {
                 return refuse(
-                    format!("steps[{i}].do.update"),
-                    "an update writes the acquirer's answer, but this step can run before any \
-                     capture",
+                    format!("steps[{i}].on[{j}].answer"),
+                    "\"capture\" answers with the acquirer's reply, but this step can run \
+                     before any capture",
                 );
             }
-            for (j, b) in sites[i].branches.iter().enumerate() {
-                if b.answer == Some(Answer::Capture) && !here {
-                    return refuse(
-                        format!("steps[{i}].on[{j}].answer"),
-                        "\"capture\" answers with the acquirer's reply, but this step can run \
-                         before any capture",
-                    );
-                }
-            }
-            for to in successors(&sites[i]) {
-                changed |= captured.jump(to, here);
-            }
         }
-        if !changed {
-            return Ok(());
+        for to in successors(&sites[i]) {
+            changed |= captured.jump(to, here);
         }
-    }
+        Ok(changed)
+    })
 }
 
 /// Refuses a way to the response on which no branch prepared an answer.
@@ -287,31 +298,27 @@ pub(super) fn answered(design: &Design, sites: &[Site], order: &[usize]) -> Resu
     let n = design.steps.len();
     // Every path from the first step here prepared an answer.
     let mut ready = EveryPath::new(n);
-    loop {
+    to_fixpoint(order, |i| {
+        let Some(before) = ready.at(i) else {
+            return Ok(false);
+        };
         let mut changed = false;
-        for &i in order {
-            let Some(before) = ready.at(i) else {
-                continue;
-            };
-            let site = &sites[i];
-            let edges = site
-                .branches
-                .iter()
-                .map(|b| (before || b.answer.is_some(), b.to))
-                .chain((!exhaustive(&site.branches)).then_some((before, site.next)));
-            for (now, to) in edges {
-                if to as usize == n + 1 && !now {
-                    return refuse(
-                        jump_field(design, i, to),
-                        "responds before any branch prepared an answer: give this jump an \
-                         \"answer\"",
-                    );
-                }
-                changed |= ready.jump(to, now);
+        let site = &sites[i];
+        let edges = site
+            .branches
+            .iter()
+            .map(|b| (before || b.answer.is_some(), b.to))
+            .chain((!exhaustive(&site.branches)).then_some((before, site.next)));
+        for (now, to) in edges {
+            if to as usize == n + 1 && !now {
+                return refuse(
+                    jump_field(design, i, to),
+                    "responds before any branch prepared an answer: give this jump an \
+                     \"answer\"",
+                );
             }
+            changed |= ready.jump(to, now);
         }
-        if !changed {
-            return Ok(());
-        }
-    }
+        Ok(changed)
+    })
 }

@@ -140,6 +140,20 @@ pub enum Do {
     Retake(Retake),
 }
 
+impl Do {
+    /// The table the step's statement touches, if it runs one on a table.
+    pub fn table(&self) -> Option<&str> {
+        match self {
+            Do::Select(x) => Some(&x.table),
+            Do::Insert(x) => Some(&x.table),
+            Do::Update(x) => Some(&x.table),
+            Do::Delete(x) => Some(&x.table),
+            Do::Retake(x) => Some(&x.table),
+            Do::Begin | Do::Commit | Do::Rollback | Do::Capture => None,
+        }
+    }
+}
+
 /// `DELETE` of the job's row: a key past its lifetime, forgotten.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -177,11 +191,17 @@ pub enum By {
 }
 
 impl By {
-    pub fn column(self) -> &'static str {
+    /// The columns a select by `self` matches in `def`, and where each
+    /// value comes from: a key is its scope and name where the table keeps
+    /// a scope.
+    pub fn columns(self, def: &crate::store::TableDef) -> Vec<(&'static str, Source)> {
         match self {
-            By::Order => "pedido_id",
-            By::Key => "idempotency_key",
-            By::Id => "id",
+            By::Order => vec![("pedido_id", Source::Order)],
+            By::Id => vec![("id", Source::Id)],
+            By::Key if def.column_index("chave").is_some() => {
+                vec![("escopo", Source::Scope), ("chave", Source::Key)]
+            }
+            By::Key => vec![("idempotency_key", Source::Key)],
         }
     }
 }

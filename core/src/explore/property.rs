@@ -98,15 +98,19 @@ pub fn properties_for(strategy: Strategy) -> Vec<Claim> {
     let mut out: Vec<Claim> = crate::property::of(Modality::Always, strategy)
         .map(|p| Claim::always(p, claimed))
         .collect();
-    let sometimes = match strategy {
+    out.push(Claim::expected(expected_of(strategy)));
+    out
+}
+
+/// The *sometimes* property `strategy` is expected to show.
+fn expected_of(strategy: Strategy) -> Property {
+    match strategy {
         Strategy::Naive | Strategy::CheckThenAct => DOUBLE_CHARGE_REACHABLE,
         Strategy::IdempotencyKey
         | Strategy::IdempotencyKeyCatch
         | Strategy::IdempotencyKeyLease => CONFLICT_REACHABLE,
         Strategy::IdempotencyKeyHeldTx | Strategy::LocalEffect => REPLAY_REACHABLE,
-    };
-    out.push(Claim::expected(sometimes));
-    out
+    }
 }
 
 /// What a design (`crate::design`) is expected to show: its *always*
@@ -114,16 +118,21 @@ pub fn properties_for(strategy: Strategy) -> Vec<Claim> {
 /// scenario's key strategy's *sometimes* property, as a written twin of a
 /// key strategy shows what it does; one written to guard a scenario of the
 /// unprotected designs owes no *sometimes* (nobody knows what it shows);
-/// one that claims nothing is expected to charge twice.
-pub fn properties_for_design(claims: crate::design::Claims, strategy: Strategy) -> Vec<Claim> {
+/// one that claims nothing is expected to charge twice. Its invariants are
+/// those judged in `scenario` (`Property::applies_in`), in table order: one
+/// that keeps its keys as the lease design does is judged as it is,
+/// whatever the scenario's strategy.
+pub fn properties_for_design(claims: crate::design::Claims, scenario: &Scenario) -> Vec<Claim> {
     let claimed = claims == crate::design::Claims::ChargeOnce;
-    let mut out = properties_for(strategy);
-    for claim in &mut out {
-        if claim.property.modality == Modality::Always {
-            claim.required = claimed;
-        }
+    let strategy = scenario.strategy;
+    let mut out: Vec<Claim> = crate::property::ALL
+        .into_iter()
+        .filter(|q| q.modality == Modality::Always && q.applies_in(scenario))
+        .map(|q| Claim::always(q, claimed))
+        .collect();
+    if claimed == strategy.uses_key() {
+        out.push(Claim::expected(expected_of(strategy)));
     }
-    out.retain(|c| c.property.modality == Modality::Always || claimed == strategy.uses_key());
     if !claimed && strategy.uses_key() {
         out.push(Claim::expected(DOUBLE_CHARGE_REACHABLE));
     }
@@ -229,28 +238,12 @@ const CHARGE_PROPERTIES: [Property; 5] = [
 /// properties are checked and reported but not required.
 pub fn properties_for_scenario(scenario: &Scenario) -> Vec<Claim> {
     let mut out = match scenario.program() {
-        Some(p) => {
-            // The invariants judged in the scenario, in table order: a
-            // design that keeps its keys as the lease design does is judged
-            // as it is, whatever the scenario's strategy.
-            let claimed = p.design().claims == crate::design::Claims::ChargeOnce;
-            let mut out: Vec<Claim> = crate::property::ALL
-                .into_iter()
-                .filter(|q| q.modality == Modality::Always && q.applies_in(scenario))
-                .map(|q| Claim::always(q, claimed))
-                .collect();
-            out.extend(
-                properties_for_design(p.design().claims, scenario.strategy)
-                    .into_iter()
-                    .filter(|c| c.property.modality != Modality::Always),
-            );
-            out
-        }
+        Some(p) => properties_for_design(p.design().claims, scenario),
         None => properties_for(scenario.strategy),
     };
     // A design that keeps its keys as the lease design does has the lease
     // design's limit, whatever the scenario's strategy.
-    let keeps_keys = scenario.program().is_some() && crate::handler::recovers_keys(scenario);
+    let keeps_keys = crate::handler::recovers_keys(scenario);
     let exposed = unsafe_under(scenario.strategy)
         .iter()
         .chain(keeps_keys.then_some(&FaultClass::AcquirerSilentPastLease))

@@ -239,7 +239,7 @@ pub fn commits_claim(scenario: &Scenario, pc: Pc) -> bool {
 /// Whether the write at `pc` carries the job's lease in its WHERE.
 pub fn fenced_by_lease(scenario: &Scenario, pc: Pc) -> bool {
     match pc {
-        Pc::Step(i) => program(scenario).site(i).fenced,
+        Pc::Step(i) => program(scenario).site(i).shape.fenced(),
         _ => pc.fenced_by_lease(),
     }
 }

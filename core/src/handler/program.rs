@@ -69,7 +69,11 @@ pub(super) fn action(p: &Program, w: &Situation, job: &Job, step: u16) -> Action
             },
             balance: None,
             version: None,
-            lease_token: if site.fenced { job.lease_token } else { None },
+            lease_token: if site.shape.fenced() {
+                job.lease_token
+            } else {
+                None
+            },
         }),
     }
 }
@@ -126,16 +130,16 @@ pub(super) fn statement(
             let (status, http, body) = capture_answer(inputs.capture_result, id);
             // After a silence a key's state is all that is known: no answer
             // to keep, and no lifetime to start.
-            let known = inputs.capture_result.is_some();
-            let state = if known { "completed" } else { "unknown" };
-            let known = known || !set.iter().any(|c| c == "estado");
+            let answered = inputs.capture_result.is_some();
+            let state = if answered { "completed" } else { "unknown" };
+            let writes_answer = answered || !set.iter().any(|c| c == "estado");
             let set = set
                 .iter()
                 .filter_map(|c| {
                     let v = match &**c {
                         "status" => Value::text(status),
                         "estado" => Value::text(state),
-                        _ if !known => return None,
+                        _ if !writes_answer => return None,
                         "expira_em_ms" => Value::Int((inputs.now_ms + scenario.key_ttl_ms) as i64),
                         "resposta_http" => Value::Int(i64::from(http)),
                         "resposta_headers" if http == 201 => Value::text(created_headers(id)),
