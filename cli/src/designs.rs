@@ -20,10 +20,12 @@ pub fn load(arg: &str) -> Result<Program, String> {
     Design::from_json(&text).map_err(|e| format!("{arg}: {e}"))
 }
 
-/// `s` runs its HTTP handler as the design `arg`, when one is given.
+/// `s` runs the jobs the design `arg` serves as it, when one is given.
 pub fn attach(s: &mut Scenario, arg: Option<&str>) -> Result<(), String> {
     if let Some(arg) = arg {
-        s.design = Some(Arc::new(load(arg).map_err(|e| format!("--design: {e}"))?));
+        let program = load(arg).map_err(|e| format!("--design: {e}"))?;
+        lousa_core::handler::check_served(s, &program).map_err(|e| format!("--design: {e}"))?;
+        s.design = Some(Arc::new(program));
     }
     Ok(())
 }

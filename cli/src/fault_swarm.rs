@@ -88,14 +88,9 @@ pub fn execute(args: Args) -> Result<(), String> {
     let mut targets = targets(args.scenario, args.strategy)?;
     if let Some(arg) = args.design {
         let program = Arc::new(crate::designs::load(arg).map_err(|e| format!("--design: {e}"))?);
-        // A design is an HTTP handler: a queue's consumer stays the
-        // strategy's, so the targets it would not touch are left out.
-        targets.retain(|t| {
-            t.scenario
-                .clients
-                .iter()
-                .any(|c| c.kind == lousa_core::scenario::ClientKind::Http)
-        });
+        // A design serves HTTP requests or a queue's deliveries: the
+        // targets whose clients it would not serve are left out.
+        targets.retain(|t| lousa_core::handler::serves_some_client(&t.scenario, &program));
         for t in &mut targets {
             let strategy = match args.strategy {
                 Some(_) => t.strategies[0],

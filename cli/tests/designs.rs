@@ -152,6 +152,30 @@ fn explore_finds_the_claim_after_the_capture_charging_twice() {
     );
 }
 
+/// A queue's consumer written as a design runs each delivery where a queue
+/// delivers, and is refused by name where no queue does.
+#[test]
+fn a_consumer_design_runs_where_a_queue_delivers() {
+    let (ok, out, err) = lousa(&[
+        "explore",
+        "queue-redelivery",
+        "--design",
+        "consumer-check-then-act",
+    ]);
+    // It claims nothing, so the double charge it shows is no failure.
+    assert!(ok, "{err}");
+    assert!(out.contains("design consumer-check-then-act"), "{out}");
+    assert!(out.contains("captures [2]"), "{out}");
+    let (ok, out, err) = lousa(&["run", "queue-redelivery", "--design", "consumer-claim"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("ON CONFLICT (message_id) DO NOTHING"), "{out}");
+    let err = refusal(&["run", "race-2", "--design", "consumer-claim"]);
+    assert!(
+        err.contains("--design: consumer-claim serves a queue's deliveries, and scenario race-2 has no queue client"),
+        "{err}"
+    );
+}
+
 /// The psql script of a design's run names the design, creates its tables
 /// with its own UNIQUE constraint, and replays under it.
 #[test]

@@ -183,6 +183,37 @@ describe('the workshop\'s design tab', () => {
     await tab.close();
   });
 
+  test('a queue\'s consumer is a design too: checked where the queue delivers twice, with the CLI\'s verdicts', { timeout: 3 * RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act');
+    await tab.click('[data-testid=design-tab] > summary');
+    await tab.selectOption('[data-testid=design-start]', 'consumer-check-then-act');
+    assert.equal(await tab.inputValue('[data-testid=design-serves]'), '1', 'it serves a queue');
+    assert.equal(await tab.inputValue('[data-testid=design-check-on]'), 'queue-redelivery');
+    const row = (label) => tab.locator(`[data-testid=design-step][data-label=${label}]`);
+    // The record of the message is written completed, after the capture.
+    assert.ok(await row('record-message').locator('[data-testid=step-completed]').isChecked());
+    assert.match(await row('record-message').locator('[data-testid=step-sql]').textContent(), /VALUES \(\.\.\., 'completed'\) RETURNING id$/);
+    assert.match(await row('check-message').locator('[data-testid=step-sql]').textContent(), /WHERE message_id = \$1$/);
+    // Run on the board from race-2, where no queue delivers, it moves the
+    // board to the queue's scenario.
+    await tab.click('[data-testid=design-run]');
+    await tab.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'queue-redelivery');
+    assert.match(await tab.textContent('[data-testid=design-on-board]'), /consumer-check-then-act/);
+    const racy = await check(tab);
+    assert.deepEqual(racy, asShown(explored('queue-redelivery', 'consumer-check-then-act')));
+    assert.equal(racy['at-most-one-capture-per-intent'].verdict, 'violated', 'two deliveries in flight both charge');
+    await screenshot(tab.locator('[data-testid=design-tab]'), 'design-tab-consumer');
+
+    await tab.selectOption('[data-testid=design-start]', 'consumer-claim');
+    const claimed = await check(tab);
+    assert.deepEqual(claimed, asShown(explored('queue-redelivery', 'consumer-claim')));
+    assert.equal(claimed['at-most-one-capture-per-intent'].verdict, 'holds', 'the claimed message id charges once');
+    // Serving HTTP again moves the check back to where requests race.
+    await tab.selectOption('[data-testid=design-serves]', '0');
+    await tab.waitForFunction(() => document.querySelector('[data-testid=design-check-on]').value === 'race-2');
+    await tab.close();
+  });
+
   test('the lease design loops back a bounded number of times, and the check refuses the loop without its bound', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
     const tab = await open('?modo=oficina&scenario=crash-before-capture&design=idempotency-key-lease');
     assert.deepEqual(await labels(tab), ['claim', 'capture', 'store-response', 'read-key', 'expire-key', 'retake-key']);

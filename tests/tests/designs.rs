@@ -55,7 +55,7 @@ fn trace_json(s: &Scenario) -> String {
 #[test]
 fn each_builtin_design_runs_as_its_hand_coded_strategy() {
     let mut compared = 0;
-    let (mut expired, mut retaken) = (false, false);
+    let (mut expired, mut retaken, mut consumed) = (false, false, 0);
     for base in builtins::all() {
         for (strategy, autocommit, isolation) in variants() {
             for seed in [base.seed, base.seed + 1, base.seed + 7] {
@@ -69,6 +69,8 @@ fn each_builtin_design_runs_as_its_hand_coded_strategy() {
                 }
                 let hand = trace_json(&s);
                 let data = trace_json(&as_design(&s));
+                consumed +=
+                    usize::from(builtin_design(&s).is_some_and(|n| n.starts_with("consumer-")));
                 if strategy == Strategy::IdempotencyKeyLease {
                     expired |= hand.contains("DELETE FROM chave_idempotencia");
                     retaken |= hand.contains("estado = 'failed_safe'");
@@ -90,6 +92,9 @@ fn each_builtin_design_runs_as_its_hand_coded_strategy() {
     // The lease design's rarer ways are among them: a key past its
     // lifetime forgotten, and one recovery freed taken over again.
     assert!(expired && retaken, "expired {expired}, retaken {retaken}");
+    // And the queue's consumers, on the scenario where only a queue
+    // delivers.
+    assert!(consumed >= 30, "only {consumed} consumer runs compared");
     println!("designs: {compared} runs equal to the hand-coded handlers'");
 }
 
@@ -185,17 +190,26 @@ fn first_difference(a: &str, b: &str) -> String {
 /// The explorer's whole report is the same under the design as under the
 /// handler, every interleaving and not only one: on race-2 for every
 /// variant, on race-3 for the two the posts set side by side (race-3's
-/// other variants take minutes in a debug build).
+/// other variants take minutes in a debug build), and on the queue's
+/// redelivery for each consumer.
 #[test]
 fn the_explorer_reports_alike_under_a_design_and_its_handler() {
     let race_3 = [
         (Strategy::CheckThenAct, false, Isolation::ReadCommitted),
         (Strategy::IdempotencyKey, false, Isolation::ReadCommitted),
     ];
+    // The queue's three consumers, where only a queue delivers.
+    let queue = [
+        Strategy::Naive,
+        Strategy::CheckThenAct,
+        Strategy::IdempotencyKey,
+    ]
+    .map(|s| (s, false, Isolation::ReadCommitted));
     let cases = variants()
         .into_iter()
         .map(|v| ("race-2", v))
-        .chain(race_3.into_iter().map(|v| ("race-3", v)));
+        .chain(race_3.into_iter().map(|v| ("race-3", v)))
+        .chain(queue.into_iter().map(|v| ("queue-redelivery", v)));
     for (name, (strategy, autocommit, isolation)) in cases {
         {
             let mut s = builtins::builtin(name).expect("built-in");
@@ -224,7 +238,7 @@ fn the_reduced_search_agrees_under_every_builtin_design() {
         .iter()
         .chain(&design::builtin::EXERCISES)
     {
-        for scenario in ["race-2", "key-reuse", "timeout-retry"] {
+        for scenario in ["race-2", "key-reuse", "timeout-retry", "queue-redelivery"] {
             let mut s = builtins::builtin(scenario).expect("built-in");
             s.design = Some(Arc::new(design::builtin::named(name).expect("listed")));
             let checked = lousa_core::explore::check_reduction(&s, 500_000)
@@ -524,8 +538,8 @@ mod random {
 
     use super::{Arc, Design, Isolation, Options, builtins, explore, trace_json};
     use lousa_core::design::{
-        Answer, Branch, By, Charge, Claims, Delete, Do, Insert, Literal, Retake, Select, Step,
-        TableUse, Update, When,
+        Answer, Branch, By, Charge, Claims, Delete, Do, Insert, Literal, Retake, Select, Serves,
+        Step, TableUse, Update, When,
     };
     use proptest::prelude::*;
 
@@ -568,6 +582,9 @@ mod random {
         if table == "chave_idempotencia" {
             return KEY_COLUMNS.to_vec();
         }
+        if table == "mensagem_processada" {
+            return vec!["id", "message_id", "pedido_id", "estado", "lease_ate_ms"];
+        }
         COLUMNS
             .iter()
             .copied()
@@ -587,8 +604,15 @@ mod random {
         let mut captured = false;
         let mut steps: Vec<Step> = Vec::new();
         for i in 0..n {
-            let table = ["cobranca", "cobranca_simples", "chave_idempotencia"][d.below(3)];
+            let table = [
+                "cobranca",
+                "cobranca_simples",
+                "chave_idempotencia",
+                "mensagem_processada",
+            ][d.below(4)];
             let key = table == "chave_idempotencia";
+            // A table with a state and a lease.
+            let leased = key || table == "mensagem_processada";
             let first = i == 0 && in_tx;
             let last = i + 1 == n;
             let action = if first {
@@ -605,18 +629,20 @@ mod random {
                             "chave_idempotencia" if d.one_in(2) => {
                                 Some(vec!["escopo".into(), "chave".into()])
                             }
+                            "mensagem_processada" if d.one_in(2) => Some(vec!["message_id".into()]),
                             _ => None,
                         },
                         returning: match d.below(3) {
                             0 => vec![],
-                            1 if key => vec!["id".into(), "lease_ate_ms".into()],
+                            1 if leased => vec!["id".into(), "lease_ate_ms".into()],
                             _ => vec!["id".into()],
                         },
+                        completed: leased && d.one_in(4),
                     }),
                     3 => Do::Delete(Delete {
                         table: table.into(),
                     }),
-                    4 if key => Do::Retake(Retake {
+                    4 if leased => Do::Retake(Retake {
                         table: table.into(),
                         from: "failed_safe".into(),
                     }),
@@ -639,9 +665,10 @@ mod random {
                             .take(1 + d.below(5))
                             .map(|c| c.to_string())
                             .collect(),
+                            "mensagem_processada" => vec!["estado".into()],
                             _ => vec!["status".into()],
                         },
-                        fenced: key && d.one_in(2),
+                        fenced: leased && d.one_in(2),
                     }),
                     _ => {
                         let cols = readable(table);
@@ -755,6 +782,11 @@ mod random {
         let mut design = Design {
             name: "random".into(),
             about: String::new(),
+            serves: if d.one_in(4) {
+                Serves::Queue
+            } else {
+                Serves::Http
+            },
             isolation: [
                 None,
                 Some(Isolation::RepeatableRead),
@@ -780,6 +812,10 @@ mod random {
                 },
                 TableUse {
                     name: "chave_idempotencia".into(),
+                    unique: None,
+                },
+                TableUse {
+                    name: "mensagem_processada".into(),
                     unique: None,
                 },
             ],
@@ -832,12 +868,13 @@ mod random {
                 Ok(program) => {
                     let program = Arc::new(program);
                     // Runs to its end, and the same way twice.
-                    for name in ["race-2", "timeout-retry", "key-reuse"] {
+                    for name in ["race-2", "timeout-retry", "key-reuse", "queue-redelivery"] {
                         let mut s = builtins::builtin(name).expect("built-in");
                         s.design = Some(program.clone());
                         prop_assert_eq!(trace_json(&s), trace_json(&s));
                     }
-                    let mut s = builtins::builtin("race-2").expect("built-in");
+                    let on = if program.serves_queue() { "queue-redelivery" } else { "race-2" };
+                    let mut s = builtins::builtin(on).expect("built-in");
                     s.design = Some(program);
                     let mut options = Options::for_scenario(&s);
                     options.max_states = 20_000;

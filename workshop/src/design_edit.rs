@@ -11,11 +11,12 @@ use lousa_core::design::{
 use lousa_core::store::{TableDef, all_tables};
 
 /// The tables a design may use, as the grammar lists them.
-pub const TABLES: [&str; 4] = [
+pub const TABLES: [&str; 5] = [
     "cobranca",
     "cobranca_simples",
     "pedido_pago",
     "chave_idempotencia",
+    "mensagem_processada",
 ];
 
 /// What a step does, as its menu lists it.
@@ -97,7 +98,7 @@ impl Kind {
             Kind::Capture => Do::Capture,
             Kind::Select => Do::Select(Select {
                 table,
-                by: if has("idempotency_key") || has("chave") {
+                by: if has("idempotency_key") || has("chave") || has("message_id") {
                     By::Key
                 } else {
                     By::Order
@@ -109,6 +110,7 @@ impl Kind {
                 table,
                 on_conflict_do_nothing: None,
                 returning: some(&["id"]),
+                completed: false,
             }),
             Kind::Update => Do::Update(Update {
                 set: some(&["status", "estado"]),
@@ -339,7 +341,14 @@ pub fn sql(action: &Do) -> String {
             if s.for_update { " FOR UPDATE" } else { "" }
         ),
         Do::Insert(i) => {
-            let mut line = format!("INSERT INTO {} (...) VALUES (...)", i.table);
+            let mut line = if i.completed {
+                format!(
+                    "INSERT INTO {} (..., estado) VALUES (..., 'completed')",
+                    i.table
+                )
+            } else {
+                format!("INSERT INTO {} (...) VALUES (...)", i.table)
+            };
             if let Some(cols) = &i.on_conflict_do_nothing {
                 line.push_str(&format!(" ON CONFLICT ({}) DO NOTHING", cols.join(", ")));
             }

@@ -17,7 +17,7 @@ use crate::texts::{checks_line, design_about, refusal};
 use leptos::prelude::*;
 use lousa_core::builtins;
 use lousa_core::design::{
-    self, Answer, By, Claims, Design, Do, Program, RESPOND, Step, TableUse, When, builtin,
+    self, Answer, By, Claims, Design, Do, Program, RESPOND, Serves, Step, TableUse, When, builtin,
 };
 use lousa_core::explore::Modality;
 use lousa_core::json::FieldError;
@@ -42,16 +42,35 @@ pub fn DesignTab(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView 
     Effect::new(move |_| draft.with(store_draft));
     let check_on = RwSignal::new(
         ws.design
-            .with_untracked(|d| {
-                d.as_ref()
-                    .map(|p| builtin::exercise_scenario(&p.design().name))
-            })
+            .with_untracked(|d| d.as_ref().map(|p| builtin::scenario_for(&p.design().name)))
             .unwrap_or("race-2"),
     );
+    // A consumer is checked where a queue delivers, a handler where
+    // requests race: switching what the design serves moves the check.
+    let serves = Memo::new(move |_| draft.with(|d| d.serves));
+    Effect::new(move |first: Option<()>| {
+        let queue = serves.get() == Serves::Queue;
+        if first.is_some() && queue != (check_on.get_untracked() == "queue-redelivery") {
+            check_on.set(if queue { "queue-redelivery" } else { "race-2" });
+        }
+    });
     let w = move || words(ws.lang.get());
     let program = move || checked.get().ok();
     let run_on_board = move |_| {
         if let Some(p) = program() {
+            // A design shows where some client sends the jobs it serves:
+            // a consumer moves the board to the scenario it is checked on.
+            let here = ws.scenario.get_untracked();
+            let served = ws
+                .edits
+                .with_untracked(|e| crate::url::scenario_of(here, e))
+                .is_ok_and(|s| lousa_core::handler::serves_some_client(&s, &p));
+            if !served {
+                let name = check_on.get_untracked();
+                let strategy =
+                    builtins::builtin(name).map_or(ws.strategy.get_untracked(), |s| s.strategy);
+                ws.choose_world(name, strategy);
+            }
             ws.design.set(Some(p));
             ws.restart();
         }
@@ -72,9 +91,7 @@ pub fn DesignTab(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView 
         let name = event_target_value(&e);
         if let Some(p) = builtin::named(&name) {
             draft.set(p.design().clone());
-            if builtin::EXERCISES.iter().any(|(n, _)| *n == name) {
-                check_on.set(builtin::exercise_scenario(&name));
-            }
+            check_on.set(builtin::scenario_for(&name));
         }
     };
     let starts = move || {
@@ -208,6 +225,11 @@ fn Head(draft: RwSignal<Design>) -> impl IntoView {
     move || {
         let w = words(ws.lang.get());
         let d = draft.get();
+        let serves = [(Serves::Http, w.serves_http), (Serves::Queue, w.serves_queue)]
+            .into_iter()
+            .enumerate()
+            .map(|(i, (v, said))| view! { <option value=i.to_string() selected=d.serves == v>{said}</option> })
+            .collect_view();
         let claims = [(Claims::ChargeOnce, w.claims_once), (Claims::Nothing, w.claims_nothing)]
             .into_iter()
             .enumerate()
@@ -243,6 +265,14 @@ fn Head(draft: RwSignal<Design>) -> impl IntoView {
                         prop:value=d.name.clone()
                         on:change=move |e| draft.update(|d| d.name = event_target_value(&e))
                     />
+                </label>
+                " "
+                <label>
+                    {w.serves} " "
+                    <select data-testid="design-serves" on:change=move |e| {
+                        let v = if event_target_value(&e) == "1" { Serves::Queue } else { Serves::Http };
+                        draft.update(|d| d.serves = v);
+                    }>{serves}</select>
                 </label>
                 " "
                 <label>
@@ -522,9 +552,11 @@ fn Params(draft: RwSignal<Design>, i: usize, action: Do, lang: Lang) -> impl Int
             // row's id and status to read back.
             let keys = edit::offered(
                 &order,
-                &["idempotency_key", "escopo", "chave", "pedido_id"],
+                &["idempotency_key", "escopo", "chave", "message_id", "pedido_id"],
                 &conflict,
             );
+            let stateful = order.iter().any(|c| c == "estado");
+            let completed = x.completed;
             let returned = edit::offered(&order, &["id", "status", "lease_ate_ms"], &x.returning);
             view! {
                 {table_of(&x.table)}
@@ -532,6 +564,15 @@ fn Params(draft: RwSignal<Design>, i: usize, action: Do, lang: Lang) -> impl Int
                 <Checks options={keys} chosen={conflict} set={move |v: Vec<String>| edit_step(draft, i, |s| if let Do::Insert(x) = &mut s.action { x.on_conflict_do_nothing = (!v.is_empty()).then_some(v) })} />
                 " " {w.returning} " "
                 <Checks options={returned} chosen={x.returning.clone()} set={move |v| edit_step(draft, i, |s| if let Do::Insert(x) = &mut s.action { x.returning = v })} />
+                {(stateful || completed).then(|| view! {
+                    <label>
+                        <input type="checkbox" data-testid="step-completed" prop:checked=completed on:change=move |e| {
+                            let on = event_target_checked(&e);
+                            edit_step(draft, i, |s| if let Do::Insert(x) = &mut s.action { x.completed = on });
+                        } />
+                        {w.completed}
+                    </label>
+                })}
             }
             .into_any()
         }

@@ -139,7 +139,13 @@ pub fn parse(query: &str) -> (Setup, Problems) {
     // The design changes the run, so it is attached before the schedule
     // is fitted to it.
     let design = design_text.and_then(|text| match design_of(&text) {
-        Ok(p) => Some(Arc::new(p)),
+        Ok(p) => match lousa_core::handler::check_served(&built, &p) {
+            Ok(()) => Some(Arc::new(p)),
+            Err(e) => {
+                problems.report("design", &text, Reason::DesignRefused(Reason::words(&e)));
+                None
+            }
+        },
         Err(e) => {
             problems.report("design", &text, Reason::DesignRefused(Reason::words(&e)));
             None
@@ -665,5 +671,17 @@ mod tests {
             matches!(said[0].2, Reason::DesignRefused(w) if w.starts_with("steps[0].next")),
             "{said:?}"
         );
+        // A queue's consumer where no queue delivers would never run.
+        let (setup, problems) = parse("?modo=oficina&scenario=race-2&design=consumer-claim");
+        assert_eq!(setup.design, None);
+        let said = named(&problems);
+        assert!(
+            matches!(said[0].2, Reason::DesignRefused(w) if w.contains("has no queue client")),
+            "{said:?}"
+        );
+        let (setup, problems) =
+            parse("?modo=oficina&scenario=queue-redelivery&design=consumer-claim");
+        assert!(problems.list.is_empty(), "{problems:?}");
+        assert!(setup.design.is_some_and(|p| p.serves_queue()));
     }
 }

@@ -2,7 +2,7 @@
 //! and the handlers the hand-coded ones must equal (issue #31).
 
 /// Every built-in design, by name, as its JSON.
-pub const ALL: [(&str, &str); 8] = [
+pub const ALL: [(&str, &str); 11] = [
     ("naive", include_str!("builtin/naive.json")),
     (
         "check-then-act",
@@ -31,6 +31,18 @@ pub const ALL: [(&str, &str); 8] = [
     (
         "idempotency-key-lease",
         include_str!("builtin/idempotency-key-lease.json"),
+    ),
+    (
+        "consumer-naive",
+        include_str!("builtin/consumer-naive.json"),
+    ),
+    (
+        "consumer-check-then-act",
+        include_str!("builtin/consumer-check-then-act.json"),
+    ),
+    (
+        "consumer-claim",
+        include_str!("builtin/consumer-claim.json"),
     ),
 ];
 
@@ -68,12 +80,14 @@ pub fn named(name: &str) -> Option<super::Program> {
     Some(super::Design::from_json(json).expect("the built-in designs are valid"))
 }
 
-/// The built-in scenario an exercise is about: where the explorer finds
-/// what its `about` says (the fingerprint needs a key reused with another
-/// amount; the others, two instances racing).
-pub fn exercise_scenario(name: &str) -> &'static str {
+/// The built-in scenario where the explorer shows what a built-in design
+/// or exercise is about: a key reused with another amount for the
+/// fingerprint, a queue delivering twice for a consumer, and two instances
+/// racing for the others.
+pub fn scenario_for(name: &str) -> &'static str {
     match name {
         "forget-the-fingerprint" => "key-reuse",
+        n if n.starts_with("consumer-") => "queue-redelivery",
         _ => "race-2",
     }
 }

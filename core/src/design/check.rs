@@ -125,6 +125,8 @@ pub enum Source {
     Processing,
     /// `estado` processing.
     StateProcessing,
+    /// `estado` completed.
+    StateCompleted,
     /// The lease's end: now plus the scenario's lease.
     LeaseFromNow,
     /// The job's row.
@@ -132,10 +134,11 @@ pub enum Source {
 }
 
 /// The columns an insert fills, in the order it names them.
-const INSERTED: [(&str, Source); 9] = [
+const INSERTED: [(&str, Source); 10] = [
     ("escopo", Source::Scope),
     ("chave", Source::Key),
     ("idempotency_key", Source::Key),
+    ("message_id", Source::Key),
     ("impressao", Source::Fingerprint),
     ("pedido_id", Source::Order),
     ("valor_centavos", Source::Amount),
@@ -175,9 +178,11 @@ const CODES: [SqlState; 8] = [
 /// The tables a design may name: the ones whose rows a request fills.
 fn known_table(name: &str) -> Option<TableDef> {
     use crate::store::{
-        chave_idempotencia_table, cobranca_simples_table, cobranca_table, pedido_pago_table,
+        chave_idempotencia_table, cobranca_simples_table, cobranca_table,
+        mensagem_processada_table, pedido_pago_table,
     };
     match name {
+        "mensagem_processada" => Some(mensagem_processada_table()),
         "cobranca" => Some(cobranca_table()),
         "chave_idempotencia" => Some(chave_idempotencia_table()),
         "cobranca_simples" => Some(cobranca_simples_table()),
@@ -335,7 +340,9 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
     flow::answered(&design, &sites, &order)?;
     for i in 0..n {
         let next = sites[i].next as usize;
+        // A read claims nothing: only a write, or the COMMIT of one.
         sites[i].commits_claim = sites[i].shape.is_sql()
+            && !matches!(sites[i].shape, Shape::Select { .. })
             && sites
                 .get(next)
                 .is_some_and(|s| matches!(s.shape, Shape::Capture));
@@ -374,7 +381,7 @@ fn tables(design: &Design) -> Result<Vec<TableDef>, FieldError> {
                 format!("{at}.name"),
                 format!(
                     "unknown table \"{}\" (expected one of: cobranca, cobranca_simples, \
-                     pedido_pago, chave_idempotencia)",
+                     pedido_pago, chave_idempotencia, mensagem_processada)",
                     crate::text::cut(&t.name, 40)
                 ),
             );
@@ -534,10 +541,18 @@ fn shape(at: &str, action: &Do, tables: &[TableDef]) -> Result<(Shape, Vec<Strin
             for (k, c) in s.returning.iter().enumerate() {
                 column(&format!("{at}.returning[{k}]"), def, c)?;
             }
+            if s.completed {
+                column(&format!("{at}.completed"), def, "estado")?;
+            }
             let values = INSERTED
                 .iter()
                 .filter(|(c, _)| def.column_index(c).is_some())
-                .map(|(c, s)| (Name::Borrowed(c), *s))
+                .filter_map(|&(c, source)| match source {
+                    Source::StateProcessing if s.completed => Some((c, Source::StateCompleted)),
+                    Source::LeaseFromNow if s.completed => None,
+                    _ => Some((c, source)),
+                })
+                .map(|(c, s)| (Name::Borrowed(c), s))
                 .collect();
             (
                 Shape::Insert {
@@ -731,6 +746,20 @@ impl Program {
     /// when the design is checked.
     pub fn captures_once(&self) -> bool {
         self.captures_once
+    }
+
+    /// Whether a step inserts into `table` a row left processing under a
+    /// lease, which recovery must resolve if its job dies.
+    pub fn claims_processing(&self, table: &str) -> bool {
+        self.sites.iter().any(|s| {
+            matches!(&s.shape, Shape::Insert { table: t, values, .. }
+                if t == table && values.iter().any(|(_, v)| *v == Source::StateProcessing))
+        })
+    }
+
+    /// Whether its jobs are a queue's deliveries rather than HTTP requests.
+    pub fn serves_queue(&self) -> bool {
+        self.design.serves == super::Serves::Queue
     }
 
     /// Whether it stores an answer's headers, and so sends them with the

@@ -4,15 +4,16 @@
 //! The grammar, in short:
 //!
 //! ```text
-//! design  = { name, about?, claims?: charge-once | nothing,
+//! design  = { name, about?, serves?: http | queue, claims?: charge-once | nothing,
 //!             isolation?: read-committed | repeatable-read | serializable,
 //!             tables: [table], steps: [step] }
-//! table   = { name: cobranca | cobranca_simples | pedido_pago | chave_idempotencia,
+//! table   = { name: cobranca | cobranca_simples | pedido_pago | chave_idempotencia
+//!                   | mensagem_processada,
 //!             unique?: [column] }
 //! step    = { label, shown?, do, on?: [branch], next? }
 //! do      = begin | commit | rollback | capture
 //!         | { select: { table, by: order | key | id, columns, for_update? } }
-//!         | { insert: { table, on_conflict_do_nothing?: [column], returning? } }
+//!         | { insert: { table, on_conflict_do_nothing?: [column], returning?, completed? } }
 //!         | { update: { table, set: [column], fenced? } }
 //!         | { delete: { table } }
 //!         | { retake: { table, from: state } }
@@ -31,9 +32,10 @@
 //! table has (the key, with its scope `escopo` and the body's fingerprint
 //! `impressao` where the table keeps them; `pedido_id`, `valor_centavos`;
 //! `status` as PROCESSANDO, or `estado` as processing with a lease,
-//! `lease_ate_ms`, from now). A select or insert that returns `id` first
-//! makes that row the job's; one that returns `lease_ate_ms` gives the job
-//! its lease. An update writes, by the job's row id, what the acquirer
+//! `lease_ate_ms`, from now; or, `completed`, as done, with no lease; a
+//! queue's message id is its key, `message_id`). A select or insert that
+//! returns `id` first makes that row the job's; one that returns
+//! `lease_ate_ms` gives the job its lease. An update writes, by the job's row id, what the acquirer
 //! answered: `status`, `resposta_http`, `resposta_corpo`, `resposta_headers`
 //! (a created charge's `Location`), `estado` (completed, or unknown after a
 //! silence, when only the state is written: no answer is known to keep) and
@@ -49,10 +51,13 @@
 //! that [`check`] accepts always responds: every jump lands on a step, every
 //! loop is bounded, and every transaction it opens ends.
 //!
-//! Queue deliveries still run the built-in consumer; a design is the HTTP
-//! handler. A design whose tables include `chave_idempotencia` gets
-//! recovery's sweep of the keys left processing or unknown
-//! (`handler::recovers_keys`).
+//! A design serves HTTP requests (the default) or a queue's deliveries
+//! (`serves: queue`), whose answer is an ack (2xx) or a nack: a statement's
+//! unexpected error is answered 503 "nack" there. The jobs of the other kind
+//! run their strategy's built-in handler. A design whose tables include
+//! `chave_idempotencia` gets recovery's sweep of the keys left processing or
+//! unknown (`handler::recovers_keys`); a consumer whose claim leaves a
+//! message processing, the sweep of `mensagem_processada`.
 
 pub mod builtin;
 mod check;
@@ -70,6 +75,9 @@ pub struct Design {
     /// One sentence on what the design does, for a list of them.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub about: String,
+    /// Whose handler it is: HTTP requests', or a queue's deliveries'.
+    #[serde(default, skip_serializing_if = "Serves::is_default")]
+    pub serves: Serves,
     /// What the design claims: to charge once (the default: a design is
     /// written to guard), or nothing, as naive and check-then-act do. The
     /// explorer fails a run only on a broken claim.
@@ -95,6 +103,21 @@ pub enum Claims {
 impl Claims {
     fn is_default(&self) -> bool {
         *self == Claims::ChargeOnce
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Serves {
+    #[default]
+    Http,
+    /// A queue's consumer: each delivery a job, its answer an ack or a nack.
+    Queue,
+}
+
+impl Serves {
+    fn is_default(&self) -> bool {
+        *self == Serves::Http
     }
 }
 
@@ -201,6 +224,9 @@ impl By {
             By::Key if def.column_index("chave").is_some() => {
                 vec![("escopo", Source::Scope), ("chave", Source::Key)]
             }
+            By::Key if def.column_index("message_id").is_some() => {
+                vec![("message_id", Source::Key)]
+            }
             By::Key => vec![("idempotency_key", Source::Key)],
         }
     }
@@ -215,6 +241,10 @@ pub struct Insert {
     pub on_conflict_do_nothing: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub returning: Vec<String>,
+    /// Writes the row's `estado` as completed, with no lease: a record of
+    /// an effect that already happened, as check-then-act keeps one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub completed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -185,11 +185,7 @@ impl FaultClass {
             }
             FaultClass::AcquirerSilentPastLease => {
                 let recovers = crate::handler::recovers_keys(scenario)
-                    || (scenario.strategy.uses_key()
-                        && scenario
-                            .clients
-                            .iter()
-                            .any(|c| c.kind == crate::scenario::ClientKind::Queue));
+                    || crate::handler::recovers_messages(scenario);
                 // The call lands half the round trip after it left; the
                 // key is open to recovery once the lease runs out, or as
                 // soon as the instance marks it unknown on its timeout.
@@ -264,7 +260,11 @@ pub fn properties_for_scenario(scenario: &Scenario) -> Vec<Claim> {
         .clients
         .iter()
         .all(|c| c.kind == crate::scenario::ClientKind::Queue);
-    if queues && scenario.strategy.uses_key() {
+    let guards = match scenario.program() {
+        Some(p) if p.serves_queue() => p.design().claims == crate::design::Claims::ChargeOnce,
+        _ => scenario.strategy.uses_key(),
+    };
+    if queues && guards {
         for claim in &mut out {
             if claim.property.modality == Modality::Sometimes {
                 *claim = Claim::expected(REDELIVERY_ACKED);

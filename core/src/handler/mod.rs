@@ -59,8 +59,8 @@ impl Job {
     /// The job of `attempt`, which is a queue's delivery when `delivery`.
     pub fn new(attempt: u32, scenario: &Scenario, delivery: bool) -> Job {
         let pc = match scenario.strategy {
+            _ if runs_design(scenario, delivery) => Pc::Step(0),
             _ if delivery => queue::first_step(scenario.strategy),
-            _ if scenario.program().is_some() => Pc::Step(0),
             Strategy::Naive => Pc::InsertSimple,
             Strategy::IdempotencyKeyLease => Pc::LeaseClaim,
             Strategy::CheckThenAct if scenario.autocommit => Pc::SelectOrder,
@@ -87,14 +87,63 @@ impl Job {
     }
 }
 
+/// Whether a job runs the scenario's design: a delivery when the design is
+/// a queue's consumer, a request when it serves HTTP.
+pub fn runs_design(scenario: &Scenario, delivery: bool) -> bool {
+    scenario
+        .program()
+        .is_some_and(|p| p.serves_queue() == delivery)
+}
+
+/// Whether some client of `scenario` sends the jobs `program` serves.
+pub fn serves_some_client(scenario: &Scenario, program: &crate::design::Program) -> bool {
+    let kind = if program.serves_queue() {
+        crate::scenario::ClientKind::Queue
+    } else {
+        crate::scenario::ClientKind::Http
+    };
+    scenario.clients.iter().any(|c| c.kind == kind)
+}
+
+/// Refuses a design that no client of `scenario` would ever run, naming
+/// what it serves.
+pub fn check_served(scenario: &Scenario, program: &crate::design::Program) -> Result<(), String> {
+    if serves_some_client(scenario, program) {
+        return Ok(());
+    }
+    let (serves, kind) = if program.serves_queue() {
+        ("a queue's deliveries", "queue")
+    } else {
+        ("HTTP requests", "HTTP")
+    };
+    Err(format!(
+        "{} serves {serves}, and scenario {} has no {kind} client, so it would never run",
+        program.design().name,
+        scenario.name
+    ))
+}
+
 /// Whether recovery sweeps the run's idempotency keys: the lease strategy's,
 /// or a design's that keeps its keys in `chave_idempotencia`, with their
 /// state and lease.
 pub fn recovers_keys(scenario: &Scenario) -> bool {
     match scenario.program() {
-        Some(p) => p.tables().iter().any(|t| t.name == "chave_idempotencia"),
-        None => scenario.strategy == Strategy::IdempotencyKeyLease,
+        Some(p) if !p.serves_queue() => p.tables().iter().any(|t| t.name == "chave_idempotencia"),
+        _ => scenario.strategy == Strategy::IdempotencyKeyLease,
     }
+}
+
+/// Whether recovery watches `mensagem_processada`: a queue's consumer
+/// that claims the message id leaves it processing when it dies.
+pub fn recovers_messages(s: &Scenario) -> bool {
+    let claims = match s.program() {
+        Some(p) if p.serves_queue() => p.claims_processing("mensagem_processada"),
+        _ => s.strategy.uses_key(),
+    };
+    claims
+        && s.clients
+            .iter()
+            .any(|c| c.kind == crate::scenario::ClientKind::Queue)
 }
 
 /// Whether the handler runs its statements in an explicit transaction. The
@@ -625,11 +674,11 @@ fn is_tx_end(pc: Pc) -> bool {
 /// Moves the job on once the acquirer answered or timed out.
 pub fn on_capture(w: &Situation, job: &mut Job) {
     let strategy = w.strategy;
-    if w.delivery {
-        return queue::on_capture(strategy, job);
-    }
     if let Pc::Awaiting(_) = job.pc {
         return program::on_capture(program(w.scenario), job);
+    }
+    if w.delivery {
+        return queue::on_capture(strategy, job);
     }
     job.pc = match (strategy, job.capture_result) {
         (Strategy::Naive, None) => {

@@ -266,7 +266,7 @@ pub fn watched_table(scenario: &Scenario, pc: Pc) -> Option<&'static str> {
         Pc::FinishMessage => Some("mensagem_processada"),
         Pc::Step(i) => match &program(scenario).site(i).shape {
             Shape::Update { table, .. } | Shape::Retake { table, .. } => {
-                ["cobranca", "chave_idempotencia"]
+                ["cobranca", "chave_idempotencia", "mensagem_processada"]
                     .into_iter()
                     .find(|t| table == t)
             }

@@ -13,23 +13,35 @@ use crate::text::Text;
 
 /// Whether a job that has called the acquirer may call it again.
 pub fn captures_once(scenario: &Scenario) -> bool {
+    let builtin = matches!(
+        scenario.strategy,
+        Strategy::Naive
+            | Strategy::CheckThenAct
+            | Strategy::IdempotencyKey
+            | Strategy::IdempotencyKeyCatch
+            | Strategy::IdempotencyKeyHeldTx
+    );
     match scenario.program() {
+        // A consumer's requests, if any, run the strategy's handler.
+        Some(p) if p.serves_queue() => p.captures_once() && builtin,
         Some(p) => p.captures_once(),
-        None => matches!(
-            scenario.strategy,
-            Strategy::Naive
-                | Strategy::CheckThenAct
-                | Strategy::IdempotencyKey
-                | Strategy::IdempotencyKeyCatch
-                | Strategy::IdempotencyKeyHeldTx
-        ),
+        None => builtin,
     }
 }
 
 /// The built-in design file that writes `scenario`'s strategy as its
-/// options choose it; `None` for the strategies not written as designs yet.
+/// options choose it, or its queue's consumer where only a queue delivers; `None` for the strategies not written as designs yet.
 pub fn builtin_design(scenario: &Scenario) -> Option<&'static str> {
+    let queues = scenario
+        .clients
+        .iter()
+        .all(|c| c.kind == crate::scenario::ClientKind::Queue);
     Some(match scenario.strategy {
+        // Where only a queue delivers, the handler is its consumer; the key
+        // designs' variants are about answers a consumer does not store.
+        Strategy::Naive if queues => "consumer-naive",
+        Strategy::CheckThenAct if queues => "consumer-check-then-act",
+        _ if queues => "consumer-claim",
         Strategy::Naive => "naive",
         Strategy::CheckThenAct if scenario.autocommit => "check-then-act-autocommit",
         Strategy::CheckThenAct => "check-then-act",
@@ -97,6 +109,7 @@ pub(super) fn statement(
         Source::Amount => Value::Int(it.amount_cents),
         Source::Processing => Value::text("PROCESSANDO"),
         Source::StateProcessing => Value::text("processing"),
+        Source::StateCompleted => Value::text("completed"),
         Source::LeaseFromNow => Value::Int((inputs.now_ms + scenario.lease_ms) as i64),
         Source::Id => Value::Int(id),
     };
@@ -287,7 +300,12 @@ pub(super) fn on_sql_result(p: &Program, w: &Situation, job: &mut Job, result: &
             if let Some(b) = caught {
                 return follow(p, job, site.next, Some(b), &site.columns, None);
             }
-            job.response = Some((503, BODY_TRY_AGAIN.into()));
+            let body = if p.serves_queue() {
+                super::queue::BODY_NACK
+            } else {
+                BODY_TRY_AGAIN
+            };
+            job.response = Some((503, body.into()));
             job.headers = None;
             job.pc = Pc::Step(if site.in_tx && !site.shape.ends_tx() {
                 p.rollback()

@@ -13,16 +13,19 @@ pub fn tables_shown(scenario: &Scenario) -> Vec<&str> {
         Vec::new()
     };
     if kind(ClientKind::Queue) {
-        tables.push("mensagem_processada");
+        match scenario.program().filter(|p| p.serves_queue()) {
+            Some(p) => tables.extend(p.tables().iter().map(|t| t.name.as_str())),
+            None => tables.push("mensagem_processada"),
+        }
     }
     tables
 }
 
 fn http_tables(scenario: &Scenario) -> Vec<&str> {
-    if let Some(p) = scenario.program() {
-        return p.tables().iter().map(|t| t.name.as_str()).collect();
+    match scenario.program().filter(|p| !p.serves_queue()) {
+        Some(p) => p.tables().iter().map(|t| t.name.as_str()).collect(),
+        None => builtin_tables(scenario).to_vec(),
     }
-    builtin_tables(scenario).to_vec()
 }
 
 fn builtin_tables(scenario: &Scenario) -> &'static [&'static str] {

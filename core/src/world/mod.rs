@@ -479,7 +479,7 @@ impl World {
         }
         if handler::recovers_keys(&w.scenario)
             || relays_outbox(&w.scenario)
-            || recovery::recovers_messages(&w.scenario)
+            || handler::recovers_messages(&w.scenario)
         {
             w.agenda
                 .push(w.scenario.recovery_every_ms, Due::RecoverySweep);

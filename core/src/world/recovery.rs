@@ -9,7 +9,7 @@ use crate::trace::Reconciliation;
 impl World {
     pub(super) fn recovery_sweep(&mut self) {
         let mut reconciled = Vec::new();
-        if recovers_messages(&self.scenario) {
+        if handler::recovers_messages(&self.scenario) {
             reconciled.extend(recover_messages(self).into_iter().map(|r| (true, r)));
         }
         if handler::recovers_keys(&self.scenario) {
@@ -302,13 +302,6 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, i64, Lookup, Reconciliation
     done
 }
 
-/// Whether recovery watches `mensagem_processada`: a queue's consumer
-/// that claims the message id leaves it processing when it dies.
-pub(crate) fn recovers_messages(s: &Scenario) -> bool {
-    s.clients.iter().any(|c| c.kind == ClientKind::Queue)
-        && !matches!(s.strategy, Strategy::Naive | Strategy::CheckThenAct)
-}
-
 /// The recovery of a queue consumer's claims, as the lease design's keys
 /// are recovered: an id processing past its lease is completed when the
 /// acquirer's API shows its charge (captured or declined), escalated when
@@ -423,7 +416,7 @@ pub(crate) fn effects_per_intent(w: &World) -> Vec<u32> {
 }
 
 fn messages_need_recovery(w: &World) -> bool {
-    if !recovers_messages(&w.scenario) {
+    if !handler::recovers_messages(&w.scenario) {
         return false;
     }
     let Some(estado) = w

@@ -171,6 +171,9 @@ pub const EN: Words = Words {
         claims: "Claims",
         claims_once: "to charge each order once",
         claims_nothing: "nothing (it is the anti-pattern)",
+        serves: "Serves",
+        serves_http: "HTTP requests",
+        serves_queue: "a queue's deliveries (ack or nack)",
         isolation: "Isolation",
         isolation_scenario: "the scenario's",
         tables: "Tables",
@@ -219,6 +222,7 @@ pub const EN: Words = Words {
         // The design files' own sentences are English.
         abouts: &[],
         fenced: "only under the lease",
+        completed: "already completed, no lease",
         from_state: "from state",
         again: "at most",
         again_title: "How many times at most a request comes back through jumps like this; empty: no bound (forward jumps only)",

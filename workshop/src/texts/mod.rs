@@ -203,6 +203,9 @@ pub struct DesignWords {
     pub claims: &'static str,
     pub claims_once: &'static str,
     pub claims_nothing: &'static str,
+    pub serves: &'static str,
+    pub serves_http: &'static str,
+    pub serves_queue: &'static str,
     pub isolation: &'static str,
     pub isolation_scenario: &'static str,
     pub tables: &'static str,
@@ -255,6 +258,7 @@ pub struct DesignWords {
     pub abouts: &'static [(&'static str, &'static str)],
     /// An update written only while the job's lease holds.
     pub fenced: &'static str,
+    pub completed: &'static str,
     /// Before a retake's state.
     pub from_state: &'static str,
     /// Before how many times a jump back may be taken, and its tooltip.

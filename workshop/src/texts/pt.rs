@@ -171,6 +171,9 @@ pub const PT: Words = Words {
         claims: "Promete",
         claims_once: "cobrar cada pedido uma vez só",
         claims_nothing: "nada (é o anti-padrão)",
+        serves: "Atende",
+        serves_http: "requisições HTTP",
+        serves_queue: "entregas de uma fila (ack ou nack)",
         isolation: "Isolamento",
         isolation_scenario: "o do cenário",
         tables: "Tabelas",
@@ -250,6 +253,18 @@ pub const PT: Words = Words {
                 "A chave do segundo post: reivindicada com o escopo, a impressão do corpo e um lease; a resposta só é gravada enquanto o lease vale; uma repetição decide pelo estado da chave, e a recuperação resolve o que um crash deixou.",
             ),
             (
+                "consumer-naive",
+                "Um consumidor de fila que cobra a cada entrega e confirma (ack) quando o adquirente responde: uma reentrega cobra de novo.",
+            ),
+            (
+                "consumer-check-then-act",
+                "Um consumidor de fila que procura o id da mensagem, cobra se não o encontra e só registra o id depois da captura: duas entregas em andamento cobram as duas.",
+            ),
+            (
+                "consumer-claim",
+                "Um consumidor de fila que reivindica o id da mensagem sob a restrição UNIQUE antes da captura, com um lease; a entrega que o encontra concluído confirma sem cobrar, a que o encontra em processamento o devolve (nack).",
+            ),
+            (
                 "claim-after-capture",
                 "Exercício: a chave só é reivindicada depois que o adquirente responde. Encontre o escalonamento que cobra duas vezes e diga por que confirmar a reivindicação antes evitaria isso.",
             ),
@@ -263,6 +278,7 @@ pub const PT: Words = Words {
             ),
         ],
         fenced: "só com o lease",
+        completed: "já concluída, sem lease",
         from_state: "do estado",
         again: "até",
         again_title: "Quantas vezes, no máximo, um pedido volta por saltos assim; vazio: sem limite (só para saltos para frente)",
