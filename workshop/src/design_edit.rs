@@ -115,6 +115,7 @@ impl Kind {
             Kind::Update => Do::Update(Update {
                 set: some(&["status", "estado"]),
                 fenced: has("lease_ate_ms"),
+                local: false,
                 table,
             }),
             Kind::Delete => Do::Delete(Delete { table }),
@@ -179,13 +180,14 @@ pub fn when_named(name: &str, old: &When) -> Option<When> {
 
 /// A branch's answer, as its menu lists it (`none`: the branch prepares
 /// none, and jumps).
-pub const ANSWERS: [&str; 5] = ["none", "literal", "capture", "stored", "charge"];
+pub const ANSWERS: [&str; 6] = ["none", "literal", "capture", "local", "stored", "charge"];
 
 pub fn answer_name(answer: Option<&Answer>) -> &'static str {
     match answer {
         None => "none",
         Some(Answer::Literal(_)) => "literal",
         Some(Answer::Capture) => "capture",
+        Some(Answer::Local) => "local",
         Some(Answer::Stored) => "stored",
         Some(Answer::Charge(_)) => "charge",
     }
@@ -205,6 +207,7 @@ pub fn answer_named(name: &str, old: Option<&Answer>) -> Option<Option<Answer>> 
             body: "{\"erro\": \"processando\"}".into(),
         })),
         "capture" => Some(Answer::Capture),
+        "local" => Some(Answer::Local),
         "stored" => Some(Answer::Stored),
         "charge" => Some(Answer::Charge(Charge {
             status: status.unwrap_or(200),

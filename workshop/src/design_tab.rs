@@ -592,6 +592,13 @@ fn Params(draft: RwSignal<Design>, i: usize, action: Do, lang: Lang) -> impl Int
                     } />
                     {w.fenced}
                 </label>
+                <label>
+                    <input type="checkbox" data-testid="step-local" prop:checked=u.local on:change=move |e| {
+                        let on = event_target_checked(&e);
+                        edit_step(draft, i, |s| if let Do::Update(x) = &mut s.action { x.local = on });
+                    } />
+                    {w.local}
+                </label>
             }
             .into_any()
         }

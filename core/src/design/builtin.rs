@@ -2,7 +2,7 @@
 //! and the handlers the hand-coded ones must equal (issue #31).
 
 /// Every built-in design, by name, as its JSON.
-pub const ALL: [(&str, &str); 11] = [
+pub const ALL: [(&str, &str); 12] = [
     ("naive", include_str!("builtin/naive.json")),
     (
         "check-then-act",
@@ -32,6 +32,7 @@ pub const ALL: [(&str, &str); 11] = [
         "idempotency-key-lease",
         include_str!("builtin/idempotency-key-lease.json"),
     ),
+    ("local-effect", include_str!("builtin/local-effect.json")),
     (
         "consumer-naive",
         include_str!("builtin/consumer-naive.json"),

@@ -85,6 +85,7 @@ pub enum Shape {
         table: Name,
         set: Vec<Name>,
         fenced: bool,
+        local: bool,
     },
     Delete {
         table: Name,
@@ -338,14 +339,18 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
     flow::transactions(&design, &mut sites, &order)?;
     flow::after_capture(&design, &sites, &order)?;
     flow::answered(&design, &sites, &order)?;
+    // A design that never calls the acquirer makes its effect in the
+    // database: its claim is durable with the effect, at a COMMIT.
+    let local = !sites.iter().any(|s| matches!(s.shape, Shape::Capture));
     for i in 0..n {
         let next = sites[i].next as usize;
         // A read claims nothing: only a write, or the COMMIT of one.
         sites[i].commits_claim = sites[i].shape.is_sql()
             && !matches!(sites[i].shape, Shape::Select { .. })
-            && sites
+            && (sites
                 .get(next)
-                .is_some_and(|s| matches!(s.shape, Shape::Capture));
+                .is_some_and(|s| matches!(s.shape, Shape::Capture))
+                || local && matches!(sites[i].shape, Shape::Commit));
     }
     // A job calls again only from a second capture step, or from one a
     // loop comes back to.
@@ -590,6 +595,7 @@ fn shape(at: &str, action: &Do, tables: &[TableDef]) -> Result<(Shape, Vec<Strin
                     table: Name::Owned(def.name.clone()),
                     set: names(&s.set),
                     fenced: s.fenced,
+                    local: s.local,
                 },
                 // A fenced write returns the row it matched, if any.
                 if s.fenced { vec!["id".into()] } else { vec![] },
@@ -713,7 +719,7 @@ fn answers(at: &str, answer: &Answer, when: &When, columns: &[String]) -> Result
         ),
         Answer::Charge(_) => needs(&["id", "status"]),
         Answer::Stored => needs(&["resposta_http", "resposta_corpo"]),
-        Answer::Capture => Ok(()),
+        Answer::Capture | Answer::Local => Ok(()),
     }
 }
 
@@ -746,6 +752,11 @@ impl Program {
     /// when the design is checked.
     pub fn captures_once(&self) -> bool {
         self.captures_once
+    }
+
+    /// Whether it calls the acquirer at all.
+    pub fn captures(&self) -> bool {
+        self.sites.iter().any(|s| matches!(s.shape, Shape::Capture))
     }
 
     /// Whether a step inserts into `table` a row left processing under a

@@ -270,7 +270,7 @@ pub(super) fn after_capture(
         };
         let mut changed = false;
         let here = before || matches!(sites[i].shape, Shape::Capture);
-        if !before && matches!(sites[i].shape, Shape::Update { .. }) {
+        if !before && matches!(sites[i].shape, Shape::Update { local: false, .. }) {
             return refuse(
                 format!("steps[{i}].do.update"),
                 "an update writes the acquirer's answer, but this step can run before any \

@@ -14,13 +14,14 @@
 //! do      = begin | commit | rollback | capture
 //!         | { select: { table, by: order | key | id, columns, for_update? } }
 //!         | { insert: { table, on_conflict_do_nothing?: [column], returning?, completed? } }
-//!         | { update: { table, set: [column], fenced? } }
+//!         | { update: { table, set: [column], fenced?, local? } }
 //!         | { delete: { table } }
 //!         | { retake: { table, from: state } }
 //! branch  = { if: when, answer?, goto: label | respond, again?: 1..=3 }
 //! when    = rows | no-rows | { error: SQLSTATE } | { status: text } | other-request
 //!         | expired | accepted | declined | silent | always
-//! answer  = { literal: { status, body } } | capture | stored | { charge: { status } }
+//! answer  = { literal: { status, body } } | capture | local | stored
+//!         | { charge: { status } }
 //! ```
 //!
 //! A step runs its `do`; its branches are tested in order and the first that
@@ -43,7 +44,10 @@
 //! the row only while it is still processing under the job's lease, and
 //! returns `id`, so `no-rows` says the lease was taken. `delete` removes the
 //! job's row; `retake` takes the job's row over from a state (recovery's
-//! `failed_safe`) under a new lease.
+//! `failed_safe`) under a new lease. A `local` update writes the answer of
+//! an effect that is the transaction's own write (`local-effect`): done,
+//! 201, whatever the acquirer, never called, said; the answer `local` is
+//! that 201.
 //!
 //! A jump back to an earlier step must carry `again`: a job takes such
 //! jumps at most that many times in all (every `again` jump counts), and
@@ -256,6 +260,10 @@ pub struct Update {
     /// Only while the row is processing under the job's lease.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fenced: bool,
+    /// Writes the answer of a local effect (201) rather than the
+    /// acquirer's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub local: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -303,6 +311,9 @@ pub enum Answer {
     /// 201, 402 or 504 with the charge's body, from what the acquirer said;
     /// a created charge's `Location` too when the design stores headers.
     Capture,
+    /// 201 with the charge's body: the effect is the transaction's own
+    /// write (`local-effect`), made once it commits.
+    Local,
     /// The row's `resposta_http` and `resposta_corpo`, byte for byte, with
     /// its `resposta_headers` when it was read.
     Stored,

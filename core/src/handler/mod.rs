@@ -125,10 +125,13 @@ pub fn check_served(scenario: &Scenario, program: &crate::design::Program) -> Re
 
 /// Whether recovery sweeps the run's idempotency keys: the lease strategy's,
 /// or a design's that keeps its keys in `chave_idempotencia`, with their
-/// state and lease.
+/// state and lease, and calls the acquirer, whose effect a key left
+/// processing may hide (a local effect commits with its key or not at all).
 pub fn recovers_keys(scenario: &Scenario) -> bool {
     match scenario.program() {
-        Some(p) if !p.serves_queue() => p.tables().iter().any(|t| t.name == "chave_idempotencia"),
+        Some(p) if !p.serves_queue() => {
+            p.captures() && p.tables().iter().any(|t| t.name == "chave_idempotencia")
+        }
         _ => scenario.strategy == Strategy::IdempotencyKeyLease,
     }
 }

@@ -229,9 +229,11 @@ pub fn costs_sql(scenario: &Scenario, pc: Pc) -> bool {
 
 /// Whether a claim (or first insert) is durable once the step at `pc`
 /// succeeds outside a transaction: where a crash `after-commit` strikes.
+/// A local effect's COMMIT makes its claim durable with the effect.
 pub fn commits_claim(scenario: &Scenario, pc: Pc) -> bool {
     match pc {
         Pc::Step(i) => program(scenario).site(i).commits_claim,
+        Pc::CommitHeld => scenario.strategy == crate::scenario::Strategy::LocalEffect,
         _ => pc.commits_claim(),
     }
 }

@@ -50,6 +50,14 @@ pub fn builtin_design(scenario: &Scenario) -> Option<&'static str> {
         Strategy::IdempotencyKeyCatch => "idempotency-key-catch",
         Strategy::IdempotencyKeyHeldTx => "idempotency-key-held-tx",
         Strategy::IdempotencyKeyLease => "idempotency-key-lease",
+        // The plain local effect so far: its balance and event options are
+        // still to be written as designs.
+        Strategy::LocalEffect
+            if scenario.balance.is_none()
+                && scenario.event == crate::scenario::EventDelivery::None =>
+        {
+            "local-effect"
+        }
         Strategy::LocalEffect => return None,
     })
 }
@@ -139,11 +147,22 @@ pub(super) fn statement(
             on_conflict_do_nothing: on_conflict.clone(),
             returning: site.columns.iter().map(|c| c.clone().into()).collect(),
         },
-        Shape::Update { table, set, fenced } => {
-            let (status, http, body) = capture_answer(inputs.capture_result, id);
+        Shape::Update {
+            table,
+            set,
+            fenced,
+            local,
+        } => {
+            // A local effect is done: its answer is a created charge's.
+            let result = if *local {
+                Some(true)
+            } else {
+                inputs.capture_result
+            };
+            let (status, http, body) = capture_answer(result, id);
             // After a silence a key's state is all that is known: no answer
             // to keep, and no lifetime to start.
-            let answered = inputs.capture_result.is_some();
+            let answered = result.is_some();
             let state = if answered { "completed" } else { "unknown" };
             let writes_answer = answered || !set.iter().any(|c| c == "estado");
             let set = set
@@ -256,6 +275,10 @@ fn prepare(
             if http == 201 && p.stores_headers() {
                 headers = Some(created_headers(id).into());
             }
+            (http, b.into())
+        }
+        Answer::Local => {
+            let (_, http, b) = capture_answer(Some(true), job.row_id.unwrap_or(0));
             (http, b.into())
         }
         Answer::Stored => {

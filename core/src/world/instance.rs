@@ -243,8 +243,7 @@ impl World {
         if !self.store.in_transaction(session) {
             self.release_connection(instance, attempt);
         }
-        let claim_committed = handler::commits_claim(&self.scenario, pc_before)
-            || (pc_before == Pc::CommitHeld && self.scenario.strategy == Strategy::LocalEffect);
+        let claim_committed = handler::commits_claim(&self.scenario, pc_before);
         if committed && claim_committed && self.crash_point_hit(instance, CrashPoint::AfterCommit) {
             return;
         }

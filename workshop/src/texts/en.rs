@@ -223,6 +223,7 @@ pub const EN: Words = Words {
         abouts: &[],
         fenced: "only under the lease",
         completed: "already completed, no lease",
+        local: "local effect (201, no acquirer)",
         from_state: "from state",
         again: "at most",
         again_title: "How many times at most a request comes back through jumps like this; empty: no bound (forward jumps only)",

@@ -259,6 +259,7 @@ pub struct DesignWords {
     /// An update written only while the job's lease holds.
     pub fenced: &'static str,
     pub completed: &'static str,
+    pub local: &'static str,
     /// Before a retake's state.
     pub from_state: &'static str,
     /// Before how many times a jump back may be taken, and its tooltip.

@@ -253,6 +253,10 @@ pub const PT: Words = Words {
                 "A chave do segundo post: reivindicada com o escopo, a impressão do corpo e um lease; a resposta só é gravada enquanto o lease vale; uma repetição decide pelo estado da chave, e a recuperação resolve o que um crash deixou.",
             ),
             (
+                "local-effect",
+                "O efeito é uma linha no mesmo banco: a reivindicação da chave, o pedido e a resposta da chave são confirmados juntos numa só transação, então uma repetição encontra a chave concluída ou nada.",
+            ),
+            (
                 "consumer-naive",
                 "Um consumidor de fila que cobra a cada entrega e confirma (ack) quando o adquirente responde: uma reentrega cobra de novo.",
             ),
@@ -279,6 +283,7 @@ pub const PT: Words = Words {
         ],
         fenced: "só com o lease",
         completed: "já concluída, sem lease",
+        local: "efeito local (201, sem adquirente)",
         from_state: "do estado",
         again: "até",
         again_title: "Quantas vezes, no máximo, um pedido volta por saltos assim; vazio: sem limite (só para saltos para frente)",
