@@ -174,8 +174,17 @@ fn first_difference(a: &str, b: &str) -> String {
     let steps = |v: &serde_json::Value| v["steps"].as_array().cloned().unwrap_or_default();
     let (sa, sb) = (steps(&a), steps(&b));
     if let Some(i) = (0..sa.len().max(sb.len())).find(|&i| sa.get(i) != sb.get(i)) {
-        let show =
-            |s: Option<&serde_json::Value>| s.map_or("(none)".into(), |s| s["events"].to_string());
+        // The events, or the whole step where they agree.
+        let whole = sa.get(i).map(|s| &s["events"]) == sb.get(i).map(|s| &s["events"]);
+        let show = |s: Option<&serde_json::Value>| {
+            s.map_or("(none)".into(), |s| {
+                if whole {
+                    s.to_string()
+                } else {
+                    s["events"].to_string()
+                }
+            })
+        };
         return format!(
             "step {i}\nhand-coded: {}\ndesign:     {}",
             show(sa.get(i)),

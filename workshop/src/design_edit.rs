@@ -11,12 +11,13 @@ use lousa_core::design::{
 use lousa_core::store::{TableDef, all_tables};
 
 /// The tables a design may use, as the grammar lists them.
-pub const TABLES: [&str; 5] = [
+pub const TABLES: [&str; 6] = [
     "cobranca",
     "cobranca_simples",
     "pedido_pago",
     "chave_idempotencia",
     "mensagem_processada",
+    "evento_outbox",
 ];
 
 /// What a step does, as its menu lists it.
@@ -29,16 +30,18 @@ pub enum Kind {
     Insert,
     Update,
     Capture,
+    Publish,
     Delete,
     Retake,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::Begin,
         Kind::Select,
         Kind::Insert,
         Kind::Capture,
+        Kind::Publish,
         Kind::Update,
         Kind::Delete,
         Kind::Retake,
@@ -55,6 +58,7 @@ impl Kind {
             Do::Insert(_) => Kind::Insert,
             Do::Update(_) => Kind::Update,
             Do::Capture => Kind::Capture,
+            Do::Publish => Kind::Publish,
             Do::Delete(_) => Kind::Delete,
             Do::Retake(_) => Kind::Retake,
         }
@@ -69,6 +73,7 @@ impl Kind {
             Kind::Insert => "insert",
             Kind::Update => "update",
             Kind::Capture => "capture",
+            Kind::Publish => "publish",
             Kind::Delete => "delete",
             Kind::Retake => "retake",
         }
@@ -96,6 +101,7 @@ impl Kind {
             Kind::Commit => Do::Commit,
             Kind::Rollback => Do::Rollback,
             Kind::Capture => Do::Capture,
+            Kind::Publish => Do::Publish,
             Kind::Select => Do::Select(Select {
                 table,
                 by: if has("idempotency_key") || has("chave") || has("message_id") {
@@ -327,6 +333,7 @@ pub fn sql(action: &Do) -> String {
         Do::Commit => "COMMIT".into(),
         Do::Rollback => "ROLLBACK".into(),
         Do::Capture => "POST /capturas".into(),
+        Do::Publish => "publish to the broker".into(),
         Do::Select(s) => format!(
             "SELECT {} FROM {} WHERE {}{}",
             s.columns.join(", "),
@@ -428,10 +435,11 @@ mod tests {
             // The action as the last step of naive's design (after the
             // capture, so an update has an answer to write), on each table.
             for table in TABLES {
-                // pedido_pago has no column an answer writes: the check
-                // refuses any update of it, and the tab shows why. Only the
-                // key table has a state and a lease to retake.
-                if (kind, table) == (Kind::Update, "pedido_pago")
+                // pedido_pago and evento_outbox have no column an answer
+                // writes: the check refuses any update of them, and the tab
+                // shows why. Only the key table has a state and a lease to
+                // retake.
+                if (kind == Kind::Update && ["pedido_pago", "evento_outbox"].contains(&table))
                     || (kind == Kind::Retake && table != "chave_idempotencia")
                 {
                     continue;

@@ -2,7 +2,7 @@
 //! and the handlers the hand-coded ones must equal (issue #31).
 
 /// Every built-in design, by name, as its JSON.
-pub const ALL: [(&str, &str); 12] = [
+pub const ALL: [(&str, &str); 14] = [
     ("naive", include_str!("builtin/naive.json")),
     (
         "check-then-act",
@@ -33,6 +33,14 @@ pub const ALL: [(&str, &str); 12] = [
         include_str!("builtin/idempotency-key-lease.json"),
     ),
     ("local-effect", include_str!("builtin/local-effect.json")),
+    (
+        "local-effect-outbox",
+        include_str!("builtin/local-effect-outbox.json"),
+    ),
+    (
+        "local-effect-publish",
+        include_str!("builtin/local-effect-publish.json"),
+    ),
     (
         "consumer-naive",
         include_str!("builtin/consumer-naive.json"),

@@ -69,6 +69,7 @@ pub enum Shape {
     Commit,
     Rollback,
     Capture,
+    Publish,
     Respond,
     Select {
         table: Name,
@@ -98,7 +99,7 @@ pub enum Shape {
 
 impl Shape {
     pub fn is_sql(&self) -> bool {
-        !matches!(self, Shape::Capture | Shape::Respond)
+        !matches!(self, Shape::Capture | Shape::Publish | Shape::Respond)
     }
 
     /// An update fenced by the job's lease.
@@ -130,12 +131,14 @@ pub enum Source {
     StateCompleted,
     /// The lease's end: now plus the scenario's lease.
     LeaseFromNow,
+    /// `publicado` 0: an outbox row not yet relayed.
+    Unpublished,
     /// The job's row.
     Id,
 }
 
 /// The columns an insert fills, in the order it names them.
-const INSERTED: [(&str, Source); 10] = [
+const INSERTED: [(&str, Source); 11] = [
     ("escopo", Source::Scope),
     ("chave", Source::Key),
     ("idempotency_key", Source::Key),
@@ -146,6 +149,7 @@ const INSERTED: [(&str, Source); 10] = [
     ("status", Source::Processing),
     ("estado", Source::StateProcessing),
     ("lease_ate_ms", Source::LeaseFromNow),
+    ("publicado", Source::Unpublished),
 ];
 
 /// The columns an update writes from the acquirer's answer.
@@ -179,10 +183,11 @@ const CODES: [SqlState; 8] = [
 /// The tables a design may name: the ones whose rows a request fills.
 fn known_table(name: &str) -> Option<TableDef> {
     use crate::store::{
-        chave_idempotencia_table, cobranca_simples_table, cobranca_table,
+        chave_idempotencia_table, cobranca_simples_table, cobranca_table, evento_outbox_table,
         mensagem_processada_table, pedido_pago_table,
     };
     match name {
+        "evento_outbox" => Some(evento_outbox_table()),
         "mensagem_processada" => Some(mensagem_processada_table()),
         "cobranca" => Some(cobranca_table()),
         "chave_idempotencia" => Some(chave_idempotencia_table()),
@@ -386,7 +391,7 @@ fn tables(design: &Design) -> Result<Vec<TableDef>, FieldError> {
                 format!("{at}.name"),
                 format!(
                     "unknown table \"{}\" (expected one of: cobranca, cobranca_simples, \
-                     pedido_pago, chave_idempotencia, mensagem_processada)",
+                     pedido_pago, chave_idempotencia, mensagem_processada, evento_outbox)",
                     crate::text::cut(&t.name, 40)
                 ),
             );
@@ -484,6 +489,7 @@ fn shape(at: &str, action: &Do, tables: &[TableDef]) -> Result<(Shape, Vec<Strin
         Do::Commit => (Shape::Commit, vec![]),
         Do::Rollback => (Shape::Rollback, vec![]),
         Do::Capture => (Shape::Capture, vec![]),
+        Do::Publish => (Shape::Publish, vec![]),
         Do::Select(s) => {
             let at = format!("{at}.do.select");
             let def = table(&format!("{at}.table"), tables, &s.table)?;
@@ -635,6 +641,10 @@ fn fits(at: &str, when: &When, action: &Do, columns: &[String]) -> Result<(), Fi
     let returns = !columns.is_empty();
     match when {
         When::Always => Ok(()),
+        _ if matches!(action, Do::Publish) => refuse(
+            field,
+            "a publish runs no statement and always goes on: only \"always\"",
+        ),
         When::Accepted | When::Declined | When::Silent if capture => Ok(()),
         When::Accepted | When::Declined | When::Silent => refuse(
             field,

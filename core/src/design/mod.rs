@@ -8,10 +8,10 @@
 //!             isolation?: read-committed | repeatable-read | serializable,
 //!             tables: [table], steps: [step] }
 //! table   = { name: cobranca | cobranca_simples | pedido_pago | chave_idempotencia
-//!                   | mensagem_processada,
+//!                   | mensagem_processada | evento_outbox,
 //!             unique?: [column] }
 //! step    = { label, shown?, do, on?: [branch], next? }
-//! do      = begin | commit | rollback | capture
+//! do      = begin | commit | rollback | capture | publish
 //!         | { select: { table, by: order | key | id, columns, for_update? } }
 //!         | { insert: { table, on_conflict_do_nothing?: [column], returning?, completed? } }
 //!         | { update: { table, set: [column], fenced?, local? } }
@@ -47,7 +47,9 @@
 //! `failed_safe`) under a new lease. A `local` update writes the answer of
 //! an effect that is the transaction's own write (`local-effect`): done,
 //! 201, whatever the acquirer, never called, said; the answer `local` is
-//! that 201.
+//! that 201. `publish` hands the effect's event to the broker, outside the
+//! database (an outbox row is an insert into `evento_outbox`, unpublished,
+//! which a relay publishes once it is committed).
 //!
 //! A jump back to an earlier step must carry `again`: a job takes such
 //! jumps at most that many times in all (every `again` jump counts), and
@@ -163,6 +165,8 @@ pub enum Do {
     Update(Update),
     /// Call the acquirer and wait for its answer or the timeout.
     Capture,
+    /// Publish the effect's event to the broker.
+    Publish,
     Delete(Delete),
     Retake(Retake),
 }
@@ -176,7 +180,7 @@ impl Do {
             Do::Update(x) => Some(&x.table),
             Do::Delete(x) => Some(&x.table),
             Do::Retake(x) => Some(&x.table),
-            Do::Begin | Do::Commit | Do::Rollback | Do::Capture => None,
+            Do::Begin | Do::Commit | Do::Rollback | Do::Capture | Do::Publish => None,
         }
     }
 }

@@ -674,6 +674,15 @@ fn is_tx_end(pc: Pc) -> bool {
     )
 }
 
+/// Moves the job on once it published its event: a design as its step
+/// says, a hand-coded handler to its answer.
+pub fn on_published(scenario: &Scenario, job: &mut Job) {
+    match job.pc {
+        Pc::Step(_) => program::on_published(program(scenario), job),
+        _ => job.pc = Pc::Respond,
+    }
+}
+
 /// Moves the job on once the acquirer answered or timed out.
 pub fn on_capture(w: &Situation, job: &mut Job) {
     let strategy = w.strategy;

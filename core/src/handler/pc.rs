@@ -199,6 +199,7 @@ pub fn kind(scenario: &Scenario, pc: Pc) -> Kind {
     match pc {
         Pc::Step(i) => match program(scenario).site(i).shape {
             Shape::Capture => Kind::Capture,
+            Shape::Publish => Kind::Publish,
             Shape::Respond => Kind::Respond,
             _ => Kind::Sql,
         },

@@ -7,7 +7,7 @@ use super::{
     first_row, scope,
 };
 use crate::design::{Answer, Jump, Program, Shape, Source, When};
-use crate::scenario::{Intent, Scenario, Strategy};
+use crate::scenario::{EventDelivery, Intent, Scenario, Strategy};
 use crate::store::{Stmt, StmtResult, Value};
 use crate::text::Text;
 
@@ -50,15 +50,13 @@ pub fn builtin_design(scenario: &Scenario) -> Option<&'static str> {
         Strategy::IdempotencyKeyCatch => "idempotency-key-catch",
         Strategy::IdempotencyKeyHeldTx => "idempotency-key-held-tx",
         Strategy::IdempotencyKeyLease => "idempotency-key-lease",
-        // The plain local effect so far: its balance and event options are
-        // still to be written as designs.
-        Strategy::LocalEffect
-            if scenario.balance.is_none()
-                && scenario.event == crate::scenario::EventDelivery::None =>
-        {
-            "local-effect"
-        }
-        Strategy::LocalEffect => return None,
+        // Its balance debit is still to be written as a design.
+        Strategy::LocalEffect if scenario.balance.is_some() => return None,
+        Strategy::LocalEffect => match scenario.event {
+            EventDelivery::None => "local-effect",
+            EventDelivery::Outbox => "local-effect-outbox",
+            EventDelivery::AfterCommit => "local-effect-publish",
+        },
     })
 }
 
@@ -66,6 +64,7 @@ pub(super) fn action(p: &Program, w: &Situation, job: &Job, step: u16) -> Action
     let site = p.site(step);
     match site.shape {
         Shape::Capture => Action::Capture,
+        Shape::Publish => Action::Publish,
         Shape::Respond => {
             let (status, body) = job.response.clone().unwrap_or_else(|| {
                 // `design::check` refuses a way here with no answer.
@@ -119,6 +118,7 @@ pub(super) fn statement(
         Source::StateProcessing => Value::text("processing"),
         Source::StateCompleted => Value::text("completed"),
         Source::LeaseFromNow => Value::Int((inputs.now_ms + scenario.lease_ms) as i64),
+        Source::Unpublished => Value::Int(0),
         Source::Id => Value::Int(id),
     };
     match &site.shape {
@@ -214,7 +214,9 @@ pub(super) fn statement(
             ],
             returning: site.columns.iter().map(|c| c.clone().into()).collect(),
         },
-        Shape::Capture | Shape::Respond => unreachable!("a step that runs no statement"),
+        Shape::Capture | Shape::Publish | Shape::Respond => {
+            unreachable!("a step that runs no statement")
+        }
     }
 }
 
@@ -373,6 +375,16 @@ pub(super) fn on_capture(p: &Program, job: &mut Job) {
                 _ => false,
             }
     });
+    follow(p, job, site.next, taken, &[], None);
+}
+
+pub(super) fn on_published(p: &Program, job: &mut Job) {
+    let Pc::Step(step) = job.pc else {
+        unreachable!("a design publishes at one of its steps")
+    };
+    let site = p.site(step);
+    // `design::check` lets a publish ask only "always".
+    let taken = site.branches.iter().find(|b| open(b, job));
     follow(p, job, site.next, taken, &[], None);
 }
 

@@ -5,6 +5,7 @@
 use super::agenda::{NO_CODE, due_code};
 use super::*;
 use crate::fingerprint::{Fingerprint, Words, of};
+use crate::handler::Pc;
 use crate::store::SessionId;
 use std::fmt::Debug;
 

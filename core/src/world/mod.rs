@@ -28,7 +28,7 @@ pub(crate) use watch::{Breach, Resolution, Watch};
 
 use crate::choice::{ChoiceKind, Chooser};
 use crate::fingerprint::{self, FingerprintHasher, Pack, Words};
-use crate::handler::{self, Action, Job, Pc};
+use crate::handler::{self, Action, Job};
 use crate::part::{Part, share};
 use crate::scenario::*;
 use crate::store::{Completion, Exec, SessionId, Stmt, Store};
@@ -669,9 +669,13 @@ fn account_setup(s: &Scenario) -> Option<Stmt> {
     })
 }
 
-/// Whether a relay publishes the outbox (`local-effect` with an outbox).
+/// Whether a relay publishes the outbox: `local-effect` with an outbox, or
+/// a design that writes one.
 pub(crate) fn relays_outbox(s: &Scenario) -> bool {
-    s.strategy == Strategy::LocalEffect && s.event == EventDelivery::Outbox
+    match s.program() {
+        Some(p) if !p.serves_queue() => p.tables().iter().any(|t| t.name == "evento_outbox"),
+        _ => s.strategy == Strategy::LocalEffect && s.event == EventDelivery::Outbox,
+    }
 }
 
 fn end_tag(end: &Option<EndReason>) -> u64 {

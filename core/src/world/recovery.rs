@@ -110,8 +110,9 @@ impl World {
                 order_id,
             },
         );
-        let job = self.job_mut(instance, attempt).expect("job");
-        job.pc = Pc::Respond;
+        let mut job = self.job(instance, attempt).cloned().expect("job");
+        handler::on_published(&self.scenario, &mut job);
+        *self.job_mut(instance, attempt).expect("job") = job;
         self.schedule_step(instance, attempt);
     }
 }

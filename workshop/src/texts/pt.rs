@@ -257,6 +257,14 @@ pub const PT: Words = Words {
                 "O efeito é uma linha no mesmo banco: a reivindicação da chave, o pedido e a resposta da chave são confirmados juntos numa só transação, então uma repetição encontra a chave concluída ou nada.",
             ),
             (
+                "local-effect-outbox",
+                "local-effect com o evento como uma linha de evento_outbox, gravada na transação do efeito: um relay publica o que foi confirmado, então um crash não perde evento.",
+            ),
+            (
+                "local-effect-publish",
+                "local-effect que publica o evento depois do COMMIT: um crash entre os dois perde o evento de um efeito que aconteceu.",
+            ),
+            (
                 "consumer-naive",
                 "Um consumidor de fila que cobra a cada entrega e confirma (ack) quando o adquirente responde: uma reentrega cobra de novo.",
             ),
