@@ -66,15 +66,12 @@ pub fn execute(name: Option<&str>, json: bool) -> Result<(), String> {
             }
         }
         None => {
-            for (_, text) in design::builtin::ALL
-                .iter()
-                .chain(&design::builtin::EXERCISES)
-            {
-                let p = Design::from_json(text).map_err(|e| e.to_string())?;
+            for name in design::builtin::names() {
+                let p = design::builtin::named(name).ok_or("a built-in is listed")?;
                 if json {
                     println!("{}", p.design().to_json());
                 } else {
-                    println!("{:<28} {}", p.design().name, p.design().about);
+                    println!("{:<32} {}", p.design().name, p.design().about);
                 }
             }
         }

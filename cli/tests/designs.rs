@@ -23,10 +23,7 @@ fn lousa(args: &[&str]) -> (bool, String, String) {
 fn designs_lists_the_builtins_and_the_exercises() {
     let (ok, out, err) = lousa(&["designs"]);
     assert!(ok, "{err}");
-    let names = lousa_core::design::builtin::ALL
-        .iter()
-        .chain(&lousa_core::design::builtin::EXERCISES);
-    for (name, _) in names {
+    for name in lousa_core::design::builtin::names() {
         assert!(
             out.lines().any(|l| l.starts_with(&format!("{name} "))),
             "{name} missing from:\n{out}"
@@ -154,6 +151,53 @@ fn explore_finds_the_claim_after_the_capture_charging_twice() {
 
 /// A queue's consumer written as a design runs each delivery where a queue
 /// delivers, and is refused by name where no queue does.
+/// The balance designs: the plain debit loses an update it does not claim
+/// to keep, the lock and the version keep it, and a variant prints as the
+/// JSON it was composed into.
+#[test]
+fn a_balance_design_is_judged_by_its_own_guard() {
+    let explore = |design: &str| {
+        let (ok, out, err) = lousa(&["explore", "balance-for-update", "--design", design]);
+        assert!(ok, "{err}");
+        out
+    };
+    let out = explore("local-effect-balance");
+    assert!(
+        out.contains("no-lost-update: violated (not claimed by design local-effect-balance)"),
+        "{out}"
+    );
+    for guarded in [
+        "local-effect-balance-for-update",
+        "local-effect-balance-versioned",
+    ] {
+        let out = explore(guarded);
+        assert!(out.contains("no-lost-update: holds"), "{guarded}: {out}");
+    }
+    let (ok, out, err) = lousa(&[
+        "designs",
+        "local-effect-balance-versioned-outbox",
+        "--format",
+        "json",
+    ]);
+    assert!(ok, "{err}");
+    let printed = lousa_core::design::Design::from_json(&out).expect("valid JSON");
+    let tables: Vec<&str> = printed
+        .design()
+        .tables
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(
+        tables,
+        [
+            "chave_idempotencia",
+            "pedido_pago",
+            "conta_versionada",
+            "evento_outbox"
+        ]
+    );
+}
+
 #[test]
 fn a_consumer_design_runs_where_a_queue_delivers() {
     let (ok, out, err) = lousa(&[

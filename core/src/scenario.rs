@@ -567,6 +567,11 @@ impl Scenario {
         serde_json::to_string_pretty(self).expect("scenario serializes")
     }
 
+    /// Whether one of its clients is of `kind`.
+    pub fn has_client(&self, kind: ClientKind) -> bool {
+        self.clients.iter().any(|c| c.kind == kind)
+    }
+
     /// The design its HTTP jobs run as, if any.
     #[cfg(feature = "designs")]
     pub fn program(&self) -> Option<&crate::design::Program> {

@@ -214,6 +214,33 @@ describe('the workshop\'s design tab', () => {
     await tab.close();
   });
 
+  test('a balance debit is a design: its lock or its version keeps the update the plain debit loses, with the CLI\'s verdicts', { timeout: 3 * RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=balance-lost-update&strategy=local-effect');
+    await tab.click('[data-testid=design-tab] > summary');
+    await tab.selectOption('[data-testid=design-start]', 'local-effect-balance-versioned');
+    assert.equal(await tab.inputValue('[data-testid=design-check-on]'), 'balance-version-column');
+    const row = (label) => tab.locator(`[data-testid=design-step][data-label=${label}]`);
+    // The read takes the version with the balance; the write names it,
+    // bumps it, and goes back to read at most three times when it lost.
+    assert.match(await row('read-balance').locator('[data-testid=step-sql]').textContent(), /^SELECT saldo, versao FROM conta_versionada WHERE id = 1$/);
+    assert.match(await row('write-balance').locator('[data-testid=step-sql]').textContent(), /SET saldo = \$saldo - \$valor, versao = versao \+ 1 WHERE id = 1 AND versao = \$versao RETURNING id$/);
+    const again = await row('write-balance').locator('[data-testid=branch-again]').evaluateAll((xs) => xs.map((x) => x.value));
+    assert.deepEqual(again, ['3', '']);
+    const versioned = await check(tab);
+    assert.deepEqual(versioned, asShown(explored('balance-version-column', 'local-effect-balance-versioned')));
+    assert.equal(versioned['no-lost-update'].verdict, 'holds');
+    await screenshot(tab.locator('[data-testid=design-tab]'), 'design-tab-balance');
+
+    // The plain debit loses an update, which it does not claim to keep.
+    await tab.selectOption('[data-testid=design-start]', 'local-effect-balance');
+    assert.equal(await tab.inputValue('[data-testid=design-check-on]'), 'balance-lost-update');
+    const plain = await check(tab);
+    assert.deepEqual(plain, asShown(explored('balance-lost-update', 'local-effect-balance')));
+    assert.equal(plain['no-lost-update'].verdict, 'violated');
+    assert.ok(plain['no-lost-update'].ok, 'not claimed');
+    await tab.close();
+  });
+
   test('the lease design loops back a bounded number of times, and the check refuses the loop without its bound', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
     const tab = await open('?modo=oficina&scenario=crash-before-capture&design=idempotency-key-lease');
     assert.deepEqual(await labels(tab), ['claim', 'capture', 'store-response', 'read-key', 'expire-key', 'retake-key']);

@@ -40,9 +40,9 @@ fn variants() -> Vec<(Strategy, bool, Isolation)> {
 
 /// `s` with the built-in design of its strategy in place of the handler.
 fn as_design(s: &Scenario) -> Scenario {
-    let name = builtin_design(s).expect("a strategy written as a design");
+    let name = builtin_design(s);
     let mut d = s.clone();
-    d.design = Some(Arc::new(design::builtin::named(name).expect("built in")));
+    d.design = Some(Arc::new(design::builtin::named(&name).expect("built in")));
     d
 }
 
@@ -56,7 +56,8 @@ fn trace_json(s: &Scenario) -> String {
 #[test]
 fn each_builtin_design_runs_as_its_hand_coded_strategy() {
     let mut compared = 0;
-    let (mut expired, mut retaken, mut consumed, mut locals) = (false, false, 0, 0);
+    let (mut expired, mut retaken, mut consumed, mut locals, mut balances) =
+        (false, false, 0, 0, 0);
     for base in builtins::all() {
         for (strategy, autocommit, isolation) in variants() {
             for seed in [base.seed, base.seed + 1, base.seed + 7] {
@@ -65,16 +66,14 @@ fn each_builtin_design_runs_as_its_hand_coded_strategy() {
                 s.autocommit = autocommit;
                 s.isolation = isolation;
                 s.seed = seed;
-                // `local-effect`'s balance and event options are not
-                // written as designs yet.
-                if s.validate().is_err() || builtin_design(&s).is_none() {
+                if s.validate().is_err() {
                     continue;
                 }
                 locals += usize::from(strategy == Strategy::LocalEffect);
                 let hand = trace_json(&s);
                 let data = trace_json(&as_design(&s));
-                consumed +=
-                    usize::from(builtin_design(&s).is_some_and(|n| n.starts_with("consumer-")));
+                consumed += usize::from(builtin_design(&s).starts_with("consumer-"));
+                balances += usize::from(builtin_design(&s).starts_with("local-effect-balance"));
                 if strategy == Strategy::IdempotencyKeyLease {
                     expired |= hand.contains("DELETE FROM chave_idempotencia");
                     retaken |= hand.contains("estado = 'failed_safe'");
@@ -85,7 +84,7 @@ fn each_builtin_design_runs_as_its_hand_coded_strategy() {
                      design {} runs otherwise\n{}",
                     base.name,
                     strategy.name(),
-                    builtin_design(&s).unwrap_or_default(),
+                    builtin_design(&s),
                     first_difference(&hand, &data)
                 );
                 compared += 1;
@@ -100,6 +99,7 @@ fn each_builtin_design_runs_as_its_hand_coded_strategy() {
     // delivers.
     assert!(consumed >= 30, "only {consumed} consumer runs compared");
     assert!(locals >= 100, "only {locals} local-effect runs compared");
+    assert!(balances >= 27, "only {balances} balance runs compared");
     println!("designs: {compared} runs equal to the hand-coded handlers'");
 }
 
@@ -114,9 +114,6 @@ fn under_drawn_faults_a_design_runs_as_its_handler() {
         for &strategy in &t.strategies {
             let mut base = t.scenario.clone();
             base.strategy = strategy;
-            if builtin_design(&base).is_none() {
-                continue;
-            }
             for seed in 0..12 {
                 let s = draw(&base, seed);
                 let (hand, data) = (trace_json(&s), trace_json(&as_design(&s)));
@@ -132,6 +129,80 @@ fn under_drawn_faults_a_design_runs_as_its_handler() {
         }
     }
     assert!(compared > 1000, "only {compared} runs compared");
+}
+
+/// Every combination of `local-effect`'s balance options and its event
+/// runs as the hand-coded handler under its composed design, on the
+/// balance scenarios and on race-2 and the crash of event-outbox with a
+/// balance added: the lock, the version's re-reads, 402 and the event.
+#[test]
+fn every_balance_variant_runs_as_its_handler() {
+    use lousa_core::scenario::{BalanceSpec, EventDelivery};
+    let (mut compared, mut reread, mut refused) = (0, false, false);
+    for name in ["balance-lost-update", "race-2", "event-outbox"] {
+        let base = builtins::builtin(name).expect("built-in");
+        for (for_update, version_column) in [(false, false), (true, false), (false, true)] {
+            for event in [
+                EventDelivery::None,
+                EventDelivery::Outbox,
+                EventDelivery::AfterCommit,
+            ] {
+                for (seed, opening_cents) in [(0, 100_000), (1, 30_000), (2, 100_000), (3, 0)] {
+                    let mut s = base.clone();
+                    s.strategy = Strategy::LocalEffect;
+                    s.event = event;
+                    s.seed = base.seed + seed;
+                    s.balance = Some(BalanceSpec {
+                        opening_cents,
+                        for_update,
+                        version_column,
+                    });
+                    let (hand, data) = (trace_json(&s), trace_json(&as_design(&s)));
+                    assert!(
+                        hand == data,
+                        "{name} under {} at seed {seed}\n{}",
+                        builtin_design(&s),
+                        first_difference(&hand, &data)
+                    );
+                    reread |= version_column && hand.matches("SELECT saldo, versao").count() > 2;
+                    refused |= hand.contains("saldo insuficiente");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(reread && refused, "re-read {reread}, refused {refused}");
+    // Five debits at once on the versioned account: a write loses the race
+    // again and again until its re-reads run out and it answers 409.
+    let mut s = builtins::builtin("balance-version-column").expect("built-in");
+    let first = s.clients[0].clone();
+    s.clients = (0..5)
+        .map(|i| {
+            let mut c = first.clone();
+            c.name = format!("compra-{i}");
+            c.intents[0].order_id += i;
+            c.intents[0].amount_cents = 1_000;
+            c.intents[0].key = format!("debito-{i}");
+            c
+        })
+        .collect();
+    let mut gave_up = 0;
+    for seed in 0..20 {
+        s.seed = seed;
+        let (hand, data) = (trace_json(&s), trace_json(&as_design(&s)));
+        assert!(
+            hand == data,
+            "five debits at seed {seed}\n{}",
+            first_difference(&hand, &data)
+        );
+        gave_up += usize::from(hand.contains("saldo alterado por outra"));
+        compared += 1;
+    }
+    assert!(gave_up > 0, "no debit ran out of re-reads");
+    println!(
+        "designs: {compared} balance variants equal to the hand-coded handler's, {gave_up} \
+         runs of five debits with one out of re-reads"
+    );
 }
 
 /// A design that names its isolation level runs at it, whatever the
@@ -204,8 +275,8 @@ fn first_difference(a: &str, b: &str) -> String {
 /// The explorer's whole report is the same under the design as under the
 /// handler, every interleaving and not only one: on race-2 for every
 /// variant, on race-3 for the two the posts set side by side (race-3's
-/// other variants take minutes in a debug build), and on the queue's
-/// redelivery for each consumer.
+/// other variants take minutes in a debug build), on the queue's
+/// redelivery for each consumer, and on the three balance scenarios.
 #[test]
 fn the_explorer_reports_alike_under_a_design_and_its_handler() {
     let race_3 = [
@@ -223,7 +294,15 @@ fn the_explorer_reports_alike_under_a_design_and_its_handler() {
         .into_iter()
         .map(|v| ("race-2", v))
         .chain(race_3.into_iter().map(|v| ("race-3", v)))
-        .chain(queue.into_iter().map(|v| ("queue-redelivery", v)));
+        .chain(queue.into_iter().map(|v| ("queue-redelivery", v)))
+        .chain(
+            [
+                "balance-lost-update",
+                "balance-for-update",
+                "balance-version-column",
+            ]
+            .map(|b| (b, (Strategy::LocalEffect, false, Isolation::ReadCommitted))),
+        );
     for (name, (strategy, autocommit, isolation)) in cases {
         {
             let mut s = builtins::builtin(name).expect("built-in");
@@ -244,15 +323,18 @@ fn the_explorer_reports_alike_under_a_design_and_its_handler() {
 }
 
 /// The partial-order reduction says what the full search says under every
-/// built-in design and exercise, on race-2 and on the scenario each
-/// exercise is about.
+/// built-in design, variant and exercise, on race-2 and on the scenarios
+/// they are about.
 #[test]
 fn the_reduced_search_agrees_under_every_builtin_design() {
-    for (name, _) in design::builtin::ALL
-        .iter()
-        .chain(&design::builtin::EXERCISES)
-    {
-        for scenario in ["race-2", "key-reuse", "timeout-retry", "queue-redelivery"] {
+    for name in design::builtin::names() {
+        for scenario in [
+            "race-2",
+            "key-reuse",
+            "timeout-retry",
+            "queue-redelivery",
+            "balance-version-column",
+        ] {
             let mut s = builtins::builtin(scenario).expect("built-in");
             s.design = Some(Arc::new(design::builtin::named(name).expect("listed")));
             let checked = lousa_core::explore::check_reduction(&s, 500_000)
@@ -451,6 +533,14 @@ fn a_wrong_design_is_refused_by_the_field_that_is_wrong() {
                 v["steps"][3]["on"][0]["again"] = 4.into();
             }),
         ),
+        (
+            "steps[2].do.update.set[0]: cobranca has no column \"saldo\"",
+            Box::new(|v| v["steps"][2]["do"]["update"]["set"] = serde_json::json!(["saldo"])),
+        ),
+        (
+            "steps[3].on[0].if: the row read has no \"saldo\" column",
+            Box::new(|v| v["steps"][3]["on"][0]["if"] = "insufficient-funds".into()),
+        ),
     ];
     for (want, edit) in cases {
         let got = refusal(&*edit);
@@ -460,6 +550,33 @@ fn a_wrong_design_is_refused_by_the_field_that_is_wrong() {
             "wanted {want:?}, got {got:?}"
         );
     }
+}
+
+/// Each step that jumps back keeps its own count, in 2 bits of a job's
+/// byte: a fifth such step is refused.
+#[test]
+fn a_design_loops_back_from_four_steps_at_most() {
+    let read =
+        serde_json::json!({"select": {"table": "cobranca", "by": "order", "columns": ["id"]}});
+    let steps: Vec<serde_json::Value> = (0..6)
+        .map(|i| {
+            let mut on = vec![];
+            if i > 0 {
+                on.push(serde_json::json!({"if": "rows", "goto": "s0", "again": 1}));
+            }
+            if i == 5 {
+                on.push(serde_json::json!({"if": "always", "answer": {"literal": {"status": 200, "body": "{}"}}, "goto": "respond"}));
+            }
+            serde_json::json!({"label": format!("s{i}"), "do": read, "on": on})
+        })
+        .collect();
+    let mut v =
+        serde_json::json!({"name": "loops", "tables": [{"name": "cobranca"}], "steps": steps});
+    let refused = Design::from_json(&v.to_string()).expect_err("five looping steps");
+    assert_eq!(refused.field, "steps[5].on[0].again", "{refused}");
+    assert!(refused.message.contains("more than 4 steps"), "{refused}");
+    v["steps"][5]["on"].as_array_mut().unwrap().remove(0);
+    Design::from_json(&v.to_string()).expect("four looping steps");
 }
 
 /// The equality above can fail: one changed answer in a design file (409
@@ -599,6 +716,12 @@ mod random {
         if table == "mensagem_processada" {
             return vec!["id", "message_id", "pedido_id", "estado", "lease_ate_ms"];
         }
+        if table == "conta" {
+            return vec!["id", "saldo"];
+        }
+        if table == "conta_versionada" {
+            return vec!["saldo", "versao", "id"];
+        }
         COLUMNS
             .iter()
             .copied()
@@ -615,6 +738,7 @@ mod random {
         let mut d = Draw(numbers.into_iter());
         let n = 1 + d.below(6);
         let in_tx = d.one_in(4);
+        let account_table = ["conta", "conta_versionada"][d.below(2)];
         let mut captured = false;
         let mut steps: Vec<Step> = Vec::new();
         for i in 0..n {
@@ -623,7 +747,9 @@ mod random {
                 "cobranca_simples",
                 "chave_idempotencia",
                 "mensagem_processada",
-            ][d.below(4)];
+                account_table,
+            ][d.below(5)];
+            let account = table.starts_with("conta");
             let key = table == "chave_idempotencia";
             // A table with a state and a lease.
             let leased = key || table == "mensagem_processada";
@@ -660,6 +786,13 @@ mod random {
                         table: table.into(),
                         from: "failed_safe".into(),
                     }),
+                    // A debit needs no capture before it.
+                    4 | 5 if account => Do::Update(Update {
+                        table: table.into(),
+                        set: vec!["saldo".into()],
+                        fenced: false,
+                        local: false,
+                    }),
                     5 => Do::Update(Update {
                         table: table.into(),
                         set: match table {
@@ -691,6 +824,8 @@ mod random {
                         let skip = d.below(cols.len());
                         let bys: &[By] = if table == "cobranca_simples" {
                             &[By::Order, By::Id]
+                        } else if account {
+                            &[By::Account, By::Account, By::Id]
                         } else {
                             &[By::Order, By::Key, By::Id]
                         };
@@ -713,7 +848,7 @@ mod random {
             let columns: Vec<String> = match &action {
                 Do::Select(s) => s.columns.clone(),
                 Do::Insert(s) => s.returning.clone(),
-                Do::Update(u) if u.fenced => vec!["id".into()],
+                Do::Update(u) if u.fenced || u.table == "conta_versionada" => vec!["id".into()],
                 Do::Retake(_) => vec!["lease_ate_ms".into()],
                 _ => vec![],
             };
@@ -722,6 +857,10 @@ mod random {
                 let when = match &action {
                     Do::Capture => {
                         [When::Accepted, When::Declined, When::Silent][d.below(3)].clone()
+                    }
+                    // An update's or a delete's count of rows touched.
+                    Do::Update(_) | Do::Delete(_) if columns.is_empty() && d.one_in(2) => {
+                        [When::Rows, When::NoRows][d.below(2)].clone()
                     }
                     _ if columns.is_empty() => When::Error(["23505", "40001"][d.below(2)].into()),
                     _ => match d.below(6) {
@@ -736,6 +875,7 @@ mod random {
                         }
                         3 if columns.iter().any(|c| c == "expira_em_ms") => When::Expired,
                         4 if columns.iter().any(|c| c == "impressao") => When::OtherRequest,
+                        5 if columns.iter().any(|c| c == "saldo") => When::InsufficientFunds,
                         _ => When::Error("23505".into()),
                     },
                 };
@@ -833,6 +973,10 @@ mod random {
                     name: "mensagem_processada".into(),
                     unique: None,
                 },
+                TableUse {
+                    name: account_table.into(),
+                    unique: None,
+                },
             ],
             steps,
         };
@@ -883,7 +1027,7 @@ mod random {
                 Ok(program) => {
                     let program = Arc::new(program);
                     // Runs to its end, and the same way twice.
-                    for name in ["race-2", "timeout-retry", "key-reuse", "queue-redelivery"] {
+                    for name in ["race-2", "timeout-retry", "key-reuse", "queue-redelivery", "balance-version-column"] {
                         let mut s = builtins::builtin(name).expect("built-in");
                         s.design = Some(program.clone());
                         prop_assert_eq!(trace_json(&s), trace_json(&s));
@@ -912,7 +1056,7 @@ fn random_designs_are_mostly_valid_and_refused_for_many_reasons() {
     use proptest::strategy::{Strategy as _, ValueTree};
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let (mut ok, mut reasons) = (0, std::collections::BTreeSet::new());
-    let (mut loops, mut leased) = (0, 0);
+    let (mut loops, mut leased, mut debits) = (0, 0, 0);
     for _ in 0..1000 {
         let d = random::design().new_tree(&mut runner).unwrap().current();
         match Design::from_json(&serde_json::to_string(&d).unwrap()) {
@@ -922,6 +1066,11 @@ fn random_designs_are_mostly_valid_and_refused_for_many_reasons() {
                     d.steps
                         .iter()
                         .any(|s| s.on.iter().any(|b| b.again.is_some())),
+                );
+                debits += usize::from(
+                    d.steps
+                        .iter()
+                        .any(|s| matches!(&s.action, design::Do::Update(u) if u.set == ["saldo"])),
                 );
                 leased += usize::from(d.steps.iter().any(|s| {
                     matches!(
@@ -944,8 +1093,11 @@ fn random_designs_are_mostly_valid_and_refused_for_many_reasons() {
     assert!(reasons.len() >= 6, "refused for only {reasons:?}");
     // The valid ones take the lease's shapes and bounded loops too.
     assert!(
-        loops >= 30 && leased >= 30,
-        "{loops} with loops, {leased} with lease steps"
+        loops >= 30 && leased >= 30 && debits >= 30,
+        "{loops} with loops, {leased} with lease steps, {debits} with a debit"
     );
-    println!("random designs: {ok} of 1000 valid, {loops} with a loop, {leased} with lease steps");
+    println!(
+        "random designs: {ok} of 1000 valid, {loops} with a loop, {leased} with lease steps, \
+         {debits} with a debit"
+    );
 }

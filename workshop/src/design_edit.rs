@@ -8,16 +8,18 @@ use lousa_core::design::{
     Answer, Branch, By, Charge, Delete, Design, Do, Insert, Literal, RESPOND, Retake, Select, Step,
     Update, When,
 };
-use lousa_core::store::{TableDef, all_tables};
+use lousa_core::store::{TableDef, known_tables};
 
 /// The tables a design may use, as the grammar lists them.
-pub const TABLES: [&str; 6] = [
+pub const TABLES: [&str; 8] = [
     "cobranca",
     "cobranca_simples",
     "pedido_pago",
     "chave_idempotencia",
     "mensagem_processada",
     "evento_outbox",
+    "conta",
+    "conta_versionada",
 ];
 
 /// What a step does, as its menu lists it.
@@ -102,6 +104,12 @@ impl Kind {
             Kind::Rollback => Do::Rollback,
             Kind::Capture => Do::Capture,
             Kind::Publish => Do::Publish,
+            Kind::Select if has("saldo") => Do::Select(Select {
+                table,
+                by: By::Account,
+                columns: some(&["saldo", "versao"]),
+                for_update: false,
+            }),
             Kind::Select => Do::Select(Select {
                 table,
                 by: if has("idempotency_key") || has("chave") || has("message_id") {
@@ -117,6 +125,13 @@ impl Kind {
                 on_conflict_do_nothing: None,
                 returning: some(&["id"]),
                 completed: false,
+            }),
+            // An account's update is its debit.
+            Kind::Update if has("saldo") => Do::Update(Update {
+                set: some(&["saldo"]),
+                fenced: false,
+                local: false,
+                table,
             }),
             Kind::Update => Do::Update(Update {
                 set: some(&["status", "estado"]),
@@ -135,13 +150,14 @@ impl Kind {
 
 /// A branch's test, as its menu lists it; `Error` and `Status` carry a
 /// value the row edits beside the menu.
-pub const WHENS: [&str; 10] = [
+pub const WHENS: [&str; 11] = [
     "rows",
     "no-rows",
     "error",
     "status",
     "other-request",
     "expired",
+    "insufficient-funds",
     "accepted",
     "declined",
     "silent",
@@ -156,6 +172,7 @@ pub fn when_name(when: &When) -> &'static str {
         When::Status(_) => "status",
         When::OtherRequest => "other-request",
         When::Expired => "expired",
+        When::InsufficientFunds => "insufficient-funds",
         When::Accepted => "accepted",
         When::Declined => "declined",
         When::Silent => "silent",
@@ -176,6 +193,7 @@ pub fn when_named(name: &str, old: &When) -> Option<When> {
         "status" => When::Status(value.unwrap_or_else(|| "PROCESSANDO".into())),
         "other-request" => When::OtherRequest,
         "expired" => When::Expired,
+        "insufficient-funds" => When::InsufficientFunds,
         "accepted" => When::Accepted,
         "declined" => When::Declined,
         "silent" => When::Silent,
@@ -322,7 +340,7 @@ pub fn step_named(field: &str) -> Option<usize> {
 
 /// The table `name`'s definition, for its columns.
 pub fn table(name: &str) -> Option<TableDef> {
-    all_tables().into_iter().find(|t| t.name == name)
+    known_tables().into_iter().find(|t| t.name == name)
 }
 
 /// A step's action as one line of SQL (or what it does, for a step that
@@ -345,7 +363,10 @@ pub fn sql(action: &Do) -> String {
                 .unwrap_or_default()
                 .iter()
                 .enumerate()
-                .map(|(k, (c, _))| format!("{c} = ${}", k + 1))
+                .map(|(k, (c, source))| match source {
+                    lousa_core::design::Source::Account => format!("{c} = 1"),
+                    _ => format!("{c} = ${}", k + 1),
+                })
                 .collect::<Vec<_>>()
                 .join(" AND "),
             if s.for_update { " FOR UPDATE" } else { "" }
@@ -366,6 +387,23 @@ pub fn sql(action: &Do) -> String {
                 line.push_str(&format!(" RETURNING {}", i.returning.join(", ")));
             }
             line
+        }
+        Do::Update(u) if u.set == ["saldo"] => {
+            let versioned = table(&u.table).is_some_and(|t| t.column_index("versao").is_some());
+            format!(
+                "UPDATE {} SET saldo = $saldo - $valor{} WHERE id = 1{}",
+                u.table,
+                if versioned {
+                    ", versao = versao + 1"
+                } else {
+                    ""
+                },
+                if versioned {
+                    " AND versao = $versao RETURNING id"
+                } else {
+                    ""
+                }
+            )
         }
         Do::Update(u) => format!(
             "UPDATE {} SET {} WHERE id = $1{}",

@@ -95,15 +95,18 @@ pub fn DesignTab(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView 
         }
     };
     let starts = move || {
-        let group = |list: &[(&'static str, &'static str)]| {
-            list.iter()
-                .map(|(n, _)| view! { <option value=*n>{*n}</option> })
+        let group = |names: Vec<&'static str>| {
+            names
+                .into_iter()
+                .map(|n| view! { <option value=n>{n}</option> })
                 .collect_view()
         };
+        let exercise = |n: &str| builtin::EXERCISES.iter().any(|(e, _)| *e == n);
+        let (exercises, builtins) = builtin::names().into_iter().partition(|n| exercise(n));
         view! {
             <option value="" selected=true>"—"</option>
-            <optgroup label=w().builtins>{group(&builtin::ALL)}</optgroup>
-            <optgroup label=w().exercises>{group(&builtin::EXERCISES)}</optgroup>
+            <optgroup label=w().builtins>{group(builtins)}</optgroup>
+            <optgroup label=w().exercises>{group(exercises)}</optgroup>
         }
     };
     let scenarios = builtins::NAMES
@@ -521,7 +524,12 @@ fn Params(draft: RwSignal<Design>, i: usize, action: Do, lang: Lang) -> impl Int
     match action {
         Do::Select(s) => {
             let order = columns_of(&s.table);
-            let bys = [(By::Order, w.by_order), (By::Key, w.by_key), (By::Id, w.by_id)]
+            let bys = [
+                (By::Order, w.by_order),
+                (By::Key, w.by_key),
+                (By::Id, w.by_id),
+                (By::Account, w.by_account),
+            ]
                 .into_iter()
                 .enumerate()
                 .map(|(k, (b, said))| view! { <option value=k.to_string() selected=s.by == b>{said}</option> })
@@ -530,7 +538,7 @@ fn Params(draft: RwSignal<Design>, i: usize, action: Do, lang: Lang) -> impl Int
                 {table_of(&s.table)}
                 " " {w.by} " "
                 <select data-testid="step-by" on:change=move |e| {
-                    let by = match event_target_value(&e).as_str() { "0" => By::Order, "1" => By::Key, _ => By::Id };
+                    let by = match event_target_value(&e).as_str() { "0" => By::Order, "1" => By::Key, "3" => By::Account, _ => By::Id };
                     edit_step(draft, i, |s| if let Do::Select(x) = &mut s.action { x.by = by });
                 }>{bys}</select>
                 " " {w.columns} " "
@@ -577,9 +585,10 @@ fn Params(draft: RwSignal<Design>, i: usize, action: Do, lang: Lang) -> impl Int
             .into_any()
         }
         Do::Update(u) => {
+            // An account's update is its debit, of `saldo`.
             let order: Vec<String> = columns_of(&u.table)
                 .into_iter()
-                .filter(|c| design::ANSWERED.contains(&c.as_str()))
+                .filter(|c| design::ANSWERED.contains(&c.as_str()) || c == "saldo")
                 .collect();
             view! {
                 {table_of(&u.table)}

@@ -2,7 +2,7 @@
 //! and the handlers the hand-coded ones must equal (issue #31).
 
 /// Every built-in design, by name, as its JSON.
-pub const ALL: [(&str, &str); 14] = [
+pub const ALL: [(&str, &str); 15] = [
     ("naive", include_str!("builtin/naive.json")),
     (
         "check-then-act",
@@ -42,6 +42,10 @@ pub const ALL: [(&str, &str); 14] = [
         include_str!("builtin/local-effect-publish.json"),
     ),
     (
+        "local-effect-balance",
+        include_str!("builtin/local-effect-balance.json"),
+    ),
+    (
         "consumer-naive",
         include_str!("builtin/consumer-naive.json"),
     ),
@@ -72,9 +76,21 @@ pub const EXERCISES: [(&str, &str); 3] = [
     ),
 ];
 
-/// Every built-in design's and exercise's name, in the order listed.
+/// The variants of `local-effect-balance` that [`named`] composes and a
+/// list of designs shows: the lessons of the built-in balance scenarios.
+pub const BALANCE_VARIANTS: [&str; 2] = [
+    "local-effect-balance-for-update",
+    "local-effect-balance-versioned",
+];
+
+/// Every built-in design's, variant's and exercise's name, in the order
+/// listed.
 pub fn names() -> Vec<&'static str> {
-    ALL.iter().chain(&EXERCISES).map(|(n, _)| *n).collect()
+    let files = |list: &'static [(&'static str, &'static str)]| list.iter().map(|(n, _)| *n);
+    files(&ALL)
+        .chain(BALANCE_VARIANTS)
+        .chain(files(&EXERCISES))
+        .collect()
 }
 
 /// Whether `p` is a built-in design or exercise, unchanged: then its name
@@ -83,10 +99,119 @@ pub fn is_builtin(p: &super::Program) -> bool {
     named(&p.design().name).is_some_and(|b| b == *p)
 }
 
-/// The built-in design or exercise named `name`, checked.
+/// The built-in design or exercise named `name`, or a variant of
+/// `local-effect-balance` (see [`balance_variant`]), checked.
 pub fn named(name: &str) -> Option<super::Program> {
+    let design = match file(name) {
+        Some(json) => parse(json),
+        None => balance_variant(name)?,
+    };
+    Some(super::check(design).expect("the built-in designs are valid"))
+}
+
+fn file(name: &str) -> Option<&'static str> {
     let (_, json) = ALL.iter().chain(&EXERCISES).find(|(n, _)| *n == name)?;
-    Some(super::Design::from_json(json).expect("the built-in designs are valid"))
+    Some(json)
+}
+
+fn parse(json: &str) -> super::Design {
+    super::Design::parse(json).expect("the built-in designs are valid JSON")
+}
+
+/// `local-effect-balance` with a scenario's other options, named by
+/// suffixes in this order: `-for-update` (the balance is read `FOR
+/// UPDATE`) or `-versioned` (the account is `conta_versionada`, whose write
+/// names the version read), then `-outbox` or `-publish` (its event, as
+/// `local-effect-outbox` and `local-effect-publish` write it). Composed
+/// rather than written out: eight files would differ in a word or a step.
+fn balance_variant(name: &str) -> Option<super::Design> {
+    use super::{Do, TableUse};
+    let mut rest = name.strip_prefix("local-effect-balance")?;
+    let mut take = |suffix: &str| match rest.strip_prefix(suffix) {
+        Some(r) => {
+            rest = r;
+            true
+        }
+        None => false,
+    };
+    let for_update = take("-for-update");
+    let versioned = take("-versioned");
+    let event = [
+        ("-outbox", "local-effect-outbox"),
+        ("-publish", "local-effect-publish"),
+    ]
+    .into_iter()
+    .find(|(suffix, _)| take(suffix));
+    if !rest.is_empty() || name == "local-effect-balance" {
+        return None;
+    }
+    let mut d = parse(file("local-effect-balance")?);
+    let mut about = match (for_update, versioned) {
+        (true, false) => "local-effect-balance with the balance read FOR UPDATE: a second debit \
+                          waits for the first to commit, then reads what it left."
+            .to_string(),
+        (false, true) => "local-effect-balance on an account with a version: a write naming a \
+                          version another debit bumped matches no row, and the debit reads \
+                          again, three times at most, before a 409."
+            .to_string(),
+        // A scenario chooses one of the lock and the version.
+        (true, true) => return None,
+        (false, false) => d.about.clone(),
+    };
+    if let Some((suffix, file_name)) = event {
+        // The event's design, with the debit's steps after its claim.
+        let mut base = parse(file(file_name)?);
+        let debit: Vec<_> = d
+            .steps
+            .iter()
+            .skip_while(|s| s.label != "read-balance")
+            .take_while(|s| s.label != "insert-order")
+            .cloned()
+            .collect();
+        let at = base.steps.iter().position(|s| s.label == "claim")? + 1;
+        base.steps.splice(at..at, debit);
+        // The account before the outbox, as the lousa lists them.
+        let after = base.tables.iter().position(|t| t.name == "pedido_pago")? + 1;
+        base.tables.insert(
+            after,
+            TableUse {
+                name: "conta".into(),
+                unique: None,
+            },
+        );
+        about.push_str(if suffix == "-outbox" {
+            " Its event is an outbox row."
+        } else {
+            " Its event is published after the COMMIT."
+        });
+        d = base;
+    }
+    let account = if versioned {
+        "conta_versionada"
+    } else {
+        "conta"
+    };
+    for t in &mut d.tables {
+        if t.name == "conta" {
+            t.name = account.into();
+        }
+    }
+    for step in &mut d.steps {
+        match &mut step.action {
+            Do::Select(s) if s.table == "conta" => {
+                s.table = account.into();
+                s.for_update = for_update;
+                if versioned {
+                    s.columns.push("versao".into());
+                }
+            }
+            Do::Update(u) if u.table == "conta" => u.table = account.into(),
+            _ => {}
+        }
+    }
+    d.name = name.into();
+    d.about = about;
+    Some(d)
 }
 
 /// The built-in scenario where the explorer shows what a built-in design
@@ -97,6 +222,9 @@ pub fn scenario_for(name: &str) -> &'static str {
     match name {
         "forget-the-fingerprint" => "key-reuse",
         n if n.starts_with("consumer-") => "queue-redelivery",
+        "local-effect-balance" => "balance-lost-update",
+        "local-effect-balance-for-update" => "balance-for-update",
+        "local-effect-balance-versioned" => "balance-version-column",
         _ => "race-2",
     }
 }

@@ -2,9 +2,10 @@
 //! every refusal names the field (`steps[2].on[0].goto`) and what is wrong.
 
 use super::flow;
+use super::shape::{Shape, Source, column, known_table, refuse, shape, short};
 use super::{Answer, Design, Do, RESPOND, When, limits};
 use crate::json::FieldError;
-use crate::store::{Name, SqlState, TableDef};
+use crate::store::{SqlState, TableDef};
 use std::hash::{Hash, Hasher};
 
 /// A checked design, with what running it needs worked out once: each
@@ -51,6 +52,8 @@ pub struct Site {
     pub needs_now: bool,
     /// Its statement writes the request body's fingerprint.
     pub needs_fingerprint: bool,
+    /// Which of a job's loop counts its `again` jumps add to.
+    pub loop_slot: u8,
 }
 
 /// A step's branch, compiled: its jump as an index.
@@ -60,112 +63,6 @@ pub struct Jump {
     pub answer: Option<Answer>,
     pub to: u16,
     pub again: Option<u8>,
-}
-
-/// What a step does, resolved against the tables.
-#[derive(Clone, Debug)]
-pub enum Shape {
-    Begin,
-    Commit,
-    Rollback,
-    Capture,
-    Publish,
-    Respond,
-    Select {
-        table: Name,
-        /// The row's columns and what each must equal.
-        filter: Vec<(Name, Source)>,
-        for_update: bool,
-    },
-    Insert {
-        table: Name,
-        values: Vec<(Name, Source)>,
-        on_conflict: Option<Vec<Name>>,
-    },
-    Update {
-        table: Name,
-        set: Vec<Name>,
-        fenced: bool,
-        local: bool,
-    },
-    Delete {
-        table: Name,
-    },
-    Retake {
-        table: Name,
-        from: String,
-    },
-}
-
-impl Shape {
-    pub fn is_sql(&self) -> bool {
-        !matches!(self, Shape::Capture | Shape::Publish | Shape::Respond)
-    }
-
-    /// An update fenced by the job's lease.
-    pub fn fenced(&self) -> bool {
-        matches!(self, Shape::Update { fenced: true, .. })
-    }
-
-    /// A COMMIT or ROLLBACK: once it fails, the transaction is over too.
-    pub fn ends_tx(&self) -> bool {
-        matches!(self, Shape::Commit | Shape::Rollback)
-    }
-}
-
-/// Where a column's value comes from, in an insert or a select's filter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
-    /// The key's scope under the scenario's policy.
-    Scope,
-    Key,
-    /// The request body's fingerprint.
-    Fingerprint,
-    Order,
-    Amount,
-    /// `status` PROCESSANDO.
-    Processing,
-    /// `estado` processing.
-    StateProcessing,
-    /// `estado` completed.
-    StateCompleted,
-    /// The lease's end: now plus the scenario's lease.
-    LeaseFromNow,
-    /// `publicado` 0: an outbox row not yet relayed.
-    Unpublished,
-    /// The job's row.
-    Id,
-}
-
-/// The columns an insert fills, in the order it names them.
-const INSERTED: [(&str, Source); 11] = [
-    ("escopo", Source::Scope),
-    ("chave", Source::Key),
-    ("idempotency_key", Source::Key),
-    ("message_id", Source::Key),
-    ("impressao", Source::Fingerprint),
-    ("pedido_id", Source::Order),
-    ("valor_centavos", Source::Amount),
-    ("status", Source::Processing),
-    ("estado", Source::StateProcessing),
-    ("lease_ate_ms", Source::LeaseFromNow),
-    ("publicado", Source::Unpublished),
-];
-
-/// The columns an update writes from the acquirer's answer.
-pub const ANSWERED: [&str; 6] = [
-    "status",
-    "estado",
-    "expira_em_ms",
-    "resposta_http",
-    "resposta_corpo",
-    "resposta_headers",
-];
-
-/// A fenced write or a retake needs the lease's columns.
-fn leased(field: &str, def: &TableDef) -> Result<(), FieldError> {
-    column(field, def, "estado")?;
-    column(field, def, "lease_ate_ms")
 }
 
 /// The SQLSTATEs the store raises, which an `error` branch may name.
@@ -179,46 +76,6 @@ const CODES: [SqlState; 8] = [
     SqlState::InvalidTextRepresentation,
     SqlState::ActiveSqlTransaction,
 ];
-
-/// The tables a design may name: the ones whose rows a request fills.
-fn known_table(name: &str) -> Option<TableDef> {
-    use crate::store::{
-        chave_idempotencia_table, cobranca_simples_table, cobranca_table, evento_outbox_table,
-        mensagem_processada_table, pedido_pago_table,
-    };
-    match name {
-        "evento_outbox" => Some(evento_outbox_table()),
-        "mensagem_processada" => Some(mensagem_processada_table()),
-        "cobranca" => Some(cobranca_table()),
-        "chave_idempotencia" => Some(chave_idempotencia_table()),
-        "cobranca_simples" => Some(cobranca_simples_table()),
-        "pedido_pago" => Some(pedido_pago_table()),
-        _ => None,
-    }
-}
-
-pub(super) fn refuse<T>(
-    field: impl Into<String>,
-    message: impl Into<String>,
-) -> Result<T, FieldError> {
-    Err(FieldError {
-        field: field.into(),
-        message: message.into(),
-    })
-}
-
-fn short(field: &str, text: &str, max: usize) -> Result<(), FieldError> {
-    if text.is_empty() {
-        return refuse(field, "must not be empty");
-    }
-    if text.chars().count() > max {
-        return refuse(
-            field,
-            format!("{} characters exceed the limit {max}", text.chars().count()),
-        );
-    }
-    Ok(())
-}
 
 /// Checks a design and compiles it.
 pub fn check(design: Design) -> Result<Program, FieldError> {
@@ -254,6 +111,7 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
         }
     };
     let mut sites = Vec::with_capacity(n + 2);
+    let mut loops = 0;
     for (i, step) in design.steps.iter().enumerate() {
         let at = format!("steps[{i}]");
         if let Some(shown) = &step.shown {
@@ -274,6 +132,19 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
         for (j, b) in step.on.iter().enumerate() {
             let bat = format!("{at}.on[{j}]");
             fits(&bat, &b.when, &step.action, &columns)?;
+            if b.again.is_some() && !step.on[..j].iter().any(|b| b.again.is_some()) {
+                loops += 1;
+                if loops > limits::LOOPS_MAX {
+                    return refuse(
+                        format!("{bat}.again"),
+                        format!(
+                            "more than {} steps jump back with \"again\": join their \
+                             loops in fewer steps",
+                            limits::LOOPS_MAX
+                        ),
+                    );
+                }
+            }
             if let Some(answer) = &b.answer {
                 answers(&bat, answer, &b.when, &columns)?;
             }
@@ -312,6 +183,7 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
             _ => false,
         };
         sites.push(Site {
+            loop_slot: loops.saturating_sub(1) as u8,
             shown: step.shown.clone().unwrap_or_else(|| step.label.clone()),
             needs_now: writes("lease_ate_ms") || writes("expira_em_ms"),
             needs_fingerprint: writes("impressao"),
@@ -337,6 +209,7 @@ pub fn check(design: Design) -> Result<Program, FieldError> {
             commits_claim: false,
             needs_now: false,
             needs_fingerprint: false,
+            loop_slot: 0,
         });
     }
     let order = flow::bounded_loops(&design, &sites)?;
@@ -391,7 +264,8 @@ fn tables(design: &Design) -> Result<Vec<TableDef>, FieldError> {
                 format!("{at}.name"),
                 format!(
                     "unknown table \"{}\" (expected one of: cobranca, cobranca_simples, \
-                     pedido_pago, chave_idempotencia, mensagem_processada, evento_outbox)",
+                     pedido_pago, chave_idempotencia, mensagem_processada, evento_outbox, \
+                     conta, conta_versionada)",
                     crate::text::cut(&t.name, 40)
                 ),
             );
@@ -452,193 +326,13 @@ fn labels(design: &Design) -> Result<Vec<&str>, FieldError> {
     Ok(labels)
 }
 
-fn column(field: &str, def: &TableDef, name: &str) -> Result<(), FieldError> {
-    if def.column_index(name).is_some() {
-        return Ok(());
-    }
-    let names: Vec<&str> = def.columns.iter().map(|c| c.name.as_str()).collect();
-    refuse(
-        field,
-        format!(
-            "{} has no column \"{}\" (it has: {})",
-            def.name,
-            crate::text::cut(name, 40),
-            names.join(", ")
-        ),
-    )
-}
-
-fn table<'t>(field: &str, tables: &'t [TableDef], name: &str) -> Result<&'t TableDef, FieldError> {
-    match tables.iter().find(|d| d.name == name) {
-        Some(def) => Ok(def),
-        None => refuse(
-            field,
-            format!(
-                "\"{}\" is not among the design's tables",
-                crate::text::cut(name, 40)
-            ),
-        ),
-    }
-}
-
-/// A step's shape, and the columns of the row it returns.
-fn shape(at: &str, action: &Do, tables: &[TableDef]) -> Result<(Shape, Vec<String>), FieldError> {
-    let names = |v: &[String]| v.iter().map(|c| Name::Owned(c.clone())).collect::<Vec<_>>();
-    Ok(match action {
-        Do::Begin => (Shape::Begin, vec![]),
-        Do::Commit => (Shape::Commit, vec![]),
-        Do::Rollback => (Shape::Rollback, vec![]),
-        Do::Capture => (Shape::Capture, vec![]),
-        Do::Publish => (Shape::Publish, vec![]),
-        Do::Select(s) => {
-            let at = format!("{at}.do.select");
-            let def = table(&format!("{at}.table"), tables, &s.table)?;
-            let filter = s.by.columns(def);
-            for (c, _) in &filter {
-                column(&format!("{at}.by"), def, c)?;
-            }
-            if s.columns.is_empty() {
-                return refuse(
-                    format!("{at}.columns"),
-                    "a select reads at least one column",
-                );
-            }
-            for (k, c) in s.columns.iter().enumerate() {
-                column(&format!("{at}.columns[{k}]"), def, c)?;
-            }
-            (
-                Shape::Select {
-                    table: Name::Owned(def.name.clone()),
-                    filter: filter
-                        .into_iter()
-                        .map(|(c, s)| (Name::Borrowed(c), s))
-                        .collect(),
-                    for_update: s.for_update,
-                },
-                s.columns.clone(),
-            )
-        }
-        Do::Insert(s) => {
-            let at = format!("{at}.do.insert");
-            let def = table(&format!("{at}.table"), tables, &s.table)?;
-            if let Some(cols) = &s.on_conflict_do_nothing {
-                if cols.is_empty() {
-                    return refuse(
-                        format!("{at}.on_conflict_do_nothing"),
-                        "name the columns of a UNIQUE constraint",
-                    );
-                }
-                for (k, c) in cols.iter().enumerate() {
-                    column(&format!("{at}.on_conflict_do_nothing[{k}]"), def, c)?;
-                }
-                // PostgreSQL infers the arbiter from a UNIQUE constraint on
-                // exactly these columns and refuses the statement without
-                // one; the model's DO NOTHING would skip any conflict.
-                let same = |u: &crate::store::UniqueDef| {
-                    u.columns.len() == cols.len() && cols.iter().all(|c| u.columns.contains(c))
-                };
-                if !def.uniques.iter().any(same) {
-                    return refuse(
-                        format!("{at}.on_conflict_do_nothing"),
-                        format!(
-                            "{} has no UNIQUE constraint on ({}), so PostgreSQL refuses \
-                             this ON CONFLICT (42P10); add it to tables[].unique",
-                            def.name,
-                            cols.join(", ")
-                        ),
-                    );
-                }
-            }
-            for (k, c) in s.returning.iter().enumerate() {
-                column(&format!("{at}.returning[{k}]"), def, c)?;
-            }
-            if s.completed {
-                column(&format!("{at}.completed"), def, "estado")?;
-            }
-            let values = INSERTED
-                .iter()
-                .filter(|(c, _)| def.column_index(c).is_some())
-                .filter_map(|&(c, source)| match source {
-                    Source::StateProcessing if s.completed => Some((c, Source::StateCompleted)),
-                    Source::LeaseFromNow if s.completed => None,
-                    _ => Some((c, source)),
-                })
-                .map(|(c, s)| (Name::Borrowed(c), s))
-                .collect();
-            (
-                Shape::Insert {
-                    table: Name::Owned(def.name.clone()),
-                    values,
-                    on_conflict: s.on_conflict_do_nothing.as_deref().map(names),
-                },
-                s.returning.clone(),
-            )
-        }
-        Do::Update(s) => {
-            let at = format!("{at}.do.update");
-            let def = table(&format!("{at}.table"), tables, &s.table)?;
-            if s.set.is_empty() {
-                return refuse(format!("{at}.set"), "an update sets at least one column");
-            }
-            for (k, c) in s.set.iter().enumerate() {
-                let field = format!("{at}.set[{k}]");
-                column(&field, def, c)?;
-                if !ANSWERED.contains(&c.as_str()) {
-                    return refuse(
-                        field,
-                        format!(
-                            "an update writes what the acquirer answered: one of {}",
-                            ANSWERED.join(", ")
-                        ),
-                    );
-                }
-            }
-            if s.fenced {
-                leased(&format!("{at}.fenced"), def)?;
-            }
-            (
-                Shape::Update {
-                    table: Name::Owned(def.name.clone()),
-                    set: names(&s.set),
-                    fenced: s.fenced,
-                    local: s.local,
-                },
-                // A fenced write returns the row it matched, if any.
-                if s.fenced { vec!["id".into()] } else { vec![] },
-            )
-        }
-        Do::Delete(s) => {
-            let at = format!("{at}.do.delete");
-            let def = table(&format!("{at}.table"), tables, &s.table)?;
-            (
-                Shape::Delete {
-                    table: Name::Owned(def.name.clone()),
-                },
-                vec![],
-            )
-        }
-        Do::Retake(s) => {
-            let at = format!("{at}.do.retake");
-            let def = table(&format!("{at}.table"), tables, &s.table)?;
-            leased(&format!("{at}.table"), def)?;
-            short(&format!("{at}.from"), &s.from, 40)?;
-            (
-                Shape::Retake {
-                    table: Name::Owned(def.name.clone()),
-                    from: s.from.clone(),
-                },
-                vec!["lease_ate_ms".into()],
-            )
-        }
-    })
-}
-
 /// Whether a branch's test can be asked of the step it follows.
 fn fits(at: &str, when: &When, action: &Do, columns: &[String]) -> Result<(), FieldError> {
     let field = format!("{at}.if");
     let has = |c: &str| columns.iter().any(|x| x == c);
     let capture = matches!(action, Do::Capture);
-    let returns = !columns.is_empty();
+    // An update's or a delete's count of rows touched, when it returns none.
+    let returns = !columns.is_empty() || matches!(action, Do::Update(_) | Do::Delete(_));
     match when {
         When::Always => Ok(()),
         _ if matches!(action, Do::Publish) => refuse(
@@ -669,10 +363,13 @@ fn fits(at: &str, when: &When, action: &Do, columns: &[String]) -> Result<(), Fi
             Ok(())
         }
         When::Expired if has("expira_em_ms") => Ok(()),
+        When::InsufficientFunds if has("saldo") => Ok(()),
         When::Rows | When::NoRows => refuse(
             field,
-            "the statement returns no rows: a select, or an insert with \"returning\", does",
+            "the statement returns no rows: a select, an insert with \"returning\", an \
+             update or a delete does",
         ),
+        When::InsufficientFunds => refuse(field, "the row read has no \"saldo\" column"),
         When::Status(_) => refuse(
             field,
             "the row read has no \"status\" (or \"estado\") column",
@@ -776,6 +473,17 @@ impl Program {
             matches!(&s.shape, Shape::Insert { table: t, values, .. }
                 if t == table && values.iter().any(|(_, v)| *v == Source::StateProcessing))
         })
+    }
+
+    /// Whether it debits an account with neither a lock on the balance it
+    /// read nor a version check, and so does not claim to lose no update,
+    /// as `local-effect` with neither option does not.
+    pub fn debits_unguarded(&self) -> bool {
+        let shapes = || self.sites.iter().map(|s| &s.shape);
+        shapes().any(|s| matches!(s, Shape::Debit { versioned: false, .. }))
+            && !shapes().any(|s| {
+                matches!(s, Shape::Select { table, for_update: true, .. } if table.starts_with("conta"))
+            })
     }
 
     /// Whether its jobs are a queue's deliveries rather than HTTP requests.

@@ -6,7 +6,8 @@
 //! forward, and worked again while a jump back changes one: they only ever
 //! turn from true to false, so this ends.
 
-use super::check::{Jump, Shape, Site, refuse};
+use super::check::{Jump, Site};
+use super::shape::{Shape, refuse};
 use super::{Answer, Design, RESPOND, When};
 use crate::json::FieldError;
 

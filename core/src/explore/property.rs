@@ -256,10 +256,7 @@ pub fn properties_for_scenario(scenario: &Scenario) -> Vec<Claim> {
             claim.required = false;
         }
     }
-    let queues = scenario
-        .clients
-        .iter()
-        .all(|c| c.kind == crate::scenario::ClientKind::Queue);
+    let queues = !scenario.has_client(crate::scenario::ClientKind::Http);
     let guards = match scenario.program() {
         Some(p) if p.serves_queue() => p.design().claims == crate::design::Claims::ChargeOnce,
         _ => scenario.strategy.uses_key(),
@@ -311,11 +308,14 @@ pub fn given_up_by_options(scenario: &Scenario) -> Vec<Property> {
     {
         out.push(crate::property::NO_FALSE_422);
     }
-    if scenario
-        .balance
-        .as_ref()
-        .is_some_and(|b| !b.for_update && !b.version_column)
-    {
+    // A design's debit is guarded or not by its own steps, whatever the
+    // scenario's options for the hand-coded handler say.
+    let unguarded = match (&scenario.balance, scenario.program()) {
+        (None, _) => false,
+        (Some(_), Some(p)) if !p.serves_queue() => p.debits_unguarded(),
+        (Some(b), _) => !b.for_update && !b.version_column,
+    };
+    if unguarded {
         out.push(crate::property::NO_LOST_UPDATE);
     }
     if scenario.event == EventDelivery::AfterCommit {

@@ -92,12 +92,10 @@ pub(super) fn on_result(w: &super::Situation, job: &mut Job, result: &StmtResult
         Pc::ReadBalance => {
             let row = super::first_row(result);
             let balance = row.and_then(|r| r.first()).and_then(Value::as_int);
+            job.balance = balance;
+            job.version = row.and_then(|r| r.get(1)).and_then(Value::as_int);
             match balance {
-                Some(b) if b >= w.intent.amount_cents => {
-                    job.balance = Some(b);
-                    job.version = row.and_then(|r| r.get(1)).and_then(Value::as_int);
-                    Pc::WriteBalance
-                }
+                Some(b) if b >= w.intent.amount_cents => Pc::WriteBalance,
                 // Not enough (or no account): nothing is debited, the claim
                 // rolls back with the rest.
                 _ => {

@@ -17,9 +17,9 @@ pub use pc::{
     watched_table,
 };
 pub use program::{builtin_design, captures_once};
-pub use tables::{store_tables, tables_of, tables_shown};
+pub use tables::{account_table, store_tables, tables_of, tables_shown};
 
-use crate::scenario::{EventDelivery, Intent, KeyScope, Scenario, Strategy};
+use crate::scenario::{ClientKind, EventDelivery, Intent, KeyScope, Scenario, Strategy};
 use crate::store::{Isolation, Name, SqlState, Stmt, StmtResult, Value};
 use crate::text::Text;
 use crate::trace::SqlOutcome;
@@ -97,12 +97,11 @@ pub fn runs_design(scenario: &Scenario, delivery: bool) -> bool {
 
 /// Whether some client of `scenario` sends the jobs `program` serves.
 pub fn serves_some_client(scenario: &Scenario, program: &crate::design::Program) -> bool {
-    let kind = if program.serves_queue() {
-        crate::scenario::ClientKind::Queue
+    scenario.has_client(if program.serves_queue() {
+        ClientKind::Queue
     } else {
-        crate::scenario::ClientKind::Http
-    };
-    scenario.clients.iter().any(|c| c.kind == kind)
+        ClientKind::Http
+    })
 }
 
 /// Refuses a design that no client of `scenario` would ever run, naming
@@ -143,10 +142,7 @@ pub fn recovers_messages(s: &Scenario) -> bool {
         Some(p) if p.serves_queue() => p.claims_processing("mensagem_processada"),
         _ => s.strategy.uses_key(),
     };
-    claims
-        && s.clients
-            .iter()
-            .any(|c| c.kind == crate::scenario::ClientKind::Queue)
+    claims && s.has_client(ClientKind::Queue)
 }
 
 /// Whether the handler runs its statements in an explicit transaction. The

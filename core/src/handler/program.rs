@@ -6,7 +6,7 @@ use super::{
     Action, BODY_TRY_AGAIN, Job, Pc, Situation, StmtInputs, body, capture_answer, created_headers,
     first_row, scope,
 };
-use crate::design::{Answer, Jump, Program, Shape, Source, When};
+use crate::design::{Answer, Jump, Program, Shape, Site, Source, When};
 use crate::scenario::{EventDelivery, Intent, Scenario, Strategy};
 use crate::store::{Stmt, StmtResult, Value};
 use crate::text::Text;
@@ -29,35 +29,41 @@ pub fn captures_once(scenario: &Scenario) -> bool {
     }
 }
 
-/// The built-in design file that writes `scenario`'s strategy as its
-/// options choose it, or its queue's consumer where only a queue delivers; `None` for the strategies not written as designs yet.
-pub fn builtin_design(scenario: &Scenario) -> Option<&'static str> {
-    let queues = scenario
-        .clients
-        .iter()
-        .all(|c| c.kind == crate::scenario::ClientKind::Queue);
-    Some(match scenario.strategy {
+/// The built-in design that writes `scenario`'s strategy as its options
+/// choose it (see `design::builtin::named`), or its queue's consumer where
+/// only a queue delivers.
+pub fn builtin_design(scenario: &Scenario) -> String {
+    let queues = !scenario.has_client(crate::scenario::ClientKind::Http);
+    let event = match scenario.event {
+        EventDelivery::None => "",
+        EventDelivery::Outbox => "-outbox",
+        EventDelivery::AfterCommit => "-publish",
+    };
+    match scenario.strategy {
         // Where only a queue delivers, the handler is its consumer; the key
         // designs' variants are about answers a consumer does not store.
-        Strategy::Naive if queues => "consumer-naive",
-        Strategy::CheckThenAct if queues => "consumer-check-then-act",
-        _ if queues => "consumer-claim",
-        Strategy::Naive => "naive",
-        Strategy::CheckThenAct if scenario.autocommit => "check-then-act-autocommit",
-        Strategy::CheckThenAct => "check-then-act",
-        Strategy::IdempotencyKey if super::uses_transaction(scenario) => "idempotency-key-in-tx",
-        Strategy::IdempotencyKey => "idempotency-key",
-        Strategy::IdempotencyKeyCatch => "idempotency-key-catch",
-        Strategy::IdempotencyKeyHeldTx => "idempotency-key-held-tx",
-        Strategy::IdempotencyKeyLease => "idempotency-key-lease",
-        // Its balance debit is still to be written as a design.
-        Strategy::LocalEffect if scenario.balance.is_some() => return None,
-        Strategy::LocalEffect => match scenario.event {
-            EventDelivery::None => "local-effect",
-            EventDelivery::Outbox => "local-effect-outbox",
-            EventDelivery::AfterCommit => "local-effect-publish",
+        Strategy::Naive if queues => "consumer-naive".into(),
+        Strategy::CheckThenAct if queues => "consumer-check-then-act".into(),
+        _ if queues => "consumer-claim".into(),
+        Strategy::Naive => "naive".into(),
+        Strategy::CheckThenAct if scenario.autocommit => "check-then-act-autocommit".into(),
+        Strategy::CheckThenAct => "check-then-act".into(),
+        Strategy::IdempotencyKey if super::uses_transaction(scenario) => {
+            "idempotency-key-in-tx".into()
+        }
+        Strategy::IdempotencyKey => "idempotency-key".into(),
+        Strategy::IdempotencyKeyCatch => "idempotency-key-catch".into(),
+        Strategy::IdempotencyKeyHeldTx => "idempotency-key-held-tx".into(),
+        Strategy::IdempotencyKeyLease => "idempotency-key-lease".into(),
+        Strategy::LocalEffect => match &scenario.balance {
+            Some(b) => format!(
+                "local-effect-balance{}{}{event}",
+                if b.for_update { "-for-update" } else { "" },
+                if b.version_column { "-versioned" } else { "" },
+            ),
+            None => format!("local-effect{event}"),
         },
-    })
+    }
 }
 
 pub(super) fn action(p: &Program, w: &Situation, job: &Job, step: u16) -> Action {
@@ -72,28 +78,31 @@ pub(super) fn action(p: &Program, w: &Situation, job: &Job, step: u16) -> Action
             });
             Action::Respond(status, job.headers.clone(), body)
         }
-        _ => Action::Sql(StmtInputs {
-            pc: Pc::Step(step),
-            intent: w.intent_index,
-            key: w.key.clone(),
-            row_id: job.row_id,
-            capture_result: job.capture_result,
-            // Only what the statement reads, so that the others key the
-            // explorer's memo alike at every instant.
-            now_ms: if site.needs_now { w.now_ms } else { 0 },
-            fingerprint: if site.needs_fingerprint {
-                w.fingerprint.clone()
-            } else {
-                Text::default()
-            },
-            balance: None,
-            version: None,
-            lease_token: if site.shape.fenced() {
-                job.lease_token
-            } else {
-                None
-            },
-        }),
+        _ => {
+            let debit = matches!(site.shape, Shape::Debit { .. });
+            Action::Sql(StmtInputs {
+                pc: Pc::Step(step),
+                intent: w.intent_index,
+                key: w.key.clone(),
+                row_id: job.row_id,
+                capture_result: job.capture_result,
+                // Only what the statement reads, so that the others key the
+                // explorer's memo alike at every instant.
+                now_ms: if site.needs_now { w.now_ms } else { 0 },
+                fingerprint: if site.needs_fingerprint {
+                    w.fingerprint.clone()
+                } else {
+                    Text::default()
+                },
+                balance: debit.then_some(job.balance).flatten(),
+                version: debit.then_some(job.version).flatten(),
+                lease_token: if site.shape.fenced() {
+                    job.lease_token
+                } else {
+                    None
+                },
+            })
+        }
     }
 }
 
@@ -120,6 +129,7 @@ pub(super) fn statement(
         Source::LeaseFromNow => Value::Int((inputs.now_ms + scenario.lease_ms) as i64),
         Source::Unpublished => Value::Int(0),
         Source::Id => Value::Int(id),
+        Source::Account => Value::Int(super::local::ACCOUNT_ID),
     };
     match &site.shape {
         Shape::Begin => Stmt::Begin {
@@ -197,6 +207,28 @@ pub(super) fn statement(
                 returning: site.columns.iter().map(|c| c.clone().into()).collect(),
             }
         }
+        // The new balance is computed here from the one read, and written
+        // as a literal: the read-compute-write a lock or a version covers.
+        Shape::Debit { table, versioned } => {
+            let mut filter = vec![("id".into(), Value::Int(super::local::ACCOUNT_ID))];
+            if *versioned {
+                filter.push(("versao".into(), Value::Int(inputs.version.unwrap_or(0))));
+            }
+            Stmt::Update {
+                table: table.clone(),
+                set: vec![(
+                    "saldo".into(),
+                    Value::Int(inputs.balance.unwrap_or(0) - it.amount_cents),
+                )],
+                increment: if *versioned {
+                    vec!["versao".into()]
+                } else {
+                    vec![]
+                },
+                filter,
+                returning: site.columns.iter().map(|c| c.clone().into()).collect(),
+            }
+        }
         Shape::Delete { table } => Stmt::Delete {
             table: table.clone(),
             filter: vec![("id".into(), Value::Int(id))],
@@ -225,13 +257,23 @@ fn column<'r>(columns: &[String], row: &'r [Value], name: &str) -> Option<&'r Va
     row.get(columns.iter().position(|c| c == name)?)
 }
 
-/// Whether `when` holds of a statement's successful result.
-fn holds(when: &When, columns: &[String], row: Option<&Vec<Value>>, w: &Situation) -> bool {
+/// Whether `when` holds of a statement's successful result: `some` says
+/// whether it returned a row, or, returning none, touched one.
+fn holds(
+    when: &When,
+    columns: &[String],
+    row: Option<&Vec<Value>>,
+    some: bool,
+    w: &Situation,
+) -> bool {
     let cell = |name: &str| row.and_then(|r| column(columns, r, name));
     match when {
         When::Always => true,
-        When::Rows => row.is_some(),
-        When::NoRows => row.is_none(),
+        When::Rows => some,
+        When::NoRows => !some,
+        When::InsufficientFunds => cell("saldo")
+            .and_then(Value::as_int)
+            .is_none_or(|b| b < w.intent.amount_cents),
         When::Status(s) => {
             cell("status")
                 .or_else(|| cell("estado"))
@@ -254,9 +296,16 @@ fn holds(when: &When, columns: &[String], row: Option<&Vec<Value>>, w: &Situatio
 }
 
 /// Whether the branch may still be taken: a bounded one (`again`) only
-/// while the job has taken fewer bounded jumps than it allows.
-fn open(b: &Jump, job: &Job) -> bool {
-    b.again.is_none_or(|n| job.reclaims < n)
+/// while the job has taken fewer bounded jumps from its step than it
+/// allows.
+fn open(b: &Jump, slot: u8, job: &Job) -> bool {
+    b.again.is_none_or(|n| loops(job, slot) < n)
+}
+
+/// The bounded jumps a job took from the steps that count in `slot`: 2
+/// bits each of `reclaims`.
+fn loops(job: &Job, slot: u8) -> u8 {
+    (job.reclaims >> (2 * slot)) & 3
 }
 
 /// Prepares `answer`, read from `row` where it says so.
@@ -318,12 +367,11 @@ pub(super) fn on_sql_result(p: &Program, w: &Situation, job: &mut Job, result: &
     let row = match result {
         Err(e) => {
             let code = e.state.code();
-            let caught = site
-                .branches
-                .iter()
-                .find(|b| matches!(&b.when, When::Error(c) if c == code) && open(b, job));
+            let caught = site.branches.iter().find(|b| {
+                matches!(&b.when, When::Error(c) if c == code) && open(b, site.loop_slot, job)
+            });
             if let Some(b) = caught {
-                return follow(p, job, site.next, Some(b), &site.columns, None);
+                return follow(p, job, site, Some(b), None);
             }
             let body = if p.serves_queue() {
                 super::queue::BODY_NACK
@@ -347,17 +395,29 @@ pub(super) fn on_sql_result(p: &Program, w: &Situation, job: &mut Job, result: &
         {
             job.row_id = r.first().and_then(Value::as_int);
         }
+        // What a debit later writes from: the balance and version read.
+        if matches!(site.shape, Shape::Select { .. })
+            && let Some(balance) = column(&site.columns, r, "saldo")
+        {
+            job.balance = balance.as_int();
+            job.version = column(&site.columns, r, "versao").and_then(Value::as_int);
+        }
         if matches!(site.shape, Shape::Insert { .. } | Shape::Retake { .. })
             && let Some(lease) = column(&site.columns, r, "lease_ate_ms")
         {
             job.lease_token = lease.as_int();
         }
     }
+    let some = if site.columns.is_empty() {
+        result.as_ref().is_ok_and(|r| r.affected > 0)
+    } else {
+        row.is_some()
+    };
     let taken = site
         .branches
         .iter()
-        .find(|b| open(b, job) && holds(&b.when, &site.columns, row, w));
-    follow(p, job, site.next, taken, &site.columns, row);
+        .find(|b| open(b, site.loop_slot, job) && holds(&b.when, &site.columns, row, some, w));
+    follow(p, job, site, taken, row);
 }
 
 pub(super) fn on_capture(p: &Program, job: &mut Job) {
@@ -366,7 +426,7 @@ pub(super) fn on_capture(p: &Program, job: &mut Job) {
     };
     let site = p.site(step);
     let taken = site.branches.iter().find(|b| {
-        open(b, job)
+        open(b, site.loop_slot, job)
             && match b.when {
                 When::Accepted => job.capture_result == Some(true),
                 When::Declined => job.capture_result == Some(false),
@@ -375,7 +435,7 @@ pub(super) fn on_capture(p: &Program, job: &mut Job) {
                 _ => false,
             }
     });
-    follow(p, job, site.next, taken, &[], None);
+    follow(p, job, site, taken, None);
 }
 
 pub(super) fn on_published(p: &Program, job: &mut Job) {
@@ -384,30 +444,23 @@ pub(super) fn on_published(p: &Program, job: &mut Job) {
     };
     let site = p.site(step);
     // `design::check` lets a publish ask only "always".
-    let taken = site.branches.iter().find(|b| open(b, job));
-    follow(p, job, site.next, taken, &[], None);
+    let taken = site.branches.iter().find(|b| open(b, site.loop_slot, job));
+    follow(p, job, site, taken, None);
 }
 
 /// Takes the branch that held (counting it when it is bounded), or goes
-/// on to `next`.
-fn follow(
-    p: &Program,
-    job: &mut Job,
-    next: u16,
-    taken: Option<&Jump>,
-    columns: &[String],
-    row: Option<&Vec<Value>>,
-) {
+/// on to the step's `next`.
+fn follow(p: &Program, job: &mut Job, site: &Site, taken: Option<&Jump>, row: Option<&Vec<Value>>) {
     match taken {
         Some(b) => {
             if let Some(a) = &b.answer {
-                prepare(p, job, a, columns, row);
+                prepare(p, job, a, &site.columns, row);
             }
             if b.again.is_some() {
-                job.reclaims += 1;
+                job.reclaims += 1 << (2 * site.loop_slot);
             }
             job.pc = Pc::Step(b.to);
         }
-        None => job.pc = Pc::Step(next),
+        None => job.pc = Pc::Step(site.next),
     }
 }

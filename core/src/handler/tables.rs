@@ -6,7 +6,7 @@ use crate::scenario::{ClientKind, EventDelivery, Scenario, Strategy};
 /// strategy's for HTTP clients, the account and the outbox when its options
 /// use them, and a queue consumer's dedupe table when a queue delivers.
 pub fn tables_shown(scenario: &Scenario) -> Vec<&str> {
-    let kind = |k| scenario.clients.iter().any(|c| c.kind == k);
+    let kind = |k| scenario.has_client(k);
     let mut tables = if kind(ClientKind::Http) {
         http_tables(scenario)
     } else {
@@ -55,20 +55,34 @@ fn versioned(scenario: &Scenario) -> bool {
 
 /// The tables a run's store creates: every design's, and the versioned
 /// account where the scenario debits it; a design's own tables replace the
-/// built-in ones of the same name, with the constraints it gives them.
+/// built-in ones of the same name, with the constraints it gives them, and
+/// come after them when they are not among them.
 pub fn store_tables(scenario: &Scenario) -> Vec<crate::store::TableDef> {
     let mut tables = crate::store::all_tables();
-    if let Some(p) = scenario.program() {
-        for own in p.tables() {
-            if let Some(t) = tables.iter_mut().find(|t| t.name == own.name) {
-                *t = own.clone();
-            }
-        }
-    }
     if versioned(scenario) {
         tables.push(crate::store::conta_versionada_table());
     }
+    if let Some(p) = scenario.program() {
+        for own in p.tables() {
+            match tables.iter_mut().find(|t| t.name == own.name) {
+                Some(t) => *t = own.clone(),
+                None => tables.push(own.clone()),
+            }
+        }
+    }
     tables
+}
+
+/// The account a run debits, when its scenario has a balance: the one its
+/// HTTP design names, or `local-effect`'s.
+pub fn account_table(scenario: &Scenario) -> Option<&'static str> {
+    let balance = scenario.balance.as_ref()?;
+    match scenario.program().filter(|p| !p.serves_queue()) {
+        Some(p) => ["conta", "conta_versionada"]
+            .into_iter()
+            .find(|a| p.tables().iter().any(|t| t.name == *a)),
+        None => (scenario.strategy == Strategy::LocalEffect).then(|| balance.table()),
+    }
 }
 
 /// The tables a strategy writes, as the lousa shows them.

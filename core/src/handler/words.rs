@@ -34,14 +34,15 @@ impl Words for Job {
         };
         h.word(
             Pack::new()
-                .put(u64::from(*attempt), 16)
+                // 12 bits: far more than a scenario's attempts limit.
+                .put(u64::from(*attempt), 12)
                 .put(pc.code(), 8)
-                // 23 bits: far more calls than a run's attempts limit allows.
-                .opt(*call, 23)
+                // 21 bits: more calls than a run's events limit allows.
+                .opt(*call, 21)
                 .put(captured, 2)
                 .flag(*waiting_returns_rows)
-                // 4 bits: a job re-claims at most three times.
-                .put(u64::from(*reclaims), 4)
+                // A design's 2-bit loop counts, four steps' worth.
+                .put(u64::from(*reclaims), 8)
                 // 2 bits: at most `VERSION_RETRIES_MAX` (3) re-reads.
                 .put(u64::from(*rereads), 2)
                 .flag(version.is_some())

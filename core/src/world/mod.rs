@@ -653,16 +653,14 @@ pub(crate) fn worlds_along(s: &Scenario, seed: u64) -> Vec<World> {
 
 /// The account a balance scenario starts with, inserted before anything.
 fn account_setup(s: &Scenario) -> Option<Stmt> {
-    let b = s
-        .balance
-        .as_ref()
-        .filter(|_| s.strategy == Strategy::LocalEffect)?;
+    let table = crate::handler::account_table(s)?;
+    let b = s.balance.as_ref()?;
     let mut values = vec![("saldo".into(), crate::store::Value::Int(b.opening_cents))];
-    if b.version_column {
+    if table == "conta_versionada" {
         values.push(("versao".into(), crate::store::Value::Int(0)));
     }
     Some(Stmt::Insert {
-        table: b.table().into(),
+        table: table.into(),
         values,
         on_conflict_do_nothing: None,
         returning: vec![],

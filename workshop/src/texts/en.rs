@@ -187,6 +187,7 @@ pub const EN: Words = Words {
         by_order: "the order",
         by_key: "the key",
         by_id: "the row inserted",
+        by_account: "the account",
         columns: "columns",
         for_update: "FOR UPDATE",
         on_conflict: "ON CONFLICT DO NOTHING on",
@@ -226,7 +227,7 @@ pub const EN: Words = Words {
         local: "local effect (201, no acquirer)",
         from_state: "from state",
         again: "at most",
-        again_title: "How many times at most a request comes back through jumps like this; empty: no bound (forward jumps only)",
+        again_title: "How many times at most a request comes back through this step's jumps; empty: no bound (forward jumps only)",
     },
     branch: BranchWords {
         title: "Inject a fault",

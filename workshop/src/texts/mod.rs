@@ -219,6 +219,7 @@ pub struct DesignWords {
     pub by_order: &'static str,
     pub by_key: &'static str,
     pub by_id: &'static str,
+    pub by_account: &'static str,
     pub columns: &'static str,
     pub for_update: &'static str,
     pub on_conflict: &'static str,

@@ -187,6 +187,7 @@ pub const PT: Words = Words {
         by_order: "o pedido",
         by_key: "a chave",
         by_id: "a linha inserida",
+        by_account: "a conta",
         columns: "colunas",
         for_update: "FOR UPDATE",
         on_conflict: "ON CONFLICT DO NOTHING em",
@@ -265,6 +266,18 @@ pub const PT: Words = Words {
                 "local-effect que publica o evento depois do COMMIT: um crash entre os dois perde o evento de um efeito que aconteceu.",
             ),
             (
+                "local-effect-balance",
+                "local-effect cujo efeito debita uma conta: lê o saldo, recusa um valor que ele não cobre e grava o saldo menos o valor que calculou. Dois débitos podem intercalar essa leitura e essa escrita.",
+            ),
+            (
+                "local-effect-balance-for-update",
+                "local-effect-balance com o saldo lido com FOR UPDATE: um segundo débito espera o primeiro confirmar e lê o saldo que ele deixou.",
+            ),
+            (
+                "local-effect-balance-versioned",
+                "local-effect-balance numa conta com versão: uma escrita que cita uma versão que outro débito já avançou não encontra a linha, e o débito lê de novo, no máximo três vezes, antes de um 409.",
+            ),
+            (
                 "consumer-naive",
                 "Um consumidor de fila que cobra a cada entrega e confirma (ack) quando o adquirente responde: uma reentrega cobra de novo.",
             ),
@@ -294,7 +307,7 @@ pub const PT: Words = Words {
         local: "efeito local (201, sem adquirente)",
         from_state: "do estado",
         again: "até",
-        again_title: "Quantas vezes, no máximo, um pedido volta por saltos assim; vazio: sem limite (só para saltos para frente)",
+        again_title: "Quantas vezes, no máximo, um pedido volta pelos saltos deste passo; vazio: sem limite (só para saltos para frente)",
     },
     branch: BranchWords {
         title: "Injetar uma falha",
