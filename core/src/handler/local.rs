@@ -46,32 +46,7 @@ pub(super) fn statement(scenario: &Scenario, it: &Intent, inputs: &StmtInputs) -
             filter: vec![("id".into(), Value::Int(ACCOUNT_ID))],
             for_update: balance.is_some_and(|b| b.for_update),
         },
-        // The new balance is computed by the application from the one it
-        // read, and written as a literal: the read-compute-write a lock
-        // must cover. The optimistic write names the version it read and
-        // bumps it, so it lands only if no other debit landed in between.
-        Pc::WriteBalance => {
-            let mut filter = vec![("id".into(), Value::Int(ACCOUNT_ID))];
-            if versioned {
-                filter.push(("versao".into(), Value::Int(inputs.version.unwrap_or(0))));
-            }
-            Stmt::Update {
-                table: table.into(),
-                set: vec![(
-                    "saldo".into(),
-                    Value::Int(inputs.balance.unwrap_or(0) - it.amount_cents),
-                )],
-                increment: if versioned {
-                    vec!["versao".into()]
-                } else {
-                    vec![]
-                },
-                filter,
-                // So that a write that lost the race reads "0 rows" on the
-                // board, where a plain UPDATE 0 would read "ok".
-                returning: if versioned { vec!["id".into()] } else { vec![] },
-            }
-        }
+        Pc::WriteBalance => debit(table.into(), versioned, inputs, it),
         Pc::InsertOutbox => Stmt::Insert {
             table: "evento_outbox".into(),
             values: vec![
@@ -84,6 +59,38 @@ pub(super) fn statement(scenario: &Scenario, it: &Intent, inputs: &StmtInputs) -
         },
         // Not a local-effect option's statement (no Debug text: page bytes).
         _ => unreachable!(),
+    }
+}
+
+/// The debit of the account. The new balance is computed by the
+/// application from the one it read, and written as a literal: the
+/// read-compute-write a lock must cover. The optimistic write names the
+/// version it read and bumps it, so it lands only if no other debit landed
+/// in between, and returns the account, so that a write that lost the race
+/// reads "0 rows" on the board where a plain UPDATE 0 would read "ok".
+pub(super) fn debit(
+    table: crate::store::Name,
+    versioned: bool,
+    inputs: &StmtInputs,
+    it: &Intent,
+) -> Stmt {
+    let mut filter = vec![("id".into(), Value::Int(ACCOUNT_ID))];
+    if versioned {
+        filter.push(("versao".into(), Value::Int(inputs.version.unwrap_or(0))));
+    }
+    Stmt::Update {
+        table,
+        set: vec![(
+            "saldo".into(),
+            Value::Int(inputs.balance.unwrap_or(0) - it.amount_cents),
+        )],
+        increment: if versioned {
+            vec!["versao".into()]
+        } else {
+            vec![]
+        },
+        filter,
+        returning: if versioned { vec!["id".into()] } else { vec![] },
     }
 }
 

@@ -207,27 +207,8 @@ pub(super) fn statement(
                 returning: site.columns.iter().map(|c| c.clone().into()).collect(),
             }
         }
-        // The new balance is computed here from the one read, and written
-        // as a literal: the read-compute-write a lock or a version covers.
         Shape::Debit { table, versioned } => {
-            let mut filter = vec![("id".into(), Value::Int(super::local::ACCOUNT_ID))];
-            if *versioned {
-                filter.push(("versao".into(), Value::Int(inputs.version.unwrap_or(0))));
-            }
-            Stmt::Update {
-                table: table.clone(),
-                set: vec![(
-                    "saldo".into(),
-                    Value::Int(inputs.balance.unwrap_or(0) - it.amount_cents),
-                )],
-                increment: if *versioned {
-                    vec!["versao".into()]
-                } else {
-                    vec![]
-                },
-                filter,
-                returning: site.columns.iter().map(|c| c.clone().into()).collect(),
-            }
+            super::local::debit(table.clone(), *versioned, inputs, it)
         }
         Shape::Delete { table } => Stmt::Delete {
             table: table.clone(),
