@@ -24,7 +24,7 @@ pub fn load(arg: &str) -> Result<Program, String> {
 pub fn attach(s: &mut Scenario, arg: Option<&str>) -> Result<(), String> {
     if let Some(arg) = arg {
         let program = load(arg).map_err(|e| format!("--design: {e}"))?;
-        lousa_core::handler::check_served(s, &program).map_err(|e| format!("--design: {e}"))?;
+        lousa_core::handler::check_runs_on(s, &program).map_err(|e| format!("--design: {e}"))?;
         s.design = Some(Arc::new(program));
     }
     Ok(())

@@ -90,7 +90,7 @@ pub fn execute(args: Args) -> Result<(), String> {
         let program = Arc::new(crate::designs::load(arg).map_err(|e| format!("--design: {e}"))?);
         // A design serves HTTP requests or a queue's deliveries: the
         // targets whose clients it would not serve are left out.
-        targets.retain(|t| lousa_core::handler::serves_some_client(&t.scenario, &program));
+        targets.retain(|t| lousa_core::handler::check_runs_on(&t.scenario, &program).is_ok());
         for t in &mut targets {
             let strategy = match args.strategy {
                 Some(_) => t.strategies[0],

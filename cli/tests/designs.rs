@@ -152,8 +152,8 @@ fn explore_finds_the_claim_after_the_capture_charging_twice() {
 /// A queue's consumer written as a design runs each delivery where a queue
 /// delivers, and is refused by name where no queue does.
 /// The balance designs: the plain debit loses an update it does not claim
-/// to keep, the lock and the version keep it, and a variant prints as the
-/// JSON it was composed into.
+/// to keep, the lock and the version keep it, a debit is refused where no
+/// account is open, and a variant prints as the JSON it was composed into.
 #[test]
 fn a_balance_design_is_judged_by_its_own_guard() {
     let explore = |design: &str| {
@@ -165,6 +165,15 @@ fn a_balance_design_is_judged_by_its_own_guard() {
     assert!(
         out.contains("no-lost-update: violated (not claimed by design local-effect-balance)"),
         "{out}"
+    );
+    // Where no account is open, a debit could only refuse every request.
+    let err = refusal(&["run", "race-2", "--design", "local-effect-balance"]);
+    assert!(
+        err.contains(
+            "--design: local-effect-balance debits an account, and scenario race-2 has none to \
+             debit (give it balance.opening_cents)"
+        ),
+        "{err}"
     );
     for guarded in [
         "local-effect-balance-for-update",

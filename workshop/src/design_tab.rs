@@ -58,13 +58,14 @@ pub fn DesignTab(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView 
     let program = move || checked.get().ok();
     let run_on_board = move |_| {
         if let Some(p) = program() {
-            // A design shows where some client sends the jobs it serves:
-            // a consumer moves the board to the scenario it is checked on.
+            // A design shows where it can run: a consumer, or a debit where
+            // no account is open, moves the board to the scenario it is
+            // checked on.
             let here = ws.scenario.get_untracked();
             let served = ws
                 .edits
                 .with_untracked(|e| crate::url::scenario_of(here, e))
-                .is_ok_and(|s| lousa_core::handler::serves_some_client(&s, &p));
+                .is_ok_and(|s| lousa_core::handler::check_runs_on(&s, &p).is_ok());
             if !served {
                 let name = check_on.get_untracked();
                 let strategy =

@@ -139,7 +139,7 @@ pub fn parse(query: &str) -> (Setup, Problems) {
     // The design changes the run, so it is attached before the schedule
     // is fitted to it.
     let design = design_text.and_then(|text| match design_of(&text) {
-        Ok(p) => match lousa_core::handler::check_served(&built, &p) {
+        Ok(p) => match lousa_core::handler::check_runs_on(&built, &p) {
             Ok(()) => Some(Arc::new(p)),
             Err(e) => {
                 problems.report("design", &text, Reason::DesignRefused(Reason::words(&e)));
@@ -683,5 +683,23 @@ mod tests {
             parse("?modo=oficina&scenario=queue-redelivery&design=consumer-claim");
         assert!(problems.list.is_empty(), "{problems:?}");
         assert!(setup.design.is_some_and(|p| p.serves_queue()));
+        // A debit where no account is open would refuse every request; a
+        // composed variant's name reads back where one is.
+        let (setup, problems) = parse("?modo=oficina&scenario=race-2&design=local-effect-balance");
+        assert_eq!(setup.design, None);
+        let said = named(&problems);
+        assert!(
+            matches!(said[0].2, Reason::DesignRefused(w) if w.contains("debits an account")),
+            "{said:?}"
+        );
+        let (setup, problems) = parse(
+            "?modo=oficina&scenario=balance-lost-update&design=local-effect-balance-versioned",
+        );
+        assert!(problems.list.is_empty(), "{problems:?}");
+        assert!(
+            setup
+                .design
+                .is_some_and(|p| p.design().name == "local-effect-balance-versioned")
+        );
     }
 }

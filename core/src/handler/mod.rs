@@ -104,22 +104,32 @@ pub fn serves_some_client(scenario: &Scenario, program: &crate::design::Program)
     })
 }
 
-/// Refuses a design that no client of `scenario` would ever run, naming
-/// what it serves.
-pub fn check_served(scenario: &Scenario, program: &crate::design::Program) -> Result<(), String> {
-    if serves_some_client(scenario, program) {
-        return Ok(());
+/// Refuses a design that cannot run as written on `scenario`: one that no
+/// client would ever run, naming what it serves, or one that debits an
+/// account the scenario does not open, which would answer every request
+/// "saldo insuficiente".
+pub fn check_runs_on(scenario: &Scenario, program: &crate::design::Program) -> Result<(), String> {
+    let name = &program.design().name;
+    if !serves_some_client(scenario, program) {
+        let (serves, kind) = if program.serves_queue() {
+            ("a queue's deliveries", "queue")
+        } else {
+            ("HTTP requests", "HTTP")
+        };
+        return Err(format!(
+            "{name} serves {serves}, and scenario {} has no {kind} client, so it would never run",
+            scenario.name
+        ));
     }
-    let (serves, kind) = if program.serves_queue() {
-        ("a queue's deliveries", "queue")
-    } else {
-        ("HTTP requests", "HTTP")
-    };
-    Err(format!(
-        "{} serves {serves}, and scenario {} has no {kind} client, so it would never run",
-        program.design().name,
-        scenario.name
-    ))
+    let debits = program.tables().iter().any(|t| t.name.starts_with("conta"));
+    if debits && scenario.balance.is_none() {
+        return Err(format!(
+            "{name} debits an account, and scenario {} has none to debit (give it \
+             balance.opening_cents)",
+            scenario.name
+        ));
+    }
+    Ok(())
 }
 
 /// Whether recovery sweeps the run's idempotency keys: the lease strategy's,
