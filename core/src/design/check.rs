@@ -475,6 +475,14 @@ impl Program {
         })
     }
 
+    /// The account table it names (`conta` or `conta_versionada`), if any.
+    pub fn account(&self) -> Option<&str> {
+        self.tables
+            .iter()
+            .map(|t| t.name.as_str())
+            .find(|t| ["conta", "conta_versionada"].contains(t))
+    }
+
     /// Whether it debits an account with neither a lock on the balance it
     /// read nor a version check, and so does not claim to lose no update,
     /// as `local-effect` with neither option does not.
@@ -482,7 +490,7 @@ impl Program {
         let shapes = || self.sites.iter().map(|s| &s.shape);
         shapes().any(|s| matches!(s, Shape::Debit { versioned: false, .. }))
             && !shapes().any(|s| {
-                matches!(s, Shape::Select { table, for_update: true, .. } if table.starts_with("conta"))
+                matches!(s, Shape::Select { table, for_update: true, .. } if Some(&**table) == self.account())
             })
     }
 

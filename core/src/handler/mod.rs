@@ -121,8 +121,7 @@ pub fn check_runs_on(scenario: &Scenario, program: &crate::design::Program) -> R
             scenario.name
         ));
     }
-    let debits = program.tables().iter().any(|t| t.name.starts_with("conta"));
-    if debits && scenario.balance.is_none() {
+    if program.account().is_some() && scenario.balance.is_none() {
         return Err(format!(
             "{name} debits an account, and scenario {} has none to debit (give it \
              balance.opening_cents)",

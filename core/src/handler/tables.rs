@@ -80,7 +80,7 @@ pub fn account_table(scenario: &Scenario) -> Option<&'static str> {
     match scenario.program().filter(|p| !p.serves_queue()) {
         Some(p) => ["conta", "conta_versionada"]
             .into_iter()
-            .find(|a| p.tables().iter().any(|t| t.name == *a)),
+            .find(|a| p.account() == Some(*a)),
         None => (scenario.strategy == Strategy::LocalEffect).then(|| balance.table()),
     }
 }

@@ -110,9 +110,8 @@ impl World {
                 order_id,
             },
         );
-        let mut job = self.job(instance, attempt).cloned().expect("job");
-        handler::on_published(&self.scenario, &mut job);
-        *self.job_mut(instance, attempt).expect("job") = job;
+        let scenario = Arc::clone(&self.scenario);
+        handler::on_published(&scenario, self.job_mut(instance, attempt).expect("job"));
         self.schedule_step(instance, attempt);
     }
 }
