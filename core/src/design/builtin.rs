@@ -102,20 +102,8 @@ pub fn is_builtin(p: &super::Program) -> bool {
 /// The built-in design or exercise named `name`, or a variant of
 /// `local-effect-balance` (see [`balance_variant`]), checked.
 pub fn named(name: &str) -> Option<super::Program> {
-    let design = match file(name) {
-        Some(json) => parse(json),
-        None => balance_variant(name)?,
-    };
+    let design = super::builtin_values::design(name).or_else(|| balance_variant(name))?;
     Some(super::check(design).expect("the built-in designs are valid"))
-}
-
-fn file(name: &str) -> Option<&'static str> {
-    let (_, json) = ALL.iter().chain(&EXERCISES).find(|(n, _)| *n == name)?;
-    Some(json)
-}
-
-fn parse(json: &str) -> super::Design {
-    super::Design::parse(json).expect("the built-in designs are valid JSON")
 }
 
 /// `local-effect-balance` with a scenario's other options, named by
@@ -145,7 +133,7 @@ fn balance_variant(name: &str) -> Option<super::Design> {
     if !rest.is_empty() || name == "local-effect-balance" {
         return None;
     }
-    let mut d = parse(file("local-effect-balance")?);
+    let mut d = super::builtin_values::design("local-effect-balance")?;
     let mut about = match (for_update, versioned) {
         (true, false) => "local-effect-balance with the balance read FOR UPDATE: a second debit \
                           waits for the first to commit, then reads what it left."
@@ -160,7 +148,7 @@ fn balance_variant(name: &str) -> Option<super::Design> {
     };
     if let Some((suffix, file_name)) = event {
         // The event's design, with the debit's steps after its claim.
-        let mut base = parse(file(file_name)?);
+        let mut base = super::builtin_values::design(file_name)?;
         let debit: Vec<_> = d
             .steps
             .iter()

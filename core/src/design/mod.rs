@@ -75,6 +75,8 @@
 //! message processing, the sweep of `mensagem_processada`.
 
 pub mod builtin;
+#[rustfmt::skip]
+mod builtin_values;
 mod check;
 mod flow;
 mod shape;
