@@ -310,6 +310,7 @@ pub const DECLINED_KEY_NEVER_CAPTURES: &str = property::DECLINED_KEY_NEVER_CAPTU
 #[cfg(test)]
 mod old_lease_order {
     use crate::choice::RngChooser;
+    use crate::design::Serves;
     use crate::handler::Pc;
     use crate::property::{Ending, NO_KEY_FORGOTTEN_UNRESOLVED};
     use crate::scenario::Scenario;
@@ -335,6 +336,10 @@ mod old_lease_order {
         let s = short_lifetime();
         let mut w = World::new(&s);
         let mut chooser = RngChooser::new(s.seed);
+        let lease = crate::handler::program(&s, Serves::Http);
+        let expire = lease
+            .step("expire-key")
+            .expect("the lease design expires keys");
         while !w.is_done() {
             w.step(&mut chooser);
             if !old_order {
@@ -343,9 +348,12 @@ mod old_lease_order {
             for inst in w.instances.iter_mut() {
                 for job in inst.jobs.iter_mut() {
                     let refused = matches!(job.response, Some((409, _)));
-                    if job.pc == Pc::Respond && refused && job.reclaims == 0 {
+                    if job.pc == Pc::Step(Serves::Http, lease.respond())
+                        && refused
+                        && job.reclaims == 0
+                    {
                         job.response = None;
-                        job.pc = Pc::LeaseDelete;
+                        job.pc = Pc::Step(Serves::Http, expire);
                     }
                 }
             }

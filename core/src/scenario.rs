@@ -353,15 +353,12 @@ pub struct BalanceSpec {
     /// version column, the read takes it with the balance, and the write
     /// names it (`... versao = versao + 1 WHERE id = 1 AND versao = v`). A
     /// write that matches no row lost the race: the handler reads again and
-    /// retries, [`VERSION_RETRIES_MAX`] times at most. Left out of the JSON
+    /// retries, three times at most (the built-in design's `again`), then
+    /// answers 409. Left out of the JSON
     /// when false.
     #[serde(default, skip_serializing_if = "is_default")]
     pub version_column: bool,
 }
-
-/// The re-reads an optimistic debit makes after a write that lost the race,
-/// before it gives up with a 409.
-pub const VERSION_RETRIES_MAX: u8 = 3;
 
 impl BalanceSpec {
     /// The table the debit reads and writes.
@@ -446,8 +443,8 @@ pub struct Scenario {
     /// `local-effect`: publish an event for each effect.
     #[serde(default)]
     pub event: EventDelivery,
-    /// A design run in place of the strategy's hand-coded HTTP handler
-    /// (`lousa run --design`, issue #31). It travels beside the scenario's
+    /// A design run in place of the strategy's built-in one, for the jobs
+    /// it serves (`lousa run --design`, issue #31). It travels beside the scenario's
     /// JSON, not in it, until links carry designs; read it with
     /// [`Scenario::program`].
     #[cfg(feature = "designs")]

@@ -42,7 +42,7 @@ const LINE: usize = 100;
 
 impl Rust for String {
     fn rust(&self, _: usize) -> String {
-        format!("{self:?}.into()")
+        format!("{self:?}")
     }
 }
 impl Rust for bool {
@@ -71,15 +71,15 @@ impl<T: Rust> Rust for Option<T> {
 impl<T: Rust> Rust for Vec<T> {
     fn rust(&self, pad: usize) -> String {
         if self.is_empty() {
-            return "vec![]".into();
+            return "&[]".into();
         }
         let items: Vec<_> = self.iter().map(|v| v.rust(pad + 4)).collect();
         let line = items.join(", ");
         if pad + line.len() + 8 <= LINE && !line.contains('\n') {
-            return format!("vec![{line}]");
+            return format!("&[{line}]");
         }
         let inner = " ".repeat(pad + 4);
-        let mut out = "vec![\n".to_string();
+        let mut out = "&[\n".to_string();
         for item in items {
             out += &format!("{inner}{item},\n");
         }
@@ -118,7 +118,7 @@ impl Rust for Design {
             steps,
         } = self;
         record(
-            "Design",
+            "DesignRow",
             pad,
             &[
                 ("name", name),
@@ -135,7 +135,7 @@ impl Rust for Design {
 impl Rust for TableUse {
     fn rust(&self, pad: usize) -> String {
         let TableUse { name, unique } = self;
-        record("TableUse", pad, &[("name", name), ("unique", unique)])
+        record("TableRow", pad, &[("name", name), ("unique", unique)])
     }
 }
 impl Rust for Step {
@@ -148,7 +148,7 @@ impl Rust for Step {
             next,
         } = self;
         record(
-            "Step",
+            "StepRow",
             pad,
             &[
                 ("label", label),
@@ -163,16 +163,16 @@ impl Rust for Step {
 impl Rust for Do {
     fn rust(&self, pad: usize) -> String {
         match self {
-            Do::Begin => "Do::Begin".into(),
-            Do::Commit => "Do::Commit".into(),
-            Do::Rollback => "Do::Rollback".into(),
-            Do::Capture => "Do::Capture".into(),
-            Do::Publish => "Do::Publish".into(),
-            Do::Select(x) => format!("Do::Select({})", x.rust(pad)),
-            Do::Insert(x) => format!("Do::Insert({})", x.rust(pad)),
-            Do::Update(x) => format!("Do::Update({})", x.rust(pad)),
-            Do::Delete(x) => format!("Do::Delete({})", x.rust(pad)),
-            Do::Retake(x) => format!("Do::Retake({})", x.rust(pad)),
+            Do::Begin => "DoRow::Begin".into(),
+            Do::Commit => "DoRow::Commit".into(),
+            Do::Rollback => "DoRow::Rollback".into(),
+            Do::Capture => "DoRow::Capture".into(),
+            Do::Publish => "DoRow::Publish".into(),
+            Do::Select(x) => x.rust(pad),
+            Do::Insert(x) => x.rust(pad),
+            Do::Update(x) => x.rust(pad),
+            Do::Delete(x) => x.rust(pad),
+            Do::Retake(x) => x.rust(pad),
         }
     }
 }
@@ -185,7 +185,7 @@ impl Rust for Select {
             for_update,
         } = self;
         record(
-            "Select",
+            "DoRow::Select",
             pad,
             &[
                 ("table", table),
@@ -205,7 +205,7 @@ impl Rust for Insert {
             completed,
         } = self;
         record(
-            "Insert",
+            "DoRow::Insert",
             pad,
             &[
                 ("table", table),
@@ -225,7 +225,7 @@ impl Rust for Update {
             local,
         } = self;
         record(
-            "Update",
+            "DoRow::Update",
             pad,
             &[
                 ("table", table),
@@ -238,13 +238,13 @@ impl Rust for Update {
 }
 impl Rust for Delete {
     fn rust(&self, pad: usize) -> String {
-        record("Delete", pad, &[("table", &self.table)])
+        record("DoRow::Delete", pad, &[("table", &self.table)])
     }
 }
 impl Rust for Retake {
     fn rust(&self, pad: usize) -> String {
         let Retake { table, from } = self;
-        record("Retake", pad, &[("table", table), ("from", from)])
+        record("DoRow::Retake", pad, &[("table", table), ("from", from)])
     }
 }
 impl Rust for Branch {
@@ -256,7 +256,7 @@ impl Rust for Branch {
             again,
         } = self;
         record(
-            "Branch",
+            "BranchRow",
             pad,
             &[
                 ("when", when),
@@ -270,57 +270,69 @@ impl Rust for Branch {
 impl Rust for When {
     fn rust(&self, pad: usize) -> String {
         match self {
-            When::Error(code) => format!("When::Error({})", code.rust(pad)),
-            When::Status(s) => format!("When::Status({})", s.rust(pad)),
-            other => format!("When::{other:?}"),
+            When::Error(code) => format!("WhenRow::Error({})", code.rust(pad)),
+            When::Status(s) => format!("WhenRow::Status({})", s.rust(pad)),
+            other => format!("WhenRow::Plain(When::{other:?})"),
         }
     }
 }
 impl Rust for Answer {
     fn rust(&self, pad: usize) -> String {
         match self {
-            Answer::Literal(Literal { status, body }) => format!(
-                "Answer::Literal({})",
-                record("Literal", pad, &[("status", status), ("body", body)])
-            ),
-            Answer::Charge(Charge { status }) => format!(
-                "Answer::Charge({})",
-                record("Charge", pad, &[("status", status)])
-            ),
-            other => format!("Answer::{other:?}"),
+            Answer::Literal(Literal { status, body }) => {
+                format!("AnswerRow::Literal({status}, {})", body.rust(pad))
+            }
+            Answer::Charge(Charge { status }) => format!("AnswerRow::Charge({status})"),
+            other => format!("AnswerRow::Plain(Answer::{other:?})"),
         }
     }
 }
 
-/// The whole generated file: one function a design, and a lookup by name.
+/// The whole generated file: one function a design, and a lookup by name
+/// for the strategies' designs and another for the exercises, which the
+/// reader's page never runs and so never links.
 fn source() -> String {
     let mut out = String::from(
         "//! Generated from `builtin/*.json` and `exercise/*.json` by\n\
          //! `core/tests/builtin_designs_source.rs`: edit the JSON, then run that\n\
          //! test with `LOUSA_BLESS=1`.\n\n\
-         use super::*;\n\n\
-         /// The built-in design or exercise written in the file named `name`.\n\
-         pub(super) fn design(name: &str) -> Option<Design> {\n    Some(match name {\n",
+         use super::rows::*;\n\
+         use super::*;\n",
     );
-    let files: Vec<_> = ALL.iter().chain(&EXERCISES).collect();
-    for (name, _) in &files {
-        out += &format!("        {name:?} => {}(),\n", ident(name));
+    for (lookup, doc, files) in [
+        (
+            "design",
+            "The built-in design written in the file named `name`.",
+            &ALL[..],
+        ),
+        (
+            "exercise",
+            "The exercise written in the file named `name`.",
+            &EXERCISES[..],
+        ),
+    ] {
+        out += &format!(
+            "\n/// {doc}\npub(super) fn {lookup}(name: &str) -> Option<Design> {{\n    let row = match name {{\n"
+        );
+        for (name, _) in files {
+            out += &format!("        {name:?} => &{},\n", ident(name));
+        }
+        out += "        _ => return None,\n    };\n    Some(row.design())\n}\n";
     }
-    out += "        _ => return None,\n    })\n}\n";
-    for (name, json) in &files {
+    for (name, json) in ALL.iter().chain(&EXERCISES) {
         let design = Design::parse(json).expect("a built-in design is valid JSON");
         assert_eq!(&design.name, name, "a design's file is named after it");
         out += &format!(
-            "\nfn {}() -> Design {{\n    {}\n}}\n",
+            "\nstatic {}: DesignRow = {};\n",
             ident(name),
-            design.rust(4)
+            design.rust(0)
         );
     }
     out
 }
 
 fn ident(name: &str) -> String {
-    name.replace('-', "_")
+    name.replace('-', "_").to_uppercase()
 }
 
 #[test]

@@ -968,7 +968,7 @@ fn a_balance_takes_a_lock_or_a_version_not_both() {
 #[test]
 fn an_optimistic_debit_that_keeps_losing_gives_up_with_a_409_and_rolls_back() {
     // Five clients debit at once: the last to write loses its first write
-    // and the three after its re-reads (VERSION_RETRIES_MAX) to the others
+    // and the three after its re-reads (the design's `again: 3`) to the others
     // and answers 409, its claim rolled back with it; no debit is lost.
     let mut s = builtins::builtin("balance-version-column").unwrap();
     let template = s.clients[0].clone();

@@ -1,213 +1,22 @@
-//! Designs as data (issue #31): every built-in strategy written as a design
-//! file runs exactly as its hand-coded handler does, trace for trace and
-//! report for report, and a design that is wrong is refused by name.
+//! Designs as data (issue #31): a design of a scenario's own runs in place
+//! of its built-in, a design that is wrong is refused by name, and random
+//! designs run or are refused without a panic. That the built-ins run as
+//! the hand-coded handlers did is `handler_traces.rs`.
 
 use lousa_core::design::{self, Design};
 use lousa_core::explore::{Options, explore};
-use lousa_core::handler::builtin_design;
 use lousa_core::store::Isolation;
 use lousa_core::{Scenario, Strategy, builtins};
 use std::sync::Arc;
-
-/// The strategies written as designs, with every option that picks another
-/// file: check-then-act's autocommit, and the isolation levels.
-fn variants() -> Vec<(Strategy, bool, Isolation)> {
-    let mut out = Vec::new();
-    for strategy in [
-        Strategy::Naive,
-        Strategy::CheckThenAct,
-        Strategy::IdempotencyKey,
-        Strategy::IdempotencyKeyCatch,
-        Strategy::IdempotencyKeyHeldTx,
-        Strategy::IdempotencyKeyLease,
-        Strategy::LocalEffect,
-    ] {
-        for autocommit in [false, true] {
-            if autocommit && strategy != Strategy::CheckThenAct {
-                continue;
-            }
-            for isolation in [
-                Isolation::ReadCommitted,
-                Isolation::RepeatableRead,
-                Isolation::Serializable,
-            ] {
-                out.push((strategy, autocommit, isolation));
-            }
-        }
-    }
-    out
-}
-
-/// `s` with the built-in design of its strategy in place of the handler.
-fn as_design(s: &Scenario) -> Scenario {
-    let name = builtin_design(s);
-    let mut d = s.clone();
-    d.design = Some(Arc::new(design::builtin::named(&name).expect("built in")));
-    d
-}
 
 fn trace_json(s: &Scenario) -> String {
     let run = lousa_core::run(s).expect("a valid scenario");
     serde_json::to_string(&run).expect("a run is JSON")
 }
 
-/// Every built-in scenario, under each strategy a design writes, at three
-/// seeds: the design's trace is the hand-coded handler's, byte for byte.
-#[test]
-fn each_builtin_design_runs_as_its_hand_coded_strategy() {
-    let mut compared = 0;
-    let (mut expired, mut retaken, mut consumed, mut locals, mut balances) =
-        (false, false, 0, 0, 0);
-    for base in builtins::all() {
-        for (strategy, autocommit, isolation) in variants() {
-            for seed in [base.seed, base.seed + 1, base.seed + 7] {
-                let mut s = base.clone();
-                s.strategy = strategy;
-                s.autocommit = autocommit;
-                s.isolation = isolation;
-                s.seed = seed;
-                if s.validate().is_err() {
-                    continue;
-                }
-                locals += usize::from(strategy == Strategy::LocalEffect);
-                let hand = trace_json(&s);
-                let data = trace_json(&as_design(&s));
-                consumed += usize::from(builtin_design(&s).starts_with("consumer-"));
-                balances += usize::from(builtin_design(&s).starts_with("local-effect-balance"));
-                if strategy == Strategy::IdempotencyKeyLease {
-                    expired |= hand.contains("DELETE FROM chave_idempotencia");
-                    retaken |= hand.contains("estado = 'failed_safe'");
-                }
-                assert!(
-                    hand == data,
-                    "{} under {} (autocommit {autocommit}, {isolation:?}, seed {seed}): the \
-                     design {} runs otherwise\n{}",
-                    base.name,
-                    strategy.name(),
-                    builtin_design(&s),
-                    first_difference(&hand, &data)
-                );
-                compared += 1;
-            }
-        }
-    }
-    assert!(compared > 500, "only {compared} runs compared");
-    // The lease design's rarer ways are among them: a key past its
-    // lifetime forgotten, and one recovery freed taken over again.
-    assert!(expired && retaken, "expired {expired}, retaken {retaken}");
-    // And the queue's consumers, on the scenario where only a queue
-    // delivers.
-    assert!(consumed >= 30, "only {consumed} consumer runs compared");
-    assert!(locals >= 100, "only {locals} local-effect runs compared");
-    assert!(balances >= 27, "only {balances} balance runs compared");
-    println!("designs: {compared} runs equal to the hand-coded handlers'");
-}
-
-/// Under the fault swarm's drawn faults, timings and retry policies (crashes
-/// at every point, lost and late messages, a silent acquirer), each
-/// built-in design runs as its hand-coded strategy, trace for trace.
-#[test]
-fn under_drawn_faults_a_design_runs_as_its_handler() {
-    use lousa_core::fault_swarm::{all_targets, draw};
-    let mut compared = 0;
-    for t in all_targets() {
-        for &strategy in &t.strategies {
-            let mut base = t.scenario.clone();
-            base.strategy = strategy;
-            for seed in 0..12 {
-                let s = draw(&base, seed);
-                let (hand, data) = (trace_json(&s), trace_json(&as_design(&s)));
-                assert!(
-                    hand == data,
-                    "{} under {} at seed {seed}\n{}",
-                    t.base,
-                    strategy.name(),
-                    first_difference(&hand, &data)
-                );
-                compared += 1;
-            }
-        }
-    }
-    assert!(compared > 1000, "only {compared} runs compared");
-}
-
-/// Every combination of `local-effect`'s balance options and its event
-/// runs as the hand-coded handler under its composed design, on the
-/// balance scenarios and on race-2 and the crash of event-outbox with a
-/// balance added: the lock, the version's re-reads, 402 and the event.
-#[test]
-fn every_balance_variant_runs_as_its_handler() {
-    use lousa_core::scenario::{BalanceSpec, EventDelivery};
-    let (mut compared, mut reread, mut refused) = (0, false, false);
-    for name in ["balance-lost-update", "race-2", "event-outbox"] {
-        let base = builtins::builtin(name).expect("built-in");
-        for (for_update, version_column) in [(false, false), (true, false), (false, true)] {
-            for event in [
-                EventDelivery::None,
-                EventDelivery::Outbox,
-                EventDelivery::AfterCommit,
-            ] {
-                for (seed, opening_cents) in [(0, 100_000), (1, 30_000), (2, 100_000), (3, 0)] {
-                    let mut s = base.clone();
-                    s.strategy = Strategy::LocalEffect;
-                    s.event = event;
-                    s.seed = base.seed + seed;
-                    s.balance = Some(BalanceSpec {
-                        opening_cents,
-                        for_update,
-                        version_column,
-                    });
-                    let (hand, data) = (trace_json(&s), trace_json(&as_design(&s)));
-                    assert!(
-                        hand == data,
-                        "{name} under {} at seed {seed}\n{}",
-                        builtin_design(&s),
-                        first_difference(&hand, &data)
-                    );
-                    reread |= version_column && hand.matches("SELECT saldo, versao").count() > 2;
-                    refused |= hand.contains("saldo insuficiente");
-                    compared += 1;
-                }
-            }
-        }
-    }
-    assert!(reread && refused, "re-read {reread}, refused {refused}");
-    // Five debits at once on the versioned account: a write loses the race
-    // again and again until its re-reads run out and it answers 409.
-    let mut s = builtins::builtin("balance-version-column").expect("built-in");
-    let first = s.clients[0].clone();
-    s.clients = (0..5)
-        .map(|i| {
-            let mut c = first.clone();
-            c.name = format!("compra-{i}");
-            c.intents[0].order_id += i;
-            c.intents[0].amount_cents = 1_000;
-            c.intents[0].key = format!("debito-{i}");
-            c
-        })
-        .collect();
-    let mut gave_up = 0;
-    for seed in 0..20 {
-        s.seed = seed;
-        let (hand, data) = (trace_json(&s), trace_json(&as_design(&s)));
-        assert!(
-            hand == data,
-            "five debits at seed {seed}\n{}",
-            first_difference(&hand, &data)
-        );
-        gave_up += usize::from(hand.contains("saldo alterado por outra"));
-        compared += 1;
-    }
-    assert!(gave_up > 0, "no debit ran out of re-reads");
-    println!(
-        "designs: {compared} balance variants equal to the hand-coded handler's, {gave_up} \
-         runs of five debits with one out of re-reads"
-    );
-}
-
 /// A design that names its isolation level runs at it, whatever the
 /// scenario's: the key's claim in a transaction at SERIALIZABLE, under a
-/// scenario at READ COMMITTED, runs as the hand-coded strategy under one
+/// scenario at READ COMMITTED, runs as the built-in strategy under one
 /// at SERIALIZABLE.
 #[test]
 fn a_design_runs_at_the_isolation_it_names() {
@@ -233,93 +42,6 @@ fn a_design_runs_at_the_isolation_it_names() {
         compared += 1;
     }
     assert!(compared > 20);
-}
-
-/// Where two runs' JSON part: the first step whose events differ, or else
-/// the first field.
-fn first_difference(a: &str, b: &str) -> String {
-    let (a, b): (serde_json::Value, serde_json::Value) = (
-        serde_json::from_str(a).expect("JSON"),
-        serde_json::from_str(b).expect("JSON"),
-    );
-    let steps = |v: &serde_json::Value| v["steps"].as_array().cloned().unwrap_or_default();
-    let (sa, sb) = (steps(&a), steps(&b));
-    if let Some(i) = (0..sa.len().max(sb.len())).find(|&i| sa.get(i) != sb.get(i)) {
-        // The events, or the whole step where they agree.
-        let whole = sa.get(i).map(|s| &s["events"]) == sb.get(i).map(|s| &s["events"]);
-        let show = |s: Option<&serde_json::Value>| {
-            s.map_or("(none)".into(), |s| {
-                if whole {
-                    s.to_string()
-                } else {
-                    s["events"].to_string()
-                }
-            })
-        };
-        return format!(
-            "step {i}\nhand-coded: {}\ndesign:     {}",
-            show(sa.get(i)),
-            show(sb.get(i))
-        );
-    }
-    let field = a
-        .as_object()
-        .into_iter()
-        .flatten()
-        .find(|(k, v)| b.get(k.as_str()) != Some(v))
-        .map_or("none", |(k, _)| k.as_str())
-        .to_string();
-    format!("the field {field:?}: {} against {}", a[&field], b[&field])
-}
-
-/// The explorer's whole report is the same under the design as under the
-/// handler, every interleaving and not only one: on race-2 for every
-/// variant, on race-3 for the two the posts set side by side (race-3's
-/// other variants take minutes in a debug build), on the queue's
-/// redelivery for each consumer, and on the three balance scenarios.
-#[test]
-fn the_explorer_reports_alike_under_a_design_and_its_handler() {
-    let race_3 = [
-        (Strategy::CheckThenAct, false, Isolation::ReadCommitted),
-        (Strategy::IdempotencyKey, false, Isolation::ReadCommitted),
-    ];
-    // The queue's three consumers, where only a queue delivers.
-    let queue = [
-        Strategy::Naive,
-        Strategy::CheckThenAct,
-        Strategy::IdempotencyKey,
-    ]
-    .map(|s| (s, false, Isolation::ReadCommitted));
-    let cases = variants()
-        .into_iter()
-        .map(|v| ("race-2", v))
-        .chain(race_3.into_iter().map(|v| ("race-3", v)))
-        .chain(queue.into_iter().map(|v| ("queue-redelivery", v)))
-        .chain(
-            [
-                "balance-lost-update",
-                "balance-for-update",
-                "balance-version-column",
-            ]
-            .map(|b| (b, (Strategy::LocalEffect, false, Isolation::ReadCommitted))),
-        );
-    for (name, (strategy, autocommit, isolation)) in cases {
-        {
-            let mut s = builtins::builtin(name).expect("built-in");
-            s.strategy = strategy;
-            s.autocommit = autocommit;
-            s.isolation = isolation;
-            let options = Options::for_scenario(&s);
-            let hand = explore(&s, &options).expect("explores");
-            let data = explore(&as_design(&s), &options).expect("explores");
-            assert_eq!(
-                serde_json::to_value(&hand).unwrap(),
-                serde_json::to_value(&data).unwrap(),
-                "{name} under {} (autocommit {autocommit}, {isolation:?})",
-                strategy.name()
-            );
-        }
-    }
 }
 
 /// The partial-order reduction says what the full search says under every
@@ -579,8 +301,8 @@ fn a_design_loops_back_from_four_steps_at_most() {
     Design::from_json(&v.to_string()).expect("four looping steps");
 }
 
-/// The equality above can fail: one changed answer in a design file (409
-/// for a key still processing becomes 425) changes the traces of the
+/// A changed step shows in the traces: one changed answer in a design file
+/// (409 for a key still processing becomes 425) changes the traces of the
 /// built-ins where a retry finds the claim in progress.
 #[test]
 fn a_changed_step_makes_the_traces_differ() {

@@ -1,5 +1,6 @@
 //! The built-in strategies as design files: the language's own examples,
-//! and the handlers the hand-coded ones must equal (issue #31).
+//! and the handlers every scenario's strategy runs (issue #31). The files
+//! are the source; `builtin_values.rs` is generated from them.
 
 /// Every built-in design, by name, as its JSON.
 pub const ALL: [(&str, &str); 15] = [
@@ -102,6 +103,15 @@ pub fn is_builtin(p: &super::Program) -> bool {
 /// The built-in design or exercise named `name`, or a variant of
 /// `local-effect-balance` (see [`balance_variant`]), checked.
 pub fn named(name: &str) -> Option<super::Program> {
+    strategy(name).or_else(|| {
+        let design = super::builtin_values::exercise(name)?;
+        Some(super::check(design).expect("the exercises are valid"))
+    })
+}
+
+/// The built-in design named `name`, or a variant of
+/// `local-effect-balance`, checked: a handler a strategy runs.
+pub fn strategy(name: &str) -> Option<super::Program> {
     let design = super::builtin_values::design(name).or_else(|| balance_variant(name))?;
     Some(super::check(design).expect("the built-in designs are valid"))
 }

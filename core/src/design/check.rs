@@ -439,6 +439,12 @@ impl Program {
         &self.sites[i as usize]
     }
 
+    /// The index of the step labelled `label`.
+    pub fn step(&self, label: &str) -> Option<u16> {
+        let i = self.design.steps.iter().position(|s| s.label == label)?;
+        Some(i as u16)
+    }
+
     /// The step an unexpected error inside a transaction goes to.
     pub fn rollback(&self) -> u16 {
         self.sites.len() as u16 - 2

@@ -1,5 +1,6 @@
-//! Designs as data: a handler written as a small program of steps, each as
-//! atomic as a hand-coded step (issue #31).
+//! Designs as data: a handler written as a small program of steps, each
+//! one atomic action (issue #31). Every job runs one: its scenario's own,
+//! or the built-in its strategy picks.
 //!
 //! The grammar, in short:
 //!
@@ -24,37 +25,38 @@
 //!         | { charge: { status } }
 //! ```
 //!
-//! A step runs its `do`; its branches are tested in order and the first that
-//! holds prepares its answer (if any) and jumps; when none holds, the step
-//! goes on to `next`, or to the step after it. `respond` sends the answer
-//! prepared. A statement's error that no branch names is answered 503 ("try
-//! again"), after a ROLLBACK when a transaction is open, as every hand-coded
-//! handler does. Inserts write what the request carries into the columns the
-//! table has (the key, with its scope `escopo` and the body's fingerprint
-//! `impressao` where the table keeps them; `pedido_id`, `valor_centavos`;
-//! `status` as PROCESSANDO, or `estado` as processing with a lease,
-//! `lease_ate_ms`, from now; or, `completed`, as done, with no lease; a
-//! queue's message id is its key, `message_id`). A select or insert that
-//! returns `id` first makes that row the job's; one that returns
-//! `lease_ate_ms` gives the job its lease. An update writes, by the job's row id, what the acquirer
-//! answered: `status`, `resposta_http`, `resposta_corpo`, `resposta_headers`
-//! (a created charge's `Location`), `estado` (completed, or unknown after a
-//! silence, when only the state is written: no answer is known to keep) and
-//! `expira_em_ms` (the key's lifetime, from now). A `fenced` update matches
-//! the row only while it is still processing under the job's lease, and
-//! returns `id`, so `no-rows` says the lease was taken. An update that sets
-//! `saldo` is a debit of the account (`conta`, or `conta_versionada`, whose
-//! write names the version read and bumps it, and returns `id`): the
-//! balance the job last read less the request's amount, a literal the
-//! application computed. `insufficient-funds` holds when that read found
-//! less than the amount, or no account. `delete` removes the
-//! job's row; `retake` takes the job's row over from a state (recovery's
-//! `failed_safe`) under a new lease. A `local` update writes the answer of
-//! an effect that is the transaction's own write (`local-effect`): done,
-//! 201, whatever the acquirer, never called, said; the answer `local` is
-//! that 201. `publish` hands the effect's event to the broker, outside the
-//! database (an outbox row is an insert into `evento_outbox`, unpublished,
-//! which a relay publishes once it is committed).
+//! A step runs its `do`; its branches are tested in order and the first
+//! that holds prepares its answer (if any) and jumps; when none holds, the
+//! step goes on to `next`, or to the step after it. `respond` sends the
+//! answer prepared. A statement's error that no branch names is answered
+//! 503 ("try again"), after a ROLLBACK when a transaction is open. Inserts
+//! write what the request carries into the columns the table has (the key,
+//! with its scope `escopo` and the body's fingerprint `impressao` where the
+//! table keeps them; `pedido_id`, `valor_centavos`; `status` as
+//! PROCESSANDO, or `estado` as processing with a lease, `lease_ate_ms`,
+//! from now; or, `completed`, as done, with no lease; a queue's message id
+//! is its key, `message_id`). A select or insert that returns `id` first
+//! makes that row the job's; one that returns `lease_ate_ms` gives the job
+//! its lease. An update writes, by the job's row id, what the acquirer
+//! answered: `status`, `resposta_http`, `resposta_corpo`,
+//! `resposta_headers` (a created charge's `Location`), `estado` (completed,
+//! or unknown after a silence, when only the state is written: no answer is
+//! known to keep) and `expira_em_ms` (the key's lifetime, from now). A
+//! `fenced` update matches the row only while it is still processing under
+//! the job's lease, and returns `id`, so `no-rows` says the lease was
+//! taken. An update that sets `saldo` is a debit of the account (`conta`,
+//! or `conta_versionada`, whose write names the version read and bumps it,
+//! and returns `id`): the balance the job last read less the request's
+//! amount, a literal the application computed. `insufficient-funds` holds
+//! when that read found less than the amount, or no account. `delete`
+//! removes the job's row; `retake` takes the job's row over from a state
+//! (recovery's `failed_safe`) under a new lease. A `local` update writes
+//! the answer of an effect that is the transaction's own write
+//! (`local-effect`): done, 201, whatever the acquirer, never called, said;
+//! the answer `local` is that 201. `publish` hands the effect's event to
+//! the broker, outside the database (an outbox row is an insert into
+//! `evento_outbox`, unpublished, which a relay publishes once it is
+//! committed).
 //!
 //! `rows` and `no-rows` ask what a statement returned, or, of an update or
 //! a delete that returns nothing, whether it touched a row.
@@ -69,7 +71,7 @@
 //! A design serves HTTP requests (the default) or a queue's deliveries
 //! (`serves: queue`), whose answer is an ack (2xx) or a nack: a statement's
 //! unexpected error is answered 503 "nack" there. The jobs of the other kind
-//! run their strategy's built-in handler. A design whose tables include
+//! run their strategy's built-in design. A design whose tables include
 //! `chave_idempotencia` gets recovery's sweep of the keys left processing or
 //! unknown (`handler::recovers_keys`); a consumer whose claim leaves a
 //! message processing, the sweep of `mensagem_processada`.
@@ -79,6 +81,7 @@ pub mod builtin;
 mod builtin_values;
 mod check;
 mod flow;
+mod rows;
 mod shape;
 
 pub use check::{Jump, Program, Site, check};
@@ -125,7 +128,9 @@ impl Claims {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Serves {
     #[default]

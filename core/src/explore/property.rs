@@ -308,13 +308,10 @@ pub fn given_up_by_options(scenario: &Scenario) -> Vec<Property> {
     {
         out.push(crate::property::NO_FALSE_422);
     }
-    // A design's debit is guarded or not by its own steps, whatever the
-    // scenario's options for the hand-coded handler say.
-    let unguarded = match (&scenario.balance, scenario.program()) {
-        (None, _) => false,
-        (Some(_), Some(p)) if !p.serves_queue() => p.debits_unguarded(),
-        (Some(b), _) => !b.for_update && !b.version_column,
-    };
+    // A debit is guarded or not by the program's own steps: the built-in
+    // follows the scenario's options, a design of its own may not.
+    let unguarded = scenario.balance.is_some()
+        && crate::handler::program(scenario, crate::design::Serves::Http).debits_unguarded();
     if unguarded {
         out.push(crate::property::NO_LOST_UPDATE);
     }

@@ -21,6 +21,7 @@ fn an_index_key_keeps_96_bits_and_hashes_by_the_low_word() {
     );
 }
 use crate::builtins::{builtin, race};
+use crate::design::Serves;
 use crate::handler::Pc;
 use crate::store::{Isolation, Value};
 
@@ -239,7 +240,10 @@ fn the_store_memo_keys_on_store_session_and_statement() {
         version: None,
         lease_token: None,
     };
-    let (insert, select) = ((Pc::InsertSimple, &insert), (Pc::SelectOrder, &select));
+    let (insert, select) = (
+        (Pc::Step(Serves::Http, 0), &insert),
+        (Pc::Step(Serves::Http, 1), &select),
+    );
     let runs = [
         (&start, a, insert),
         (&start, b, insert),

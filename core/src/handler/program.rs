@@ -1,69 +1,115 @@
-//! Running a design (`crate::design`): its steps as a handler, the same
-//! four moves the hand-coded ones make (the action of a step, its
-//! statement, what a result or the acquirer's answer leads to).
+//! Running a design (`crate::design`) as a handler: which program a job
+//! runs, and its four moves (the action of a step, its statement, what a
+//! result or the acquirer's answer leads to).
 
 use super::{
-    Action, BODY_TRY_AGAIN, Job, Pc, Situation, StmtInputs, body, capture_answer, created_headers,
-    first_row, scope,
+    Action, BODY_NACK, BODY_TRY_AGAIN, Job, Pc, Situation, StmtInputs, body, capture_answer,
+    created_headers, first_row, scope,
 };
-use crate::design::{Answer, Jump, Program, Shape, Site, Source, When};
-use crate::scenario::{EventDelivery, Intent, Scenario, Strategy};
-use crate::store::{Stmt, StmtResult, Value};
+use crate::design::{Answer, Jump, Program, Serves, Shape, Site, Source, When};
+use crate::scenario::{ClientKind, EventDelivery, Intent, Scenario, Strategy};
+use crate::store::{Isolation, Stmt, StmtResult, Value};
 use crate::text::Text;
+use std::sync::OnceLock;
 
-/// Whether a job that has called the acquirer may call it again.
-pub fn captures_once(scenario: &Scenario) -> bool {
-    let builtin = matches!(
-        scenario.strategy,
-        Strategy::Naive
-            | Strategy::CheckThenAct
-            | Strategy::IdempotencyKey
-            | Strategy::IdempotencyKeyCatch
-            | Strategy::IdempotencyKeyHeldTx
-    );
-    match scenario.program() {
-        // A consumer's requests, if any, run the strategy's handler.
-        Some(p) if p.serves_queue() => p.captures_once() && builtin,
-        Some(p) => p.captures_once(),
-        None => builtin,
+/// The one account the balance scenarios debit.
+pub const ACCOUNT_ID: i64 = 1;
+
+/// The built-in designs a scenario's strategy and options pick, in the
+/// order [`builtin_index`] counts them.
+const BUILTINS: [&str; 23] = [
+    "naive",
+    "check-then-act",
+    "check-then-act-autocommit",
+    "idempotency-key",
+    "idempotency-key-in-tx",
+    "idempotency-key-catch",
+    "idempotency-key-held-tx",
+    "idempotency-key-lease",
+    "consumer-naive",
+    "consumer-check-then-act",
+    "consumer-claim",
+    "local-effect",
+    "local-effect-outbox",
+    "local-effect-publish",
+    "local-effect-balance",
+    "local-effect-balance-outbox",
+    "local-effect-balance-publish",
+    "local-effect-balance-for-update",
+    "local-effect-balance-for-update-outbox",
+    "local-effect-balance-for-update-publish",
+    "local-effect-balance-versioned",
+    "local-effect-balance-versioned-outbox",
+    "local-effect-balance-versioned-publish",
+];
+
+/// Each built-in program, checked the first time a job runs it: every job
+/// of every world asks for its program at each step.
+static PROGRAMS: [OnceLock<Program>; BUILTINS.len()] = [const { OnceLock::new() }; BUILTINS.len()];
+
+/// Which built-in design runs `scenario`'s jobs of the kind `serves`.
+fn builtin_index(scenario: &Scenario, serves: Serves) -> usize {
+    let event = match scenario.event {
+        EventDelivery::None => 0,
+        EventDelivery::Outbox => 1,
+        EventDelivery::AfterCommit => 2,
+    };
+    match (serves, scenario.strategy) {
+        // The key designs' variants are about answers a consumer does not
+        // store.
+        (Serves::Queue, Strategy::Naive) => 8,
+        (Serves::Queue, Strategy::CheckThenAct) => 9,
+        (Serves::Queue, _) => 10,
+        (Serves::Http, Strategy::Naive) => 0,
+        (Serves::Http, Strategy::CheckThenAct) if scenario.autocommit => 2,
+        (Serves::Http, Strategy::CheckThenAct) => 1,
+        // The plain key claims in one autocommit statement under READ
+        // COMMITTED, and in a transaction at a stricter level, where the
+        // level only means something inside one.
+        (Serves::Http, Strategy::IdempotencyKey)
+            if scenario.isolation != Isolation::ReadCommitted =>
+        {
+            4
+        }
+        (Serves::Http, Strategy::IdempotencyKey) => 3,
+        (Serves::Http, Strategy::IdempotencyKeyCatch) => 5,
+        (Serves::Http, Strategy::IdempotencyKeyHeldTx) => 6,
+        (Serves::Http, Strategy::IdempotencyKeyLease) => 7,
+        (Serves::Http, Strategy::LocalEffect) => match &scenario.balance {
+            None => 11 + event,
+            // A scenario takes the lock or the version, not both.
+            Some(b) if b.for_update => 17 + event,
+            Some(b) if b.version_column => 20 + event,
+            Some(_) => 14 + event,
+        },
     }
 }
 
-/// The built-in design that writes `scenario`'s strategy as its options
-/// choose it (see `design::builtin::named`), or its queue's consumer where
-/// only a queue delivers.
-pub fn builtin_design(scenario: &Scenario) -> String {
-    let queues = !scenario.has_client(crate::scenario::ClientKind::Http);
-    let event = match scenario.event {
-        EventDelivery::None => "",
-        EventDelivery::Outbox => "-outbox",
-        EventDelivery::AfterCommit => "-publish",
-    };
-    match scenario.strategy {
-        // Where only a queue delivers, the handler is its consumer; the key
-        // designs' variants are about answers a consumer does not store.
-        Strategy::Naive if queues => "consumer-naive".into(),
-        Strategy::CheckThenAct if queues => "consumer-check-then-act".into(),
-        _ if queues => "consumer-claim".into(),
-        Strategy::Naive => "naive".into(),
-        Strategy::CheckThenAct if scenario.autocommit => "check-then-act-autocommit".into(),
-        Strategy::CheckThenAct => "check-then-act".into(),
-        Strategy::IdempotencyKey if super::uses_transaction(scenario) => {
-            "idempotency-key-in-tx".into()
+/// The program `scenario`'s jobs of the kind `serves` run: its own design
+/// where it has one for them, else the built-in its strategy and options
+/// pick.
+pub fn program(scenario: &Scenario, serves: Serves) -> &Program {
+    match scenario.program() {
+        Some(p) if p.design().serves == serves => p,
+        _ => {
+            let i = builtin_index(scenario, serves);
+            PROGRAMS[i].get_or_init(|| {
+                crate::design::builtin::strategy(BUILTINS[i]).expect("a built-in design")
+            })
         }
-        Strategy::IdempotencyKey => "idempotency-key".into(),
-        Strategy::IdempotencyKeyCatch => "idempotency-key-catch".into(),
-        Strategy::IdempotencyKeyHeldTx => "idempotency-key-held-tx".into(),
-        Strategy::IdempotencyKeyLease => "idempotency-key-lease".into(),
-        Strategy::LocalEffect => match &scenario.balance {
-            Some(b) => format!(
-                "local-effect-balance{}{}{event}",
-                if b.for_update { "-for-update" } else { "" },
-                if b.version_column { "-versioned" } else { "" },
-            ),
-            None => format!("local-effect{event}"),
-        },
     }
+}
+
+/// The name of the built-in design that runs `scenario` (see
+/// `design::builtin::named`): its queue's consumer where only a queue
+/// delivers.
+pub fn builtin_design(scenario: &Scenario) -> String {
+    let serves = if scenario.has_client(ClientKind::Http) {
+        Serves::Http
+    } else {
+        Serves::Queue
+    };
+    BUILTINS[builtin_index(scenario, serves)].into()
 }
 
 pub(super) fn action(p: &Program, w: &Situation, job: &Job, step: u16) -> Action {
@@ -81,7 +127,7 @@ pub(super) fn action(p: &Program, w: &Situation, job: &Job, step: u16) -> Action
         _ => {
             let debit = matches!(site.shape, Shape::Debit { .. });
             Action::Sql(StmtInputs {
-                pc: Pc::Step(step),
+                pc: Pc::Step(p.design().serves, step),
                 intent: w.intent_index,
                 key: w.key.clone(),
                 row_id: job.row_id,
@@ -112,7 +158,7 @@ pub(super) fn statement(
     it: &Intent,
     inputs: &StmtInputs,
 ) -> Stmt {
-    let Pc::Step(step) = inputs.pc else {
+    let Pc::Step(_, step) = inputs.pc else {
         unreachable!("a design's statement is at one of its steps")
     };
     let id = inputs.row_id.unwrap_or(0);
@@ -129,7 +175,7 @@ pub(super) fn statement(
         Source::LeaseFromNow => Value::Int((inputs.now_ms + scenario.lease_ms) as i64),
         Source::Unpublished => Value::Int(0),
         Source::Id => Value::Int(id),
-        Source::Account => Value::Int(super::local::ACCOUNT_ID),
+        Source::Account => Value::Int(ACCOUNT_ID),
     };
     match &site.shape {
         Shape::Begin => Stmt::Begin {
@@ -207,9 +253,7 @@ pub(super) fn statement(
                 returning: site.columns.iter().map(|c| c.clone().into()).collect(),
             }
         }
-        Shape::Debit { table, versioned } => {
-            super::local::debit(table.clone(), *versioned, inputs, it)
-        }
+        Shape::Debit { table, versioned } => debit(table.clone(), *versioned, inputs, it),
         Shape::Delete { table } => Stmt::Delete {
             table: table.clone(),
             filter: vec![("id".into(), Value::Int(id))],
@@ -341,7 +385,7 @@ fn prepare(
 }
 
 pub(super) fn on_sql_result(p: &Program, w: &Situation, job: &mut Job, result: &StmtResult) {
-    let Pc::Step(step) = job.pc else {
+    let Pc::Step(_, step) = job.pc else {
         unreachable!("a design's result is at one of its steps")
     };
     let site = p.site(step);
@@ -355,17 +399,18 @@ pub(super) fn on_sql_result(p: &Program, w: &Situation, job: &mut Job, result: &
                 return follow(p, job, site, Some(b), None);
             }
             let body = if p.serves_queue() {
-                super::queue::BODY_NACK
+                BODY_NACK
             } else {
                 BODY_TRY_AGAIN
             };
             job.response = Some((503, body.into()));
             job.headers = None;
-            job.pc = Pc::Step(if site.in_tx && !site.shape.ends_tx() {
+            let to = if site.in_tx && !site.shape.ends_tx() {
                 p.rollback()
             } else {
                 p.respond()
-            });
+            };
+            job.pc = Pc::Step(p.design().serves, to);
             return;
         }
         Ok(_) => first_row(result),
@@ -402,7 +447,7 @@ pub(super) fn on_sql_result(p: &Program, w: &Situation, job: &mut Job, result: &
 }
 
 pub(super) fn on_capture(p: &Program, job: &mut Job) {
-    let Pc::Awaiting(step) = job.pc else {
+    let Pc::Awaiting(_, step) = job.pc else {
         unreachable!("a design's capture is awaited at one of its steps")
     };
     let site = p.site(step);
@@ -420,7 +465,7 @@ pub(super) fn on_capture(p: &Program, job: &mut Job) {
 }
 
 pub(super) fn on_published(p: &Program, job: &mut Job) {
-    let Pc::Step(step) = job.pc else {
+    let Pc::Step(_, step) = job.pc else {
         unreachable!("a design publishes at one of its steps")
     };
     let site = p.site(step);
@@ -440,8 +485,35 @@ fn follow(p: &Program, job: &mut Job, site: &Site, taken: Option<&Jump>, row: Op
             if b.again.is_some() {
                 job.reclaims += 1 << (2 * site.loop_slot);
             }
-            job.pc = Pc::Step(b.to);
+            job.pc = Pc::Step(p.design().serves, b.to);
         }
-        None => job.pc = Pc::Step(site.next),
+        None => job.pc = Pc::Step(p.design().serves, site.next),
+    }
+}
+
+/// The debit of the account. The new balance is computed by the
+/// application from the one it read, and written as a literal: the
+/// read-compute-write a lock must cover. The optimistic write names the
+/// version it read and bumps it, so it lands only if no other debit landed
+/// in between, and returns the account, so that a write that lost the race
+/// reads "0 rows" on the board where a plain UPDATE 0 would read "ok".
+fn debit(table: crate::store::Name, versioned: bool, inputs: &StmtInputs, it: &Intent) -> Stmt {
+    let mut filter = vec![("id".into(), Value::Int(ACCOUNT_ID))];
+    if versioned {
+        filter.push(("versao".into(), Value::Int(inputs.version.unwrap_or(0))));
+    }
+    Stmt::Update {
+        table,
+        set: vec![(
+            "saldo".into(),
+            Value::Int(inputs.balance.unwrap_or(0) - it.amount_cents),
+        )],
+        increment: if versioned {
+            vec!["versao".into()]
+        } else {
+            vec![]
+        },
+        filter,
+        returning: if versioned { vec!["id".into()] } else { vec![] },
     }
 }

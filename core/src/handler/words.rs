@@ -24,7 +24,6 @@ impl Words for Job {
             reclaims,
             balance,
             version,
-            rereads,
             lease_token,
         } = self;
         let captured = match capture_result {
@@ -36,15 +35,13 @@ impl Words for Job {
             Pack::new()
                 // 12 bits: far more than a scenario's attempts limit.
                 .put(u64::from(*attempt), 12)
-                .put(pc.code(), 8)
+                .put(pc.code(), 9)
                 // 21 bits: more calls than a run's events limit allows.
                 .opt(*call, 21)
                 .put(captured, 2)
                 .flag(*waiting_returns_rows)
                 // A design's 2-bit loop counts, four steps' worth.
                 .put(u64::from(*reclaims), 8)
-                // 2 bits: at most `VERSION_RETRIES_MAX` (3) re-reads.
-                .put(u64::from(*rereads), 2)
                 .flag(version.is_some())
                 .flag(row_id.is_some())
                 .flag(waiting_since_ms.is_some())

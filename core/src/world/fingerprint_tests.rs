@@ -4,6 +4,7 @@
 
 use super::agenda::{NO_CODE, due_code};
 use super::*;
+use crate::design::Serves;
 use crate::fingerprint::{Fingerprint, Words, of};
 use crate::handler::Pc;
 use crate::store::SessionId;
@@ -138,11 +139,7 @@ fn clients_that_differ_in_any_field_differ() {
 
 #[test]
 fn instances_that_differ_in_any_field_or_job_field_differ() {
-    let jobs = [Job::new(
-        0,
-        &crate::builtins::builtin("lost-response").expect("built-in"),
-        false,
-    )];
+    let jobs = [Job::new(0, false)];
     let connections = [Connection {
         session: SessionId(1),
         job: None,
@@ -175,7 +172,9 @@ fn instances_that_differ_in_any_field_or_job_field_differ() {
         with(&|i| i.crash_at = Some((CrashPoint::AfterCommit, 6))),
         with(&|i| i.crash_at = Some((CrashPoint::AfterCaptureSent, 5))),
         job(&|j| j.attempt = 1),
-        job(&|j| j.pc = Pc::Capture),
+        job(&|j| j.pc = Pc::Step(Serves::Http, 1)),
+        job(&|j| j.pc = Pc::Step(Serves::Queue, 0)),
+        job(&|j| j.pc = Pc::Awaiting(Serves::Http, 0)),
         job(&|j| j.row_id = Some(0)),
         job(&|j| j.row_id = Some(-1)),
         job(&|j| j.call = Some(0)),
@@ -190,7 +189,6 @@ fn instances_that_differ_in_any_field_or_job_field_differ() {
         job(&|j| j.balance = Some(1)),
         job(&|j| j.version = Some(0)),
         job(&|j| j.version = Some(1)),
-        job(&|j| j.rereads = 1),
         job(&|j| {
             j.version = Some(7);
             j.row_id = None;

@@ -1,4 +1,4 @@
-//! Instances: a job per attempt stepping through its strategy, the
+//! Instances: a job per attempt stepping through its program, the
 //! connection pool, crashes and restarts.
 
 use super::*;
@@ -9,14 +9,11 @@ impl World {
         let a = &self.attempts[attempt.ix()];
         handler::Situation {
             scenario: &self.scenario,
-            strategy: self.scenario.strategy,
-            isolation: self.scenario.isolation,
             now_ms: self.now_ms,
             intent_index: a.intent,
             intent: &self.intents[a.intent as usize].1,
             key: &a.key,
             fingerprint: &a.fingerprint,
-            delivery: self.is_delivery(attempt),
         }
     }
 

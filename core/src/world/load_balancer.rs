@@ -69,7 +69,7 @@ impl World {
         );
         self.instances[pick as usize]
             .jobs
-            .push(Job::new(attempt.0, &self.scenario, delivery));
+            .push(Job::new(attempt.0, delivery));
         self.schedule_step(InstanceId(pick), attempt);
     }
 }
