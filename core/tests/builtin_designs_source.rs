@@ -1,7 +1,7 @@
 //! The built-in designs' JSON files are their source; the product runs them
-//! as Rust values generated from those files (`src/design/builtin_values.rs`),
+//! as static rows generated from those files (`src/design/builtin_values/`),
 //! so a page that runs designs links neither a JSON reader nor one file.
-//! This test fails when the generated file is stale; run it with
+//! This test fails when the generated files are stale; run it with
 //! `LOUSA_BLESS=1` to write it again.
 
 use lousa_core::design::builtin::{ALL, EXERCISES};
@@ -11,7 +11,7 @@ use lousa_core::design::{
 };
 use lousa_core::store::Isolation;
 
-const GENERATED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/design/builtin_values.rs");
+const GENERATED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/design/builtin_values");
 
 /// A value as a Rust expression that builds it, `pad` spaces in.
 trait Rust {
@@ -288,18 +288,19 @@ impl Rust for Answer {
     }
 }
 
-/// The whole generated file: one function a design, and a lookup by name
-/// for the strategies' designs and another for the exercises, which the
-/// reader's page never runs and so never links.
-fn source() -> String {
-    let mut out = String::from(
-        "//! Generated from `builtin/*.json` and `exercise/*.json` by\n\
-         //! `core/tests/builtin_designs_source.rs`: edit the JSON, then run that\n\
-         //! test with `LOUSA_BLESS=1`.\n\n\
-         use super::rows::*;\n\
-         use super::*;\n",
-    );
-    for (lookup, doc, files) in [
+const HEADER: &str = "//! Generated from `builtin/*.json` and `exercise/*.json` by\n\
+                      //! `core/tests/builtin_designs_source.rs`: edit the JSON, then run that\n\
+                      //! test with `LOUSA_BLESS=1`.\n";
+
+/// The generated files, by name: `mod.rs`, with a lookup by name for the
+/// strategies' designs and another for the exercises (which the reader's
+/// page never runs and so never links), and a file a design.
+fn sources() -> Vec<(String, String)> {
+    let mut lookup = format!("{HEADER}\nuse super::Design;\n\n");
+    for (name, _) in ALL.iter().chain(&EXERCISES) {
+        lookup += &format!("#[rustfmt::skip]\nmod {};\n", module(name));
+    }
+    for (function, doc, files) in [
         (
             "design",
             "The built-in design written in the file named `name`.",
@@ -311,41 +312,63 @@ fn source() -> String {
             &EXERCISES[..],
         ),
     ] {
-        out += &format!(
-            "\n/// {doc}\npub(super) fn {lookup}(name: &str) -> Option<Design> {{\n    let row = match name {{\n"
+        lookup += &format!(
+            "\n/// {doc}\npub(super) fn {function}(name: &str) -> Option<Design> {{\n    let row = match name {{\n"
         );
         for (name, _) in files {
-            out += &format!("        {name:?} => &{},\n", ident(name));
+            lookup += &format!("        {name:?} => &{}::DESIGN,\n", module(name));
         }
-        out += "        _ => return None,\n    };\n    Some(row.design())\n}\n";
+        lookup += "        _ => return None,\n    };\n    Some(row.design())\n}\n";
     }
+    let mut out = vec![("mod.rs".to_string(), lookup)];
     for (name, json) in ALL.iter().chain(&EXERCISES) {
         let design = Design::parse(json).expect("a built-in design is valid JSON");
         assert_eq!(&design.name, name, "a design's file is named after it");
-        out += &format!(
-            "\nstatic {}: DesignRow = {};\n",
-            ident(name),
-            design.rust(0)
-        );
+        out.push((
+            format!("{}.rs", module(name)),
+            format!(
+                "{HEADER}\nuse super::super::rows::*;\nuse super::super::*;\n\n\
+                 pub(super) static DESIGN: DesignRow = {};\n",
+                design.rust(0)
+            ),
+        ));
     }
     out
 }
 
-fn ident(name: &str) -> String {
-    name.replace('-', "_").to_uppercase()
+fn module(name: &str) -> String {
+    name.replace('-', "_")
 }
 
 #[test]
 fn the_generated_designs_are_those_of_the_json_files() {
-    let fresh = source();
+    let dir = std::path::Path::new(GENERATED);
+    let fresh = sources();
     if std::env::var_os("LOUSA_BLESS").is_some() {
-        std::fs::write(GENERATED, &fresh).expect("write the generated designs");
+        let _ = std::fs::remove_dir_all(dir);
+        std::fs::create_dir_all(dir).expect("make the generated designs' folder");
+        for (file, text) in &fresh {
+            std::fs::write(dir.join(file), text).expect("write a generated design");
+        }
     }
-    let committed = std::fs::read_to_string(GENERATED).unwrap_or_default();
+    let mut committed: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.map(|e| e.expect("a file").file_name().to_string_lossy().into())
+                .collect()
+        })
+        .unwrap_or_default();
+    committed.sort();
+    let mut wanted: Vec<String> = fresh.iter().map(|(f, _)| f.clone()).collect();
+    wanted.sort();
+    let stale: Vec<_> = fresh
+        .iter()
+        .filter(|(file, text)| std::fs::read_to_string(dir.join(file)).ok().as_ref() != Some(text))
+        .map(|(file, _)| file.as_str())
+        .collect();
     assert!(
-        committed == fresh,
-        "{GENERATED} is stale: run `LOUSA_BLESS=1 cargo test -p lousa-core --test \
-         builtin_designs_source`"
+        committed == wanted && stale.is_empty(),
+        "{GENERATED} is stale ({stale:?}; files {committed:?}): run `LOUSA_BLESS=1 cargo test \
+         -p lousa-core --test builtin_designs_source`"
     );
 }
 

@@ -1,6 +1,6 @@
 //! The built-in strategies as design files: the language's own examples,
 //! and the handlers every scenario's strategy runs (issue #31). The files
-//! are the source; `builtin_values.rs` is generated from them.
+//! are the source; `builtin_values/` is generated from them.
 
 /// Every built-in design, by name, as its JSON.
 pub const ALL: [(&str, &str); 15] = [

@@ -1,4 +1,4 @@
-//! The built-in designs as static rows (`builtin_values.rs`, generated from
+//! The built-in designs as static rows (`builtin_values/`, generated from
 //! the JSON files): borrowed texts and slices a page keeps in its data, and
 //! one small conversion to the [`Design`] a handler runs. Building each
 //! design in code would cost the page a store for every field of every step.
