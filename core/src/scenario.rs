@@ -569,14 +569,15 @@ impl Scenario {
         self.clients.iter().any(|c| c.kind == kind)
     }
 
-    /// The design its HTTP jobs run as, if any.
+    /// The design of its own, if any, which the jobs it serves run in place
+    /// of the strategy's built-in (see `handler::program`).
     #[cfg(feature = "designs")]
     pub fn program(&self) -> Option<&crate::design::Program> {
         self.design.as_deref()
     }
 
-    /// None: without the `designs` feature a scenario carries no design, so
-    /// the pages, which run none yet, do not link the interpreter.
+    /// None: without the `designs` feature a scenario carries no design of
+    /// its own, and runs its strategy's built-in (the reader's page).
     #[cfg(not(feature = "designs"))]
     pub fn program(&self) -> Option<&crate::design::Program> {
         None

@@ -517,3 +517,19 @@ fn debit(table: crate::store::Name, versioned: bool, inputs: &StmtInputs, it: &I
         returning: if versioned { vec!["id".into()] } else { vec![] },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{BUILTINS, PROGRAMS};
+
+    /// Every name a strategy and its options can pick is a built-in design
+    /// of that name, so no scenario's first step panics on a missing one.
+    #[test]
+    fn every_name_a_strategy_picks_is_a_builtin_design() {
+        assert_eq!(BUILTINS.len(), PROGRAMS.len());
+        for name in BUILTINS {
+            let p = crate::design::builtin::strategy(name).expect(name);
+            assert_eq!(p.design().name, name);
+        }
+    }
+}
