@@ -127,8 +127,8 @@ pub fn recovers_keys(scenario: &Scenario) -> bool {
 /// Whether recovery watches `mensagem_processada`: a queue's consumer
 /// that claims the message id leaves it processing when it dies.
 pub fn recovers_messages(s: &Scenario) -> bool {
-    program(s, Serves::Queue).claims_processing("mensagem_processada")
-        && s.has_client(ClientKind::Queue)
+    s.has_client(ClientKind::Queue)
+        && program(s, Serves::Queue).claims_processing("mensagem_processada")
 }
 
 /// Whether an HTTP job that has called the acquirer may call it again:
