@@ -1,15 +1,18 @@
 //! The built-in designs' JSON files are their source; the product runs them
 //! as static rows generated from those files (`src/design/builtin_values/`),
 //! so a page that runs designs links neither a JSON reader nor one file.
-//! This test fails when the generated files are stale; run it with
-//! `LOUSA_BLESS=1` to write it again.
+//! Beside each design that a strategy runs are the rows of its program, as
+//! `check` compiles it, so the page links no check either. This test fails
+//! when the generated files are stale; run it with `LOUSA_BLESS=1` to write
+//! them again.
 
-use lousa_core::design::builtin::{ALL, EXERCISES};
+use lousa_core::design::builtin::{self, ALL, EXERCISES, STRATEGIES};
 use lousa_core::design::{
-    Answer, Branch, By, Charge, Claims, Delete, Design, Do, Insert, Literal, Retake, Select,
-    Serves, Step, TableUse, Update, When,
+    Answer, Branch, By, Charge, Claims, Delete, Design, Do, Insert, Jump, Literal, Program, Retake,
+    Select, Serves, Shape, Site, Source, Step, TableUse, Update, When, check,
 };
 use lousa_core::store::Isolation;
+use std::borrow::Cow;
 
 const GENERATED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/design/builtin_values");
 
@@ -288,6 +291,150 @@ impl Rust for Answer {
     }
 }
 
+impl Rust for Cow<'static, str> {
+    fn rust(&self, _: usize) -> String {
+        format!("{:?}", &**self)
+    }
+}
+impl Rust for Source {
+    fn rust(&self, _: usize) -> String {
+        format!("Source::{self:?}")
+    }
+}
+impl Rust for (Cow<'static, str>, Source) {
+    fn rust(&self, pad: usize) -> String {
+        format!("({}, {})", self.0.rust(pad), self.1.rust(pad))
+    }
+}
+impl Rust for Program {
+    fn rust(&self, pad: usize) -> String {
+        let sites: Vec<Site> = (0..=self.respond()).map(|i| self.site(i).clone()).collect();
+        record(
+            "ProgramRow",
+            pad,
+            &[
+                ("sites", &sites),
+                ("captures_once", &self.captures_once()),
+                ("stores_headers", &self.stores_headers()),
+            ],
+        )
+    }
+}
+impl Rust for Site {
+    fn rust(&self, pad: usize) -> String {
+        let Site {
+            shown,
+            shape,
+            columns,
+            branches,
+            next,
+            in_tx,
+            commits_claim,
+            needs_now,
+            needs_fingerprint,
+            loop_slot,
+        } = self;
+        record(
+            "SiteRow",
+            pad,
+            &[
+                ("shown", shown),
+                ("shape", shape),
+                ("columns", columns),
+                ("branches", branches),
+                ("next", next),
+                ("in_tx", in_tx),
+                ("commits_claim", commits_claim),
+                ("needs_now", needs_now),
+                ("needs_fingerprint", needs_fingerprint),
+                ("loop_slot", loop_slot),
+            ],
+        )
+    }
+}
+impl Rust for Jump {
+    fn rust(&self, pad: usize) -> String {
+        let Jump {
+            when,
+            answer,
+            to,
+            again,
+        } = self;
+        record(
+            "JumpRow",
+            pad,
+            &[
+                ("when", when),
+                ("answer", answer),
+                ("to", to),
+                ("again", again),
+            ],
+        )
+    }
+}
+impl Rust for Shape {
+    fn rust(&self, pad: usize) -> String {
+        match self {
+            Shape::Begin => "ShapeRow::Begin".into(),
+            Shape::Commit => "ShapeRow::Commit".into(),
+            Shape::Rollback => "ShapeRow::Rollback".into(),
+            Shape::Capture => "ShapeRow::Capture".into(),
+            Shape::Publish => "ShapeRow::Publish".into(),
+            Shape::Respond => "ShapeRow::Respond".into(),
+            Shape::Select {
+                table,
+                filter,
+                for_update,
+            } => record(
+                "ShapeRow::Select",
+                pad,
+                &[
+                    ("table", table),
+                    ("filter", filter),
+                    ("for_update", for_update),
+                ],
+            ),
+            Shape::Insert {
+                table,
+                values,
+                on_conflict,
+            } => record(
+                "ShapeRow::Insert",
+                pad,
+                &[
+                    ("table", table),
+                    ("values", values),
+                    ("on_conflict", on_conflict),
+                ],
+            ),
+            Shape::Update {
+                table,
+                set,
+                fenced,
+                local,
+            } => record(
+                "ShapeRow::Update",
+                pad,
+                &[
+                    ("table", table),
+                    ("set", set),
+                    ("fenced", fenced),
+                    ("local", local),
+                ],
+            ),
+            Shape::Debit { table, versioned } => record(
+                "ShapeRow::Debit",
+                pad,
+                &[("table", table), ("versioned", versioned)],
+            ),
+            Shape::Delete { table } => record("ShapeRow::Delete", pad, &[("table", table)]),
+            Shape::Retake { table, from } => {
+                record("ShapeRow::Retake", pad, &[("table", table), ("from", from)])
+            }
+        }
+    }
+}
+
 const HEADER: &str = "//! Generated from `builtin/*.json` and `exercise/*.json` by\n\
                       //! `core/tests/builtin_designs_source.rs`: edit the JSON, then run that\n\
                       //! test with `LOUSA_BLESS=1`.\n";
@@ -296,8 +443,11 @@ const HEADER: &str = "//! Generated from `builtin/*.json` and `exercise/*.json` 
 /// strategies' designs and another for the exercises (which the reader's
 /// page never runs and so never links), and a file a design.
 fn sources() -> Vec<(String, String)> {
-    let mut lookup = format!("{HEADER}\nuse super::Design;\n\n");
-    for (name, _) in ALL.iter().chain(&EXERCISES) {
+    let mut lookup =
+        format!("{HEADER}\nuse super::Design;\nuse super::program_rows::ProgramRow;\n\n");
+    let files: Vec<&str> = ALL.iter().chain(&EXERCISES).map(|(n, _)| *n).collect();
+    let composed = STRATEGIES.iter().filter(|n| !files.contains(n));
+    for name in files.iter().chain(composed.clone()) {
         lookup += &format!("#[rustfmt::skip]\nmod {};\n", module(name));
     }
     for (function, doc, files) in [
@@ -320,16 +470,48 @@ fn sources() -> Vec<(String, String)> {
         }
         lookup += "        _ => return None,\n    };\n    Some(row.design())\n}\n";
     }
+    lookup += "\n/// The rows of the program that `check` makes of the strategy's design\n\
+               /// named `name`.\npub(super) fn program(name: &str) -> Option<&'static ProgramRow> {\n    \
+               Some(match name {\n";
+    for name in STRATEGIES {
+        lookup += &format!("        {name:?} => &{}::PROGRAM,\n", module(name));
+    }
+    lookup += "        _ => return None,\n    })\n}\n";
     let mut out = vec![("mod.rs".to_string(), lookup)];
+    let program = |name: &str| {
+        let design = builtin::design(name).expect("a strategy's design");
+        let program = check(design).expect("a built-in design is valid");
+        format!(
+            "\npub(super) static PROGRAM: ProgramRow = {};\n",
+            program.rust(0)
+        )
+    };
     for (name, json) in ALL.iter().chain(&EXERCISES) {
         let design = Design::parse(json).expect("a built-in design is valid JSON");
         assert_eq!(&design.name, name, "a design's file is named after it");
+        let runs = STRATEGIES.contains(name);
+        let mut text = format!(
+            "{HEADER}\n{}use super::super::rows::*;\nuse super::super::*;\n\n\
+             pub(super) static DESIGN: DesignRow = {};\n",
+            if runs {
+                "use super::super::program_rows::*;\n"
+            } else {
+                ""
+            },
+            design.rust(0)
+        );
+        if runs {
+            text += &program(name);
+        }
+        out.push((format!("{}.rs", module(name)), text));
+    }
+    for name in composed {
         out.push((
             format!("{}.rs", module(name)),
             format!(
-                "{HEADER}\nuse super::super::rows::*;\nuse super::super::*;\n\n\
-                 pub(super) static DESIGN: DesignRow = {};\n",
-                design.rust(0)
+                "{HEADER}//! A variant `balance_variant` composes: its design is not written out.\n\n\
+                 use super::super::program_rows::*;\nuse super::super::rows::*;\nuse super::super::*;\n{}",
+                program(name)
             ),
         ));
     }
@@ -378,5 +560,15 @@ fn each_generated_design_equals_its_file() {
         let from_file = Design::parse(json).expect("valid JSON");
         let program = lousa_core::design::builtin::named(name).expect("a built-in");
         assert_eq!(program.design(), &from_file, "{name}");
+    }
+}
+
+#[test]
+fn each_strategy_compiles_from_rows_to_the_program_its_design_checks_to() {
+    for name in STRATEGIES {
+        let design = builtin::design(name).expect("a strategy's design");
+        let checked = check(design).expect("valid");
+        let from_rows = builtin::compiled(name).expect("a strategy's rows");
+        assert_eq!(format!("{from_rows:?}"), format!("{checked:?}"), "{name}");
     }
 }

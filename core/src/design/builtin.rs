@@ -84,6 +84,35 @@ pub const BALANCE_VARIANTS: [&str; 2] = [
     "local-effect-balance-versioned",
 ];
 
+/// The built-in designs a scenario's strategy and options pick (in the
+/// order `handler::program` counts them): the files' and every
+/// [`balance_variant`] a scenario can ask for.
+pub const STRATEGIES: [&str; 23] = [
+    "naive",
+    "check-then-act",
+    "check-then-act-autocommit",
+    "idempotency-key",
+    "idempotency-key-in-tx",
+    "idempotency-key-catch",
+    "idempotency-key-held-tx",
+    "idempotency-key-lease",
+    "consumer-naive",
+    "consumer-check-then-act",
+    "consumer-claim",
+    "local-effect",
+    "local-effect-outbox",
+    "local-effect-publish",
+    "local-effect-balance",
+    "local-effect-balance-outbox",
+    "local-effect-balance-publish",
+    "local-effect-balance-for-update",
+    "local-effect-balance-for-update-outbox",
+    "local-effect-balance-for-update-publish",
+    "local-effect-balance-versioned",
+    "local-effect-balance-versioned-outbox",
+    "local-effect-balance-versioned-publish",
+];
+
 /// Every built-in design's, variant's and exercise's name, in the order
 /// listed.
 pub fn names() -> Vec<&'static str> {
@@ -109,11 +138,31 @@ pub fn named(name: &str) -> Option<super::Program> {
     })
 }
 
-/// The built-in design named `name`, or a variant of
-/// `local-effect-balance`, checked: a handler a strategy runs.
+/// The program of the built-in design named `name` in [`STRATEGIES`]: a
+/// handler a strategy runs. A build that runs designs of its own has the
+/// check, and compiles the built-ins with it too; the reader's page runs
+/// only these, so it builds them from the rows of [`compiled`] and links
+/// no check.
 pub fn strategy(name: &str) -> Option<super::Program> {
-    let design = super::builtin_values::design(name).or_else(|| balance_variant(name))?;
-    Some(super::check(design).expect("the built-in designs are valid"))
+    #[cfg(feature = "designs")]
+    return design(name).map(|d| super::check(d).expect("the built-in designs are valid"));
+    #[cfg(not(feature = "designs"))]
+    compiled(name)
+}
+
+/// The program of the built-in design named `name` in [`STRATEGIES`],
+/// built from the rows `check` made of it (`builtin_values/`, which
+/// `core/tests/builtin_designs_source.rs` keeps equal to the check's
+/// output).
+pub fn compiled(name: &str) -> Option<super::Program> {
+    let rows = super::builtin_values::program(name)?;
+    Some(rows.program(design(name)?))
+}
+
+/// The built-in design named `name`, unchecked: its file's, or a variant
+/// of `local-effect-balance` (see [`balance_variant`]).
+pub fn design(name: &str) -> Option<super::Design> {
+    super::builtin_values::design(name).or_else(|| balance_variant(name))
 }
 
 /// `local-effect-balance` with a scenario's other options, named by

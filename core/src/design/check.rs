@@ -2,7 +2,7 @@
 //! every refusal names the field (`steps[2].on[0].goto`) and what is wrong.
 
 use super::flow;
-use super::shape::{Shape, Source, column, known_table, refuse, shape, short};
+use super::shape::{Shape, Source, column, refuse, shape, short, table_def};
 use super::{Answer, Design, Do, RESPOND, When, limits};
 use crate::json::FieldError;
 use crate::store::{SqlState, TableDef};
@@ -14,11 +14,11 @@ use std::hash::{Hash, Hasher};
 /// an unexpected error takes inside a transaction, and the response.
 #[derive(Clone, Debug)]
 pub struct Program {
-    design: Design,
-    sites: Vec<Site>,
-    tables: Vec<TableDef>,
-    captures_once: bool,
-    stores_headers: bool,
+    pub(super) design: Design,
+    pub(super) sites: Vec<Site>,
+    pub(super) tables: Vec<TableDef>,
+    pub(super) captures_once: bool,
+    pub(super) stores_headers: bool,
 }
 
 impl PartialEq for Program {
@@ -259,7 +259,7 @@ fn tables(design: &Design) -> Result<Vec<TableDef>, FieldError> {
     let mut out: Vec<TableDef> = Vec::new();
     for (i, t) in design.tables.iter().enumerate() {
         let at = format!("tables[{i}]");
-        let Some(mut def) = known_table(&t.name) else {
+        let Some(def) = table_def(t) else {
             return refuse(
                 format!("{at}.name"),
                 format!(
@@ -276,18 +276,8 @@ fn tables(design: &Design) -> Result<Vec<TableDef>, FieldError> {
                 format!("\"{}\" is named twice", t.name),
             );
         }
-        if let Some(unique) = &t.unique {
-            for (k, c) in unique.iter().enumerate() {
-                column(&format!("{at}.unique[{k}]"), &def, c)?;
-            }
-            def.uniques = if unique.is_empty() {
-                vec![]
-            } else {
-                vec![crate::store::UniqueDef {
-                    name: format!("uq_{}_{}", def.name, unique.join("_")),
-                    columns: unique.clone(),
-                }]
-            };
+        for (k, c) in t.unique.iter().flatten().enumerate() {
+            column(&format!("{at}.unique[{k}]"), &def, c)?;
         }
         out.push(def);
     }

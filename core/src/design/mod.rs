@@ -81,6 +81,7 @@ pub mod builtin;
 mod builtin_values;
 mod check;
 mod flow;
+mod program_rows;
 mod rows;
 mod shape;
 

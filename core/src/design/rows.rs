@@ -181,21 +181,33 @@ impl DoRow {
 impl BranchRow {
     fn branch(&self) -> Branch {
         Branch {
-            when: match &self.when {
-                WhenRow::Error(code) => When::Error((*code).into()),
-                WhenRow::Status(s) => When::Status((*s).into()),
-                WhenRow::Plain(w) => w.clone(),
-            },
-            answer: self.answer.as_ref().map(|a| match a {
-                AnswerRow::Literal(status, body) => Answer::Literal(Literal {
-                    status: *status,
-                    body: (*body).into(),
-                }),
-                AnswerRow::Charge(status) => Answer::Charge(Charge { status: *status }),
-                AnswerRow::Plain(a) => a.clone(),
-            }),
+            when: self.when.when(),
+            answer: self.answer.as_ref().map(AnswerRow::answer),
             goto: self.goto.into(),
             again: self.again,
+        }
+    }
+}
+
+impl WhenRow {
+    pub(super) fn when(&self) -> When {
+        match self {
+            WhenRow::Error(code) => When::Error((*code).into()),
+            WhenRow::Status(s) => When::Status((*s).into()),
+            WhenRow::Plain(w) => w.clone(),
+        }
+    }
+}
+
+impl AnswerRow {
+    pub(super) fn answer(&self) -> Answer {
+        match self {
+            AnswerRow::Literal(status, body) => Answer::Literal(Literal {
+                status: *status,
+                body: (*body).into(),
+            }),
+            AnswerRow::Charge(status) => Answer::Charge(Charge { status: *status }),
+            AnswerRow::Plain(a) => a.clone(),
         }
     }
 }

@@ -120,7 +120,7 @@ fn leased(field: &str, def: &TableDef) -> Result<(), FieldError> {
 }
 
 /// The tables a design may name: the ones whose rows a request fills.
-pub(super) fn known_table(name: &str) -> Option<TableDef> {
+fn known_table(name: &str) -> Option<TableDef> {
     use crate::store::{
         chave_idempotencia_table, cobranca_simples_table, cobranca_table, conta_table,
         conta_versionada_table, evento_outbox_table, mensagem_processada_table, pedido_pago_table,
@@ -136,6 +136,23 @@ pub(super) fn known_table(name: &str) -> Option<TableDef> {
         "pedido_pago" => Some(pedido_pago_table()),
         _ => None,
     }
+}
+
+/// The table a design names, with the constraint it gives it: one UNIQUE
+/// over the columns it lists (none for an empty list), or the table's own.
+pub(super) fn table_def(t: &super::TableUse) -> Option<TableDef> {
+    let mut def = known_table(&t.name)?;
+    if let Some(unique) = &t.unique {
+        def.uniques = if unique.is_empty() {
+            vec![]
+        } else {
+            vec![crate::store::UniqueDef {
+                name: format!("uq_{}_{}", def.name, unique.join("_")),
+                columns: unique.clone(),
+            }]
+        };
+    }
+    Some(def)
 }
 
 pub(super) fn refuse<T>(

@@ -15,37 +15,12 @@ use std::sync::OnceLock;
 /// The one account the balance scenarios debit.
 pub const ACCOUNT_ID: i64 = 1;
 
-/// The built-in designs a scenario's strategy and options pick, in the
-/// order [`builtin_index`] counts them.
-const BUILTINS: [&str; 23] = [
-    "naive",
-    "check-then-act",
-    "check-then-act-autocommit",
-    "idempotency-key",
-    "idempotency-key-in-tx",
-    "idempotency-key-catch",
-    "idempotency-key-held-tx",
-    "idempotency-key-lease",
-    "consumer-naive",
-    "consumer-check-then-act",
-    "consumer-claim",
-    "local-effect",
-    "local-effect-outbox",
-    "local-effect-publish",
-    "local-effect-balance",
-    "local-effect-balance-outbox",
-    "local-effect-balance-publish",
-    "local-effect-balance-for-update",
-    "local-effect-balance-for-update-outbox",
-    "local-effect-balance-for-update-publish",
-    "local-effect-balance-versioned",
-    "local-effect-balance-versioned-outbox",
-    "local-effect-balance-versioned-publish",
-];
+use crate::design::builtin::STRATEGIES;
 
-/// Each built-in program, checked the first time a job runs it: every job
-/// of every world asks for its program at each step.
-static PROGRAMS: [OnceLock<Program>; BUILTINS.len()] = [const { OnceLock::new() }; BUILTINS.len()];
+/// Each built-in program, built from its rows the first time a job runs
+/// it: every job of every world asks for its program at each step.
+static PROGRAMS: [OnceLock<Program>; STRATEGIES.len()] =
+    [const { OnceLock::new() }; STRATEGIES.len()];
 
 /// Which built-in design runs `scenario`'s jobs of the kind `serves`.
 fn builtin_index(scenario: &Scenario, serves: Serves) -> usize {
@@ -94,7 +69,7 @@ pub fn program(scenario: &Scenario, serves: Serves) -> &Program {
         _ => {
             let i = builtin_index(scenario, serves);
             PROGRAMS[i].get_or_init(|| {
-                crate::design::builtin::strategy(BUILTINS[i]).expect("a built-in design")
+                crate::design::builtin::strategy(STRATEGIES[i]).expect("a built-in design")
             })
         }
     }
@@ -109,7 +84,7 @@ pub fn builtin_design(scenario: &Scenario) -> String {
     } else {
         Serves::Queue
     };
-    BUILTINS[builtin_index(scenario, serves)].into()
+    STRATEGIES[builtin_index(scenario, serves)].into()
 }
 
 pub(super) fn action(p: &Program, w: &Situation, job: &Job, step: u16) -> Action {
@@ -520,14 +495,14 @@ fn debit(table: crate::store::Name, versioned: bool, inputs: &StmtInputs, it: &I
 
 #[cfg(test)]
 mod tests {
-    use super::{BUILTINS, PROGRAMS};
+    use super::{PROGRAMS, STRATEGIES};
 
     /// Every name a strategy and its options can pick is a built-in design
     /// of that name, so no scenario's first step panics on a missing one.
     #[test]
     fn every_name_a_strategy_picks_is_a_builtin_design() {
-        assert_eq!(BUILTINS.len(), PROGRAMS.len());
-        for name in BUILTINS {
+        assert_eq!(STRATEGIES.len(), PROGRAMS.len());
+        for name in STRATEGIES {
             let p = crate::design::builtin::strategy(name).expect(name);
             assert_eq!(p.design().name, name);
         }

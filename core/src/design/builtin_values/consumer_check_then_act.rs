@@ -2,6 +2,7 @@
 //! `core/tests/builtin_designs_source.rs`: edit the JSON, then run that
 //! test with `LOUSA_BLESS=1`.
 
+use super::super::program_rows::*;
 use super::super::rows::*;
 use super::super::*;
 
@@ -66,4 +67,104 @@ pub(super) static DESIGN: DesignRow = DesignRow {
             next: None,
         },
     ],
+};
+
+pub(super) static PROGRAM: ProgramRow = ProgramRow {
+    sites: &[
+        SiteRow {
+            shown: "check-message",
+            shape: ShapeRow::Select {
+                table: "mensagem_processada",
+                filter: &[("message_id", Source::Key)],
+                for_update: false,
+            },
+            columns: &["id"],
+            branches: &[
+                JumpRow {
+                    when: WhenRow::Plain(When::Rows),
+                    answer: Some(AnswerRow::Literal(200, "ack")),
+                    to: 4,
+                    again: None,
+                },
+            ],
+            next: 1,
+            in_tx: false,
+            commits_claim: false,
+            needs_now: false,
+            needs_fingerprint: false,
+            loop_slot: 0,
+        },
+        SiteRow {
+            shown: "capture",
+            shape: ShapeRow::Capture,
+            columns: &[],
+            branches: &[
+                JumpRow {
+                    when: WhenRow::Plain(When::Silent),
+                    answer: Some(AnswerRow::Literal(503, "nack")),
+                    to: 4,
+                    again: None,
+                },
+            ],
+            next: 2,
+            in_tx: false,
+            commits_claim: false,
+            needs_now: false,
+            needs_fingerprint: false,
+            loop_slot: 0,
+        },
+        SiteRow {
+            shown: "record-message",
+            shape: ShapeRow::Insert {
+                table: "mensagem_processada",
+                values: &[
+                    ("message_id", Source::Key),
+                    ("pedido_id", Source::Order),
+                    ("estado", Source::StateCompleted),
+                ],
+                on_conflict: None,
+            },
+            columns: &["id"],
+            branches: &[
+                JumpRow {
+                    when: WhenRow::Plain(When::Always),
+                    answer: Some(AnswerRow::Literal(200, "ack")),
+                    to: 4,
+                    again: None,
+                },
+            ],
+            next: 4,
+            in_tx: false,
+            commits_claim: false,
+            needs_now: false,
+            needs_fingerprint: false,
+            loop_slot: 0,
+        },
+        SiteRow {
+            shown: "rollback",
+            shape: ShapeRow::Rollback,
+            columns: &[],
+            branches: &[],
+            next: 4,
+            in_tx: true,
+            commits_claim: false,
+            needs_now: false,
+            needs_fingerprint: false,
+            loop_slot: 0,
+        },
+        SiteRow {
+            shown: "respond",
+            shape: ShapeRow::Respond,
+            columns: &[],
+            branches: &[],
+            next: 4,
+            in_tx: false,
+            commits_claim: false,
+            needs_now: false,
+            needs_fingerprint: false,
+            loop_slot: 0,
+        },
+    ],
+    captures_once: true,
+    stores_headers: false,
 };

@@ -2,6 +2,7 @@
 //! `core/tests/builtin_designs_source.rs`: edit the JSON, then run that
 //! test with `LOUSA_BLESS=1`.
 
+use super::super::program_rows::*;
 use super::super::rows::*;
 use super::super::*;
 
@@ -34,4 +35,60 @@ pub(super) static DESIGN: DesignRow = DesignRow {
             next: None,
         },
     ],
+};
+
+pub(super) static PROGRAM: ProgramRow = ProgramRow {
+    sites: &[
+        SiteRow {
+            shown: "capture",
+            shape: ShapeRow::Capture,
+            columns: &[],
+            branches: &[
+                JumpRow {
+                    when: WhenRow::Plain(When::Silent),
+                    answer: Some(AnswerRow::Literal(503, "nack")),
+                    to: 2,
+                    again: None,
+                },
+                JumpRow {
+                    when: WhenRow::Plain(When::Always),
+                    answer: Some(AnswerRow::Literal(200, "ack")),
+                    to: 2,
+                    again: None,
+                },
+            ],
+            next: 2,
+            in_tx: false,
+            commits_claim: false,
+            needs_now: false,
+            needs_fingerprint: false,
+            loop_slot: 0,
+        },
+        SiteRow {
+            shown: "rollback",
+            shape: ShapeRow::Rollback,
+            columns: &[],
+            branches: &[],
+            next: 2,
+            in_tx: true,
+            commits_claim: false,
+            needs_now: false,
+            needs_fingerprint: false,
+            loop_slot: 0,
+        },
+        SiteRow {
+            shown: "respond",
+            shape: ShapeRow::Respond,
+            columns: &[],
+            branches: &[],
+            next: 2,
+            in_tx: false,
+            commits_claim: false,
+            needs_now: false,
+            needs_fingerprint: false,
+            loop_slot: 0,
+        },
+    ],
+    captures_once: true,
+    stores_headers: false,
 };
