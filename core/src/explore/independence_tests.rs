@@ -26,25 +26,43 @@ fn models() -> Vec<Scenario> {
 fn the_reduced_search_reports_what_the_full_search_reports() {
     let mut compared = 0;
     let (mut reduced, mut full) = (0, 0);
-    for s in models() {
-        if let Some(result) = check_with(&s, 60_000, None) {
+    let models = models();
+    for s in &models {
+        // A model past the bound has cost the bound's states before it is
+        // left out, so the bound sits just above the largest model compared:
+        // a lower one leaves that model out too, and the count below fails.
+        if let Some(result) = check_with(s, 25_000, None) {
             let (r, f) = result.unwrap_or_else(|e| panic!("{e}"));
             (reduced, full, compared) = (reduced + r, full + f, compared + 1);
         }
     }
-    eprintln!("{compared} models compared: {reduced} states reduced, {full} in full");
-    assert!(compared >= 40, "only {compared} models finished in full");
-    // race-3 under check-then-act is past the bound above: checked alone.
-    let mut s = race(3);
-    s.strategy = Strategy::CheckThenAct;
-    let checked = check_with(&s, 200_000, None).expect("race-3 finishes in full");
-    let (r, f) = checked.unwrap_or_else(|e| panic!("{e}"));
-    assert!(r * 3 < f, "race-3: {r} states reduced, {f} in full");
+    eprintln!(
+        "{compared} of {} models compared: {reduced} states reduced, {full} in full",
+        models.len()
+    );
+    // Those left out are the large ones (race-3 and the like, with
+    // hundreds of thousands of states): one more left out is coverage lost.
+    let left_out = models.len() - compared;
+    assert!(
+        left_out <= 9,
+        "{left_out} models are past the bound: raise it, or the cross-check loses them"
+    );
     // The reduction must reduce something, or these checks test nothing.
     assert!(
         reduced * 10 < full * 9,
         "{reduced} states reduced, {full} in full"
     );
+}
+
+/// race-3 under check-then-act is past the bound of the models above:
+/// checked alone (and beside them, on a test thread of its own).
+#[test]
+fn the_reduced_search_reports_what_the_full_search_reports_on_race_3() {
+    let mut s = race(3);
+    s.strategy = Strategy::CheckThenAct;
+    let checked = check_with(&s, 200_000, None).expect("race-3 finishes in full");
+    let (r, f) = checked.unwrap_or_else(|e| panic!("{e}"));
+    assert!(r * 3 < f, "race-3: {r} states reduced, {f} in full");
 }
 
 /// The canonical fingerprint of `w` under symmetry and unordered ties.
