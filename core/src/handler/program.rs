@@ -6,6 +6,7 @@ use super::{
     Action, BODY_NACK, BODY_TRY_AGAIN, Job, Pc, Situation, StmtInputs, body, capture_answer,
     created_headers, first_row, scope,
 };
+use crate::design::builtin::STRATEGIES;
 use crate::design::{Answer, Jump, Program, Serves, Shape, Site, Source, When};
 use crate::scenario::{ClientKind, EventDelivery, Intent, Scenario, Strategy};
 use crate::store::{Isolation, Stmt, StmtResult, Value};
@@ -15,10 +16,9 @@ use std::sync::OnceLock;
 /// The one account the balance scenarios debit.
 pub const ACCOUNT_ID: i64 = 1;
 
-use crate::design::builtin::STRATEGIES;
-
-/// Each built-in program, built from its rows the first time a job runs
-/// it: every job of every world asks for its program at each step.
+/// Each built-in program, made once (see `design::builtin::strategy`) the
+/// first time a job runs it: every job of every world asks for its program
+/// at each step.
 static PROGRAMS: [OnceLock<Program>; STRATEGIES.len()] =
     [const { OnceLock::new() }; STRATEGIES.len()];
 
