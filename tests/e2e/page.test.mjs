@@ -43,9 +43,9 @@ const ms = (value) => `${value.toFixed(3)} ms`;
 // and the p99 over 578 frames picked the noisiest of them (in one session,
 // 5 passes gave p50 0.485 ms and p99 1.13 ms; 15 passes p50 0.505 ms and
 // p99 0.825 ms: the typical frame the same, the tail half noise). A pass
-// seeks 1,280 frames and takes about 12.5 s, of which the page's own work
-// is under 5 s: the rest is Playwright taking in one same-document
-// navigation event per history.replaceState. The default is 5 passes, so
+// seeks every frame (1,647 on 2026-12-06), and most of its time is
+// Playwright taking in one same-document navigation event per
+// history.replaceState, not the page's own work. The default is 5 passes, so
 // that a clean `./x test` stays under 20 minutes; SEEK_PASSES=15 gives the
 // finer tail when comparing two builds.
 const SEEK_PASSES = Number(process.env.SEEK_PASSES ?? 5);
@@ -882,7 +882,11 @@ describe('the built page', () => {
     // median sees it as the noise it is. Results come back in world order.
     //
     // Every timed seek is one step, from the frame before (frame 0 is seeked
-    // again, in place). The first step after opening a world costs more than
+    // again, in place). The opening's own paint (a whole new board) is the
+    // opening's, not a seek's: the pass waits for the browser to paint it
+    // before the first timed seek, else Chromium paints it inside frame 0's
+    // window and that seek, which writes nothing, takes the slowest times
+    // of all. The first step after opening a world still costs more than
     // the others, whatever frame it goes to (the opening has pushed the
     // seek's code and data out of the caches); it stays in the figures, as
     // frame 1, and is also printed on its own (`first`). Long jumps, from
@@ -890,6 +894,15 @@ describe('the built page', () => {
     const pass = (start) =>
       tab.evaluate(async ([names, start]) => {
         const board = document.querySelector('[data-testid=lousa]');
+        // A painted frame, then the task after it: the paint has happened.
+        const painted = () =>
+          new Promise((done) =>
+            requestAnimationFrame(() => {
+              const channel = new MessageChannel();
+              channel.port1.onmessage = () => done();
+              channel.port2.postMessage(null);
+            }),
+          );
         // `script` includes Leptos's microtask, which writes the page.
         const seek = async (query) => {
           const want = Object.fromEntries(new URLSearchParams(query));
@@ -922,6 +935,7 @@ describe('the built page', () => {
           const [scenario, strategy] = worlds[at];
           const base = `?scenario=${scenario}&strategy=${strategy}&left=check-then-act&right=idempotency-key&seed=1`;
           const [, opened] = await seek(`${base}&frame=0`);
+          await painted();
           const frames = Number(document.querySelector('[data-testid=twin]').getAttribute('aria-valuemax')) + 1;
           const total = [];
           const script = [];
