@@ -543,6 +543,25 @@ describe('the built page', () => {
       await tab.textContent('[data-testid=events-summary]'),
       `Tabela de eventos (${rows.length} eventos em ${last} passos)`,
     );
+    // The rows of the step on the board, and only those, are marked as it
+    // moves: forward one step at a time, then back by a jump.
+    const marked = () => tab.locator('[data-testid=event-rows] tr').evaluateAll((trs) =>
+      trs.filter((tr) => tr.getAttribute('aria-current') === 'step').map((tr) => Number(tr.dataset.frame)));
+    const rowsAt = (frame) => rows.filter(([f]) => f === frame).map(([f]) => f);
+    assert.deepEqual(await marked(), rowsAt(0), 'frame 0: no event row is marked');
+    await tab.evaluate(() => document.activeElement?.blur());
+    for (let frame = 1; frame <= 4; frame += 1) {
+      await tab.keyboard.press('ArrowRight');
+      await waitForFrame(tab, frame);
+      assert.ok(rowsAt(frame).length > 0, `frame ${frame} shows an event`);
+      assert.deepEqual(await marked(), rowsAt(frame), `frame ${frame}: its rows are marked`);
+    }
+    await tab.evaluate(() => {
+      history.pushState(null, '', '?scenario=timeout-retry&strategy=check-then-act&frame=1');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await waitForFrame(tab, 1);
+    assert.deepEqual(await marked(), rowsAt(1), 'back to frame 1: its rows are marked, frame 4\'s no longer');
     await tab.close();
   });
 

@@ -116,6 +116,10 @@ pub fn EventTable(
         events_summary(lang.get(), events, steps)
     };
     let col = move |pick: fn(&Ui) -> &'static str| move || pick(ui(lang.get()));
+    // A row reads whether its step is on screen from this, not from the
+    // frame: a seek then wakes the rows of the two steps it leaves and
+    // reaches, not every row of the run.
+    let current = Selector::new(move || frame.get());
     view! {
         <details
             class="events"
@@ -137,7 +141,10 @@ pub fn EventTable(
                         <For each=rows key=|row| row.clone() let(row)>
                             <tr
                                 data-frame=row.at.to_string()
-                                aria-current=move || (frame.get() == row.at).then_some("step")
+                                aria-current={
+                                    let current = current.clone();
+                                    move || current.selected(&row.at).then_some("step")
+                                }
                             >
                                 <td class="num">{row.at}</td>
                                 <td class="num">{row.time}</td>
