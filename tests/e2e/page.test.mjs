@@ -914,14 +914,7 @@ describe('the built page', () => {
       tab.evaluate(async ([names, start]) => {
         const board = document.querySelector('[data-testid=lousa]');
         // A painted frame, then the task after it: the paint has happened.
-        const painted = () =>
-          new Promise((done) =>
-            requestAnimationFrame(() => {
-              const channel = new MessageChannel();
-              channel.port1.onmessage = () => done();
-              channel.port2.postMessage(null);
-            }),
-          );
+        const painted = () => new Promise((done) => requestAnimationFrame(done)).then(() => window.__lousaSettled());
         // `script` includes Leptos's microtask, which writes the page.
         const seek = async (query) => {
           const want = Object.fromEntries(new URLSearchParams(query));
