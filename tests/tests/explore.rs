@@ -312,11 +312,11 @@ fn race_figures_are_stable() {
     };
     assert_eq!(
         figures(2, Strategy::CheckThenAct, false, false),
-        (1_379, 2_464, 700_922)
+        (1_283, 2_308, 700_922)
     );
     assert_eq!(
         figures(2, Strategy::CheckThenAct, true, true),
-        (495, 843, 700_922)
+        (441, 753, 700_922)
     );
     assert_eq!(
         figures(2, Strategy::IdempotencyKey, false, false),

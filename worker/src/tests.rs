@@ -100,7 +100,7 @@ fn a_request_is_answered_with_the_explorers_report() {
     assert!(d.passed);
     assert_eq!(d.failure, None);
     assert_eq!(
-        d.report.states, 495,
+        d.report.states, 441,
         "race-2 check-then-act with both reductions"
     );
     // check-then-act can charge twice: an outcome with two captures, and its shortest schedule.

@@ -7,7 +7,7 @@
 
 use super::*;
 use crate::builtins::{self, race};
-use crate::store::with_ids_kept;
+use crate::store::{Isolation, with_ids_kept};
 
 /// How long the shortest example is, as `o` measures it: in choices, or in
 /// steps with unordered ties (which path of that many steps is shown, and
@@ -85,9 +85,8 @@ fn every_builtin_under_every_strategy_reports_the_same_with_ids_renamed() {
 
 #[test]
 fn races_report_the_same_with_ids_renamed_and_meet_fewer_states() {
-    for strategy in [Strategy::CheckThenAct, Strategy::IdempotencyKey] {
-        let mut s = race(2);
-        s.strategy = strategy;
+    for s in race_2_models_at_every_level() {
+        let strategy = s.strategy;
         for (symmetry, unordered_ties) in [(true, false), (false, false), (true, true)] {
             let mut o = Options::for_strategy(strategy);
             (o.symmetry, o.unordered_ties) = (symmetry, unordered_ties);
@@ -163,10 +162,37 @@ fn merges_agree(s: &Scenario, o: &Options) -> usize {
     checked
 }
 
+/// race-2's models, and two designs again at REPEATABLE READ, where a
+/// transaction's snapshot outlives its statement and commit numbers are
+/// ranked against it (`Ranks`).
+fn race_2_models_at_every_level() -> Vec<Scenario> {
+    let mut models = super::tests::race_2_models();
+    for strategy in [Strategy::CheckThenAct, Strategy::IdempotencyKey] {
+        let mut s = race(2);
+        s.strategy = strategy;
+        s.isolation = Isolation::RepeatableRead;
+        models.push(s);
+    }
+    models
+}
+
+/// Three transactions are the fewest that put a snapshot between two
+/// commits: race-3 with the key held in a REPEATABLE READ transaction.
+#[test]
+fn race_3_at_repeatable_read_reports_the_same_with_commits_ranked() {
+    let mut s = race(3);
+    s.strategy = Strategy::IdempotencyKey;
+    s.isolation = Isolation::RepeatableRead;
+    let mut o = Options::for_strategy(s.strategy);
+    o.unordered_ties = true;
+    let (renamed, kept) = compare(&s, &o);
+    assert!(renamed < kept, "race-3: {renamed} states against {kept}");
+}
+
 #[test]
 fn worlds_merged_under_one_fingerprint_go_on_alike() {
     let mut checked = 0;
-    for s in super::tests::race_2_models() {
+    for s in race_2_models_at_every_level() {
         let mut o = Options::for_strategy(s.strategy);
         o.unordered_ties = true;
         checked += merges_agree(&s, &o);
