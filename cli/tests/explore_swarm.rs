@@ -60,7 +60,7 @@ fn explore_json_has_counts_outcomes_and_a_replayable_counterexample() {
     let out = lousa(&["explore", "race-2", "--format", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v = json(&out);
-    assert_eq!(v["states"], 642);
+    assert_eq!(v["states"], 466);
     assert_eq!(v["schedules"], 700_922);
     assert_eq!(v["status"], "complete");
     assert!(v["outcomes"].as_array().unwrap().len() >= 2);

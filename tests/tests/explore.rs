@@ -316,7 +316,7 @@ fn race_figures_are_stable() {
     );
     assert_eq!(
         figures(2, Strategy::CheckThenAct, true, true),
-        (441, 753, 700_922)
+        (311, 537, 700_922)
     );
     assert_eq!(
         figures(2, Strategy::IdempotencyKey, false, false),
@@ -519,7 +519,7 @@ fn any_state_limit_gives_a_consistent_partial_report() {
     // state: the report must still be built, and whatever it found must
     // replay.
     let s = race_with(2, Strategy::CheckThenAct);
-    for max_states in [1, 2, 3, 7, 40, 333] {
+    for max_states in [1, 2, 3, 7, 40, 250] {
         for ties in [false, true] {
             for search in [Search::BreadthFirst, Search::DepthFirst] {
                 let mut o = options(s.strategy, true, ties);

@@ -100,7 +100,7 @@ fn a_request_is_answered_with_the_explorers_report() {
     assert!(d.passed);
     assert_eq!(d.failure, None);
     assert_eq!(
-        d.report.states, 441,
+        d.report.states, 311,
         "race-2 check-then-act with both reductions"
     );
     // check-then-act can charge twice: an outcome with two captures, and its shortest schedule.
@@ -278,7 +278,7 @@ fn the_state_limit_is_a_named_outcome_with_the_clis_words() {
 #[test]
 fn progress_comes_after_every_slice_with_the_hosts_clock() {
     let messages = served(
-        r#"{"explore": {"scenario": "race-3", "strategy": "check-then-act", "unordered_ties": true, "max_states": 20000}}"#,
+        r#"{"explore": {"scenario": "race-3", "strategy": "check-then-act", "max_states": 20000}}"#,
     );
     let progress: Vec<Figures> = messages
         .iter()

@@ -20,6 +20,9 @@
 //! `docs/performance.md`, not here, so they can be kept current.
 
 mod analysis;
+mod call_names;
+#[cfg(test)]
+mod call_names_tests;
 #[cfg(test)]
 mod canonical_tests;
 mod cross_check;
@@ -39,6 +42,7 @@ mod successors;
 mod tests;
 
 use analysis::*;
+use call_names::*;
 pub use cross_check::*;
 use independence::*;
 use index::*;
@@ -58,7 +62,7 @@ use crate::run;
 use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, Strategy};
 use crate::store::{Exec, SessionId, Stmt, Store};
 use crate::trace::{EndReason, Summary};
-use crate::world::{AttemptId, ClientId, Due, Engine, StoreExec, World};
+use crate::world::{AttemptId, CallId, ClientId, Due, Engine, StoreExec, World};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::collections::hash_map::Entry;

@@ -22,7 +22,9 @@
 //!   order and its successors are the renamed successors. Properties and
 //!   outcomes read attempts and intents, never client numbers.
 //!   Instances are not renamed: their connections' sessions are numbered
-//!   inside the store, which would have to be renamed with them.
+//!   inside the store, which would have to be renamed with them. Capture
+//!   calls are renamed too, into an order by attempt, where nothing reads
+//!   their numbers but to find them (`call_names.rs`).
 //! * **Unordered ties** (`unordered_ties`): events due at the same instant
 //!   are a set, not a sequence. The agenda orders them by insertion, which
 //!   only numbers the alternatives of the `Next` choice: removing one event
@@ -94,6 +96,8 @@ pub(super) fn client_classes(s: &Scenario) -> Vec<Vec<u32>> {
 #[derive(Clone, Debug)]
 pub struct Canonicalizer {
     pub(super) classes: Vec<Vec<u32>>,
+    /// Capture calls renamed in canonical order (`call_names.rs`).
+    pub(super) calls: bool,
     pub(super) unordered_ties: bool,
 }
 
@@ -105,18 +109,22 @@ impl Canonicalizer {
             } else {
                 Vec::new()
             },
+            calls: symmetry && calls_interchangeable(scenario),
             unordered_ties,
         }
     }
 
     /// Whether it changes anything at all.
     pub fn is_identity(&self) -> bool {
-        self.classes.is_empty() && !self.unordered_ties
+        self.classes.is_empty() && !self.calls && !self.unordered_ties
     }
 
     pub fn apply(&self, w: &mut World) {
-        if let Some(map) = self.renaming(w) {
-            rename_clients(w, &map);
+        if let Some(r) = self.renaming(w) {
+            rename_clients(w, &r);
+            if !r.calls.is_empty() {
+                rename_calls(w, &r.calls);
+            }
         }
         if self.unordered_ties {
             sort_ties(w);
@@ -133,10 +141,19 @@ impl Canonicalizer {
     /// positions, which a renaming does not change, so renamed copies of one
     /// world get the same canonical form.
     pub(super) fn renaming(&self, w: &World) -> Option<Renaming> {
-        if self.classes.is_empty() {
-            return None;
-        }
+        let calls = if self.calls {
+            call_renaming(w)
+        } else {
+            Vec::new()
+        };
         let n = w.clients.len();
+        if self.classes.is_empty() {
+            let mut map = [0u32; CLIENTS_MAX];
+            for (c, m) in map.iter_mut().enumerate() {
+                *m = c as u32;
+            }
+            return (!calls.is_empty()).then_some(Renaming { map, len: n, calls });
+        }
         assert!(n <= CLIENTS_MAX, "scenarios are validated");
         let mut first_attempt = [u32::MAX; CLIENTS_MAX];
         for (a, at) in w.attempts.iter().enumerate().rev() {
@@ -165,24 +182,38 @@ impl Canonicalizer {
                 changed |= *slot != c;
             }
         }
-        changed.then_some(Renaming { map, len: n })
+        (changed || !calls.is_empty()).then_some(Renaming { map, len: n, calls })
     }
 }
 
 pub(super) const CLIENTS_MAX: usize = crate::scenario::limits::CLIENTS_MAX;
 
-/// Client `c` becomes client `map[c]`.
+/// Client `c` becomes client `map[c]`, and call `c` becomes call
+/// `calls[c]` (no call is renamed when `calls` is empty).
 pub(super) struct Renaming {
     pub(super) map: [u32; CLIENTS_MAX],
     pub(super) len: usize,
+    pub(super) calls: Vec<u32>,
 }
 
 /// An agenda event as it reads after renaming clients by `r`.
 pub(super) fn renamed(due: &Due, r: Option<&Renaming>) -> Due {
     let mut due = due.clone();
-    if let (Some(r), Due::ClientSend { client } | Due::ClientTimeout { client, .. }) = (r, &mut due)
-    {
-        *client = ClientId(r.map[client.ix()]);
+    let Some(r) = r else {
+        return due;
+    };
+    match &mut due {
+        Due::ClientSend { client } | Due::ClientTimeout { client, .. } => {
+            *client = ClientId(r.map[client.ix()]);
+        }
+        Due::AcquirerReceive { call }
+        | Due::AcquirerReply { call }
+        | Due::AcquirerTimeout { call }
+            if !r.calls.is_empty() =>
+        {
+            *call = CallId(r.calls[call.ix()]);
+        }
+        _ => {}
     }
     due
 }

@@ -67,6 +67,16 @@ impl Event {
             self.code = due_code(&self.due);
         }
     }
+
+    pub(crate) fn rename_call(&mut self, to: impl Fn(u32) -> u32) {
+        if let Due::AcquirerReceive { call }
+        | Due::AcquirerReply { call }
+        | Due::AcquirerTimeout { call } = &mut self.due
+        {
+            *call = CallId(to(call.0));
+            self.code = due_code(&self.due);
+        }
+    }
 }
 
 /// Events ordered by (time, insertion). Hashing and equality ignore the
