@@ -268,9 +268,9 @@ enum Command {
         /// state-limit and the run fails.
         #[arg(long, default_value_t = explore::limits::STATES_DEFAULT)]
         max_states: u32,
-        /// How much to reduce. `none`: every state, clients told apart.
-        /// `symmetry` (the default): interchangeable clients merged, the
-        /// same counts. `por`: symmetry, unordered ties, and one order of
+        /// How much to reduce. `none`: every state, clients and capture
+        /// calls told apart. `symmetry` (the default): interchangeable
+        /// clients and capture calls merged, the same counts. `por`: symmetry, unordered ties, and one order of
         /// steps that touch different parts of the world: the same
         /// outcomes, verdicts and shortest examples (in steps), far fewer
         /// states, and no schedule counts.
