@@ -17,10 +17,15 @@
 //! included), one token per client (the client's state, its attempts and
 //! their acquirer calls) and one per instance (its jobs, connections and
 //! queue). The load balancer's counter and the list of attempts have no
-//! token: only events given every token touch them. Two events are *independent* when neither writes a token the
+//! token: only events given every token touch them. A capture only appends
+//! its own call to the acquirer's list, so where the search renames calls
+//! (`call_names.rs`) two captures in either order reach one canonical
+//! world, and a capture is given only its flow's tokens. Two events are
+//! *independent* when neither writes a token the
 //! other reads or writes. Then, from any state where both are due, running
 //! them in either order reaches the same world (up to the renamings the
-//! fingerprint already makes: the store's transaction ids), and neither
+//! search already makes: the store's transaction ids and commit numbers,
+//! and the capture calls), and neither
 //! removes the other from the agenda. `independence_tests.rs` checks both
 //! facts on every pair the relation calls independent, state by state.
 //!
@@ -164,8 +169,9 @@ fn client_of(w: &World, attempt: AttemptId) -> u32 {
 }
 
 /// What `due` reads and writes if it runs now in `w`, where `waiting` are
-/// the tokens of the jobs waiting (see [`Waits`]).
-fn footprint(w: &World, due: &Due, waiting: u32) -> Footprint {
+/// the tokens of the jobs waiting (see [`Waits`]) and `calls_renamed` says
+/// whether the search renames capture calls (`call_names.rs`).
+fn footprint(w: &World, due: &Due, waiting: u32, calls_renamed: bool) -> Footprint {
     use token::*;
     match *due {
         Due::ClientSend { .. }
@@ -195,6 +201,10 @@ fn footprint(w: &World, due: &Due, waiting: u32) -> Footprint {
             };
             let mine = instance(i.0) | client(client_of(w, attempt));
             match handler::kind(&w.scenario, job.pc) {
+                // A capture appends its call to the acquirer's list: two
+                // appends in either order differ only in the calls'
+                // numbers, which the renaming puts back in one order.
+                Kind::Capture if calls_renamed => Footprint::writing(mine),
                 Kind::Capture => Footprint::writing(ACQUIRER | mine),
                 Kind::Publish => Footprint::writing(ACQUIRER | instance(i.0)),
                 Kind::Respond => respond(w, attempt, mine),
@@ -311,7 +321,20 @@ pub(crate) trait Relation {
 }
 
 /// The relation the module doc describes.
-pub(crate) struct Tokens(pub(crate) Instants);
+pub(crate) struct Tokens {
+    instants: Instants,
+    /// The search renames capture calls (`Canonicalizer::calls`).
+    calls_renamed: bool,
+}
+
+impl Tokens {
+    pub(crate) fn new(s: &Scenario, canon: &Canonicalizer) -> Tokens {
+        Tokens {
+            instants: Instants::of(s),
+            calls_renamed: canon.calls,
+        }
+    }
+}
 
 impl Relation for Tokens {
     fn of(&self, w: &World, n: usize) -> Vec<(Footprint, Footprint)> {
@@ -319,8 +342,8 @@ impl Relation for Tokens {
         w.agenda.items[..n]
             .iter()
             .map(|e| {
-                let own = footprint(w, &e.due, waits.waiting);
-                (own, future(w, &e.due, own, &self.0, waits.woken))
+                let own = footprint(w, &e.due, waits.waiting, self.calls_renamed);
+                (own, future(w, &e.due, own, &self.instants, waits.woken))
             })
             .collect()
     }

@@ -195,7 +195,7 @@ impl Explorer {
         // The reduction's transitions are events due now: it needs `Next`
         // as the only choice, and ties unordered (see `independence.rs`).
         let por = (options.por && only_next)
-            .then(|| Box::new(Tokens(Instants::of(&scenario))) as Box<dyn Relation>);
+            .then(|| Box::new(Tokens::new(&scenario, &canon)) as Box<dyn Relation>);
         Explorer {
             por,
             scenario,
