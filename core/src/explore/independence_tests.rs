@@ -8,9 +8,13 @@ use crate::builtins::{self, race};
 use std::collections::VecDeque;
 
 /// Every built-in under every strategy, and race-2 and race-3, where the
-/// reduction applies (only `Next` choices).
+/// reduction applies (only `Next` choices); and race-2 where a card is
+/// declined, whose capture calls are not renamed, so that two captures
+/// there stay dependent.
 fn models() -> Vec<Scenario> {
-    let mut out = vec![race(2), race(3)];
+    let mut declined = race(2);
+    declined.acquirer.decline = true;
+    let mut out = vec![race(2), race(3), declined];
     for s in builtins::all() {
         for strategy in Strategy::ALL {
             let mut s = s.clone();
