@@ -17,7 +17,7 @@
 //! send order, which client symmetry leaves alone.
 
 use crate::scenario::{Fault, Scenario};
-use crate::world::{Due, World};
+use crate::world::World;
 
 /// Whether a call's number is only a name in `s` (see the module's doc).
 pub(crate) fn calls_interchangeable(s: &Scenario) -> bool {
@@ -73,12 +73,7 @@ pub(crate) fn rename_calls(w: &mut World, new_of: &[u32]) {
         }
     }
     for e in &mut w.agenda.items {
-        if matches!(
-            e.due,
-            Due::AcquirerReceive { .. } | Due::AcquirerReply { .. } | Due::AcquirerTimeout { .. }
-        ) {
-            e.rename_call(to);
-        }
+        e.rename_call(to);
     }
     for r in &mut w.watch.resolutions {
         // A lookup lists calls in increasing number, as it would have here.

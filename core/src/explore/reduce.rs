@@ -121,7 +121,9 @@ impl Canonicalizer {
 
     pub fn apply(&self, w: &mut World) {
         if let Some(r) = self.renaming(w) {
-            rename_clients(w, &r);
+            if let Some(map) = &r.clients {
+                rename_clients(w, map);
+            }
             if !r.calls.is_empty() {
                 rename_calls(w, &r.calls);
             }
@@ -129,6 +131,18 @@ impl Canonicalizer {
         if self.unordered_ties {
             sort_ties(w);
         }
+    }
+
+    /// The canonical renaming of a world's clients and capture calls, when
+    /// it changes either.
+    pub(super) fn renaming(&self, w: &World) -> Option<Renaming> {
+        let calls = if self.calls {
+            call_renaming(w)
+        } else {
+            Vec::new()
+        };
+        let clients = self.client_map(w);
+        (clients.is_some() || !calls.is_empty()).then_some(Renaming { clients, calls })
     }
 
     /// The canonical renaming of a world's clients: within each class of
@@ -139,22 +153,12 @@ impl Canonicalizer {
     /// identical states, so any order gives the same canonical world once
     /// the agenda is sorted. The order reads attempt numbers and agenda
     /// positions, which a renaming does not change, so renamed copies of one
-    /// world get the same canonical form.
-    pub(super) fn renaming(&self, w: &World) -> Option<Renaming> {
-        let calls = if self.calls {
-            call_renaming(w)
-        } else {
-            Vec::new()
-        };
-        let n = w.clients.len();
+    /// world get the same canonical form. `None` when no client moves.
+    fn client_map(&self, w: &World) -> Option<[u32; CLIENTS_MAX]> {
         if self.classes.is_empty() {
-            let mut map = [0u32; CLIENTS_MAX];
-            for (c, m) in map.iter_mut().enumerate() {
-                *m = c as u32;
-            }
-            return (!calls.is_empty()).then_some(Renaming { map, len: n, calls });
+            return None;
         }
-        assert!(n <= CLIENTS_MAX, "scenarios are validated");
+        assert!(w.clients.len() <= CLIENTS_MAX, "scenarios are validated");
         let mut first_attempt = [u32::MAX; CLIENTS_MAX];
         for (a, at) in w.attempts.iter().enumerate().rev() {
             first_attempt[at.client as usize] = a as u32;
@@ -182,17 +186,17 @@ impl Canonicalizer {
                 changed |= *slot != c;
             }
         }
-        (changed || !calls.is_empty()).then_some(Renaming { map, len: n, calls })
+        changed.then_some(map)
     }
 }
 
 pub(super) const CLIENTS_MAX: usize = crate::scenario::limits::CLIENTS_MAX;
 
-/// Client `c` becomes client `map[c]`, and call `c` becomes call
-/// `calls[c]` (no call is renamed when `calls` is empty).
+/// Client `c` becomes client `clients[c]` (none moves when `clients` is
+/// `None`), and call `c` becomes call `calls[c]` (none moves when `calls`
+/// is empty).
 pub(super) struct Renaming {
-    pub(super) map: [u32; CLIENTS_MAX],
-    pub(super) len: usize,
+    pub(super) clients: Option<[u32; CLIENTS_MAX]>,
     pub(super) calls: Vec<u32>,
 }
 
@@ -202,15 +206,16 @@ pub(super) fn renamed(due: &Due, r: Option<&Renaming>) -> Due {
     let Some(r) = r else {
         return due;
     };
-    match &mut due {
-        Due::ClientSend { client } | Due::ClientTimeout { client, .. } => {
-            *client = ClientId(r.map[client.ix()]);
+    match (&mut due, &r.clients) {
+        (Due::ClientSend { client } | Due::ClientTimeout { client, .. }, Some(map)) => {
+            *client = ClientId(map[client.ix()]);
         }
-        Due::AcquirerReceive { call }
-        | Due::AcquirerReply { call }
-        | Due::AcquirerTimeout { call }
-            if !r.calls.is_empty() =>
-        {
+        (
+            Due::AcquirerReceive { call }
+            | Due::AcquirerReply { call }
+            | Due::AcquirerTimeout { call },
+            _,
+        ) if !r.calls.is_empty() => {
             *call = CallId(r.calls[call.ix()]);
         }
         _ => {}
@@ -218,12 +223,13 @@ pub(super) fn renamed(due: &Due, r: Option<&Renaming>) -> Due {
     due
 }
 
-pub(super) fn rename_clients(w: &mut World, r: &Renaming) {
-    let map = &r.map[..r.len];
+pub(super) fn rename_clients(w: &mut World, renaming: &[u32; CLIENTS_MAX]) {
+    let len = w.clients.len();
+    let map = &renaming[..len];
     // Put each client state at its new number, by swaps: the state at `i`
     // belongs at `to[i]`.
-    let mut to = r.map;
-    for i in 0..r.len {
+    let mut to = *renaming;
+    for i in 0..len {
         while to[i] as usize != i {
             let j = to[i] as usize;
             w.clients.swap(i, j);

@@ -42,7 +42,7 @@
 //! each other (`ssi.rs`), so a store that holds a serializable transaction
 //! keeps its ids, its commit numbers and its counter.
 
-use super::{FROZEN, Isolation, Store, TxId, TxStatus};
+use super::{FROZEN, Isolation, Store, Tx, TxId, TxStatus};
 use std::hash::{Hash, Hasher};
 
 /// A transaction's new name (see the module's doc).
@@ -107,14 +107,14 @@ impl Hash for Store {
             .iter()
             .zip(&names)
             .map(|(tx, &n)| {
-                let (committed, snapshot) = match tx.status {
-                    TxStatus::Committed(seq) => (Some(seqs.rank(seq)), tx.snapshot.map(|_| 0)),
-                    TxStatus::Aborted => (None, tx.snapshot.map(|_| 0)),
-                    TxStatus::InProgress if tx.isolation == Isolation::ReadCommitted => {
-                        (None, tx.snapshot.map(|_| 0))
-                    }
-                    TxStatus::InProgress => (None, tx.snapshot.map(|s| seqs.rank(s))),
+                let committed = match tx.status {
+                    TxStatus::Committed(seq) => Some(seqs.rank(seq)),
+                    _ => None,
                 };
+                // A snapshot no statement reads again counts only as taken.
+                let snapshot = tx
+                    .snapshot
+                    .map(|s| if reads_again(tx) { seqs.rank(s) } else { 0 });
                 let aborted = tx.status == TxStatus::Aborted;
                 (n, tx.isolation, snapshot, committed, aborted, tx.doomed)
             })
@@ -146,12 +146,19 @@ impl Hash for Store {
 /// transactions above READ COMMITTED, and those of statements waiting.
 struct Ranks(Vec<u64>);
 
+/// Whether a later statement of `tx` reads its snapshot: an open
+/// transaction above READ COMMITTED (READ COMMITTED takes a new one each
+/// statement).
+fn reads_again(tx: &Tx) -> bool {
+    tx.status == TxStatus::InProgress && tx.isolation != Isolation::ReadCommitted
+}
+
 impl Ranks {
     fn of(store: &Store) -> Ranks {
-        let open = store.txs.iter().filter(|tx| {
-            tx.status == TxStatus::InProgress && tx.isolation != Isolation::ReadCommitted
-        });
-        let mut live: Vec<u64> = open
+        let mut live: Vec<u64> = store
+            .txs
+            .iter()
+            .filter(|tx| reads_again(tx))
             .filter_map(|tx| tx.snapshot)
             .chain(
                 store
@@ -204,103 +211,5 @@ pub(crate) mod tests {
         let result = f();
         KEPT.with(|k| k.set(false));
         result
-    }
-
-    use super::super::{Exec, SessionId};
-    use crate::fingerprint::{Fingerprint, of};
-    use crate::store::{Isolation, Stmt, Store, Value};
-
-    fn insert(pedido: i64) -> Stmt {
-        Stmt::Insert {
-            table: "cobranca_simples".into(),
-            values: vec![
-                ("pedido_id".into(), Value::Int(pedido)),
-                ("valor_centavos".into(), Value::Int(25000)),
-                ("status".into(), Value::text("PROCESSANDO")),
-            ],
-            on_conflict_do_nothing: None,
-            returning: vec!["id".into()],
-        }
-    }
-
-    fn read_all() -> Stmt {
-        Stmt::Select {
-            table: "cobranca_simples".into(),
-            columns: vec!["id".into()],
-            filter: vec![],
-            for_update: false,
-        }
-    }
-
-    fn run(st: &mut Store, s: SessionId, stmt: Stmt) -> usize {
-        match st.execute(s, stmt) {
-            Exec::Done(Ok(r)) => r.rows.len(),
-            other => panic!("{other:?}"),
-        }
-    }
-
-    /// Sessions 1 and 2 each insert a row in a transaction, and session 3
-    /// holds a transaction at `isolation` open so that nothing is vacuumed;
-    /// then 1 and 2 commit in the order `first_one`, with session 3's read
-    /// between the two commits when `read_between`, before both when not.
-    /// Returns the store's fingerprint and how many rows that read saw.
-    fn commits(isolation: Isolation, first_one: bool, read_between: bool) -> (Fingerprint, usize) {
-        let mut st = Store::with_all_tables();
-        let [a, b, reader] = [st.open_session(), st.open_session(), st.open_session()];
-        run(&mut st, reader, Stmt::Begin { isolation });
-        for s in [a, b] {
-            run(
-                &mut st,
-                s,
-                Stmt::Begin {
-                    isolation: Isolation::ReadCommitted,
-                },
-            );
-        }
-        run(&mut st, a, insert(1));
-        run(&mut st, b, insert(2));
-        let order = if first_one { [a, b] } else { [b, a] };
-        let mut seen = 0;
-        if !read_between {
-            seen = run(&mut st, reader, read_all());
-        }
-        run(&mut st, order[0], Stmt::Commit);
-        if read_between {
-            seen = run(&mut st, reader, read_all());
-        }
-        run(&mut st, order[1], Stmt::Commit);
-        (of(&st), seen)
-    }
-
-    #[test]
-    fn two_commits_no_snapshot_tells_apart_are_one_state() {
-        for isolation in [Isolation::ReadCommitted, Isolation::RepeatableRead] {
-            assert_eq!(
-                commits(isolation, true, false),
-                commits(isolation, false, false),
-                "{isolation:?}: the reader's snapshot came before both commits"
-            );
-        }
-        // A READ COMMITTED reader takes its next snapshot after both.
-        assert_eq!(
-            commits(Isolation::ReadCommitted, true, true).0,
-            commits(Isolation::ReadCommitted, false, true).0
-        );
-    }
-
-    #[test]
-    fn a_snapshot_between_two_commits_keeps_their_order() {
-        // REPEATABLE READ keeps the snapshot it took between the commits:
-        // it saw one row, and which one decides every later read.
-        let (one_first, saw) = commits(Isolation::RepeatableRead, true, true);
-        let (two_first, _) = commits(Isolation::RepeatableRead, false, true);
-        assert_eq!(saw, 1);
-        assert_ne!(one_first, two_first);
-        // The same stores with the numbers kept differ too: the ranking
-        // merges no more than the raw numbers do here, and no less above.
-        assert_ne!(
-            with_ids_kept(|| commits(Isolation::ReadCommitted, true, false).0),
-            with_ids_kept(|| commits(Isolation::ReadCommitted, false, false).0)
-        );
     }
 }
