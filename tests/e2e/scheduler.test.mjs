@@ -33,6 +33,9 @@ function race4Link() {
 const RUN_TIMEOUT_MS = 120_000;
 
 
+/** A count as the Portuguese page writes it (1.556.557). */
+const pt = (n) => Number(n).toLocaleString('pt-BR');
+
 describe('the workshop\'s scheduler', () => {
   const { open, consoleErrors, pageErrors } = workshopSession('scheduler', { downloads: true, clipboard: true });
 
@@ -43,6 +46,12 @@ describe('the workshop\'s scheduler', () => {
   const pick = (tab, choice) => tab.click(`[data-testid=pick][data-choice="${choice}"]`);
   const picks = (tab) => tab.locator('[data-testid=pick]');
   /** The board as drawn: its frame and its markup. */
+  /** The fast count's status line and verdicts, against the CLI's reduced report `whole`. */
+  const showsReducedReport = async (tab, whole) => {
+    assert.equal(await text(tab, 'explore-status'), `Exploração completa (contagem rápida): ${pt(whole.states)} estados · ${pt(whole.transitions)} transições · escalonamentos não contados`);
+    const verdicts = await tab.$$eval('[data-testid=property]', (ps) => ps.map((p) => [p.dataset.property, p.dataset.verdict]));
+    assert.deepEqual(verdicts, whole.properties.map((p) => [p.property.name, p.verdict]));
+  };
   const board = (tab) =>
     tab.$eval('[data-testid=workshop] [data-testid=lousa]', (svg) => ({
       frame: svg.dataset.frame,
@@ -245,7 +254,6 @@ describe('the workshop\'s scheduler', () => {
       const report = JSON.parse(cli('explore', 'race-2', '--strategy', strategy, '--format', 'json'));
       await tab.click('[data-testid=explore]');
       await tab.waitForSelector('[data-testid=outcomes]', { timeout: RUN_TIMEOUT_MS });
-      const pt = (n) => Number(n).toLocaleString('pt-BR');
       assert.match(await text(tab, 'explore-status'), new RegExp(`${pt(report.states)} estados · ${pt(report.transitions)} transições · ${pt(report.schedules)} escalonamentos`));
       const shown = await tab.locator('[data-testid=outcome-schedules]').allTextContents();
       assert.deepEqual(shown, report.outcomes.map((o) => pt(o.schedules)));
@@ -316,7 +324,6 @@ describe('the workshop\'s scheduler', () => {
     const tab = await open('?modo=oficina&scenario=race-3&strategy=check-then-act');
     const workers = [];
     tab.on('worker', (w) => workers.push(w.url()));
-    const pt = (n) => Number(n).toLocaleString('pt-BR');
     const daqui = (prefix) => {
       const args = ['explore', 'race-3', '--strategy', 'check-then-act', '--format', 'json'];
       const from = JSON.parse(cli(...args, ...(prefix === '' ? [] : ['--from', prefix])));
@@ -364,7 +371,6 @@ describe('the workshop\'s scheduler', () => {
   test('the fast count of race-3: the CLI\'s reduced report, outcomes from here instead of schedules', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
     const tab = await open('?modo=oficina&scenario=race-3&strategy=check-then-act');
     const por = (prefix) => JSON.parse(cli('explore', 'race-3', '--strategy', 'check-then-act', '--reduction', 'por', '--format', 'json', ...(prefix ? ['--from', prefix] : [])));
-    const pt = (n) => Number(n).toLocaleString('pt-BR');
     const daqui = (r) => `daqui: ${pt(r.outcomes.length)} desfechos possíveis, ${pt(r.outcomes.filter((o) => o.double_charge).length)} cobram duas vezes`;
     const shows = (want) => tab.waitForFunction((w) => document.querySelector('[data-testid=from-here]')?.textContent === w, want, { timeout: RUN_TIMEOUT_MS, polling: 5 });
     const whole = por('');
@@ -374,12 +380,10 @@ describe('the workshop\'s scheduler', () => {
     await tab.click('[data-testid=explore]');
     await tab.waitForSelector('[data-testid=outcomes]', { timeout: RUN_TIMEOUT_MS });
     const took = Date.now() - t0;
-    assert.equal(await text(tab, 'explore-status'), `Exploração completa (contagem rápida): ${pt(whole.states)} estados · ${pt(whole.transitions)} transições · escalonamentos não contados`);
+    await showsReducedReport(tab, whole);
     const cells = await tab.locator('[data-testid=outcome-schedules]').allTextContents();
     assert.equal(cells.length, whole.outcomes.length);
     assert.ok(cells.every((c) => c === 'não contado'), cells.join(' | '));
-    const verdicts = await tab.$$eval('[data-testid=property]', (ps) => ps.map((p) => [p.dataset.property, p.dataset.verdict]));
-    assert.deepEqual(verdicts, whole.properties.map((p) => [p.property.name, p.verdict]));
     await shows(daqui(whole));
     await pick(tab, 1);
     await shows(daqui(por('0-1')));
@@ -395,7 +399,6 @@ describe('the workshop\'s scheduler', () => {
     const tab = await open(`?modo=oficina&scenario=${encodeURIComponent(link)}&strategy=check-then-act`);
     const whole = JSON.parse(cli('explore', link, '--strategy', 'check-then-act', '--reduction', 'por', '--format', 'json'));
     assert.equal(whole.status, 'complete', 'race-4 under por fits the default state limit');
-    const pt = (n) => Number(n).toLocaleString('pt-BR');
     await tab.check('[data-testid=reduction-por]');
     // Every state count the progress bar shows, as it shows it.
     await tab.evaluate(() => {
@@ -412,9 +415,7 @@ describe('the workshop\'s scheduler', () => {
     const progress = await tab.evaluate(() => window.__progress);
     assert.ok(progress.length >= 3, `the count showed its progress (${progress.join(', ')})`);
     assert.ok(progress.every((n, i) => n < whole.states && (i === 0 || n > progress[i - 1])), `progress only grows, below the end: ${progress.join(', ')}`);
-    assert.equal(await text(tab, 'explore-status'), `Exploração completa (contagem rápida): ${pt(whole.states)} estados · ${pt(whole.transitions)} transições · escalonamentos não contados`);
-    const verdicts = await tab.$$eval('[data-testid=property]', (ps) => ps.map((p) => [p.dataset.property, p.dataset.verdict]));
-    assert.deepEqual(verdicts, whole.properties.map((p) => [p.property.name, p.verdict]));
+    await showsReducedReport(tab, whole);
     assert.equal(await tab.locator('[data-testid=outcome-schedules]').count(), whole.outcomes.length);
     console.log(`race-4 check-then-act, fast count in the workshop: ${took} ms for ${whole.states} states`);
     await tab.close();
