@@ -394,10 +394,15 @@ describe('the workshop\'s scheduler', () => {
     await tab.close();
   });
 
-  test('the fast count of race-4: a complete verdict in the browser, with progress, as the CLI reports it', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
-    const link = race4Link();
-    const tab = await open(`?modo=oficina&scenario=${encodeURIComponent(link)}&strategy=check-then-act`);
-    const whole = JSON.parse(cli('explore', link, '--strategy', 'check-then-act', '--reduction', 'por', '--format', 'json'));
+  test('race-4 from the picker, and its fast count: a complete verdict in the browser, with progress, as the CLI reports it', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=race-3&strategy=check-then-act');
+    // The workshop's picker has race-4 right after race-3; the reader's has not.
+    const names = await tab.locator('[data-testid=scenario] option').evaluateAll((os) => os.map((o) => o.value));
+    assert.equal(names.indexOf('race-4'), names.indexOf('race-3') + 1);
+    await tab.selectOption('[data-testid=scenario]', 'race-4');
+    await tab.waitForFunction(() => new URLSearchParams(location.search).get('scenario') === 'race-4');
+    assert.equal(await tab.locator('[data-testid=workshop] [data-testid^=instance-]').count(), 4, 'four instances on the board');
+    const whole = JSON.parse(cli('explore', 'race-4', '--strategy', 'check-then-act', '--reduction', 'por', '--format', 'json'));
     assert.equal(whole.status, 'complete', 'race-4 under por fits the default state limit');
     await tab.check('[data-testid=reduction-por]');
     // Every state count the progress bar shows, as it shows it.

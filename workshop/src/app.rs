@@ -135,9 +135,9 @@ fn Settings() -> impl IntoView {
     let ws = expect_context::<Ws>();
     let p = expect_context::<Presenter>();
     let w = move || words(ws.lang.get());
-    let scenarios = builtins::NAMES
-        .iter()
-        .map(|name| view! { <option value=*name>{*name}</option> })
+    let scenarios = url::scenario_names()
+        .into_iter()
+        .map(|name| view! { <option value=name>{name}</option> })
         .collect_view();
     let strategies = Strategy::ALL
         .iter()
@@ -172,7 +172,7 @@ fn Settings() -> impl IntoView {
                         data-testid="scenario"
                         prop:value=move || ws.scenario.get()
                         on:change=move |e| {
-                            if let Some(name) = builtins::static_name(&event_target_value(&e)) {
+                            if let Ok(name) = url::scenario_name(&event_target_value(&e)) {
                                 let strategy = builtins::builtin(name).map_or(Strategy::CheckThenAct, |s| s.strategy);
                                 ws.choose_world(name, strategy);
                             }

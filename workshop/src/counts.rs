@@ -302,17 +302,24 @@ fn double_charging(r: &Report) -> u128 {
 
 /// Why a count stopped at the state limit, naming the limit: the one the
 /// worker's `ready` said it explores under, or, before any worker said it,
-/// the states the count reached (equal to it when it stopped there).
+/// the states the count reached (equal to it when it stopped there). An
+/// exact count cut off points to the fast one, which merges far more
+/// (race-4's exact count never fits; its fast count takes a second).
 pub fn state_limit(r: &Report, limit: Option<u32>, lang: Lang) -> String {
     let w = words(lang);
     let limit = limit.map_or(r.states, u64::from);
-    format!(
+    let said = format!(
         "{} {} {}: {}",
         w.state_limit,
         count(limit.into(), lang),
         w.states_word,
         w.state_limit_why
-    )
+    );
+    if r.schedules_counted {
+        format!("{said} {}", w.state_limit_try_fast)
+    } else {
+        said
+    }
 }
 
 fn status(c: &Counting, limit: Option<u32>, lang: Lang) -> AnyView {
@@ -539,9 +546,28 @@ pub(crate) mod tests {
         let cut = counted(100);
         assert_eq!(
             state_limit(&cut, Some(5_000_000), Lang::Pt),
-            "A exploração parou no limite de 5.000.000 estados: nada pode ser afirmado sobre os escalonamentos que faltaram."
+            "A exploração parou no limite de 5.000.000 estados: nada pode ser afirmado sobre os escalonamentos que faltaram. \
+             A contagem rápida, que segue uma ordem só para passos independentes, pode chegar a um veredito: marque-a e conte de novo."
         );
         // Before any worker said it: the states the count stopped at.
         assert!(state_limit(&cut, None, Lang::En).contains("limit of 100 states: nothing"));
+    }
+
+    /// The fast count cut off says so and no more: there is no faster
+    /// count to point to.
+    #[test]
+    fn only_an_exact_count_cut_off_points_to_the_fast_one() {
+        let mut s = builtins::builtin("race-3").unwrap();
+        s.strategy = Strategy::CheckThenAct;
+        let mut options = explore::Options::for_scenario(&s);
+        options.max_states = 100;
+        options.por = true;
+        let fast = explore::explore(&s, &options).unwrap();
+        assert_eq!(fast.status, explore::Status::StateLimit);
+        let said = state_limit(&fast, Some(100), Lang::En);
+        assert!(said.ends_with("did not reach."), "{said}");
+        assert!(
+            state_limit(&counted(100), Some(100), Lang::En).ends_with("tick it and count again.")
+        );
     }
 }

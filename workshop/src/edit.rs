@@ -305,7 +305,7 @@ pub fn resize_clients(name: &str, edits: &str, more: bool) -> Result<String, Str
 /// edits that make it, or the parser's words.
 pub fn import(text: &str, fallback: &'static str) -> Result<(&'static str, String), String> {
     let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
-    let name = lousa_core::builtins::static_name(&scenario.name).unwrap_or(fallback);
+    let name = crate::url::scenario_name(&scenario.name).unwrap_or(fallback);
     Ok((name, kept(name, &scenario)?))
 }
 

@@ -518,7 +518,7 @@ pub fn seeded(
     seed: u64,
 ) -> Result<Seeded, String> {
     let name = link.split_once(';').map_or(link, |(name, _)| name);
-    let name = builtins::static_name(name).ok_or_else(|| format!("{name}: no such built-in"))?;
+    let name = crate::url::scenario_name(name).map_err(|_| format!("{name}: no such built-in"))?;
     let mut s = link::decode(link).map_err(|e| e.to_string())?;
     // The edits say what differs from the built-in but its strategy and
     // seed: the board has a signal for the one and replays choices, not

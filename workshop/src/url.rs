@@ -21,6 +21,30 @@ use std::sync::Arc;
 /// The scenario a workshop link opens when it names none: the smallest race.
 pub const DEFAULT_SCENARIO: &str = "race-2";
 
+/// Races the workshop offers beyond the built-ins both pages list
+/// (`builtins::NAMES`): "what changes with a fourth client?" is a workshop
+/// question, and the fast count answers race-4 in the room. race-5 is left
+/// out: its fast count does not fit the explorer's state limit.
+pub const MORE_RACES: [&str; 1] = ["race-4"];
+
+/// A scenario the workshop opens by name: a built-in, or one of
+/// [`MORE_RACES`]. The reader's page keeps to the built-ins.
+pub fn scenario_name(value: &str) -> Result<&'static str, Reason> {
+    url::scenario(value).or_else(|e| MORE_RACES.into_iter().find(|n| *n == value).ok_or(e))
+}
+
+/// The workshop's scenario picker, in order: the built-ins, with
+/// [`MORE_RACES`] after the last race among them.
+pub fn scenario_names() -> Vec<&'static str> {
+    let mut names = builtins::NAMES.to_vec();
+    let after = names
+        .iter()
+        .rposition(|n| n.starts_with("race-"))
+        .map_or(names.len(), |i| i + 1);
+    names.splice(after..after, MORE_RACES);
+    names
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     /// The built-in the scenario starts from.
@@ -89,7 +113,7 @@ pub fn parse(query: &str) -> (Setup, Problems) {
                 "modo" => Ok(()),
                 "scenario" => {
                     let (name, rest) = value.split_once(';').unwrap_or((value, ""));
-                    url::scenario(name).map(|name| {
+                    scenario_name(name).map(|name| {
                         scenario = name;
                         edits = rest.to_string();
                         scenario_named = true;
@@ -312,6 +336,45 @@ mod tests {
             .iter()
             .map(|p| (p.param.as_str(), p.value.as_str(), &p.reason))
             .collect()
+    }
+
+    #[test]
+    fn race_4_opens_in_the_workshop_only() {
+        let (setup, problems) = parse("?modo=oficina&scenario=race-4&strategy=check-then-act");
+        assert_eq!(problems, Problems::default());
+        assert_eq!(setup.scenario, "race-4");
+        assert_eq!(setup.strategy, Strategy::CheckThenAct);
+        // Edited, it reads back too: the clients' timeout on all four.
+        let (edited, problems) = parse("?modo=oficina&scenario=race-4;clients.3.timeout_ms=900");
+        assert_eq!(problems, Problems::default());
+        assert_eq!(
+            (edited.scenario, edited.edits.as_str()),
+            ("race-4", "clients.3.timeout_ms=900")
+        );
+        // The reader's page keeps to the built-ins, and the workshop to the
+        // races it lists.
+        assert_eq!(url::scenario("race-4"), Err(Reason::UnknownScenario));
+        let (_, problems) = parse("?modo=oficina&scenario=race-5");
+        assert_eq!(
+            named(&problems),
+            [("scenario", "race-5", &Reason::UnknownScenario)]
+        );
+    }
+
+    #[test]
+    fn the_picker_lists_every_built_in_and_race_4_after_race_3() {
+        let names = scenario_names();
+        assert_eq!(names.len(), builtins::NAMES.len() + MORE_RACES.len());
+        assert!(builtins::NAMES.iter().all(|n| names.contains(n)));
+        let at = |name: &str| names.iter().position(|n| *n == name).unwrap();
+        assert_eq!(at("race-4"), at("race-3") + 1);
+        for name in MORE_RACES {
+            assert!(
+                builtins::builtin(name).is_some(),
+                "{name} is a race the core builds"
+            );
+            assert_eq!(scenario_name(name), Ok(name));
+        }
     }
 
     #[test]

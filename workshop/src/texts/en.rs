@@ -34,6 +34,7 @@ pub const EN: Words = Words {
     per_second: "states/s",
     state_limit: "The exploration stopped at the limit of",
     state_limit_why: "nothing can be said about the schedules it did not reach.",
+    state_limit_try_fast: "The fast count, which follows one order of independent steps, may still reach a verdict: tick it and count again.",
     complete: "Exploration complete",
     schedules_word: "schedules",
     captures_col: "Captures per intent",

@@ -46,6 +46,8 @@ pub struct Words {
     /// limit and `states_word`, then why that matters.
     pub state_limit: &'static str,
     pub state_limit_why: &'static str,
+    /// After a cut-off exact count: the fast count may still get a verdict.
+    pub state_limit_try_fast: &'static str,
     pub complete: &'static str,
     pub schedules_word: &'static str,
     pub captures_col: &'static str,

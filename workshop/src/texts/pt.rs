@@ -34,6 +34,7 @@ pub const PT: Words = Words {
     per_second: "estados/s",
     state_limit: "A exploração parou no limite de",
     state_limit_why: "nada pode ser afirmado sobre os escalonamentos que faltaram.",
+    state_limit_try_fast: "A contagem rápida, que segue uma ordem só para passos independentes, pode chegar a um veredito: marque-a e conte de novo.",
     complete: "Exploração completa",
     schedules_word: "escalonamentos",
     captures_col: "Capturas por intenção",
