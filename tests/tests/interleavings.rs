@@ -614,6 +614,58 @@ proptest! {
     }
 }
 
+/// A race whose flows are interchangeable (`--reduction flows`): 2 or 3
+/// clients alike, each sending once, with random latencies, timeouts,
+/// pool size, isolation and design.
+fn race_like() -> impl Strategy<Value = Scenario> {
+    (
+        2u32..=3,
+        prop::sample::select(Design::ALL.to_vec()),
+        0u64..=10,
+        prop::sample::select(vec![0u64, 1, 30, 3_000]),
+        0u64..=5,
+        1u32..=2,
+        prop::sample::select(vec![
+            Isolation::ReadCommitted,
+            Isolation::RepeatableRead,
+            Isolation::Serializable,
+        ]),
+        prop::sample::select(vec![20u64, 500, 500_000]),
+    )
+        .prop_map(
+            |(n, design, db, acquirer, network, pool, isolation, timeout)| {
+                let mut s = race(n);
+                s.strategy = design;
+                s.db_latency_ms = db;
+                s.acquirer.latency_ms = acquirer;
+                s.network.latency_ms = network;
+                s.pool_size = pool;
+                s.isolation = isolation;
+                for c in &mut s.clients {
+                    c.timeout_ms = timeout;
+                }
+                s
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(Config { cases: cases() / 10, ..always_config() })]
+
+    /// Random races: with flows renamed, the search reports the verdicts,
+    /// the longest run and each outcome class (answers as a multiset) with
+    /// its shortest example of the full search, and its examples replay
+    /// (`explore::check_flow_reduction`).
+    #[test]
+    fn the_flow_reduction_says_what_the_full_search_says(s in race_like()) {
+        prop_assert!(s.validate().is_ok(), "{:?}", s.validate());
+        if let Some(checked) = explore::check_flow_reduction(&s, 20_000) {
+            let (reduced, full) = checked.map_err(TestCaseError::fail)?;
+            prop_assert!(reduced <= full);
+        }
+    }
+}
+
 #[test]
 fn every_generated_scenario_is_valid_and_runs_to_an_end() {
     let mut runner = finder(6, cases());

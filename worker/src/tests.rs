@@ -144,6 +144,34 @@ fn a_reduced_request_gets_the_reduced_report_and_its_verdicts() {
     assert_eq!(reduced.terminal_states, full.terminal_states);
 }
 
+/// `flows`, the CLI's widest reduction, reaches the worker as it is: the
+/// CLI's report, in fewer states than `por`.
+#[test]
+fn a_flows_request_gets_the_clis_report() {
+    let messages = served(
+        r#"{"explore": {"scenario": "race-3", "strategy": "check-then-act", "reduction": "flows"}}"#,
+    );
+    let reduced = done(&messages).report.clone();
+    let mut s = builtins::builtin("race-3").unwrap();
+    s.strategy = Strategy::CheckThenAct;
+    let mut options = explore::Options::for_scenario(&s);
+    options.set_reduction(explore::Reduction::Flows);
+    assert_eq!(
+        reduced,
+        explore::explore(&s, &options).unwrap(),
+        "the CLI's report"
+    );
+    assert!(reduced.reductions.contains(&"flow-symmetry".to_string()));
+    options.set_reduction(explore::Reduction::Por);
+    let por = explore::explore(&s, &options).unwrap();
+    assert!(
+        reduced.states * 3 < por.states,
+        "{} of {}",
+        reduced.states,
+        por.states
+    );
+}
+
 #[test]
 fn defaults_are_the_clis() {
     let Ok(Request::Explore(r)) = Request::parse(r#"{"explore": {"scenario": "race-2"}}"#) else {

@@ -76,6 +76,8 @@
 //! with the same future up to a renaming of clients, and the relation is
 //! the same under any such renaming (its tokens are per client and the
 //! clients of a class have equal specs), so the two reductions compose.
+//! Renaming whole flows (`flow_names.rs`) moves a client's and an
+//! instance's tokens with them, and composes the same way.
 //!
 //! **A limit.** A run ends early at `limits::EVENTS_MAX` steps, which is
 //! not a terminal state of the model but a cut. The full search already

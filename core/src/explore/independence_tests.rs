@@ -35,7 +35,7 @@ fn the_reduced_search_reports_what_the_full_search_reports() {
         // A model past the bound has cost the bound's states before it is
         // left out, so the bound sits just above the largest model compared:
         // a lower one leaves that model out too, and the count below fails.
-        if let Some(result) = check_with(s, 25_000, None) {
+        if let Some(result) = check_with(s, 25_000, None, false) {
             let (r, f) = result.unwrap_or_else(|e| panic!("{e}"));
             (reduced, full, compared) = (reduced + r, full + f, compared + 1);
         }
@@ -64,7 +64,7 @@ fn the_reduced_search_reports_what_the_full_search_reports() {
 fn the_reduced_search_reports_what_the_full_search_reports_on_race_3() {
     let mut s = race(3);
     s.strategy = Strategy::CheckThenAct;
-    let checked = check_with(&s, 200_000, None).expect("race-3 finishes in full");
+    let checked = check_with(&s, 200_000, None, false).expect("race-3 finishes in full");
     let (r, f) = checked.unwrap_or_else(|e| panic!("{e}"));
     assert!(r * 2 < f, "race-3: {r} states reduced, {f} in full");
 }
@@ -232,7 +232,7 @@ fn a_wrong_relation_fails_both_checks() {
     };
     let oracle_says = oracle(&s, wrong().as_ref(), 400);
     assert!(oracle_says.is_err(), "the oracle passed: {oracle_says:?}");
-    let compared = check_with(&s, 60_000, Some(wrong())).expect("race-2 finishes");
+    let compared = check_with(&s, 60_000, Some(wrong()), false).expect("race-2 finishes");
     assert!(compared.is_err(), "the comparison passed: {compared:?}");
     eprintln!(
         "with statements called independent:\n  oracle: {oracle_says:?}\n  comparison: {compared:?}"
@@ -246,5 +246,9 @@ fn a_wrong_relation_fails_both_checks() {
         )
         .is_ok()
     );
-    assert!(check_with(&s, 60_000, None).expect("finishes").is_ok());
+    assert!(
+        check_with(&s, 60_000, None, false)
+            .expect("finishes")
+            .is_ok()
+    );
 }

@@ -26,6 +26,9 @@ mod call_names_tests;
 #[cfg(test)]
 mod canonical_tests;
 mod cross_check;
+mod flow_names;
+#[cfg(test)]
+mod flow_names_tests;
 mod independence;
 #[cfg(test)]
 mod independence_tests;
@@ -44,6 +47,7 @@ mod tests;
 use analysis::*;
 use call_names::*;
 pub use cross_check::*;
+use flow_names::*;
 use independence::*;
 use index::*;
 pub use kept::*;
@@ -181,6 +185,12 @@ pub struct Options {
     /// balancer that does not choose); elsewhere the search is full and
     /// the report says so.
     pub por: bool,
+    /// With `por`: merge states whose flows (an attempt, its client, its
+    /// instance and that instance's sessions) differ only by name, where
+    /// the scenario's flows are interchangeable (`flow_names.rs`). The
+    /// verdicts and their shortest examples stay those of the full search;
+    /// outcomes are listed up to which attempt is which.
+    pub flows: bool,
     pub properties: Vec<Claim>,
 }
 
@@ -196,6 +206,7 @@ impl Options {
             symmetry: true,
             unordered_ties: false,
             por: false,
+            flows: false,
             properties: properties_for(strategy),
         }
     }
@@ -224,19 +235,21 @@ impl Options {
 
     /// The reduction these options name, as `--reduction` spells it.
     pub fn reduction(&self) -> Reduction {
-        match (self.por, self.symmetry) {
-            (true, _) => Reduction::Por,
-            (false, true) => Reduction::Symmetry,
-            (false, false) => Reduction::None,
+        match (self.flows && self.por, self.por, self.symmetry) {
+            (true, _, _) => Reduction::Flows,
+            (false, true, _) => Reduction::Por,
+            (false, false, true) => Reduction::Symmetry,
+            (false, false, false) => Reduction::None,
         }
     }
 
     /// Sets the reduction: `none` turns client symmetry off, `symmetry`
     /// is the default, `por` adds the partial-order reduction (and with it
-    /// unordered ties) to symmetry.
+    /// unordered ties) to symmetry, and `flows` whole flows to `por`.
     pub fn set_reduction(&mut self, r: Reduction) {
         self.symmetry = r != Reduction::None;
-        self.por = r == Reduction::Por;
+        self.por = matches!(r, Reduction::Por | Reduction::Flows);
+        self.flows = r == Reduction::Flows;
     }
 
     /// The names of the reductions these options turn on.
@@ -254,6 +267,9 @@ impl Options {
         if self.por {
             r.push("partial-order".into());
         }
+        if self.por && self.flows {
+            r.push("flow-symmetry".into());
+        }
         r
     }
 }
@@ -270,16 +286,26 @@ pub enum Reduction {
     /// the same outcomes, verdicts and shortest examples in steps, no
     /// schedule counts.
     Por,
+    /// `por`, and flows that differ only by name merged: the same
+    /// verdicts and shortest examples in steps, outcomes up to which
+    /// attempt is which.
+    Flows,
 }
 
 impl Reduction {
-    pub const ALL: [Reduction; 3] = [Reduction::None, Reduction::Symmetry, Reduction::Por];
+    pub const ALL: [Reduction; 4] = [
+        Reduction::None,
+        Reduction::Symmetry,
+        Reduction::Por,
+        Reduction::Flows,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Reduction::None => "none",
             Reduction::Symmetry => "symmetry",
             Reduction::Por => "por",
+            Reduction::Flows => "flows",
         }
     }
 

@@ -25,6 +25,12 @@
 //!   inside the store, which would have to be renamed with them. Capture
 //!   calls are renamed too, into an order by attempt, where nothing reads
 //!   their numbers but to find them (`call_names.rs`).
+//! * **Flows** (`--reduction flows`, with the partial-order reduction
+//!   only): once every attempt of a race is routed, whole flows (an
+//!   attempt with its client, instance, sessions and call) are renamed
+//!   into an order by what they hold (`flow_names.rs`). The verdicts stay
+//!   exact; outcomes, which name attempts by number, are then listed up to
+//!   which attempt is which, so the searches that count keep it off.
 //! * **Unordered ties** (`unordered_ties`): events due at the same instant
 //!   are a set, not a sequence. The agenda orders them by insertion, which
 //!   only numbers the alternatives of the `Next` choice: removing one event
@@ -98,6 +104,8 @@ pub struct Canonicalizer {
     pub(super) classes: Vec<Vec<u32>>,
     /// Capture calls renamed in canonical order (`call_names.rs`).
     pub(super) calls: bool,
+    /// Whole flows renamed once routed (`flow_names.rs`).
+    pub(super) flows: bool,
     pub(super) unordered_ties: bool,
 }
 
@@ -110,17 +118,30 @@ impl Canonicalizer {
                 Vec::new()
             },
             calls: symmetry && calls_interchangeable(scenario),
+            flows: false,
             unordered_ties,
         }
     }
 
+    /// Also renames whole flows where `scenario`'s are interchangeable
+    /// (`flow_names.rs`), when `on`.
+    pub fn with_flows(mut self, scenario: &Scenario, on: bool) -> Canonicalizer {
+        self.flows = on && flows_interchangeable(scenario, &self.classes);
+        self
+    }
+
     /// Whether it changes anything at all.
     pub fn is_identity(&self) -> bool {
-        self.classes.is_empty() && !self.calls && !self.unordered_ties
+        self.classes.is_empty() && !self.calls && !self.flows && !self.unordered_ties
     }
 
     pub fn apply(&self, w: &mut World) {
-        if let Some(r) = self.renaming(w) {
+        if self.flows
+            && let Some(m) = flow_renaming(w)
+        {
+            rename_flows(w, &m);
+        }
+        if let Some(r) = self.renaming_of_clients_and_calls(w) {
             if let Some(map) = &r.clients {
                 rename_clients(w, map);
             }
@@ -133,16 +154,37 @@ impl Canonicalizer {
         }
     }
 
-    /// The canonical renaming of a world's clients and capture calls, when
-    /// it changes either.
+    /// The canonical renaming of a world's flows, clients and capture
+    /// calls, when it changes any. Clients and calls are renamed as they
+    /// stand once the flows are.
     pub(super) fn renaming(&self, w: &World) -> Option<Renaming> {
+        let flows = if self.flows { flow_renaming(w) } else { None };
+        let Some(m) = flows else {
+            return self.renaming_of_clients_and_calls(w);
+        };
+        let mut renamed = w.clone();
+        rename_flows(&mut renamed, &m);
+        let rest = self.renaming_of_clients_and_calls(&renamed);
+        let (clients, calls) = rest.map_or((None, Vec::new()), |r| (r.clients, r.calls));
+        Some(Renaming {
+            flows: Some(m),
+            clients,
+            calls,
+        })
+    }
+
+    fn renaming_of_clients_and_calls(&self, w: &World) -> Option<Renaming> {
         let calls = if self.calls {
             call_renaming(w)
         } else {
             Vec::new()
         };
         let clients = self.client_map(w);
-        (clients.is_some() || !calls.is_empty()).then_some(Renaming { clients, calls })
+        (clients.is_some() || !calls.is_empty()).then_some(Renaming {
+            flows: None,
+            clients,
+            calls,
+        })
     }
 
     /// The canonical renaming of a world's clients: within each class of
@@ -192,10 +234,11 @@ impl Canonicalizer {
 
 pub(super) const CLIENTS_MAX: usize = crate::scenario::limits::CLIENTS_MAX;
 
-/// Client `c` becomes client `clients[c]` (none moves when `clients` is
-/// `None`), and call `c` becomes call `calls[c]` (none moves when `calls`
-/// is empty).
+/// Flows move first by `flows` (none when `None`); then client `c`
+/// becomes client `clients[c]` (none moves when `clients` is `None`), and
+/// call `c` becomes call `calls[c]` (none moves when `calls` is empty).
 pub(super) struct Renaming {
+    pub(super) flows: Option<FlowMap>,
     pub(super) clients: Option<[u32; CLIENTS_MAX]>,
     pub(super) calls: Vec<u32>,
 }
@@ -206,6 +249,11 @@ pub(super) fn renamed(due: &Due, r: Option<&Renaming>) -> Due {
     let Some(r) = r else {
         return due;
     };
+    if let Some(m) = &r.flows {
+        let mut e = crate::world::Event::new(0, 0, due);
+        e.rename_flow(|a| m.attempts[a as usize], |i| m.instances[i as usize]);
+        due = e.due;
+    }
     match (&mut due, &r.clients) {
         (Due::ClientSend { client } | Due::ClientTimeout { client, .. }, Some(map)) => {
             *client = ClientId(map[client.ix()]);

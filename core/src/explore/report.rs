@@ -237,6 +237,9 @@ impl Explorer {
         if self.por.is_none() {
             r.retain(|n| n != "partial-order");
         }
+        if self.por.is_none() || !self.canon.flows {
+            r.retain(|n| n != "flow-symmetry");
+        }
         r
     }
 

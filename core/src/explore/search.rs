@@ -169,8 +169,11 @@ impl Explorer {
         start: World,
     ) -> Result<Explorer, ExploreError> {
         options.validate()?;
-        let canon = Canonicalizer::new(scenario, options.symmetry, options.ties_unordered());
         let only_next = only_next_choices(scenario);
+        // Flows are renamed only where the partial-order reduction runs: a
+        // search that counts schedules per outcome must keep attempts apart.
+        let canon = Canonicalizer::new(scenario, options.symmetry, options.ties_unordered())
+            .with_flows(scenario, options.por && options.flows && only_next);
         let mut ex = Self::empty(
             scenario.clone(),
             start.clone(),

@@ -68,6 +68,32 @@ impl Event {
         }
     }
 
+    /// Gives the event other attempt and instance numbers (flow renaming:
+    /// `explore/flow_names.rs`).
+    pub(crate) fn rename_flow(
+        &mut self,
+        attempt: impl Fn(u32) -> u32,
+        instance: impl Fn(u32) -> u32,
+    ) {
+        match &mut self.due {
+            Due::ClientTimeout { attempt: a, .. }
+            | Due::ArriveAtInstance { attempt: a }
+            | Due::ResponseArrive { attempt: a } => *a = AttemptId(attempt(a.0)),
+            Due::Step {
+                instance: i,
+                attempt: a,
+            } => {
+                *i = InstanceId(instance(i.0));
+                *a = AttemptId(attempt(a.0));
+            }
+            Due::Crash { instance: i } | Due::Restart { instance: i } => {
+                *i = InstanceId(instance(i.0));
+            }
+            _ => return,
+        }
+        self.code = due_code(&self.due);
+    }
+
     pub(crate) fn rename_call(&mut self, to: impl Fn(u32) -> u32) {
         if let Due::AcquirerReceive { call }
         | Due::AcquirerReply { call }

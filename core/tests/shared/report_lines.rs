@@ -21,6 +21,19 @@ pub fn explorer_and_swarm() -> String {
             fnv1a(json.as_bytes())
         ));
     }
+    // The flow reduction orders flows by a hash of what they hold, and its
+    // examples follow that order: it must not depend on the word size.
+    let mut s = builtins::race(3);
+    s.strategy = Strategy::CheckThenAct;
+    let mut options = Options::for_strategy(s.strategy);
+    options.set_reduction(explore::Reduction::Flows);
+    let report = explore::explore(&s, &options).unwrap();
+    assert!(report.reductions.iter().any(|r| r == "flow-symmetry"));
+    let json = serde_json::to_string(&report).unwrap();
+    text.push_str(&format!(
+        "explore race-3 check-then-act flows {:016x}\n",
+        fnv1a(json.as_bytes())
+    ));
     let base = builtins::builtin("timeout-retry").unwrap();
     let report = lousa_core::swarm::swarm(&base, 1, 40).unwrap();
     let json = serde_json::to_string(&report).unwrap();

@@ -286,6 +286,79 @@ fn matches(def: &TableDef, values: &[Value], filter: &Filter) -> bool {
 }
 
 impl Store {
+    /// How many sessions the store has opened.
+    pub(crate) fn sessions_len(&self) -> usize {
+        self.sessions.len()
+    }
+
+    /// Session `s` becomes session `to[s]`: the explorer renames whole
+    /// flows, an instance's connections with them (`explore/flow_names.rs`).
+    /// A session's number is only a name here: waiters wake in the order
+    /// their waits began, which no two sessions share.
+    pub(crate) fn rename_sessions(&mut self, to: &[u32]) {
+        let mut sessions: Vec<Session> = (0..self.sessions.len())
+            .map(|_| Session::default())
+            .collect();
+        for (s, session) in std::mem::take(&mut self.sessions).into_iter().enumerate() {
+            sessions[to[s] as usize] = session;
+        }
+        self.sessions = sessions;
+        for tx in &mut self.txs {
+            // The frozen transaction belongs to no session.
+            if let Some(&t) = to.get(tx.session.0 as usize) {
+                tx.session = SessionId(t);
+            }
+        }
+        for c in &mut self.completions {
+            c.session = SessionId(to[c.session.0 as usize]);
+        }
+    }
+
+    /// What session `s` holds, with no session or transaction number in
+    /// it: its block, what it waits on, its transaction's state, and what
+    /// its transactions did to each version, by the version's place. The
+    /// explorer orders flows by it (`explore/flow_names.rs`).
+    pub(crate) fn session_key(&self, s: SessionId) -> u128 {
+        use std::hash::Hash;
+        let mut h = crate::fingerprint::FingerprintHasher::new();
+        let status = |t: TxId| match self.tx(t).status {
+            TxStatus::InProgress => 0u8,
+            TxStatus::Committed(_) => 1,
+            TxStatus::Aborted => 2,
+        };
+        let session = self.session(s);
+        (session.explicit, session.failed_block).hash(&mut h);
+        session
+            .pending
+            .as_ref()
+            .map(|p| (&p.stmt, &p.progress))
+            .hash(&mut h);
+        session
+            .tx
+            .map(|t| {
+                (
+                    status(t),
+                    self.tx(t).isolation,
+                    self.tx(t).snapshot.is_some(),
+                )
+            })
+            .hash(&mut h);
+        let mine = |t: TxId| t != FROZEN && self.tx(t).session == s;
+        for (t, table) in self.tables.iter().enumerate() {
+            for (v, version) in table.versions.iter().enumerate() {
+                let roles = (
+                    mine(version.xmin).then(|| status(version.xmin)),
+                    version.xmax.filter(|&x| mine(x)).map(status),
+                    version.locker.is_some_and(mine),
+                );
+                if roles != (None, None, false) {
+                    (t as u32, v as u32, roles).hash(&mut h);
+                }
+            }
+        }
+        h.finish128()
+    }
+
     pub fn new(tables: &[TableDef]) -> Store {
         Store {
             tables: tables
