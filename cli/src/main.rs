@@ -70,6 +70,7 @@ enum ReductionArg {
     None,
     Symmetry,
     Por,
+    Flows,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -273,7 +274,11 @@ enum Command {
         /// clients and capture calls merged, the same counts. `por`: symmetry, unordered ties, and one order of
         /// steps that touch different parts of the world: the same
         /// outcomes, verdicts and shortest examples (in steps), far fewer
-        /// states, and no schedule counts.
+        /// states, and no schedule counts. `flows`: `por`, and attempts
+        /// that differ only by name (their instances and sessions with
+        /// them) merged, where every client sends once alike (race-N): the
+        /// same verdicts and shortest examples, outcomes up to which
+        /// attempt is which.
         #[arg(long, value_enum, conflicts_with = "no_symmetry")]
         reduction: Option<ReductionArg>,
         /// Turn off the client-symmetry reduction (fingerprinting stays on):
@@ -839,6 +844,7 @@ fn explore_cmd(args: &ExploreArgs) -> Result<(Scenario, explore::Report), String
         (Some(ReductionArg::None), _) | (None, true) => explore::Reduction::None,
         (Some(ReductionArg::Symmetry), _) | (None, false) => explore::Reduction::Symmetry,
         (Some(ReductionArg::Por), _) => explore::Reduction::Por,
+        (Some(ReductionArg::Flows), _) => explore::Reduction::Flows,
     });
     options.unordered_ties = unordered_ties;
     options.search = match search {
@@ -967,7 +973,13 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
         }
     };
     outln!();
-    outln!("outcomes (captures per intent, answer per attempt):");
+    if r.reductions.iter().any(|n| n == "flow-symmetry") {
+        outln!(
+            "outcomes (captures per intent, answer per attempt; attempts that differ only by name are merged, so a line stands for every order of its answers):"
+        );
+    } else {
+        outln!("outcomes (captures per intent, answer per attempt):");
+    }
     let mut outcomes: Vec<&explore::Outcome> = r.outcomes.iter().collect();
     outcomes.sort_by_key(|o| std::cmp::Reverse(o.schedules));
     for o in outcomes {

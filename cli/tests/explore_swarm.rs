@@ -27,6 +27,7 @@ fn the_counterexample_explore_prints_replays_with_run() {
         &["--unordered-ties"][..],
         &["--search", "dfs", "--no-symmetry"][..],
         &["--reduction", "por"][..],
+        &["--reduction", "flows"][..],
     ] {
         let mut args = vec!["explore", "race-2", "--strategy", "check-then-act"];
         args.extend_from_slice(extra);
@@ -187,6 +188,72 @@ fn explore_with_the_partial_order_reduction_labels_what_it_does_not_count() {
     ]));
     assert!(text.contains("complete schedules: not counted"), "{text}");
     assert!(text.contains("partial-order"), "{text}");
+}
+
+/// `--reduction flows` on race-3: fewer states than `por`, the same
+/// verdicts and longest run as the full search, every outcome of the full
+/// search up to which attempt is which, and the report says so.
+#[test]
+fn explore_reduction_flows_merges_attempts_and_says_so() {
+    let json = |r: &str| -> serde_json::Value {
+        let out = lousa(&[
+            "explore",
+            "race-3",
+            "--strategy",
+            "check-then-act",
+            "--reduction",
+            r,
+            "--format",
+            "json",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_str(&stdout(&out)).unwrap()
+    };
+    let (flows, por, full) = (json("flows"), json("por"), json("symmetry"));
+    let labels = |v: &serde_json::Value| v["reductions"].as_array().unwrap().clone();
+    assert!(labels(&flows).contains(&"flow-symmetry".into()));
+    assert!(!labels(&por).contains(&"flow-symmetry".into()));
+    assert!(flows["states"].as_u64().unwrap() * 3 < por["states"].as_u64().unwrap());
+    assert_eq!(flows["schedules_counted"], false);
+    assert_eq!(flows["max_depth"], full["max_depth"]);
+    let verdicts = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+        let ps = v["properties"].as_array().unwrap();
+        ps.iter().map(|p| p["verdict"].clone()).collect()
+    };
+    assert_eq!(verdicts(&flows), verdicts(&full));
+    // Each outcome as a class: captures, answers sorted, properties broken.
+    let classes = |v: &serde_json::Value| -> std::collections::BTreeSet<String> {
+        let os = v["outcomes"].as_array().unwrap();
+        os.iter()
+            .map(|o| {
+                let mut answers: Vec<String> = o["answers"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| a.to_string())
+                    .collect();
+                answers.sort();
+                format!("{} {answers:?} {}", o["captures"], o["broken"])
+            })
+            .collect()
+    };
+    assert_eq!(classes(&flows), classes(&full));
+    assert!(
+        flows["outcomes"].as_array().unwrap().len() < full["outcomes"].as_array().unwrap().len()
+    );
+    let text = stdout(&lousa(&[
+        "explore",
+        "race-3",
+        "--strategy",
+        "check-then-act",
+        "--reduction",
+        "flows",
+    ]));
+    assert!(text.contains("flow-symmetry"), "{text}");
+    assert!(
+        text.contains("a line stands for every order of its answers"),
+        "{text}"
+    );
 }
 
 #[test]
