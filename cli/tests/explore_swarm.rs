@@ -145,21 +145,42 @@ fn explore_refuses_bad_input_naming_the_argument_and_limit() {
 
 /// The reduced search: the full search's verdicts and outcomes, fewer
 /// states, and no schedule counts, said in the text and the JSON.
+/// `lousa explore race-3 --strategy check-then-act --reduction <r>`, then
+/// `extra`.
+fn race_3_run(reduction: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "explore",
+        "race-3",
+        "--strategy",
+        "check-then-act",
+        "--reduction",
+        reduction,
+    ];
+    args.extend_from_slice(extra);
+    lousa(&args)
+}
+
+/// That exploration's JSON report.
+fn race_3_under(reduction: &str) -> serde_json::Value {
+    let out = race_3_run(reduction, &["--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    json(&out)
+}
+
+/// Its text report.
+fn race_3_text_under(reduction: &str) -> String {
+    stdout(&race_3_run(reduction, &[]))
+}
+
+/// Each property's verdict in a JSON report, in order.
+fn verdicts(v: &serde_json::Value) -> Vec<serde_json::Value> {
+    let ps = v["properties"].as_array().unwrap();
+    ps.iter().map(|p| p["verdict"].clone()).collect()
+}
+
 #[test]
 fn explore_with_the_partial_order_reduction_labels_what_it_does_not_count() {
-    let args = |r: &str| {
-        lousa(&[
-            "explore",
-            "race-3",
-            "--strategy",
-            "check-then-act",
-            "--reduction",
-            r,
-            "--format",
-            "json",
-        ])
-    };
-    let (por, full) = (json(&args("por")), json(&args("symmetry")));
+    let (por, full) = (race_3_under("por"), race_3_under("symmetry"));
     assert_eq!(por["schedules_counted"], false);
     assert_eq!(por["schedules"], 0);
     assert_eq!(full["schedules_counted"], true);
@@ -173,19 +194,8 @@ fn explore_with_the_partial_order_reduction_labels_what_it_does_not_count() {
     for key in ["terminal_states", "max_depth", "passed"] {
         assert_eq!(por[key], full[key], "{key}");
     }
-    let verdicts = |v: &serde_json::Value| -> Vec<serde_json::Value> {
-        let ps = v["properties"].as_array().unwrap();
-        ps.iter().map(|p| p["verdict"].clone()).collect()
-    };
     assert_eq!(verdicts(&por), verdicts(&full));
-    let text = stdout(&lousa(&[
-        "explore",
-        "race-3",
-        "--strategy",
-        "check-then-act",
-        "--reduction",
-        "por",
-    ]));
+    let text = race_3_text_under("por");
     assert!(text.contains("complete schedules: not counted"), "{text}");
     assert!(text.contains("partial-order"), "{text}");
 }
@@ -195,31 +205,17 @@ fn explore_with_the_partial_order_reduction_labels_what_it_does_not_count() {
 /// search up to which attempt is which, and the report says so.
 #[test]
 fn explore_reduction_flows_merges_attempts_and_says_so() {
-    let json = |r: &str| -> serde_json::Value {
-        let out = lousa(&[
-            "explore",
-            "race-3",
-            "--strategy",
-            "check-then-act",
-            "--reduction",
-            r,
-            "--format",
-            "json",
-        ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        serde_json::from_str(&stdout(&out)).unwrap()
-    };
-    let (flows, por, full) = (json("flows"), json("por"), json("symmetry"));
+    let (flows, por, full) = (
+        race_3_under("flows"),
+        race_3_under("por"),
+        race_3_under("symmetry"),
+    );
     let labels = |v: &serde_json::Value| v["reductions"].as_array().unwrap().clone();
     assert!(labels(&flows).contains(&"flow-symmetry".into()));
     assert!(!labels(&por).contains(&"flow-symmetry".into()));
     assert!(flows["states"].as_u64().unwrap() * 3 < por["states"].as_u64().unwrap());
     assert_eq!(flows["schedules_counted"], false);
     assert_eq!(flows["max_depth"], full["max_depth"]);
-    let verdicts = |v: &serde_json::Value| -> Vec<serde_json::Value> {
-        let ps = v["properties"].as_array().unwrap();
-        ps.iter().map(|p| p["verdict"].clone()).collect()
-    };
     assert_eq!(verdicts(&flows), verdicts(&full));
     // Each outcome as a class: captures, answers sorted, properties broken.
     let classes = |v: &serde_json::Value| -> std::collections::BTreeSet<String> {
@@ -241,14 +237,7 @@ fn explore_reduction_flows_merges_attempts_and_says_so() {
     assert!(
         flows["outcomes"].as_array().unwrap().len() < full["outcomes"].as_array().unwrap().len()
     );
-    let text = stdout(&lousa(&[
-        "explore",
-        "race-3",
-        "--strategy",
-        "check-then-act",
-        "--reduction",
-        "flows",
-    ]));
+    let text = race_3_text_under("flows");
     assert!(text.contains("flow-symmetry"), "{text}");
     assert!(
         text.contains("a line stands for every order of its answers"),

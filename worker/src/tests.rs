@@ -114,21 +114,29 @@ fn a_request_is_answered_with_the_explorers_report() {
     assert!(!double.example.as_ref().unwrap().text.is_empty());
 }
 
-#[test]
-fn a_reduced_request_gets_the_reduced_report_and_its_verdicts() {
-    let messages = served(
-        r#"{"explore": {"scenario": "race-3", "strategy": "check-then-act", "reduction": "por"}}"#,
-    );
+/// race-3 check-then-act explored by the worker under `reduction`, which
+/// must be the CLI's report; and the CLI's options for it.
+fn reduced_race_3(reduction: explore::Reduction) -> (Report, explore::Options) {
+    let messages = served(&format!(
+        r#"{{"explore": {{"scenario": "race-3", "strategy": "check-then-act", "reduction": "{}"}}}}"#,
+        reduction.name()
+    ));
     let reduced = done(&messages).report.clone();
     let mut s = builtins::builtin("race-3").unwrap();
     s.strategy = Strategy::CheckThenAct;
     let mut options = explore::Options::for_scenario(&s);
-    options.set_reduction(explore::Reduction::Por);
+    options.set_reduction(reduction);
     assert_eq!(
         reduced,
         explore::explore(&s, &options).unwrap(),
         "the CLI's report"
     );
+    (reduced, options)
+}
+
+#[test]
+fn a_reduced_request_gets_the_reduced_report_and_its_verdicts() {
+    let (reduced, _) = reduced_race_3(explore::Reduction::Por);
     assert!(!reduced.schedules_counted && reduced.schedules == 0);
     assert!(reduced.reductions.contains(&"partial-order".to_string()));
     // The verdicts and outcomes of the full count, in fewer states.
@@ -148,21 +156,11 @@ fn a_reduced_request_gets_the_reduced_report_and_its_verdicts() {
 /// CLI's report, in fewer states than `por`.
 #[test]
 fn a_flows_request_gets_the_clis_report() {
-    let messages = served(
-        r#"{"explore": {"scenario": "race-3", "strategy": "check-then-act", "reduction": "flows"}}"#,
-    );
-    let reduced = done(&messages).report.clone();
-    let mut s = builtins::builtin("race-3").unwrap();
-    s.strategy = Strategy::CheckThenAct;
-    let mut options = explore::Options::for_scenario(&s);
-    options.set_reduction(explore::Reduction::Flows);
-    assert_eq!(
-        reduced,
-        explore::explore(&s, &options).unwrap(),
-        "the CLI's report"
-    );
+    let (reduced, mut options) = reduced_race_3(explore::Reduction::Flows);
     assert!(reduced.reductions.contains(&"flow-symmetry".to_string()));
     options.set_reduction(explore::Reduction::Por);
+    let mut s = builtins::builtin("race-3").unwrap();
+    s.strategy = Strategy::CheckThenAct;
     let por = explore::explore(&s, &options).unwrap();
     assert!(
         reduced.states * 3 < por.states,

@@ -22,9 +22,10 @@
 //! Where it applies ([`flows_interchangeable`]): every client has the same
 //! spec and sends once (one intent, no retry, HTTP), no fault is injected
 //! and the acquirer declines nothing. A world is renamed once every
-//! attempt is routed, each to an instance of its own, and no send, arrival
-//! or recovery sweep is due: from there the load balancer never routes
-//! again, so its counter is no name of anyone.
+//! attempt is routed, each to an instance of its own (no instance left
+//! without one), and no send, arrival or recovery sweep is due: from there
+//! the load balancer never routes again, so its counter is no name of
+//! anyone.
 //!
 //! The new order sorts flows by what they hold ([`key`]), names left out;
 //! flows with equal keys keep their order. Any such order is a renaming of
@@ -209,23 +210,26 @@ fn key(w: &World, a: u32) -> u128 {
     h.finish128()
 }
 
+/// `list` with item `i` moved to `to[i]` and edited by `edit` on the way.
+fn permuted<T>(list: Vec<T>, to: &[u32], mut edit: impl FnMut(&mut T)) -> Vec<T> {
+    let mut slots: Vec<Option<T>> = list.iter().map(|_| None).collect();
+    for (i, mut item) in list.into_iter().enumerate() {
+        edit(&mut item);
+        slots[to[i] as usize] = Some(item);
+    }
+    slots
+        .into_iter()
+        .map(|x| x.expect("a permutation"))
+        .collect()
+}
+
 /// Renames `w`'s flows by `m`, every reference with them (module doc).
 pub(crate) fn rename_flows(w: &mut World, m: &FlowMap) {
     let to = |a: u32| m.attempts[a as usize];
-    let mut moved: Vec<_> = std::mem::take(&mut w.attempts)
-        .into_iter()
-        .map(Some)
-        .collect();
-    let mut attempts = vec![None; moved.len()];
-    for (a, slot) in moved.iter_mut().enumerate() {
-        let mut at = slot.take().expect("each once");
+    let attempts = std::mem::take(&mut w.attempts);
+    w.attempts = permuted(attempts, &m.attempts, |at| {
         at.instance = at.instance.map(|i| m.instances[i as usize]);
-        attempts[to(a as u32) as usize] = Some(at);
-    }
-    w.attempts = attempts
-        .into_iter()
-        .map(|a| a.expect("a permutation"))
-        .collect();
+    });
     for c in w.clients.iter_mut() {
         c.current = c.current.map(to);
         if let Knowledge::Waiting { attempt }
@@ -235,14 +239,9 @@ pub(crate) fn rename_flows(w: &mut World, m: &FlowMap) {
             *attempt = to(*attempt);
         }
     }
-    let mut moved: Vec<_> = std::mem::take(&mut w.instances)
-        .into_iter()
-        .map(Some)
-        .collect();
-    let mut instances = vec![None; moved.len()];
-    for (i, slot) in moved.iter_mut().enumerate() {
-        let mut inst = slot.take().expect("each once");
-        let edit = &mut *inst;
+    let instances = std::mem::take(&mut w.instances);
+    w.instances = permuted(instances, &m.instances, |inst| {
+        let edit = &mut **inst;
         for job in edit.jobs.iter_mut() {
             job.attempt = to(job.attempt);
         }
@@ -253,12 +252,7 @@ pub(crate) fn rename_flows(w: &mut World, m: &FlowMap) {
         for a in edit.connection_queue.iter_mut() {
             *a = to(*a);
         }
-        instances[m.instances[i] as usize] = Some(inst);
-    }
-    w.instances = instances
-        .into_iter()
-        .map(|i| i.expect("a permutation"))
-        .collect();
+    });
     for c in w.acquirer.calls.iter_mut() {
         c.attempt = to(c.attempt);
         c.instance = m.instances[c.instance as usize];

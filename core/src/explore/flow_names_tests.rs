@@ -4,6 +4,7 @@
 //! attempt is which. The oracle returns what it found wrong, so that a
 //! deliberately wrong renaming can be seen to fail it.
 
+use super::independence_tests::under_every_strategy;
 use super::*;
 use crate::builtins::race;
 use crate::store::Isolation;
@@ -19,16 +20,7 @@ fn models() -> Vec<Scenario> {
     pooled.pool_size = 2;
     let mut repeatable = race(2);
     repeatable.isolation = Isolation::RepeatableRead;
-    let mut out = Vec::new();
-    for s in [race(2), race(3), slow, pooled, repeatable] {
-        for strategy in Strategy::ALL {
-            let mut s = s.clone();
-            s.strategy = strategy;
-            out.push(s);
-        }
-    }
-    out.retain(only_next_choices);
-    out
+    under_every_strategy([race(2), race(3), slow, pooled, repeatable])
 }
 
 /// Every permutation of `0..n`.

@@ -15,7 +15,15 @@ fn models() -> Vec<Scenario> {
     let mut declined = race(2);
     declined.acquirer.decline = true;
     let mut out = vec![race(2), race(3), declined];
-    for s in builtins::all() {
+    out.extend(under_every_strategy(builtins::all()));
+    out
+}
+
+/// Each of `scenarios` under every strategy, where the partial-order
+/// reduction applies (only `Next` choices).
+pub(super) fn under_every_strategy(scenarios: impl IntoIterator<Item = Scenario>) -> Vec<Scenario> {
+    let mut out = Vec::new();
+    for s in scenarios {
         for strategy in Strategy::ALL {
             let mut s = s.clone();
             s.strategy = strategy;
