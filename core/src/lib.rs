@@ -23,6 +23,7 @@ pub mod lesson;
 pub mod link;
 pub mod narrate;
 mod part;
+mod permutation;
 pub mod predict;
 pub mod property;
 pub mod query;

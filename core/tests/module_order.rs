@@ -15,6 +15,7 @@ const ORDER: &[&str] = &[
     "query",
     "fingerprint",
     "part",
+    "permutation",
     "choice",
     "store",
     "json",

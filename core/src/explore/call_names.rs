@@ -16,6 +16,7 @@
 //! own history, whatever the others did meanwhile. Attempt numbers are
 //! send order, which client symmetry leaves alone.
 
+use crate::permutation::{permuted, placing};
 use crate::scenario::{Fault, Scenario};
 use crate::world::World;
 
@@ -39,28 +40,13 @@ pub(crate) fn call_renaming(w: &World) -> Vec<u32> {
     }
     let mut order: Vec<u32> = (0..calls.len() as u32).collect();
     order.sort_unstable_by_key(|&i| (calls[i as usize].attempt, i));
-    let mut new_of = vec![0u32; order.len()];
-    for (new, &old) in order.iter().enumerate() {
-        new_of[old as usize] = new as u32;
-    }
-    new_of
+    placing(&order)
 }
 
 /// Moves call `c` to `new_of[c]` and renames every reference to it.
 pub(crate) fn rename_calls(w: &mut World, new_of: &[u32]) {
     let acquirer = &mut *w.acquirer;
-    let mut slots: Vec<Option<_>> = std::mem::take(&mut acquirer.calls)
-        .into_iter()
-        .map(Some)
-        .collect();
-    let mut calls = vec![None; slots.len()];
-    for (old, &new) in new_of.iter().enumerate() {
-        calls[new as usize] = slots[old].take();
-    }
-    acquirer.calls = calls
-        .into_iter()
-        .map(|c| c.expect("a permutation"))
-        .collect();
+    acquirer.calls = permuted(std::mem::take(&mut acquirer.calls), new_of);
     let to = |c: u32| new_of[c as usize];
     for inst in w.instances.iter_mut() {
         // Only instances with a renamed call are written: a write unshares

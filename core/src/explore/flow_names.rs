@@ -40,6 +40,7 @@
 //! such a report with the full search class by class.
 
 use crate::fingerprint::FingerprintHasher;
+use crate::permutation::{permuted, placing};
 use crate::scenario::{ClientKind, Scenario};
 use crate::store::SessionId;
 use crate::trace::Knowledge;
@@ -119,11 +120,9 @@ pub(crate) fn flow_map_by(w: &World, order: &[u32]) -> Option<FlowMap> {
 /// instance attempt `j` was on (so each attempt keeps the instance of its
 /// number), with that instance's sessions, connection by connection.
 fn flow_map(w: &World, order: &[u32], instance_of: &[u32]) -> FlowMap {
-    let n = order.len();
-    let mut attempts = vec![0u32; n];
-    let mut instances = vec![0u32; n];
+    let attempts = placing(order);
+    let mut instances = vec![0u32; order.len()];
     for (j, &a) in order.iter().enumerate() {
-        attempts[a as usize] = j as u32;
         instances[instance_of[a as usize] as usize] = instance_of[j];
     }
     let mut sessions: Vec<u32> = (0..w.store.sessions_len() as u32).collect();
@@ -210,26 +209,13 @@ fn key(w: &World, a: u32) -> u128 {
     h.finish128()
 }
 
-/// `list` with item `i` moved to `to[i]` and edited by `edit` on the way.
-fn permuted<T>(list: Vec<T>, to: &[u32], mut edit: impl FnMut(&mut T)) -> Vec<T> {
-    let mut slots: Vec<Option<T>> = list.iter().map(|_| None).collect();
-    for (i, mut item) in list.into_iter().enumerate() {
-        edit(&mut item);
-        slots[to[i] as usize] = Some(item);
-    }
-    slots
-        .into_iter()
-        .map(|x| x.expect("a permutation"))
-        .collect()
-}
-
 /// Renames `w`'s flows by `m`, every reference with them (module doc).
 pub(crate) fn rename_flows(w: &mut World, m: &FlowMap) {
     let to = |a: u32| m.attempts[a as usize];
-    let attempts = std::mem::take(&mut w.attempts);
-    w.attempts = permuted(attempts, &m.attempts, |at| {
+    w.attempts = permuted(std::mem::take(&mut w.attempts), &m.attempts);
+    for at in w.attempts.iter_mut() {
         at.instance = at.instance.map(|i| m.instances[i as usize]);
-    });
+    }
     for c in w.clients.iter_mut() {
         c.current = c.current.map(to);
         if let Knowledge::Waiting { attempt }
@@ -239,8 +225,8 @@ pub(crate) fn rename_flows(w: &mut World, m: &FlowMap) {
             *attempt = to(*attempt);
         }
     }
-    let instances = std::mem::take(&mut w.instances);
-    w.instances = permuted(instances, &m.instances, |inst| {
+    w.instances = permuted(std::mem::take(&mut w.instances), &m.instances);
+    for inst in w.instances.iter_mut() {
         let edit = &mut **inst;
         for job in edit.jobs.iter_mut() {
             job.attempt = to(job.attempt);
@@ -252,7 +238,7 @@ pub(crate) fn rename_flows(w: &mut World, m: &FlowMap) {
         for a in edit.connection_queue.iter_mut() {
             *a = to(*a);
         }
-    });
+    }
     for c in w.acquirer.calls.iter_mut() {
         c.attempt = to(c.attempt);
         c.instance = m.instances[c.instance as usize];

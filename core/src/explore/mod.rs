@@ -66,7 +66,7 @@ use crate::run;
 use crate::scenario::{ClientSpec, LoadBalancerPolicy, Scenario, ScenarioError, Strategy};
 use crate::store::{Exec, SessionId, Stmt, Store};
 use crate::trace::{EndReason, Summary};
-use crate::world::{AttemptId, CallId, ClientId, Due, Engine, StoreExec, World};
+use crate::world::{AttemptId, Due, Engine, StoreExec, World};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::collections::hash_map::Entry;

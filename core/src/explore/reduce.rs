@@ -243,30 +243,20 @@ pub(super) struct Renaming {
     pub(super) calls: Vec<u32>,
 }
 
-/// An agenda event as it reads after renaming clients by `r`.
+/// An agenda event as it reads after renaming by `r`.
 pub(super) fn renamed(due: &Due, r: Option<&Renaming>) -> Due {
     let mut due = due.clone();
     let Some(r) = r else {
         return due;
     };
     if let Some(m) = &r.flows {
-        let mut e = crate::world::Event::new(0, 0, due);
-        e.rename_flow(|a| m.attempts[a as usize], |i| m.instances[i as usize]);
-        due = e.due;
+        due.rename_flow(|a| m.attempts[a as usize], |i| m.instances[i as usize]);
     }
-    match (&mut due, &r.clients) {
-        (Due::ClientSend { client } | Due::ClientTimeout { client, .. }, Some(map)) => {
-            *client = ClientId(map[client.ix()]);
-        }
-        (
-            Due::AcquirerReceive { call }
-            | Due::AcquirerReply { call }
-            | Due::AcquirerTimeout { call },
-            _,
-        ) if !r.calls.is_empty() => {
-            *call = CallId(r.calls[call.ix()]);
-        }
-        _ => {}
+    if let Some(map) = &r.clients {
+        due.rename_client(|c| map[c as usize]);
+    }
+    if !r.calls.is_empty() {
+        due.rename_call(|c| r.calls[c as usize]);
     }
     due
 }

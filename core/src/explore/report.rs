@@ -237,7 +237,8 @@ impl Explorer {
         if self.por.is_none() {
             r.retain(|n| n != "partial-order");
         }
-        if self.por.is_none() || !self.canon.flows {
+        // Flows are renamed only where the partial-order reduction runs.
+        if !self.canon.flows {
             r.retain(|n| n != "flow-symmetry");
         }
         r

@@ -62,8 +62,7 @@ impl Event {
 
     /// Gives the event another client number (send and timeout events).
     pub(crate) fn rename_client(&mut self, to: impl Fn(u32) -> u32) {
-        if let Due::ClientSend { client } | Due::ClientTimeout { client, .. } = &mut self.due {
-            *client = ClientId(to(client.0));
+        if self.due.rename_client(to) {
             self.code = due_code(&self.due);
         }
     }
@@ -75,7 +74,36 @@ impl Event {
         attempt: impl Fn(u32) -> u32,
         instance: impl Fn(u32) -> u32,
     ) {
-        match &mut self.due {
+        if self.due.rename_flow(attempt, instance) {
+            self.code = due_code(&self.due);
+        }
+    }
+
+    /// Gives the event another call number (acquirer events).
+    pub(crate) fn rename_call(&mut self, to: impl Fn(u32) -> u32) {
+        if self.due.rename_call(to) {
+            self.code = due_code(&self.due);
+        }
+    }
+}
+
+/// Renamings of what an event names, each saying whether it names any:
+/// an `Event` then works its code out again.
+impl Due {
+    pub(crate) fn rename_client(&mut self, to: impl Fn(u32) -> u32) -> bool {
+        let (Due::ClientSend { client } | Due::ClientTimeout { client, .. }) = self else {
+            return false;
+        };
+        *client = ClientId(to(client.0));
+        true
+    }
+
+    pub(crate) fn rename_flow(
+        &mut self,
+        attempt: impl Fn(u32) -> u32,
+        instance: impl Fn(u32) -> u32,
+    ) -> bool {
+        match self {
             Due::ClientTimeout { attempt: a, .. }
             | Due::ArriveAtInstance { attempt: a }
             | Due::ResponseArrive { attempt: a } => *a = AttemptId(attempt(a.0)),
@@ -89,19 +117,20 @@ impl Event {
             Due::Crash { instance: i } | Due::Restart { instance: i } => {
                 *i = InstanceId(instance(i.0));
             }
-            _ => return,
+            _ => return false,
         }
-        self.code = due_code(&self.due);
+        true
     }
 
-    pub(crate) fn rename_call(&mut self, to: impl Fn(u32) -> u32) {
-        if let Due::AcquirerReceive { call }
+    pub(crate) fn rename_call(&mut self, to: impl Fn(u32) -> u32) -> bool {
+        let (Due::AcquirerReceive { call }
         | Due::AcquirerReply { call }
-        | Due::AcquirerTimeout { call } = &mut self.due
-        {
-            *call = CallId(to(call.0));
-            self.code = due_code(&self.due);
-        }
+        | Due::AcquirerTimeout { call }) = self
+        else {
+            return false;
+        };
+        *call = CallId(to(call.0));
+        true
     }
 }
 

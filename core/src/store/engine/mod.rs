@@ -296,13 +296,7 @@ impl Store {
     /// A session's number is only a name here: waiters wake in the order
     /// their waits began, which no two sessions share.
     pub(crate) fn rename_sessions(&mut self, to: &[u32]) {
-        let mut sessions: Vec<Session> = (0..self.sessions.len())
-            .map(|_| Session::default())
-            .collect();
-        for (s, session) in std::mem::take(&mut self.sessions).into_iter().enumerate() {
-            sessions[to[s] as usize] = session;
-        }
-        self.sessions = sessions;
+        self.sessions = crate::permutation::permuted(std::mem::take(&mut self.sessions), to);
         for tx in &mut self.txs {
             // The frozen transaction belongs to no session.
             if let Some(&t) = to.get(tx.session.0 as usize) {
