@@ -910,8 +910,15 @@ describe('the built page', () => {
     // seek's code and data out of the caches); it stays in the figures, as
     // frame 1, and is also printed on its own (`first`). Long jumps, from
     // the last frame to the first and back, are timed apart (`jumps`).
-    const pass = (start) =>
-      tab.evaluate(async ([names, start]) => {
+    //
+    // A `marked` pass also notes, for each seek, whether Chromium rendered
+    // the page inside its window: a requestAnimationFrame asked for just
+    // before the seek runs at the start of the next rendering. The timed
+    // passes are not marked, so that their figures keep the benchmark's
+    // meaning; one marked pass afterwards says how much of the tail is
+    // those renderings.
+    const pass = (start, marked = false) =>
+      tab.evaluate(async ([names, start, marked]) => {
         const board = document.querySelector('[data-testid=lousa]');
         // A painted frame, then the task after it: the paint has happened.
         const painted = () => new Promise((done) => requestAnimationFrame(done)).then(() => window.__lousaSettled());
@@ -919,12 +926,15 @@ describe('the built page', () => {
         const seek = async (query) => {
           const want = Object.fromEntries(new URLSearchParams(query));
           history.replaceState(null, '', query);
+          let rendered = false;
+          if (marked) requestAnimationFrame(() => (rendered = true));
           const begin = performance.now();
           dispatchEvent(new PopStateEvent('popstate'));
           await window.__lousaSettled({ scenario: want.scenario, strategy: want.strategy, frame: want.frame });
           const drawn = performance.now();
+          const inside = rendered;
           board.getBoundingClientRect();
-          return [drawn - begin, performance.now() - begin];
+          return [drawn - begin, performance.now() - begin, inside];
         };
         // A control: the same small pure-JS computation after every seek.
         // It does the same work every time and touches neither memory nor
@@ -951,18 +961,21 @@ describe('the built page', () => {
           const frames = Number(document.querySelector('[data-testid=twin]').getAttribute('aria-valuemax')) + 1;
           const total = [];
           const script = [];
+          const rendered = [];
           for (let frame = 0; frame < frames; frame += 1) {
-            const [drawn, laidOut] = await seek(`${base}&frame=${frame}`);
+            const [drawn, laidOut, inside] = await seek(`${base}&frame=${frame}`);
             controls.push(control());
             script.push(drawn);
             total.push(laidOut);
+            rendered.push(inside);
           }
           const jumps = [(await seek(`${base}&frame=0`))[1], (await seek(`${base}&frame=${frames - 1}`))[1]];
-          measured[at] = { total, script, opened, first: total[1], jumps };
+          measured[at] = { total, script, rendered, opened, first: total[1], jumps };
         }
         return {
           total: measured.flatMap((m) => m.total),
           script: measured.flatMap((m) => m.script),
+          rendered: measured.flatMap((m) => m.rendered),
           opened: measured.map((m) => m.opened),
           first: measured.map((m) => m.first),
           jumps: measured.flatMap((m) => m.jumps),
@@ -971,7 +984,7 @@ describe('the built page', () => {
           sink, // read, so that no compiler can drop the control's loop
           isolated: crossOriginIsolated,
         };
-      }, [scenarios, start]);
+      }, [scenarios, start, marked]);
     // Not counted: while the first pass runs, V8 recompiles the page's hot
     // functions with its optimizing tier, and every world's elements are
     // made for the first time.
@@ -1071,6 +1084,17 @@ describe('the built page', () => {
       return out;
     }, slowest.map(([, i]) => place(i)));
     console.log(`# the 10 slowest frames (median), and what their seek wrote:\n${slowest.map(([t], k) => `#   ${ms(t)} ${changes[k]}`).join('\n')}`);
+
+    // Where the tail comes from: one more pass, marked (see `pass`).
+    const marked = await pass(0, true);
+    assert.equal(marked.total.length, seeks, 'the marked pass visits the same frames');
+    const split = (inside) => marked.total.filter((_, i) => marked.rendered[i] === inside);
+    const within = split(true);
+    console.log(
+      `# renderings inside a seek's window (one more pass, each seek marked with requestAnimationFrame): ` +
+        `${within.length} of ${seeks} seeks (${((100 * within.length) / seeks).toFixed(1)}%); ` +
+        `those seeks: ${within.length > 0 ? figures(within) : 'none'}; the others: ${figures(split(false))}`,
+    );
 
     // The passes above seek back to back, which measures the page's own
     // work. A scrolling reader's seek comes after the browser painted a
