@@ -11,7 +11,7 @@
 //! so text keeps its size from a 320 px phone to a wide screen.
 
 use crate::markup::{El, el, short_key, wrap};
-use crate::text::{Ui, ui};
+use crate::text::{Ui, charged_times, ui};
 use lousa_core::narrate::{self, Lang};
 use lousa_core::run::Run;
 use lousa_core::store::{RowView, all_tables};
@@ -335,6 +335,7 @@ fn instance_block(
 fn acquirer_block(state: &Frame, before: &Frame, width: i32, lang: Lang, t: &Ui) -> Block {
     let captures: u32 = state.captures.iter().sum();
     let double = view::is_double_charge(state);
+    let most = state.captures.iter().copied().max().unwrap_or(0);
     let money = narrate::amount(state.charged_cents, lang);
     let mut lines = vec![
         line(t.acquirer, "title"),
@@ -348,7 +349,12 @@ fn acquirer_block(state: &Frame, before: &Frame, width: i32, lang: Lang, t: &Ui)
     ];
     if double {
         // Bold capitals are wider than the text the wrap width assumes.
-        wrapped(&mut lines, t.charged_twice, width * 3 / 4, "alarm");
+        wrapped(
+            &mut lines,
+            &charged_times(lang, most),
+            width * 3 / 4,
+            "alarm",
+        );
     }
     let changed = before.captures.iter().sum::<u32>() != captures;
     Block {
@@ -365,7 +371,7 @@ fn acquirer_block(state: &Frame, before: &Frame, width: i32, lang: Lang, t: &Ui)
             t.captures,
             t.charged,
             if double {
-                format!(", {}", t.charged_twice)
+                format!(", {}", charged_times(lang, most))
             } else {
                 String::new()
             }
@@ -1316,6 +1322,20 @@ mod tests {
         let mut scenario = builtin("timeout-retry").expect("built-in");
         scenario.strategy = strategy;
         lousa_core::run(&scenario).expect("valid")
+    }
+
+    #[test]
+    fn a_charge_taken_three_times_is_not_called_double() {
+        let scenario = builtin("race-3").expect("built-in");
+        let run = lousa_core::run(&scenario).expect("valid");
+        let last = run.frame_count() - 1;
+        assert_eq!(run.state_at(last).captures.iter().max(), Some(&3));
+        let pt = draw(&run, last, 640, Lang::Pt).markup();
+        assert!(pt.contains("COBRADO 3 VEZES"), "{pt}");
+        assert!(!pt.contains("EM DOBRO"), "{pt}");
+        let en = draw(&run, last, 640, Lang::En).markup();
+        assert!(en.contains("CHARGED 3 TIMES"), "{en}");
+        assert!(!en.contains("TWICE"), "{en}");
     }
 
     #[test]

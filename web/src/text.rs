@@ -26,6 +26,8 @@ pub struct Ui {
     pub help_keys: [(&'static str, &'static str); 6],
     pub close: &'static str,
     pub start_narration: &'static str,
+    /// A step in which nothing the trace records happened: time passed.
+    pub quiet_step: &'static str,
     /// A template: the number of events, then of steps (a step may show
     /// several events, or none the table lists).
     pub col_step: &'static str,
@@ -77,7 +79,6 @@ pub struct Ui {
     pub acquirer: &'static str,
     pub captures: &'static str,
     pub charged: &'static str,
-    pub charged_twice: &'static str,
     pub database: &'static str,
     pub table: &'static str,
     pub no_unique: &'static str,
@@ -133,6 +134,7 @@ pub const PT: Ui = Ui {
     ],
     close: "Fechar",
     start_narration: "Início, nada aconteceu ainda.",
+    quiet_step: "o tempo passa; nada acontece.",
     col_step: "passo",
     col_time: "tempo",
     col_who: "quem",
@@ -175,7 +177,6 @@ pub const PT: Ui = Ui {
     acquirer: "adquirente",
     captures: "capturas",
     charged: "cobrado",
-    charged_twice: "COBRANÇA EM DOBRO",
     database: "banco",
     table: "tabela",
     no_unique: "sem UNIQUE",
@@ -226,6 +227,7 @@ pub const EN: Ui = Ui {
     ],
     close: "Close",
     start_narration: "The start: nothing has happened yet.",
+    quiet_step: "time passes; nothing happens.",
     col_step: "step",
     col_time: "time",
     col_who: "who",
@@ -268,7 +270,6 @@ pub const EN: Ui = Ui {
     acquirer: "acquirer",
     captures: "captures",
     charged: "charged",
-    charged_twice: "CHARGED TWICE",
     database: "database",
     table: "table",
     no_unique: "no UNIQUE",
@@ -452,6 +453,31 @@ pub fn answer_hint(lang: Lang, choices: usize) -> String {
     match lang {
         Lang::Pt => format!("Escolha com as teclas 1 a {choices}; a lousa revela em seguida."),
         Lang::En => format!("Choose with keys 1 to {choices}; the board reveals it next."),
+    }
+}
+
+/// The acquirer's alarm when one intent was captured `times` times (two
+/// or more): "charged twice" names only the double charge.
+pub fn charged_times(lang: Lang, times: u32) -> String {
+    match (lang, times) {
+        (Lang::Pt, 2) => "COBRANÇA EM DOBRO".into(),
+        (Lang::En, 2) => "CHARGED TWICE".into(),
+        (Lang::Pt, n) => format!("COBRADO {n} VEZES"),
+        (Lang::En, n) => format!("CHARGED {n} TIMES"),
+    }
+}
+
+/// A built-in's description, `about`, told for a run under `shown` when
+/// the scenario was written for `own`: the story it tells is `own`'s.
+pub fn told_for(lang: Lang, own: Strategy, shown: Strategy, about: &str) -> String {
+    let (own, shown) = (own.name(), shown.name());
+    match lang {
+        Lang::Pt => format!(
+            "Com {own}, o desenho para o qual o cenário foi escrito: {about} Aqui o desenho é {shown}, e o desfecho pode ser outro."
+        ),
+        Lang::En => format!(
+            "Under {own}, the design this scenario was written for: {about} Here it runs under {shown}, which may end otherwise."
+        ),
     }
 }
 

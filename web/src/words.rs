@@ -13,18 +13,30 @@ use lousa_core::view;
 use std::borrow::Cow;
 
 /// One paragraph saying what happened in the step that led to `frame`. At
-/// the start, which has no events, it says what the scenario is about.
+/// the start, which has no events, it says what the scenario is about: its
+/// description tells the story under the scenario's own design, so a run
+/// under another design says so.
 pub fn narration(run: &Run, scenario: &str, frame: usize, lang: Lang, t: &Ui) -> String {
     let frame = frame.min(run.frame_count() - 1);
     let events = view::step_events(run, frame);
     if events.is_empty() {
-        let about = builtin(scenario).map(|s| match lang {
-            Lang::Pt => s.description.pt,
-            Lang::En => s.description.en,
+        let about = builtin(scenario).map(|s| {
+            let about = match lang {
+                Lang::Pt => s.description.pt,
+                Lang::En => s.description.en,
+            };
+            match s.strategy == run.strategy {
+                true => about,
+                false => crate::text::told_for(lang, s.strategy, run.strategy, &about),
+            }
         });
         return match (frame, about) {
             (0, Some(about)) => format!("{} {about}", t.start_narration),
-            _ => format!("{}.", view::clock(run.state_at(frame).time_ms, lang)),
+            _ => format!(
+                "{} · {}",
+                view::clock(run.state_at(frame).time_ms, lang),
+                t.quiet_step
+            ),
         };
     }
     let sentences: Vec<String> = events
@@ -227,6 +239,38 @@ mod tests {
         assert!(en.contains("client 1: attempt 1 times out"), "{en}");
         let start = narration(&run, "timeout-retry", 0, Lang::Pt, &PT);
         assert!(start.contains("R$ 250,00"), "{start}");
+    }
+
+    #[test]
+    fn the_start_says_which_design_the_story_is_told_for() {
+        let own = builtin("unknown-reconciled").expect("built-in");
+        let about = own.description.en.clone();
+        let run = lousa_core::run(&own).expect("valid");
+        let start = narration(&run, "unknown-reconciled", 0, Lang::En, &EN);
+        assert_eq!(start, format!("{} {about}", EN.start_narration));
+        let mut other = own.clone();
+        other.strategy = Strategy::CheckThenAct;
+        let run = lousa_core::run(&other).expect("valid");
+        let start = narration(&run, "unknown-reconciled", 0, Lang::En, &EN);
+        let told = format!("Under {}, the design", own.strategy.name());
+        assert!(start.contains(&told) && start.contains(&about), "{start}");
+        assert!(start.ends_with("Here it runs under check-then-act, which may end otherwise."));
+        let pt = narration(&run, "unknown-reconciled", 0, Lang::Pt, &PT);
+        assert!(pt.contains("Aqui o desenho é check-then-act"), "{pt}");
+    }
+
+    #[test]
+    fn a_step_where_nothing_happens_says_that_time_passes() {
+        let mut scenario = builtin("late-retry-after-ttl").expect("built-in");
+        scenario.strategy = Strategy::IdempotencyKeyLease;
+        let run = lousa_core::run(&scenario).expect("valid");
+        let quiet = (1..run.frame_count())
+            .find(|&f| view::step_events(&run, f).is_empty())
+            .expect("a step with no event");
+        let en = narration(&run, "late-retry-after-ttl", quiet, Lang::En, &EN);
+        assert!(en.ends_with(" · time passes; nothing happens."), "{en}");
+        let pt = narration(&run, "late-retry-after-ttl", quiet, Lang::Pt, &PT);
+        assert!(pt.ends_with(" · o tempo passa; nada acontece."), "{pt}");
     }
 
     #[test]
