@@ -785,6 +785,24 @@ describe('the built page', () => {
     await tab.close();
   });
 
+  test('a permalink keeps its moment when the reader switches the language on a tall screen', async () => {
+    // On a tall screen the first paragraph is already above the reading
+    // line when the page opens. Its twin in the other language is the same
+    // place in the article, so the swap is no step: the board keeps the
+    // link's moment, which no paragraph names.
+    const tab = await openPage('?scenario=race-2&strategy=idempotency-key&frame=7&lang=en', { width: 1920, height: 1080 });
+    const before = await readBoard(tab);
+    assert.deepEqual([before.scenario, before.strategy, before.frame], ['race-2', 'idempotency-key', 7]);
+    await tab.locator('[data-testid=language]').evaluate((button) => button.click());
+    await tab.waitForFunction(() => document.querySelector('[data-testid=play]')?.textContent.includes('Reproduzir'));
+    // The observer reports the swapped paragraphs on a later frame.
+    await caughtUp(tab);
+    const after = await readBoard(tab);
+    assert.deepEqual([after.scenario, after.strategy, after.frame], ['race-2', 'idempotency-key', 7], 'the board kept the link\'s moment');
+    assert.match(new URL(tab.url()).search, /scenario=race-2&strategy=idempotency-key&.*frame=7/);
+    await tab.close();
+  });
+
   test('a link with lang=en paints the English article before any wasm, and its paragraphs drive the board', async () => {
     // Without the wasm: what a reader sees first.
     const bare = await context.newPage();

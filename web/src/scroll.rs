@@ -184,13 +184,24 @@ impl Steps {
             Some((rank, t.steps[active].get_bounding_client_rect().top()))
         });
         change();
-        let Some((rank, top)) = anchor else {
+        let place = anchor.and_then(|(rank, top)| {
+            let now = *shown(&t.steps).get(rank)?;
+            Some((now, t.steps[now].get_bounding_client_rect().top() - top))
+        });
+        drop(t);
+        let Some((now, moved)) = place else {
             return;
         };
-        if let Some(&now) = shown(&t.steps).get(rank) {
-            let moved = t.steps[now].get_bounding_client_rect().top() - top;
-            dom::window().scroll_by_with_x_and_y(0.0, moved);
+        // The paragraph in the other language is the same place in the
+        // article: followed from now on, the observer's report of the swap
+        // is no step, and the board keeps what it shows (a permalink's
+        // moment too, which no paragraph names).
+        {
+            let mut t = self.0.borrow_mut();
+            t.last_active = Some(now);
+            dom::mark_current(&t.steps, Some(now));
         }
+        dom::window().scroll_by_with_x_and_y(0.0, moved);
     }
 }
 
