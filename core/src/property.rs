@@ -365,13 +365,11 @@ fn replay_equals_first(e: &Ending) -> Vec<String> {
             for a in &answered[1..] {
                 if (a.status, &a.headers, &a.body) != (first.status, &first.headers, &first.body) {
                     out.push(format!(
-                        "attempt {} answered {} {}, attempt {} first answered {} {}",
+                        "attempt {} answered {}, attempt {} first answered {}",
                         a.attempt + 1,
-                        debug_status(a.status),
-                        debug_body(a.body.as_deref()),
+                        answer(a.status, a.body.as_deref()),
                         first.attempt + 1,
-                        debug_status(first.status),
-                        debug_body(first.body.as_deref())
+                        answer(first.status, first.body.as_deref())
                     ));
                 }
             }
@@ -383,13 +381,13 @@ fn replay_equals_first(e: &Ending) -> Vec<String> {
 fn conflicts_never_charge(e: &Ending) -> Vec<String> {
     e.attempts
         .iter()
-        .filter(|a| matches!(a.status, Some(409 | 422)) && a.reached_acquirer)
-        .map(|a| {
-            format!(
-                "attempt {} answered {} after calling the acquirer",
-                a.attempt + 1,
-                debug_status(a.status)
-            )
+        .filter(|a| a.reached_acquirer)
+        .filter_map(|a| match a.status {
+            Some(status @ (409 | 422)) => Some(format!(
+                "attempt {} answered {status} after calling the acquirer",
+                a.attempt + 1
+            )),
+            _ => None,
         })
         .collect()
 }
@@ -631,39 +629,22 @@ fn replay(e: &Ending) -> Vec<String> {
     out
 }
 
-/// `status` as `{:?}` prints it (`Some(201)`, `None`).
-fn debug_status(status: Option<u16>) -> String {
-    match status {
-        Some(s) => format!("Some({s})"),
-        None => "None".into(),
-    }
-}
-
-/// `body` as `{:?}` prints it (`Some("{\"erro\": \"x\"}")`, `None`), for
-/// the ASCII text every body is (`handler::body` and the `BODY_*`
-/// constants). Debug itself would put char escaping and Unicode tables
-/// (kBs) into the page's wasm, which runs verdicts and never shows them.
-fn debug_body(body: Option<&str>) -> String {
-    let Some(body) = body else {
-        return "None".into();
-    };
-    let mut out = String::from("Some(\"");
-    for c in body.chars() {
-        match c {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\n' => out.push_str("\\n"),
-            '\0' => out.push_str("\\0"),
-            c if c.is_ascii_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
+/// An answer as the CLI's listing prints it: `201 {"status": …}`. A
+/// status the attempt never got reads "no status", a missing body "with
+/// no body"; control characters print as spaces, so a detail stays on one
+/// line whatever a design's literal body holds.
+fn answer(status: Option<u16>, body: Option<&str>) -> String {
+    let status = status.map_or_else(|| "no status".to_string(), |s| s.to_string());
+    match body {
+        None => format!("{status} with no body"),
+        Some(body) => {
+            let one_line: String = body
+                .chars()
+                .map(|c| if c.is_ascii_control() { ' ' } else { c })
+                .collect();
+            format!("{status} {one_line}")
         }
     }
-    out.push_str("\")");
-    out
 }
 
 fn stuck_keys(w: &World) -> Vec<String> {

@@ -1,7 +1,7 @@
 //! The properties' own tests: each catches what it names, on worlds
 //! built to break it.
 
-use super::{ALL, Ending, Property, debug_body, debug_status};
+use super::{ALL, Ending, Property, answer};
 use crate::property;
 use crate::world::World;
 
@@ -94,17 +94,9 @@ fn names_are_unique() {
 }
 
 #[test]
-fn verdict_answers_print_as_debug_prints_them() {
-    let ascii: String = (0u8..128).map(char::from).collect();
-    for body in [
-        None,
-        Some(""),
-        Some(r#"{"erro": "x"}"#),
-        Some(ascii.as_str()),
-    ] {
-        assert_eq!(debug_body(body), format!("{body:?}"));
-    }
-    for status in [None, Some(201), Some(409)] {
-        assert_eq!(debug_status(status), format!("{status:?}"));
-    }
+fn a_verdict_prints_an_answer_as_the_listing_does_on_one_line() {
+    let body = r#"{"status": "CAPTURADA", "cobranca_id": 1}"#;
+    assert_eq!(answer(Some(201), Some(body)), format!("201 {body}"));
+    assert_eq!(answer(Some(409), None), "409 with no body");
+    assert_eq!(answer(None, Some("a\nb\tc")), "no status a b c");
 }
