@@ -335,7 +335,9 @@ fn instance_block(
 fn acquirer_block(state: &Frame, before: &Frame, width: i32, lang: Lang, t: &Ui) -> Block {
     let captures: u32 = state.captures.iter().sum();
     let double = view::is_double_charge(state);
+    // The intent charged most: its count names the alarm.
     let most = state.captures.iter().copied().max().unwrap_or(0);
+    let alarm = double.then(|| charged_times(lang, most));
     let money = narrate::amount(state.charged_cents, lang);
     let mut lines = vec![
         line(t.acquirer, "title"),
@@ -347,14 +349,9 @@ fn acquirer_block(state: &Frame, before: &Frame, width: i32, lang: Lang, t: &Ui)
         line(t.captures, "dim"),
         line(money.clone(), "money"),
     ];
-    if double {
+    if let Some(alarm) = &alarm {
         // Bold capitals are wider than the text the wrap width assumes.
-        wrapped(
-            &mut lines,
-            &charged_times(lang, most),
-            width * 3 / 4,
-            "alarm",
-        );
+        wrapped(&mut lines, alarm, width * 3 / 4, "alarm");
     }
     let changed = before.captures.iter().sum::<u32>() != captures;
     Block {
@@ -370,11 +367,7 @@ fn acquirer_block(state: &Frame, before: &Frame, width: i32, lang: Lang, t: &Ui)
             t.acquirer,
             t.captures,
             t.charged,
-            if double {
-                format!(", {}", charged_times(lang, most))
-            } else {
-                String::new()
-            }
+            alarm.map_or_else(String::new, |alarm| format!(", {alarm}"))
         ),
         data: vec![
             ("data-captures", captures.to_string()),

@@ -25,9 +25,10 @@ pub fn narration(run: &Run, scenario: &str, frame: usize, lang: Lang, t: &Ui) ->
                 Lang::Pt => s.description.pt,
                 Lang::En => s.description.en,
             };
-            match s.strategy == run.strategy {
-                true => about,
-                false => crate::text::told_for(lang, s.strategy, run.strategy, &about),
+            if s.strategy == run.strategy {
+                about
+            } else {
+                crate::text::told_for(lang, s.strategy, run.strategy, &about)
             }
         });
         return match (frame, about) {

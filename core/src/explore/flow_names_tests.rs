@@ -180,20 +180,14 @@ fn race_3_check_then_act_takes_fewer_states_with_flows_renamed() {
     let mut s = race(3);
     s.strategy = Strategy::CheckThenAct;
     let states = |flows| {
-        let mut o = Options::for_scenario(&s);
-        o.set_reduction(if flows {
+        let reduction = if flows {
             Reduction::Flows
         } else {
             Reduction::Por
-        });
-        let r = explore(&s, &o).expect("explores");
+        };
+        let r = explored(&s, reduction);
         assert_eq!(r.status, Status::Complete);
-        assert_eq!(
-            r.reductions.iter().any(|n| n == "flow-symmetry"),
-            flows,
-            "{:?}",
-            r.reductions
-        );
+        assert_eq!(said(&r, "flow-symmetry"), flows, "{:?}", r.reductions);
         r.states
     };
     let (por, flows) = (states(false), states(true));
@@ -212,14 +206,20 @@ fn flows_stay_apart_where_they_are_not_interchangeable() {
     let mut other_order = race(2);
     other_order.clients[1].intents[0].order_id += 1;
     for s in [retrying, other_order] {
-        let mut o = Options::for_scenario(&s);
-        o.set_reduction(Reduction::Flows);
-        let r = explore(&s, &o).expect("explores");
-        assert!(
-            !r.reductions.iter().any(|n| n == "flow-symmetry"),
-            "{:?}",
-            r.reductions
-        );
-        assert!(r.reductions.iter().any(|n| n == "partial-order"));
+        let r = explored(&s, Reduction::Flows);
+        assert!(!said(&r, "flow-symmetry"), "{:?}", r.reductions);
+        assert!(said(&r, "partial-order"));
     }
+}
+
+/// `s` explored under `reduction` with its other options as they are.
+fn explored(s: &Scenario, reduction: Reduction) -> Report {
+    let mut o = Options::for_scenario(s);
+    o.set_reduction(reduction);
+    explore(s, &o).expect("explores")
+}
+
+/// Whether the report names `reduction` among those it applied.
+fn said(r: &Report, reduction: &str) -> bool {
+    r.reductions.iter().any(|n| n == reduction)
 }
