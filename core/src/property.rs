@@ -433,8 +433,9 @@ fn false_422s(e: &Ending) -> Vec<String> {
         }
         if !reused {
             out.push(format!(
-                "attempt {} answered 422 for a key {} used once",
+                "attempt {} answered 422 for key {}, which tenant {} used for one intent only",
                 a.attempt + 1,
+                a.key,
                 mine.tenant
             ));
         }

@@ -55,20 +55,23 @@ pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
             "psql terminals on an empty database, one per connection:"
         )
     );
-    for (session, ix) in &terminals {
+    // In the order of their labels, which is the order they first speak.
+    let mut listed: Vec<(&u32, &usize)> = terminals.iter().collect();
+    listed.sort_by_key(|(_, ix)| **ix);
+    for (session, ix) in listed {
         let instance = run
             .store_log
             .iter()
             .find(|s| s.session == *session)
             .and_then(|s| s.instance)
-            .map_or(say("a recuperação", "recovery").to_string(), |i| {
-                format!("{} {}", say("a instância", "instance"), i + 1)
+            .map_or(say("da recuperação", "recovery").to_string(), |i| {
+                format!("{} {}", say("da instância", "instance"), i + 1)
             });
         let _ = writeln!(
             out,
             "--   terminal {} = {} {instance}",
             terminal_label(*ix),
-            say("uma conexão d", "a connection of")
+            say("uma conexão", "a connection of")
         );
     }
     out.push_str(say(
@@ -289,6 +292,41 @@ mod tests {
             r.strategy, r.schedule
         );
         assert!(script.contains(&replay), "{script}");
+        // Each terminal says whose connection it is, in words that read.
+        assert!(
+            script.contains("--   terminal A = a connection of instance 1\n"),
+            "{script}"
+        );
+        let pt = psql_script(&s, &r, Lang::Pt);
+        assert!(
+            pt.contains("--   terminal A = uma conexão da instância 1\n"),
+            "{pt}"
+        );
+    }
+
+    /// Recovery's statements are in the script, on a terminal of their own
+    /// (a key it resolves must read so when the retry types its SELECT),
+    /// and the terminals are listed in the order of their labels.
+    #[test]
+    fn recovery_types_its_statements_on_its_own_terminal() {
+        let s = crate::builtins::builtin("crash-before-capture").unwrap();
+        let script = psql_script(&s, &crate::run(&s).unwrap(), Lang::En);
+        assert!(
+            script.contains("UPDATE chave_idempotencia SET estado = 'failed_safe' WHERE id = 1"),
+            "{script}"
+        );
+        for name in crate::builtins::NAMES {
+            let s = crate::builtins::builtin(name).unwrap();
+            let script = psql_script(&s, &crate::run(&s).unwrap(), Lang::En);
+            let labels: Vec<&str> = script
+                .lines()
+                .filter_map(|l| l.strip_prefix("--   terminal "))
+                .map(|l| l.split(' ').next().unwrap())
+                .collect();
+            let mut sorted = labels.clone();
+            sorted.sort_unstable();
+            assert_eq!(labels, sorted, "{name}: {script}");
+        }
     }
 
     /// Issue #33: the set-up dropped and created seven tables where the run

@@ -116,6 +116,28 @@ impl World {
     }
 }
 
+/// Runs one of recovery's statements on its own connection, logged as an
+/// instance's are: the exported script and the replay on PostgreSQL must
+/// see the keys recovery resolves and the events it marks sent.
+fn execute(w: &mut World, stmt: Stmt) -> Exec {
+    let session = w.recovery_session();
+    if w.log_store {
+        w.store_log.push(StoreStatement {
+            session: session.0,
+            instance: None,
+            time_ms: w.now_ms,
+            stmt: stmt.clone(),
+            waited: false,
+            closed: false,
+        });
+    }
+    let exec = w.store.execute(session, stmt);
+    if w.log_store && matches!(exec, Exec::Waiting { .. }) {
+        w.store_log.last_mut().expect("just pushed").waited = true;
+    }
+    exec
+}
+
 /// The outbox rows committed and not yet published: (id, order, amount).
 fn unpublished_outbox(w: &World) -> Vec<(i64, i64, i64)> {
     let mut out = Vec::new();
@@ -153,7 +175,7 @@ fn relay_outbox(w: &mut World) -> Vec<(u32, i64)> {
             ],
             returning: vec![],
         };
-        if let Exec::Waiting { .. } = w.store.execute(session, stmt) {
+        if let Exec::Waiting { .. } = execute(w, stmt) {
             break;
         }
         let intent = w
@@ -291,7 +313,7 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, i64, Lookup, Reconciliation
             ],
             returning: vec![],
         };
-        match w.store.execute(session, stmt) {
+        match execute(w, stmt) {
             Exec::Waiting { .. } => break,
             // Matched no row: the key moved on since it was read, and this
             // sweep resolved nothing.
@@ -361,7 +383,7 @@ pub(crate) fn recover_messages(w: &mut World) -> Vec<(String, i64, Lookup, Recon
                 returning: vec![],
             },
         };
-        match w.store.execute(session, stmt) {
+        match execute(w, stmt) {
             Exec::Waiting { .. } => break,
             Exec::Done(Ok(r)) if r.affected == 0 => continue,
             Exec::Done(_) => done.push((key, order_id, lookup, outcome)),
