@@ -390,6 +390,19 @@ pub fn load(name: &str, strategy: Option<&str>, seed: Option<u64>) -> Result<Sce
     Ok(s)
 }
 
+/// A solution as the lesson's table shows it: an edit names the fields it
+/// sets before the link it makes, since an edit back to the built-in's own
+/// value leaves no trace in the link.
+fn solution_text(c: &lesson::Challenge, solution: &lesson::solve::Solution) -> String {
+    match (solution, lesson::solve::known_edit(c.id)) {
+        (lesson::solve::Solution::Edit(link), Some(edits)) => {
+            let set: Vec<String> = edits.iter().map(|(p, v)| format!("{p}={v}")).collect();
+            format!("{} → {link}", set.join(", "))
+        }
+        _ => solution.text(),
+    }
+}
+
 fn execute(cmd: Command) -> Result<(), String> {
     match cmd {
         Command::Replay(_) => unreachable!("main runs replay"),
@@ -401,12 +414,17 @@ fn execute(cmd: Command) -> Result<(), String> {
                     c.id.to_string(),
                     c.how.name().to_string(),
                     c.goal.label(),
-                    solved.solution.text(),
+                    solution_text(c, &solved.solution),
                     solved.picks.to_string(),
                 ]);
             }
             let head = ["id", "how", "goal", "solution", "picks"].map(String::from);
-            let width = |i: usize| rows.iter().chain([&head]).map(|r| r[i].len()).max();
+            let width = |i: usize| {
+                rows.iter()
+                    .chain([&head])
+                    .map(|r| r[i].chars().count())
+                    .max()
+            };
             let widths: Vec<usize> = (0..4).map(|i| width(i).unwrap_or(0)).collect();
             for row in [&head].into_iter().chain(&rows) {
                 outln!(
@@ -566,6 +584,12 @@ fn execute(cmd: Command) -> Result<(), String> {
                     format,
                 });
             }
+            if scenario == "all" {
+                return Err(
+                    "scenario: `all` (every built-in) runs only with --faults; name one scenario otherwise"
+                        .into(),
+                );
+            }
             let seeds = seeds.ok_or_else(|| {
                 format!(
                     "--seeds: required without --faults (1..={})",
@@ -643,7 +667,7 @@ fn execute(cmd: Command) -> Result<(), String> {
                     ControlFlow::Continue(())
                 })
                 .map_err(|e| match e.field.as_str() {
-                    "seeds" | "strategies" => format!("--{}: {}", e.field, e.message),
+                    "seeds" | "strategies" | "y" => format!("--{}: {}", e.field, e.message),
                     _ => format!("--x/--y: {e}"),
                 })?
                 .expect("the sweep is never stopped here");
@@ -1239,12 +1263,24 @@ fn print_sweep(r: &sweep::SweepReport, design: Option<&str>) {
                 )
             })
         {
-            outln!(
-                "  open the hottest cell: lousa run '{}' {} --seed {}",
-                worst.link.as_deref().unwrap_or_default(),
-                under(map),
-                worst.representative_seed
-            );
+            match worst.link.as_deref() {
+                Some(link) => outln!(
+                    "  open the hottest cell: lousa run '{link}' {} --seed {}",
+                    under(map),
+                    worst.representative_seed
+                ),
+                // A link starts from a built-in; a scenario from a file has
+                // none, so say which values and seed to set in the file.
+                None => outln!(
+                    "  the hottest cell: {}={}, {}={}, seed {} (set them in the scenario's file and run it {})",
+                    r.x.path,
+                    shown(&r.x.values[worst.x]),
+                    r.y.path,
+                    shown(&r.y.values[worst.y]),
+                    worst.representative_seed,
+                    under(map)
+                ),
+            }
         }
     }
 }

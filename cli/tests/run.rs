@@ -94,7 +94,7 @@ fn a_schedule_replays_the_run_it_came_from() {
 
 #[test]
 fn bad_input_exits_non_zero_with_a_precise_error() {
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 10] = [
         // A schedule that parses but does not fit the run names where and
         // the limit (it was clamped without a word).
         (
@@ -140,6 +140,10 @@ fn bad_input_exits_non_zero_with_a_precise_error() {
             "at character 3 (\"0x4294967295\"): expected at most 100000 choices",
         ),
         (&["run", "race-2", "--seed", "x4"], "--seed"),
+        (
+            &["swarm", "all", "--seeds", "3"],
+            "`all` (every built-in) runs only with --faults",
+        ),
     ];
     for (args, expected) in cases {
         let (ok, _, err) = lousa(args);
@@ -282,4 +286,70 @@ fn a_printed_builtin_runs_back_unchanged() {
             "{name}: print(parse(print(x))) != print(x)"
         );
     }
+}
+
+/// A sweep of a scenario from a file, whose name is no built-in, has no
+/// link to its hottest cell: it names the cell's values and seed instead of
+/// printing a command that cannot run. Both axes on one field are refused.
+#[test]
+fn a_sweep_of_a_file_names_its_hottest_cell() {
+    let (ok, printed, err) = lousa(&["scenarios", "timeout-retry", "--format", "json"]);
+    assert!(ok, "{err}");
+    let mut scenario: serde_json::Value = serde_json::from_str(&printed).unwrap();
+    scenario["name"] = "my-timeout".into();
+    let dir = std::env::temp_dir().join(format!("lousa-cli-sweep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("my-timeout.json");
+    std::fs::write(&file, scenario.to_string()).unwrap();
+    let path = file.to_str().unwrap();
+    let sweep = |y: &str| {
+        lousa(&[
+            "sweep",
+            path,
+            "--x",
+            "clients.0.timeout_ms=500,4000",
+            "--y",
+            y,
+            "--strategies",
+            "check-then-act",
+            "--seeds",
+            "2",
+        ])
+    };
+    let (ok, out, err) = sweep("acquirer.latency_ms=3000");
+    assert!(ok, "{err}");
+    assert!(!out.contains("lousa run ''"), "{out}");
+    assert!(
+        out.contains("the hottest cell: clients.0.timeout_ms=500, acquirer.latency_ms=3000, seed "),
+        "{out}"
+    );
+    let (ok, _, err) = sweep("clients.0.timeout_ms=1000");
+    assert!(!ok);
+    assert!(err.contains("are the same field"), "{err}");
+}
+
+/// The lesson's table names the fields an edit sets, even when the edit
+/// puts back the built-in's own value and the link alone would not show it.
+#[test]
+fn the_lesson_names_each_edit_that_solves_a_challenge() {
+    let (ok, out, err) = lousa(&["lesson"]);
+    assert!(ok, "{err}");
+    let row = |id: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{id} ")))
+            .unwrap_or_else(|| panic!("no {id} in:\n{out}"))
+            .to_string()
+    };
+    assert!(
+        row("conciliacao").contains("recovery_every_ms=2000 → unknown-reconciled"),
+        "{out}"
+    );
+    assert!(
+        row("o-timeout-que-dispara").contains("clients.0.timeout_ms=1500 → timeout-retry;"),
+        "{out}"
+    );
+    // The columns line up: every row's picks start where the header's do.
+    let at = |l: &str| l.chars().count() - l.rsplit(' ').next().unwrap().chars().count();
+    let header = out.lines().next().unwrap();
+    assert!(out.lines().all(|l| at(l) == at(header)), "{out}");
 }

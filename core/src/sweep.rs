@@ -212,6 +212,17 @@ pub fn sweep(
     sweep_cells(base, x, y, &grid, strategies, first_seed, seeds, progress)
 }
 
+/// Whether setting one path sets the other too: the same field, or one
+/// inside the other (`clients.0` and `clients.0.timeout_ms`).
+fn overlaps(a: &str, b: &str) -> bool {
+    let inside = |outer: &str, inner: &str| {
+        inner
+            .strip_prefix(outer)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+    };
+    inside(a, b) || inside(b, a)
+}
+
 /// [`sweep`] over cells made already, by [`cells`] (here or in another
 /// host): the explorer's worker runs the cells the page made, so that it
 /// carries no strict scenario parser. `grid` holds one cell per pair of
@@ -229,6 +240,15 @@ pub fn sweep_cells(
 ) -> Result<Option<SweepReport>, SweepError> {
     if strategies.is_empty() {
         return Err(refuse("strategies", "at least one design is needed".into()));
+    }
+    if overlaps(&x.path, &y.path) {
+        return Err(refuse(
+            "y",
+            format!(
+                "{} and {} are the same field: y would overwrite x in every cell",
+                x.path, y.path
+            ),
+        ));
     }
     if first_seed.checked_add(seeds.saturating_sub(1)).is_none() {
         return Err(refuse(
@@ -419,6 +439,42 @@ mod tests {
         let opened = link::decode(link).unwrap();
         assert_eq!(opened.clients[0].timeout_ms, 1000);
         assert_eq!(opened.acquirer.latency_ms, 3000);
+    }
+
+    #[test]
+    fn axes_on_one_field_are_refused() {
+        let base = builtin("timeout-retry").unwrap();
+        let run = |x: &str, y: &str| {
+            sweep(
+                &base,
+                &axis(x),
+                &axis(y),
+                &[Strategy::CheckThenAct],
+                1,
+                1,
+                &mut |_| ControlFlow::Continue(()),
+            )
+        };
+        for (x, y) in [
+            ("clients.0.timeout_ms=1,2", "clients.0.timeout_ms=3000,4000"),
+            ("clients.0.timeout_ms=1,2", "clients.0={}"),
+        ] {
+            let e = run(x, y).unwrap_err();
+            assert_eq!(e.field, "y", "{x} {y}");
+            assert!(e.message.contains("the same field"), "{e:?}");
+        }
+        // A field whose name starts as the other's does is another field.
+        assert!(
+            run("clients.0.timeout_ms=1,2", "clients.0.timeout_ms_x=1")
+                .is_err_and(|e| e.field != "y")
+        );
+        assert!(
+            run(
+                "clients.0.timeout_ms=500,1000",
+                "clients.1.timeout_ms=500,1000"
+            )
+            .is_ok()
+        );
     }
 
     #[test]

@@ -161,6 +161,11 @@ pub fn Sweep(explorer: Explorer) -> impl IntoView {
         )
     };
     let start = move |_| {
+        if x_field.get_untracked() == y_field.get_untracked() {
+            let lang = ws.lang.get_untracked();
+            sweeping.set(Sweeping::Failed(words(lang).same_field.into()));
+            return;
+        }
         let seeds = match seeds.get_untracked().trim().parse::<u64>() {
             Ok(n) => n,
             Err(_) => {
@@ -378,6 +383,9 @@ fn plan(x: &str, y: &str, seeds: &str, designs: usize, lang: Lang) -> String {
         (Ok(x), Ok(y)) => (x, y),
         (Err(e), _) | (_, Err(e)) => return e,
     };
+    if x.path == y.path {
+        return w.same_field.to_string();
+    }
     let Ok(seeds) = seeds.trim().parse::<u64>() else {
         return seeds_refused(seeds, lang);
     };
@@ -607,6 +615,10 @@ mod tests {
         assert_eq!(
             plan("instances=1..9:17", y, "10", 2, Lang::Pt),
             "Eixo recusado, x: 17 valores estão fora de 1 a 16"
+        );
+        assert_eq!(
+            plan(x, "clients.0.timeout_ms=1000", "10", 2, Lang::Pt),
+            "Os dois eixos variam o mesmo campo: escolha outro para o eixo y."
         );
     }
 }

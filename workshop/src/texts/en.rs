@@ -148,6 +148,7 @@ pub const EN: Words = Words {
         outside: "outside the limit of",
         to_word: "to",
         axis_refused: "Axis refused,",
+        same_field: "Both axes vary the same field: pick another for the y axis.",
         seeds_not_number: "Seeds per cell: write a whole number, not",
     },
     editor: EditorWords {

@@ -176,6 +176,8 @@ pub struct SweepWords {
     pub outside: &'static str,
     pub to_word: &'static str,
     pub axis_refused: &'static str,
+    /// Both axes on one field: the second would overwrite the first.
+    pub same_field: &'static str,
     pub seeds_not_number: &'static str,
 }
 

@@ -148,6 +148,7 @@ pub const PT: Words = Words {
         outside: "fora do limite de",
         to_word: "a",
         axis_refused: "Eixo recusado,",
+        same_field: "Os dois eixos variam o mesmo campo: escolha outro para o eixo y.",
         seeds_not_number: "Sementes por célula: escreva um número inteiro, não",
     },
     editor: EditorWords {
