@@ -59,6 +59,27 @@ pub fn parse<T: DeserializeOwned>(text: &str, root: Root) -> Result<T, FieldErro
             _ => None,
         };
         let refusal = describe(&path, key, e.inner(), root);
+        // A fault's fields are read after its `kind`, from a copy that
+        // keeps no path: an unknown name there is told to the field that
+        // holds it, which is `kind` only when no other field does.
+        if let Some(base) = refusal.field.strip_suffix(".kind")
+            && base.ends_with(']')
+            && let Some((name, _)) = refusal
+                .message
+                .strip_prefix("unknown value \"")
+                .and_then(|r| r.split_once('"'))
+            && let Ok(mut value) = serde_json::from_str::<serde_json::Value>(text)
+            && let Some(field) = only_field_holding(
+                &mut value,
+                e.path(),
+                &value_words(&serde_json::Value::String(name.into())),
+            )
+        {
+            return ScenarioError {
+                field: join(base, &field),
+                message: refusal.message,
+            };
+        }
         if path.ends_with(']')
             && let Some((_, got)) = refusal.message.rsplit_once(", got ")
             && let Ok(mut value) = serde_json::from_str::<serde_json::Value>(text)
@@ -335,7 +356,11 @@ fn expected_words(expected: &str, field: &str) -> String {
     match expected {
         "u64" => format!("a whole number{unit}"),
         "u32" => format!("a whole number{unit} up to {}", u32::MAX),
+        "u16" => format!("a whole number{unit} up to {}", u16::MAX),
+        "u8" => format!("a whole number{unit} up to {}", u8::MAX),
         "i64" => "an integer".into(),
+        // What serde asks for where a name (a unit enum) belongs.
+        "string or map" | "variant identifier" => "a name".into(),
         "a boolean" => "true or false".into(),
         "a sequence" => "a list".into(),
         "internally tagged enum Fault" => "an object with a \"kind\"".into(),

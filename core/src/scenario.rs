@@ -488,6 +488,9 @@ pub mod limits {
     pub const JITTER_MS_MAX: u32 = 1_000;
     pub const TEXT_LEN_MAX: usize = 200;
     pub const AMOUNT_CENTS_MAX: i64 = 100_000_000_000;
+    pub const ORDER_ID_MAX: i64 = i64::MAX / 2;
+    pub const DB_LATENCY_MS_MAX: u64 = 60_000;
+    pub const RECOVERY_EVERY_MS_MIN: u64 = 100;
     /// Levels of `[` and `{` scenario JSON may nest. A scenario's deepest
     /// value sits three levels down (a client's intent's field); past this,
     /// the text is refused for its nesting before anything reads its shape.
@@ -630,7 +633,7 @@ impl Scenario {
                 short_text(&g("key"), &it.key, false)?;
                 short_text(&g("tenant"), &it.tenant, false)?;
                 in_range(&g("amount_cents"), it.amount_cents, 1, AMOUNT_CENTS_MAX)?;
-                in_range(&g("order_id"), it.order_id, 1, i64::MAX / 2)?;
+                in_range(&g("order_id"), it.order_id, 1, ORDER_ID_MAX)?;
             }
         }
         let attempts: u64 = self
@@ -655,13 +658,13 @@ impl Scenario {
             1,
             TIME_MS_MAX,
         )?;
-        at_most("db_latency_ms", self.db_latency_ms, 60_000)?;
+        at_most("db_latency_ms", self.db_latency_ms, DB_LATENCY_MS_MAX)?;
         in_range("key_ttl_ms", self.key_ttl_ms, 1, TIME_MS_MAX)?;
         in_range("lease_ms", self.lease_ms, 1, TIME_MS_MAX)?;
         in_range(
             "recovery_every_ms",
             self.recovery_every_ms,
-            100,
+            RECOVERY_EVERY_MS_MIN,
             TIME_MS_MAX,
         )?;
         in_range("horizon_ms", self.horizon_ms, 1, TIME_MS_MAX)?;

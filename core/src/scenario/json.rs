@@ -159,6 +159,22 @@ mod tests {
                 json!([{"kind": "nope"}]),
                 r#"faults[0].kind: unknown value "nope" (expected one of: drop-request, drop-response, crash, acquirer-timeout-after-accept, acquirer-declines)"#,
             ),
+            // A name inside a fault is told to the field that holds it.
+            (
+                "/faults",
+                json!([{"kind": "crash", "instance": 0, "at_point": "before", "restart_after_ms": 1}]),
+                r#"faults[0].at_point: unknown value "before" (expected one of: after-commit, after-capture-sent)"#,
+            ),
+            (
+                "/faults",
+                json!([{"kind": "crash", "instance": 0, "at_point": 5, "restart_after_ms": 1}]),
+                "faults[0].at_point: expected a name, got 5",
+            ),
+            (
+                "/faults",
+                json!([{"kind": 3}]),
+                "faults[0].kind: expected a name, got 3",
+            ),
             (
                 "/faults",
                 json!([{"attempt": 1}]),
