@@ -183,6 +183,36 @@ describe('the workshop\'s design tab', () => {
     await tab.close();
   });
 
+  test('a draft edited while a design is on the board survives a reload; a link with another design opens that one', { timeout: RUN_TIMEOUT_MS }, async () => {
+    // The tab opens by itself when the link carries a design.
+    const openTab = (t) => t.locator('[data-testid=design-tab]').evaluate((d) => { d.open = true; });
+    const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act&design=check-then-act');
+    await openTab(tab);
+    const before = await labels(tab);
+    await tab.fill('[data-testid=design-name]', 'kept');
+    await tab.press('[data-testid=design-name]', 'Enter');
+    await steps(tab).nth(1).locator('[data-testid=step-remove]').click();
+    const edited = await labels(tab);
+    assert.equal(edited.length, before.length - 1);
+    assert.equal(query(tab).get('design'), 'check-then-act', 'the board keeps its design until the draft runs');
+    await tab.reload();
+    await openTab(tab);
+    assert.equal(await tab.inputValue('[data-testid=design-name]'), 'kept');
+    assert.deepEqual(await labels(tab), edited, 'the edits are where they were');
+    // Picking a strategy runs its handler: the design leaves the board.
+    await tab.selectOption('[data-testid=strategy]', 'idempotency-key');
+    await tab.waitForFunction(() => !new URL(location.href).searchParams.has('design'));
+    assert.equal(await tab.locator('[data-testid=design-on-board]').count(), 0);
+    assert.equal(query(tab).get('strategy'), 'idempotency-key');
+    // Another design in a link is what its reader came to see.
+    const other = await open('?modo=oficina&scenario=race-2&strategy=idempotency-key&design=idempotency-key');
+    await openTab(other);
+    assert.equal(await other.inputValue('[data-testid=design-name]'), 'idempotency-key');
+    assert.deepEqual(await labels(other), ['claim', 'capture', 'store-response', 'read-key']);
+    await other.close();
+    await tab.close();
+  });
+
   test('a queue\'s consumer is a design too: checked where the queue delivers twice, with the CLI\'s verdicts', { timeout: 3 * RUN_TIMEOUT_MS }, async () => {
     const tab = await open('?modo=oficina&scenario=race-2&strategy=check-then-act');
     await tab.click('[data-testid=design-tab] > summary');

@@ -190,6 +190,9 @@ fn Settings() -> impl IntoView {
                         prop:value=move || ws.strategy.get().name()
                         on:change=move |e| {
                             if let Some(s) = Strategy::from_name(&event_target_value(&e)) {
+                                // A strategy picked is the handler that runs:
+                                // a design on the board would run in its place.
+                                ws.design.set(None);
                                 ws.choose_world(ws.scenario.get_untracked(), s);
                             }
                         }

@@ -32,6 +32,9 @@ fn words(lang: Lang) -> &'static crate::texts::DesignWords {
 
 /// Where the draft waits between visits.
 const DRAFT_KEY: &str = "lousa-design-draft";
+/// The design that was on the board while the draft was edited: a link
+/// that still carries it is the same page reloaded, not a new design.
+const DRAFT_BOARD_KEY: &str = "lousa-design-draft-board";
 
 #[component]
 pub fn DesignTab(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView {
@@ -39,7 +42,11 @@ pub fn DesignTab(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView 
     let draft = RwSignal::new(first_draft(ws));
     let checked: Memo<Result<Arc<Program>, FieldError>> =
         Memo::new(move |_| draft.with(|d| design::check(d.clone()).map(Arc::new)));
-    Effect::new(move |_| draft.with(store_draft));
+    Effect::new(move |_| {
+        draft.with(store_draft);
+        ws.design
+            .with(|board| store_board(board.as_deref().map(Program::design)));
+    });
     let check_on = RwSignal::new(
         ws.design
             .with_untracked(|d| d.as_ref().map(|p| builtin::scenario_for(&p.design().name)))
@@ -195,11 +202,20 @@ pub fn DesignTab(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView 
 
 /// The draft to start from: the design on the board, else the one kept
 /// from the last visit, else the built-in design of the board's strategy.
+/// The draft the tab opens with: the one kept from before a reload, unless
+/// the link brings a design other than the one that was on the board
+/// then (a shared link, or the board changed in another tab), which the
+/// attendee opened to see.
 fn first_draft(ws: Ws) -> Design {
+    let stored = stored_draft();
     if let Some(p) = ws.design.get_untracked() {
-        return p.design().clone();
+        let board = p.design();
+        return match stored {
+            Some(d) if stored_board().as_ref() == Some(board) => d,
+            _ => board.clone(),
+        };
     }
-    if let Some(d) = stored_draft() {
+    if let Some(d) = stored {
         return d;
     }
     let strategy = ws.strategy.get_untracked();
@@ -211,14 +227,33 @@ fn first_draft(ws: Ws) -> Design {
 }
 
 fn stored_draft() -> Option<Design> {
+    stored(DRAFT_KEY)
+}
+
+fn stored_board() -> Option<Design> {
+    stored(DRAFT_BOARD_KEY)
+}
+
+fn stored(key: &str) -> Option<Design> {
     let storage = window().local_storage().ok().flatten()?;
-    let text = storage.get_item(DRAFT_KEY).ok().flatten()?;
+    let text = storage.get_item(key).ok().flatten()?;
     read_design(&text).ok()
 }
 
 fn store_draft(d: &Design) {
+    store(DRAFT_KEY, Some(d));
+}
+
+fn store_board(d: Option<&Design>) {
+    store(DRAFT_BOARD_KEY, d);
+}
+
+fn store(key: &str, d: Option<&Design>) {
     if let Some(storage) = window().local_storage().ok().flatten() {
-        let _ = storage.set_item(DRAFT_KEY, &serde_json::to_string(d).unwrap_or_default());
+        let _ = match d {
+            Some(d) => storage.set_item(key, &serde_json::to_string(d).unwrap_or_default()),
+            None => storage.remove_item(key),
+        };
     }
 }
 
