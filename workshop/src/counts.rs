@@ -267,9 +267,9 @@ fn FromHere(
                     "{}: {} {}, {} {}",
                     w.from_here,
                     count(r.outcomes.len() as u128, lang),
-                    w.outcomes_word,
+                    w.outcomes_word.of(r.outcomes.len() as u128),
                     count(twice as u128, lang),
-                    w.charge_twice
+                    w.charge_twice.of(twice as u128)
                 )
             }
             Counting::Done(r) => {
@@ -277,9 +277,9 @@ fn FromHere(
                     "{}: {} {}, {} {}",
                     w.from_here,
                     count(r.schedules, lang),
-                    w.schedules_word,
+                    w.schedules_word.of(r.schedules),
                     count(double_charging(&r), lang),
-                    w.charge_twice
+                    w.charge_twice.of(double_charging(&r))
                 );
                 if inside {
                     s = format!("{s} ({})", w.from_step_start);
@@ -312,7 +312,7 @@ pub fn state_limit(r: &Report, limit: Option<u32>, lang: Lang) -> String {
         "{} {} {}: {}",
         w.state_limit,
         count(limit.into(), lang),
-        w.states_word,
+        w.states_word.of(limit.into()),
         w.state_limit_why
     );
     if r.schedules_counted {
@@ -338,9 +338,9 @@ fn status(c: &Counting, limit: Option<u32>, lang: Lang) -> AnyView {
                 "{} {} {} · {} {} · {} {}",
                 w.exploring,
                 count(u128::from(f.states), lang),
-                w.states_word,
+                w.states_word.of(f.states.into()),
                 count(u128::from(f.transitions), lang),
-                w.transitions_word,
+                w.transitions_word.of(f.transitions.into()),
                 count(u128::from(f.states_per_s), lang),
                 w.per_second
             );
@@ -363,7 +363,11 @@ fn result(r: &Report, w: &'static Words, limit: Option<u32>, lang: Lang) -> impl
     let counted = r.schedules_counted;
     let head = if complete {
         let schedules = if counted {
-            format!("{} {}", count(r.schedules, lang), w.schedules_word)
+            format!(
+                "{} {}",
+                count(r.schedules, lang),
+                w.schedules_word.of(r.schedules)
+            )
         } else {
             w.schedules_not_counted.to_string()
         };
@@ -372,9 +376,9 @@ fn result(r: &Report, w: &'static Words, limit: Option<u32>, lang: Lang) -> impl
             w.complete,
             if counted { "" } else { w.por_complete },
             count(u128::from(r.states), lang),
-            w.states_word,
+            w.states_word.of(r.states.into()),
             count(u128::from(r.transitions), lang),
-            w.transitions_word,
+            w.transitions_word.of(r.transitions.into()),
         )
     } else {
         state_limit(r, limit, lang)

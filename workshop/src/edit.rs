@@ -13,9 +13,11 @@ use serde_json::Value;
 /// What a field holds, and so how its text is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// A whole number (milliseconds, counts); the editor's input allows
-    /// `0..=max`, and the core checks it again.
+    /// A whole number (milliseconds, counts) in `min..=max`, the range the
+    /// core's validation allows: the editor names it before the core is
+    /// asked, so a negative number is not told of as a JSON type.
     Whole {
+        min: u64,
         max: u64,
     },
     Flag,
@@ -47,12 +49,19 @@ fn field(path: impl Into<String>, kind: Kind, pt: &'static str, en: &'static str
 /// The fields of `scenario`'s form: the world's, then each client's.
 pub fn fields(scenario: &Scenario) -> Vec<Field> {
     let ms = Kind::Whole {
+        min: 0,
+        max: limits::TIME_MS_MAX,
+    };
+    // The times that may not be zero.
+    let ms_from = |min: u64| Kind::Whole {
+        min,
         max: limits::TIME_MS_MAX,
     };
     let mut out = vec![
         field(
             "instances",
             Kind::Whole {
+                min: 1,
                 max: limits::INSTANCES_MAX.into(),
             },
             "Instâncias do serviço",
@@ -61,6 +70,7 @@ pub fn fields(scenario: &Scenario) -> Vec<Field> {
         field(
             "pool_size",
             Kind::Whole {
+                min: 1,
                 max: limits::POOL_SIZE_MAX.into(),
             },
             "Conexões por instância",
@@ -80,7 +90,10 @@ pub fn fields(scenario: &Scenario) -> Vec<Field> {
         ),
         field(
             "db_latency_ms",
-            ms,
+            Kind::Whole {
+                min: 0,
+                max: limits::DB_LATENCY_MS_MAX,
+            },
             "Tempo de um comando SQL (ms)",
             "Time of one SQL statement (ms)",
         ),
@@ -93,6 +106,7 @@ pub fn fields(scenario: &Scenario) -> Vec<Field> {
         field(
             "network.jitter_ms",
             Kind::Whole {
+                min: 0,
                 max: limits::JITTER_MS_MAX.into(),
             },
             "Variação da rede (ms)",
@@ -106,7 +120,7 @@ pub fn fields(scenario: &Scenario) -> Vec<Field> {
         ),
         field(
             "acquirer.timeout_ms",
-            ms,
+            ms_from(1),
             "Timeout da chamada ao adquirente (ms)",
             "Acquirer call timeout (ms)",
         ),
@@ -118,25 +132,25 @@ pub fn fields(scenario: &Scenario) -> Vec<Field> {
         ),
         field(
             "key_ttl_ms",
-            ms,
+            ms_from(1),
             "Validade da chave (ms)",
             "Key lifetime (ms)",
         ),
         field(
             "lease_ms",
-            ms,
+            ms_from(1),
             "Duração do lease (ms)",
             "Lease duration (ms)",
         ),
         field(
             "recovery_every_ms",
-            ms,
+            ms_from(limits::RECOVERY_EVERY_MS_MIN),
             "Intervalo da varredura de recuperação (ms)",
             "Recovery sweep interval (ms)",
         ),
         field(
             "horizon_ms",
-            ms,
+            ms_from(1),
             "Fim da simulação (ms)",
             "End of the simulation (ms)",
         ),
@@ -145,13 +159,14 @@ pub fn fields(scenario: &Scenario) -> Vec<Field> {
         let at = |name: &str| format!("clients.{i}.{name}");
         out.push(field(
             at("timeout_ms"),
-            ms,
+            ms_from(1),
             "Timeout do cliente (ms)",
             "Client timeout (ms)",
         ));
         out.push(field(
             at("retries_max"),
             Kind::Whole {
+                min: 0,
                 max: limits::RETRIES_MAX.into(),
             },
             "Novas tentativas",
@@ -178,6 +193,7 @@ pub fn fields(scenario: &Scenario) -> Vec<Field> {
         out.push(field(
             at("backoff_jitter_ms"),
             Kind::Whole {
+                min: 0,
                 max: limits::JITTER_MS_MAX.into(),
             },
             "Jitter da espera (ms)",
@@ -206,7 +222,8 @@ pub fn fields(scenario: &Scenario) -> Vec<Field> {
             out.push(field(
                 at("order_id"),
                 Kind::Whole {
-                    max: i64::MAX as u64,
+                    min: 1,
+                    max: limits::ORDER_ID_MAX as u64,
                 },
                 "Pedido",
                 "Order",
@@ -214,6 +231,7 @@ pub fn fields(scenario: &Scenario) -> Vec<Field> {
             out.push(field(
                 at("amount_cents"),
                 Kind::Whole {
+                    min: 1,
                     max: limits::AMOUNT_CENTS_MAX as u64,
                 },
                 "Valor (centavos)",
@@ -272,6 +290,12 @@ fn left_out(path: &str) -> &'static str {
 /// (the field path and the limit or the expected type).
 pub fn apply(name: &str, edits: &str, field: &Field, typed: &str) -> Result<String, String> {
     let base = crate::url::scenario_of(name, edits)?;
+    if let Kind::Whole { min, max } = field.kind
+        && let Ok(n) = typed.trim().parse::<i128>()
+        && !(i128::from(min)..=i128::from(max)).contains(&n)
+    {
+        return Err(out_of_range(&field.path, n, min, max));
+    }
     let value = read(field.kind, typed);
     let edited = link::edit(&base, &[(field.path.as_str(), value)]).map_err(|e| said(&e))?;
     kept(name, &edited)
@@ -346,6 +370,27 @@ fn read(kind: Kind, typed: &str) -> Value {
     }
 }
 
+/// A number outside a field's range, in the core's words and with its
+/// field path (`clients[0].timeout_ms`), as its validation would say it.
+fn out_of_range(path: &str, n: i128, min: u64, max: u64) -> String {
+    let field = path.split('.').fold(String::new(), |mut out, segment| {
+        if segment.bytes().all(|b| b.is_ascii_digit()) {
+            out.push_str(&format!("[{segment}]"));
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(segment);
+        }
+        out
+    });
+    if min == 0 && n > i128::from(max) {
+        format!("{field}: {n} exceeds the limit {max}")
+    } else {
+        format!("{field}: {n} is outside {min}..={max}")
+    }
+}
+
 /// A link refusal without its edit number: beside the field, the field is
 /// the edit.
 fn said(e: &link::LinkError) -> String {
@@ -382,7 +427,7 @@ mod tests {
         let s = builtin("timeout-retry").unwrap();
         let f = by_path(&s, "clients.0.timeout_ms");
         let e = apply("timeout-retry", "", &f, "-1").unwrap_err();
-        assert!(e.starts_with("clients[0].timeout_ms: "), "{e}");
+        assert_eq!(e, "clients[0].timeout_ms: -1 is outside 1..=604800000");
         let e = apply("timeout-retry", "", &f, "soon").unwrap_err();
         assert!(e.starts_with("clients[0].timeout_ms: "), "{e}");
         let f = by_path(&s, "instances");
@@ -444,6 +489,47 @@ mod tests {
         }
     }
 
+    /// Each number field's range is the core's: its ends pass the core's
+    /// own validation and one past either end is refused, by the field's
+    /// name; the editor then says so in the same words, for a negative
+    /// number too.
+    #[test]
+    fn each_number_field_offers_the_range_the_core_allows() {
+        for name in ["timeout-retry", "race-3", "late-retry-after-ttl"] {
+            let s = builtin(name).unwrap();
+            for f in fields(&s) {
+                let Kind::Whole { min, max } = f.kind else {
+                    continue;
+                };
+                let core = |n: i128| {
+                    let value = serde_json::from_str::<Value>(&n.to_string()).unwrap();
+                    link::edit(&s, &[(f.path.as_str(), value)]).map_err(|e| said(&e))
+                };
+                for inside in [min, max] {
+                    if let Err(e) = core(inside.into()) {
+                        // Another field's limit (attempts in all) may refuse
+                        // it; this field's own range may not.
+                        assert!(
+                            !e.contains(" is outside ") && !e.contains(" exceeds the limit "),
+                            "{name} {}={inside}: {e}",
+                            f.path
+                        );
+                    }
+                }
+                for outside in [i128::from(min) - 1, i128::from(max) + 1] {
+                    assert!(core(outside).is_err(), "{name} {}={outside}", f.path);
+                    // The editor's words are the core's, where the core
+                    // has them (a negative number is a JSON type error there).
+                    let said = apply(name, "", &f, &outside.to_string()).unwrap_err();
+                    assert_eq!(said, out_of_range(&f.path, outside, min, max));
+                    if outside >= 0 {
+                        assert_eq!(Err(said), core(outside), "{name}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_largest_value_of_each_field_still_runs_to_an_end() {
         // No edit the form allows may hang the tab: the run ends, at worst
@@ -451,7 +537,7 @@ mod tests {
         for name in ["timeout-retry", "race-3", "late-retry-after-ttl"] {
             let s = builtin(name).unwrap();
             for f in fields(&s) {
-                let Kind::Whole { max } = f.kind else {
+                let Kind::Whole { max, .. } = f.kind else {
                     continue;
                 };
                 if let Ok(edits) = apply(name, "", &f, &max.to_string()) {

@@ -202,11 +202,12 @@ fn FieldInput(field: Field, now: String, lang: Lang) -> impl IntoView {
             ></textarea>
         }
         .into_any(),
-        Kind::Whole { max } => view! {
+        Kind::Whole { min, max } => view! {
             <input
                 type="text"
                 inputmode="numeric"
                 data-path=path.clone()
+                data-min=min.to_string()
                 data-max=max.to_string()
                 prop:value=now
                 on:change=move |e| commit(event_target_value(&e))

@@ -54,10 +54,15 @@ pub fn Scheduler() -> impl IntoView {
             }
         })
     };
+    // The core's words inside a problem, in the page's language.
+    let shown_problems = Memo::new(move |_| {
+        let lang = ws.lang.get();
+        ws.problems.with(|p| crate::texts::problems_in(p, lang))
+    });
     view! {
         <section class="scheduler" aria-labelledby="scheduler-title">
             <h2 id="scheduler-title">{move || w().choices_label}</h2>
-            <ProblemList problems=ws.problems lang=ws.lang />
+            <ProblemList problems=shown_problems lang=ws.lang />
             <p class="turn-kind" data-testid="turn-kind">{kind}</p>
             {move || {
                 ws.rewound

@@ -394,13 +394,13 @@ fn plan(x: &str, y: &str, seeds: &str, designs: usize, lang: Lang) -> String {
     let sum = format!(
         "{} {} × {} {} × {} {} = {} {}",
         count(cells.into(), lang),
-        w.cells_word,
+        w.cells_word.of(cells.into()),
         designs,
-        w.designs_word,
+        w.designs_word.of(designs as u128),
         count(seeds.into(), lang),
-        w.seeds_word,
+        w.seeds_word.of(seeds.into()),
         count(runs.into(), lang),
-        w.runs_word
+        w.runs_word.of(runs.into())
     );
     if designs == 0 {
         format!("{sum}: {}", w.no_design)
@@ -437,7 +437,7 @@ fn status(s: &Sweeping, lang: Lang, ws: Ws, sweeping: RwSignal<Sweeping>) -> Any
                 count(f.runs.into(), lang),
                 w.of_word,
                 count(f.runs_total.into(), lang),
-                w.runs_word,
+                w.runs_word.of(f.runs_total.into()),
                 count(f.runs_per_s.into(), lang),
                 w.per_second
             );
@@ -461,7 +461,7 @@ fn status(s: &Sweeping, lang: Lang, ws: Ws, sweeping: RwSignal<Sweeping>) -> Any
                 w.from_seed,
                 r.first_seed,
                 count(runs.into(), lang),
-                w.runs_word,
+                w.runs_word.of(runs.into()),
                 w.in_word,
                 seconds(*ms, lang),
                 w.click_a_cell
@@ -615,6 +615,15 @@ mod tests {
         assert_eq!(
             plan("instances=1..9:17", y, "10", 2, Lang::Pt),
             "Eixo recusado, x: 17 valores estão fora de 1 a 16"
+        );
+        // One of each is singular, in both languages.
+        assert_eq!(
+            plan("instances=1", "seed=1", "1", 1, Lang::Pt),
+            "1 célula × 1 estratégia × 1 semente = 1 execução"
+        );
+        assert_eq!(
+            plan("instances=1", "seed=1", "1", 1, Lang::En),
+            "1 cell × 1 strategy × 1 seed = 1 run"
         );
         assert_eq!(
             plan(x, "clients.0.timeout_ms=1000", "10", 2, Lang::Pt),

@@ -58,7 +58,7 @@ proptest! {
                     let all = fields(&scenario);
                     let f = &all[i % all.len()];
                     // Whole numbers are bounded in the form; the rest is free text.
-                    if let Kind::Whole { max } = f.kind {
+                    if let Kind::Whole { max, .. } = f.kind {
                         prop_assume!(typed.parse::<u64>().map_or(true, |n| n <= max));
                     }
                     apply(name, &edits, f, &typed)

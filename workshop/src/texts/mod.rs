@@ -39,8 +39,8 @@ pub struct Words {
     pub cancel: &'static str,
     pub cancelled: &'static str,
     pub exploring: &'static str,
-    pub states_word: &'static str,
-    pub transitions_word: &'static str,
+    pub states_word: Plural,
+    pub transitions_word: Plural,
     pub per_second: &'static str,
     /// A count cut at the state limit: "stopped at the limit of", the
     /// limit and `states_word`, then why that matters.
@@ -49,7 +49,7 @@ pub struct Words {
     /// After a cut-off exact count: the fast count may still get a verdict.
     pub state_limit_try_fast: &'static str,
     pub complete: &'static str,
-    pub schedules_word: &'static str,
+    pub schedules_word: Plural,
     pub captures_col: &'static str,
     pub answers_col: &'static str,
     pub schedules_col: &'static str,
@@ -59,7 +59,7 @@ pub struct Words {
     pub always: &'static str,
     pub sometimes: &'static str,
     pub from_here: &'static str,
-    pub charge_twice: &'static str,
+    pub charge_twice: Plural,
     pub counting_here: &'static str,
     /// A count cut off at the state limit, where a number would stand.
     pub not_counted: &'static str,
@@ -68,7 +68,7 @@ pub struct Words {
     pub por_hint: &'static str,
     pub por_complete: &'static str,
     pub schedules_not_counted: &'static str,
-    pub outcomes_word: &'static str,
+    pub outcomes_word: Plural,
     pub here_state_limit: &'static str,
     pub from_step_start: &'static str,
     pub worker_failed: &'static str,
@@ -156,7 +156,7 @@ pub struct SweepWords {
     pub failed: &'static str,
     pub sweeping: &'static str,
     pub of_word: &'static str,
-    pub runs_word: &'static str,
+    pub runs_word: Plural,
     pub per_second: &'static str,
     pub swept: &'static str,
     pub seeds_per_cell: &'static str,
@@ -168,9 +168,9 @@ pub struct SweepWords {
     pub opens_seed: &'static str,
     pub refused: &'static str,
     pub map_of: &'static str,
-    pub cells_word: &'static str,
-    pub designs_word: &'static str,
-    pub seeds_word: &'static str,
+    pub cells_word: Plural,
+    pub designs_word: Plural,
+    pub seeds_word: Plural,
     pub no_design: &'static str,
     pub the_design: &'static str,
     pub outside: &'static str,
@@ -298,6 +298,18 @@ pub fn choice_kind(kind: ChoiceKind, lang: Lang) -> &'static str {
 }
 
 /// A count with the language's thousands separator: 1.472 or 1,472.
+/// A word after a count, singular for one and plural otherwise (zero
+/// takes the plural in both languages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plural(pub &'static str, pub &'static str);
+
+impl Plural {
+    /// The form that follows `n`.
+    pub fn of(self, n: u128) -> &'static str {
+        if n == 1 { self.0 } else { self.1 }
+    }
+}
+
 pub fn count(n: u128, lang: Lang) -> String {
     let digits = n.to_string();
     let sep = match lang {
@@ -315,28 +327,136 @@ pub fn count(n: u128, lang: Lang) -> String {
 }
 
 /// The core's refusal `text` (English: `instances: 9 is outside 1..=8`)
-/// in `lang`. The core words its limits in a few fixed shapes
-/// (`scenario.rs`'s `in_range` and `at_most`, the sweep's counts); those
-/// are put in Portuguese, and the field path, the values and the limits
-/// stay as they are. A message of another shape keeps its words.
+/// in `lang`. The core words its refusals in a few fixed shapes (the
+/// limits of `scenario.rs`, the strict JSON reader's `json.rs`, the
+/// sweep's axes and counts, the design check's commonest); those are put
+/// in Portuguese, and the field path, the values and the limits stay as
+/// they are. A message of another shape keeps its words.
 pub fn refusal(text: &str, lang: Lang) -> String {
     if lang == Lang::En {
         return text.to_string();
     }
-    const SHAPES: [(&str, &str); 9] = [
+    // Longer shapes first: a later, shorter one must not split them.
+    const SHAPES: &[(&str, &str)] = &[
         (" values are outside ", " valores estão fora de "),
         (" is outside ", " está fora de "),
         (" exceeds the limit ", " passa do limite "),
+        (" clients exceed the limit ", " clientes passam do limite "),
+        (" intents exceed the limit ", " intenções passam do limite "),
+        (" faults exceed the limit ", " falhas passam do limite "),
+        (
+            " characters exceed the limit ",
+            " caracteres passam do limite ",
+        ),
+        (
+            " attempts in all (each client's intents x (retries_max + 1)) exceed the limit ",
+            " tentativas ao todo (as intenções de cada cliente × (retries_max + 1)) passam do limite ",
+        ),
+        (" exceed the limit ", " passam do limite "),
         (" runs, outside ", " execuções, fora de "),
         (" cells x ", " células × "),
         (" designs x ", " estratégias × "),
         (" seeds = ", " sementes = "),
+        (
+            "at least one client is needed",
+            "é preciso ao menos um cliente",
+        ),
+        (
+            "at least one intent is needed",
+            "é preciso ao menos uma intenção",
+        ),
+        ("must not be empty", "não pode ficar vazio"),
+        (
+            "missing field (required)",
+            "falta este campo, que é obrigatório",
+        ),
+        ("duplicate field", "campo repetido"),
+        ("unknown field ", "campo desconhecido "),
+        ("unknown value ", "valor desconhecido "),
+        ("(expected one of: ", "(os aceitos: "),
+        ("expected a name", "esperava um nome"),
+        (
+            "expected a whole number of milliseconds",
+            "esperava um número inteiro de milissegundos",
+        ),
+        ("expected a whole number", "esperava um número inteiro"),
+        ("expected an integer", "esperava um número inteiro"),
+        ("expected an object with a ", "esperava um objeto com "),
+        ("expected an object", "esperava um objeto"),
+        ("expected a list", "esperava uma lista"),
+        ("expected a string", "esperava um texto"),
+        ("expected true or false", "esperava true ou false"),
+        (" up to ", " até "),
+        (", got a string ", ", veio o texto "),
+        (", got a list", ", veio uma lista"),
+        (", got an object", ", veio um objeto"),
+        (", got ", ", veio "),
+        ("invalid JSON: ", "JSON inválido: "),
+        (
+            "EOF while parsing a list",
+            "o texto acaba no meio de uma lista",
+        ),
+        (
+            "EOF while parsing an object",
+            "o texto acaba no meio de um objeto",
+        ),
+        (
+            "EOF while parsing a string",
+            "o texto acaba no meio de um texto entre aspas",
+        ),
+        (
+            "EOF while parsing a value",
+            "o texto acaba antes de um valor",
+        ),
+        ("trailing characters", "há texto depois do fim"),
+        ("expected value", "esperava um valor"),
+        (
+            "key must be a string",
+            "uma chave precisa ser um texto entre aspas",
+        ),
+        (" at line ", " na linha "),
+        (" column ", " coluna "),
+        ("too deeply nested: more than ", "aninhado demais: mais de "),
+        (
+            " levels of lists and objects",
+            " níveis de listas e objetos",
+        ),
+        ("no step is labelled ", "nenhum passo tem o rótulo "),
+        (" is not a JSON value", " não é um valor JSON"),
+        (" is not a whole number", " não é um número inteiro"),
+        ("the range ", "o intervalo "),
+        (" runs backwards", " vai do maior para o menor"),
+        (
+            "a range needs a count: from..to:n",
+            "um intervalo precisa de uma contagem: de..até:n",
+        ),
+        (
+            "give exactly one of at_ms and at_point",
+            "dê um só entre at_ms e at_point",
+        ),
         ("..=", " a "),
         ("edit ", "edição "),
     ];
     let mut out = text.to_string();
     for (en, pt) in SHAPES {
         out = out.replace(en, pt);
+    }
+    out
+}
+
+/// A link's problems with the core's words in them (a refused edit,
+/// design, fork or schedule) put in `lang` by [`refusal`].
+pub fn problems_in(problems: &lousa_web::url::Problems, lang: Lang) -> lousa_web::url::Problems {
+    use lousa_web::url::Reason;
+    let mut out = problems.clone();
+    for p in &mut out.list {
+        if let Reason::EditsRefused(words)
+        | Reason::ScheduleUnreadable(words)
+        | Reason::ForkRefused(words)
+        | Reason::DesignRefused(words) = &mut p.reason
+        {
+            *words = refusal(words, lang);
+        }
     }
     out
 }
@@ -398,6 +518,127 @@ mod tests {
         assert_eq!(
             refusal("edit 1, instances: 99 is outside 1..=8", Lang::Pt),
             "edição 1, instances: 99 está fora de 1 a 8"
+        );
+    }
+
+    /// What an attendee meets most in the editor, the design's JSON, the
+    /// sweep's axes and a link: each of the core's refusals, as the core
+    /// words it, reads in Portuguese with no English word left.
+    #[test]
+    fn the_core_refusals_an_attendee_meets_read_in_portuguese() {
+        use lousa_core::Scenario;
+        use lousa_core::builtins::builtin;
+        use lousa_core::link;
+        use serde_json::json;
+        let race = builtin("race-2").unwrap();
+        let scenario = serde_json::to_value(&race).unwrap();
+        let edited = |f: &dyn Fn(&mut serde_json::Value)| {
+            let mut v = scenario.clone();
+            f(&mut v);
+            Scenario::from_json(&v.to_string()).unwrap_err().to_string()
+        };
+        let edit = |path: &str, value: serde_json::Value| {
+            link::edit(&race, &[(path, value)]).unwrap_err().to_string()
+        };
+        let client = scenario["clients"][0].clone();
+        let design = |text: &str| {
+            crate::design_tab::read_design(text)
+                .and_then(lousa_core::design::check)
+                .unwrap_err()
+                .to_string()
+        };
+        let mut goto = serde_json::to_value(
+            lousa_core::design::builtin::named("idempotency-key")
+                .unwrap()
+                .design(),
+        )
+        .unwrap();
+        goto["steps"][0]["on"][0]["goto"] = json!("nowhere");
+        let mut unnamed = goto.clone();
+        unnamed["name"] = json!("");
+        let axis = |t: &str| t.parse::<lousa_core::sweep::Axis>().unwrap_err();
+        let messages = [
+            edit("instances", json!("abc")),
+            edit("instances", json!(-1)),
+            edit("clients", json!(vec![client.clone(); 9])),
+            edit("clients", json!([])),
+            edit("clients.0.intents", json!([])),
+            edit("db_latency_ms", json!(70_000)),
+            edit("faults", json!([{"kind": "bogus"}])),
+            edit(
+                "faults",
+                json!([{"kind": "crash", "instance": 0, "at_point": "x", "restart_after_ms": 1}]),
+            ),
+            edit(
+                "faults",
+                json!([{"kind": "crash", "instance": 0, "at_ms": 1, "at_point": "after-commit", "restart_after_ms": 1}]),
+            ),
+            edited(&|v| v["name"] = json!("")),
+            edited(&|v| v["extra"] = json!(1)),
+            edited(&|v| {
+                v.as_object_mut().unwrap().remove("name");
+            }),
+            edited(&|v| v["clients"][0]["timeout_ms"] = json!("soon")),
+            edited(&|v| {
+                let mut c = client.clone();
+                c["retries_max"] = json!(20);
+                v["clients"] = json!(vec![c; 8]);
+            }),
+            Scenario::from_json("{}").unwrap_err().to_string(),
+            Scenario::from_json(r#"{"clients": [1, 2"#)
+                .unwrap_err()
+                .to_string(),
+            Scenario::from_json(&"[".repeat(40))
+                .unwrap_err()
+                .to_string(),
+            design("{"),
+            design("null"),
+            design(&goto.to_string()),
+            design(&unnamed.to_string()),
+            design(&"x".repeat(70_000)),
+            axis("abc=x"),
+            axis("instances=4..1:2"),
+            axis("instances=-5..10:2"),
+            axis("instances=1..4"),
+        ];
+        // English words, as whole words: field paths keep theirs.
+        let english = [
+            "expected", "exceed", "exceeds", "outside", "missing", "unknown", "invalid", "must",
+            "least", "runs", "is", "not", "got", "while", "line", "limit", "field", "needs",
+            "give", "edit", "nested", "the", "of", "and",
+        ];
+        for en in messages {
+            let pt = refusal(&en, Lang::Pt);
+            let words: Vec<&str> = pt
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .collect();
+            let left: Vec<&str> = english
+                .iter()
+                .copied()
+                .filter(|w| words.contains(w))
+                .collect();
+            assert!(left.is_empty(), "{en}\n  → {pt}\n  still English: {left:?}");
+        }
+        assert_eq!(
+            refusal(&edit("clients", json!([])), Lang::Pt),
+            "edição 1, clients: é preciso ao menos um cliente"
+        );
+    }
+
+    #[test]
+    fn a_links_refused_edit_reads_in_portuguese() {
+        let (_, problems) = crate::url::parse("?modo=oficina&scenario=race-2;instances=99");
+        let line = |lang| lousa_web::text::problem_lines(&problems_in(&problems, lang), lang);
+        assert_eq!(line(Lang::Pt).len(), 1);
+        assert!(
+            line(Lang::Pt)[0].ends_with("edição 1, instances: 99 está fora de 1 a 8"),
+            "{:?}",
+            line(Lang::Pt)
+        );
+        assert!(
+            line(Lang::En)[0].ends_with("edit 1, instances: 99 is outside 1..=8"),
+            "{:?}",
+            line(Lang::En)
         );
     }
 
