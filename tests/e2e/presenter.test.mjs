@@ -49,7 +49,7 @@ describe('the workshop\'s presenter mode', () => {
     assert.equal(await presenting(tab), 'true');
     assert.equal(await frame(tab), 0);
     // The side panel and the settings are hidden; the bar and the narration show.
-    for (const testid of ['turn-kind', 'schedule', 'explore', 'scenario', 'step-counter', 'sql']) {
+    for (const testid of ['turn-kind', 'schedule', 'explore', 'scenario', 'step-counter', 'sql', 'design-tab', 'editor']) {
       assert.equal(await shown(tab, testid), false, `${testid} hidden`);
     }
     assert.ok(await shown(tab, 'presenter-bar'));

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, DIST_DIR, MOUNT_TIMEOUT_MS, chromium, serve } from './harness.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, DIST_DIR, MOUNT_TIMEOUT_MS, chromium, screenshot, serve } from './harness.mjs';
 
 // Trunk names a worker-type link's files after the binary, without a hash;
 // the stylesheet is index.html's copy-file link, into dist/workshop/.
@@ -124,6 +124,38 @@ describe('the workshop view', () => {
     assert.equal(await tab.locator('head > link[rel=modulepreload]').count(), 0);
     assert.equal(await cspViolations(tab), 0, 'securitypolicyviolation events');
     await tab.close();
+  });
+
+  test('on a phone the board is drawn for its box, and nothing makes the page wider than the screen', async () => {
+    for (const width of [390, 320]) {
+      const tab = await openTab('?modo=oficina&scenario=race-2&strategy=check-then-act', {
+        setUp: (t) => t.setViewportSize({ width, height: 844 }),
+      });
+      await mounted(tab);
+      const board = tab.locator('#oficina-root [data-testid=workshop-board-wrap] [data-testid=lousa]');
+      // Drawn for the box (so its text is not scaled down to a speck).
+      await tab.waitForFunction(() => {
+        const svg = document.querySelector('#oficina-root [data-testid=workshop-board-wrap] [data-testid=lousa]');
+        return Number(svg?.getAttribute('viewBox').split(' ')[2]) < 480;
+      });
+      const drawn = Number((await board.getAttribute('viewBox')).split(' ')[2]);
+      const shown = (await board.boundingBox()).width;
+      assert.ok(Math.abs(drawn - shown) <= 1 || drawn === 280, `drawn for ${drawn} px, shown at ${shown} px`);
+      // Every panel, opened, fits the screen: the editor, the design tab
+      // and the sweep's menus included.
+      await tab.evaluate(() => document.querySelectorAll('#oficina-root details').forEach((d) => { d.open = true; }));
+      await tab.locator('[data-testid=sweep]').scrollIntoViewIfNeeded();
+      const wide = await tab.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= width, `the page is ${wide} px wide on a ${width} px screen`);
+      if (width === 390) await screenshot(tab, 'workshop-phone');
+      // Presenter mode picks the drawing for a phone held upright.
+      await tab.click('[data-testid=present]');
+      await tab.waitForFunction(() => {
+        const svg = document.querySelector('#oficina-root [data-testid=workshop-board-wrap] [data-testid=lousa]');
+        return svg?.getAttribute('viewBox').split(' ')[2] === '360';
+      });
+      await tab.close();
+    }
   });
 
   test('the article is hidden before the workshop\'s wasm arrives', async () => {

@@ -20,6 +20,11 @@ use wasm_bindgen::closure::Closure;
 /// The width the board is drawn for, but in presenter mode; the SVG scales
 /// to its box.
 pub const WIDTH: i32 = 760;
+/// A board box narrower than this (a phone's) gets a drawing of its own
+/// width, out of presenter mode (which picks among widths of its own).
+const NARROW_BELOW: i32 = 480;
+/// The narrowest drawing: a 320 px screen's box.
+const NARROWEST: i32 = 280;
 
 /// A badge's place over the board, in pixels from its top left corner.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,9 +47,29 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     // Sized by the frames the board can show, and only the frame on screen
     // drawn: a run of thousands of steps costs what its shown part costs.
     let checkpoints = StoredValue::new(Checkpoints::default());
+    // On a phone the board's box is narrower than any width the board is
+    // drawn for elsewhere: there it is drawn for its box (not below
+    // NARROWEST), as the reader's page draws it, so its text stays legible.
+    let narrow = RwSignal::new(None::<i32>);
+    let resized = RwSignal::new(0u32);
+    let wrap = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        resized.track();
+        let Some(wrap) = wrap.get() else {
+            return;
+        };
+        let box_width = wrap.client_width();
+        let fits = (box_width > 0 && box_width < NARROW_BELOW).then(|| box_width.max(NARROWEST));
+        if narrow.get_untracked() != fits {
+            narrow.set(fits);
+        }
+    });
     let layout = Memo::new(move |_| {
         let lang = ws.lang.get();
-        let width = width.get();
+        let width = match narrow.get() {
+            Some(fits) if !ws.presenting.get() => fits,
+            _ => width.get(),
+        };
         let last = ws.last_frame();
         let scheduling = !ws.on_branch.get() && !ws.presenting.get();
         let of = (ws.link(), ws.strategy.get(), width, lang);
@@ -89,8 +114,6 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
         })
     };
     let badges = RwSignal::new(Vec::<Badge>::new());
-    let resized = RwSignal::new(0u32);
-    let wrap = NodeRef::<leptos::html::Div>::new();
     // After the board is written, find the actors the alternatives move.
     Effect::new(move |_| {
         resized.track();

@@ -24,15 +24,17 @@ use wasm_bindgen::JsCast;
 
 /// The widths the presenter may draw the board for: a narrower drawing is
 /// taller and its text larger once scaled, which suits a screen that is not
-/// much wider than the board. The narrowest still keeps every table
-/// column (lousa-web drops some on a narrower board).
-const WIDTHS: [i32; 4] = [480, 560, 640, 760];
+/// much wider than the board. 480 is the narrowest that keeps every table
+/// column; 360, for a phone held upright, drops some, as the reader's
+/// phone board does.
+const WIDTHS: [i32; 5] = [360, 480, 560, 640, 760];
+const WIDEST: i32 = WIDTHS[WIDTHS.len() - 1];
 
 /// The drawing width whose board, scaled to fit an area `area` (width,
 /// height) in CSS pixels, comes out largest; `sizes` are (width, tallest
 /// frame) pairs. A tie goes to the wider drawing; no area yet, the widest.
 pub fn fit_width(area: (f64, f64), sizes: &[(i32, i32)]) -> i32 {
-    let widest = sizes.iter().map(|s| s.0).max().unwrap_or(WIDTHS[3]);
+    let widest = sizes.iter().map(|s| s.0).max().unwrap_or(WIDEST);
     if area.0 <= 0.0 || area.1 <= 0.0 {
         return widest;
     }
@@ -307,6 +309,6 @@ mod tests {
         assert_eq!(fit_width((480.0, 2000.0), &[(480, 200), (760, 200)]), 480);
         assert_eq!(fit_width((2000.0, 200.0), &[(480, 100), (560, 100)]), 560);
         assert_eq!(fit_width((0.0, 0.0), &sizes), 760);
-        assert_eq!(fit_width((0.0, 0.0), &[]), WIDTHS[3]);
+        assert_eq!(fit_width((0.0, 0.0), &[]), WIDEST);
     }
 }
