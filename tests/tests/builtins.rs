@@ -579,6 +579,22 @@ fn local_effect_claims_and_writes_in_one_transaction() {
     assert_eq!(s.captures, 1, "one pedido_pago row: {s:#?}");
 }
 
+/// A local effect counts for the intent whose handler wrote it. The two
+/// intents of decline-stored are one order and one amount, so their rows
+/// are alike: matched by value, each row counted for both and both read
+/// as charged twice. A retry after the key expired writes a second row
+/// for its own intent, which is a double charge.
+#[test]
+fn a_local_effect_counts_for_the_intent_that_wrote_it() {
+    let two = outcome("decline-stored", Strategy::LocalEffect);
+    let per_intent: Vec<u32> = two.intents.iter().map(|i| i.captures).collect();
+    assert_eq!(per_intent, [1, 1], "{two:#?}");
+    assert!(two.double_charged_intents.is_empty());
+    let late = outcome("late-retry-after-ttl", Strategy::LocalEffect);
+    assert_eq!(late.captures, 2);
+    assert_eq!(late.double_charged_intents, [0]);
+}
+
 // ---- determinism and golden traces ----
 
 fn timeline(s: &Scenario) -> String {

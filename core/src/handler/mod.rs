@@ -11,8 +11,8 @@ mod words;
 
 pub use payload::{intent_fingerprint, payload_fingerprint, request_body};
 pub use pc::{
-    Kind, Pc, commits_claim, costs_sql, deletes_key, fenced_by_lease, kind, step_name,
-    watched_table,
+    Kind, Pc, commits_claim, costs_sql, deletes_key, fenced_by_lease, inserts_effect, kind,
+    step_name, watched_table,
 };
 pub use program::{ACCOUNT_ID, builtin_design, program};
 pub use tables::{account_table, store_tables, tables_of, tables_shown};

@@ -109,6 +109,16 @@ pub fn deletes_key(scenario: &Scenario, pc: Pc) -> bool {
     matches!(&site(scenario, pc).shape, Shape::Delete { table } if table == "chave_idempotencia")
 }
 
+/// Whether the step at `pc` inserts an effect row: `Some(false)` a local
+/// effect (`pedido_pago`), `Some(true)` an outbox event (`evento_outbox`).
+pub fn inserts_effect(scenario: &Scenario, pc: Pc) -> Option<bool> {
+    match &site(scenario, pc).shape {
+        Shape::Insert { table, .. } if table == "pedido_pago" => Some(false),
+        Shape::Insert { table, .. } if table == "evento_outbox" => Some(true),
+        _ => None,
+    }
+}
+
 /// The table whose key row the step at `pc` writes, for the steps watched
 /// (see `world::watch`).
 pub fn watched_table(scenario: &Scenario, pc: Pc) -> Option<&'static str> {

@@ -153,6 +153,12 @@ impl World {
                 );
             }
             Exec::Done(result) => {
+                if let (Ok(r), Some(outbox)) =
+                    (result, handler::inserts_effect(&self.scenario, inputs.pc))
+                    && r.affected == 1
+                {
+                    self.note_effect(outbox, inputs.intent);
+                }
                 // Lazily: the outcome copies the rows, and quiet worlds
                 // (every explorer transition) keep no events.
                 self.emit_with(Actor::Instance(instance.0), || EventKind::Sql {

@@ -178,11 +178,12 @@ fn relay_outbox(w: &mut World) -> Vec<(u32, i64)> {
         if let Exec::Waiting { .. } = execute(w, stmt) {
             break;
         }
-        let intent = w
-            .intents
-            .iter()
-            .position(|(_, it)| it.order_id == order_id && it.amount_cents == cents)
-            .unwrap_or(0) as u32;
+        let intent = w.effect_intent(true, id).unwrap_or_else(|| {
+            w.intents
+                .iter()
+                .position(|(_, it)| it.order_id == order_id && it.amount_cents == cents)
+                .unwrap_or(0) as u32
+        });
         done.push((intent, order_id));
     }
     done
@@ -407,16 +408,17 @@ pub(crate) fn keys_need_recovery(w: &World) -> bool {
 }
 
 /// Committed local effects (`local-effect`'s business rows) per intent.
+/// Committed local effects per intent, each counted for the intent whose
+/// handler inserted it: two intents of one order and amount write rows
+/// alike, and matching rows by their values counted each for both.
 fn local_effects(w: &World) -> Vec<u32> {
-    let rows = w.store.committed_rows("pedido_pago");
-    w.intents
-        .iter()
-        .map(|(_, it)| {
-            rows.iter()
-                .filter(|r| r[1] == Value::Int(it.order_id) && r[2] == Value::Int(it.amount_cents))
-                .count() as u32
-        })
-        .collect()
+    let mut out = vec![0; w.intents.len()];
+    for r in w.store.committed_rows("pedido_pago") {
+        if let Some(intent) = r[0].as_int().and_then(|id| w.effect_intent(false, id)) {
+            out[intent as usize] += 1;
+        }
+    }
+    out
 }
 
 pub(crate) fn local_effect_cents(w: &World) -> i64 {

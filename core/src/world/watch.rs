@@ -35,10 +35,24 @@ pub(crate) struct Resolution {
     pub evidence: Vec<u32>,
 }
 
+/// A row a handler inserted that is an effect of its intent: a local
+/// effect (`pedido_pago`) or an event for the outbox (`evento_outbox`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct EffectRow {
+    pub outbox: bool,
+    /// The row's `id`.
+    pub id: i64,
+    /// The intent of the attempt whose statement inserted it.
+    pub intent: u32,
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Watch {
     pub breaches: Vec<(Breach, Text)>,
     pub resolutions: Vec<Resolution>,
+    /// Who inserted each effect row: two intents of one order and amount
+    /// write rows alike, which only this tells apart.
+    pub effects: Vec<EffectRow>,
 }
 
 impl Words for Watch {
@@ -121,6 +135,43 @@ impl World {
     }
 
     /// Notes what a watched write did that it should not have.
+    /// Notes who inserted the effect row a statement just inserted: the
+    /// newest row of its table (rows are kept in insert order). Neither
+    /// table has a UNIQUE constraint, so such an insert never waits and is
+    /// noted here, when it runs.
+    pub(crate) fn note_effect(&mut self, outbox: bool, intent: u32) {
+        let table = if outbox {
+            "evento_outbox"
+        } else {
+            "pedido_pago"
+        };
+        let Some(ix) = self
+            .store
+            .table_def(table)
+            .and_then(|d| d.column_index("id"))
+        else {
+            return;
+        };
+        if let Some(id) = self
+            .store
+            .rows(table)
+            .last()
+            .and_then(|r| r.values[ix].as_int())
+        {
+            self.watch.effects.push(EffectRow { outbox, id, intent });
+        }
+    }
+
+    /// The intent that inserted the effect row `id` of one table, if a
+    /// handler did.
+    pub(crate) fn effect_intent(&self, outbox: bool, id: i64) -> Option<u32> {
+        self.watch
+            .effects
+            .iter()
+            .find(|e| e.outbox == outbox && e.id == id)
+            .map(|e| e.intent)
+    }
+
     pub(crate) fn watch_after(&mut self, before: Before, key: &Text) {
         let after = committed_row(self, before.table, before.id);
         let changed = after != before.row;
