@@ -5,6 +5,7 @@
 
 use crate::Format;
 use lousa_core::fault_swarm::{self, FaultSwarmReport, Target};
+use lousa_core::text::counted;
 use lousa_core::{Strategy, builtins};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -188,9 +189,9 @@ fn reproduce(link: &str, design: Option<&str>) -> String {
 fn print(targets: &[Target], r: &FaultSwarmReport, secs: f64, design: Option<&str>) {
     let designs = fault_swarm::runs_per_seed(targets);
     outln!(
-        "fault swarm: {} scenario{}, {designs} runs per seed, seeds {}..={}",
-        targets.len(),
-        if targets.len() == 1 { "" } else { "s" },
+        "fault swarm: {}, {} per seed, seeds {}..={}",
+        counted(targets.len() as u64, "scenario", "scenarios"),
+        counted(designs as u64, "run", "runs"),
         r.first_seed,
         r.first_seed + r.seeds - 1
     );
@@ -233,9 +234,9 @@ fn print(targets: &[Target], r: &FaultSwarmReport, secs: f64, design: Option<&st
         match &v.shrunk {
             Some(s) => {
                 outln!(
-                    "  shrunk ({} faults, {} replays): {}",
-                    s.faults,
-                    s.replays,
+                    "  shrunk ({}, {}): {}",
+                    counted(s.faults as u64, "fault", "faults"),
+                    counted(s.replays as u64, "replay", "replays"),
                     reproduce(&s.link, design)
                 );
                 outln!("    {}", s.detail);

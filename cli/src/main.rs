@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use lousa_core::explore::{self, Modality, Verdict};
 use lousa_core::narrate::{self, Lang};
 use lousa_core::property;
+use lousa_core::text::counted;
 use lousa_core::{Scenario, Schedule, Strategy, builtins, lesson, link, run, swarm, sweep};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
@@ -795,7 +796,7 @@ fn print_swarm(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) {
     for b in &r.buckets {
         let v = swarm::variant_for(s, b.representative_seed);
         outln!(
-            "{:<72} {:>7} {:>9} {:>6.1}%   seed {} (timeout {} ms, jitter {} ms, {} retries, backoff {} ms, key ttl {} ms){}",
+            "{:<72} {:>7} {:>9} {:>6.1}%   seed {} (timeout {} ms, jitter {} ms, {}, backoff {} ms, key ttl {} ms){}",
             b.label,
             b.runs,
             b.double_charged,
@@ -803,7 +804,7 @@ fn print_swarm(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) {
             b.representative_seed,
             v.timeout_ms,
             v.jitter_ms,
-            v.retries_max,
+            counted(v.retries_max, "retry", "retries"),
             v.backoff_ms,
             v.key_ttl_ms,
             if b.representative_double_charged {
@@ -1165,8 +1166,13 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
         } else {
             (pick("tentativa", "attempt"), pick("cliente", "client"))
         };
+        let answer = match (a.status, a.body.as_deref()) {
+            (None, _) => pick("sem resposta", "no answer").to_string(),
+            (Some(status), None | Some("")) => status.to_string(),
+            (Some(status), Some(body)) => format!("{status} {body}"),
+        };
         outln!(
-            "  {} {} ({} {}, {} {}, {} {}): {} {}",
+            "  {} {} ({} {}, {} {}, {} {}): {answer}",
             attempt,
             a.attempt + 1,
             client,
@@ -1175,9 +1181,6 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
             a.key,
             pick("instância", "instance"),
             a.instance.map_or("-".into(), |i| (i + 1).to_string()),
-            a.status
-                .map_or(pick("sem resposta", "no answer").into(), |s| s.to_string()),
-            a.body.as_deref().unwrap_or("")
         );
     }
     // The property names are identifiers and stay as they are; a broken
@@ -1212,11 +1215,11 @@ fn print_sweep(r: &sweep::SweepReport, design: Option<&str>) {
     };
     let width = r.x.values.len();
     outln!(
-        "sweep of {}: {} across, {} down, {} seeds per cell from {}",
+        "sweep of {}: {} across, {} down, {} per cell from {}",
         r.scenario,
         r.x.path,
         r.y.path,
-        r.seeds,
+        counted(r.seeds, "seed", "seeds"),
         r.first_seed
     );
     for map in &r.maps {

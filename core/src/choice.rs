@@ -301,7 +301,9 @@ impl fmt::Display for Misfit {
             ),
             Misfit::TooLong { given, points } => write!(
                 f,
-                "{given} choices, past the {points} choice points of this run"
+                "{}, past the {} of this run",
+                crate::text::counted(given as u64, "choice", "choices"),
+                crate::text::counted(points as u64, "choice point", "choice points")
             ),
         }
     }

@@ -88,7 +88,7 @@ impl std::str::FromStr for Fork {
         let ms = ms
             .map(|ms| whole(ms, limits::TIME_MS_MAX))
             .transpose()
-            .map_err(|e| fail(format!("the milliseconds {e}")))?;
+            .map_err(|e| fail(format!("the +milliseconds {e}")))?;
         let plain = |i: Injection| match ms {
             None => Ok(i),
             Some(_) => Err(fail(format!("{name} takes no +milliseconds"))),

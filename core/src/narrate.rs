@@ -62,7 +62,8 @@ pub fn sql_outcome(o: &SqlOutcome, lang: Lang) -> String {
             }
         }
         SqlOutcome::Affected { count } => {
-            format!("{count} {}", lang.pick("afetada(s)", "affected"))
+            let word = if *count == 1 { "afetada" } else { "afetadas" };
+            format!("{count} {}", lang.pick(word, "affected"))
         }
         SqlOutcome::Waiting { on_instance } => match on_instance {
             Some(i) => format!(
@@ -324,16 +325,17 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
                 "sets retry {retry} for {wait_ms} ms from now: {base_ms} ms from its backoff policy and {j} ms of jitter drawn at random"
             ),
         },
-        EventKind::Crashed { lost_attempts, .. } => match lang {
-            Lang::Pt => format!(
-                "cai; perde {} tentativa(s) em andamento",
-                lost_attempts.len()
-            ),
-            Lang::En => format!(
-                "crashes, losing {} attempt(s) in progress",
-                lost_attempts.len()
-            ),
-        },
+        EventKind::Crashed { lost_attempts, .. } => {
+            let n = lost_attempts.len();
+            match (lang, n) {
+                (Lang::Pt, 0) => "cai, sem tentativa em andamento".into(),
+                (Lang::En, 0) => "crashes, with no attempt in progress".into(),
+                (Lang::Pt, 1) => "cai; perde a tentativa em andamento".into(),
+                (Lang::Pt, _) => format!("cai; perde {n} tentativas em andamento"),
+                (Lang::En, 1) => "crashes, losing the attempt in progress".into(),
+                (Lang::En, _) => format!("crashes, losing {n} attempts in progress"),
+            }
+        }
         EventKind::Restarted { .. } => l("volta a subir", "comes back up"),
         EventKind::Reconciled {
             key,

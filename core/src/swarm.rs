@@ -183,7 +183,10 @@ pub fn swarm(base: &Scenario, first_seed: u64, seeds: u64) -> Result<SwarmReport
     let Some(last) = first_seed.checked_add(seeds - 1) else {
         return Err(ScenarioError {
             field: "first_seed".into(),
-            message: format!("{first_seed} + {seeds} seeds overflows u64"),
+            message: format!(
+                "{first_seed} + {seeds} seeds run past the largest seed, {}",
+                u64::MAX
+            ),
         });
     };
     base.validate()?;

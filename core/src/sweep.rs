@@ -253,7 +253,10 @@ pub fn sweep_cells(
     if first_seed.checked_add(seeds.saturating_sub(1)).is_none() {
         return Err(refuse(
             "seeds",
-            format!("{first_seed} + {seeds} seeds overflows u64"),
+            format!(
+                "{first_seed} + {seeds} seeds run past the largest seed, {}",
+                u64::MAX
+            ),
         ));
     }
     let cells = (x.values.len() * y.values.len()) as u64;

@@ -20,6 +20,12 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+/// `n` and its noun, singular for one: "1 choice", "3 choices".
+pub fn counted(n: impl Into<u128>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The first `max` characters of `text`, and an ellipsis if there were
 /// more, with control and direction-changing characters written as escapes
 /// (`\u{202e}`): a link's text shown back must not reorder or hide the

@@ -195,7 +195,10 @@ pub fn fault_swarm(
     if first_seed.checked_add(seeds - 1).is_none() {
         return Err(refuse(
             "first_seed",
-            format!("{first_seed} + {seeds} seeds overflows u64"),
+            format!(
+                "{first_seed} + {seeds} seeds run past the largest seed, {}",
+                u64::MAX
+            ),
         ));
     }
     for t in targets {
