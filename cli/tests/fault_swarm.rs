@@ -36,7 +36,10 @@ fn bad_fault_swarm_arguments_name_the_flag_and_the_limit() {
             "--first-seed",
             &max,
         ],
-        &["--first-seed:", "run past the largest seed, 18446744073709551615"],
+        &[
+            "--first-seed:",
+            "run past the largest seed, 18446744073709551615",
+        ],
     );
     refused(
         &["swarm", "all", "--faults", "--strategy", "nope"],

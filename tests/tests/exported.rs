@@ -42,14 +42,16 @@ fn race_2_under_check_then_act_schedule_0() {
         ("no-write-by-a-worker-whose-lease-was-taken", true),
         ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
     ];
-    let always: Vec<&str> =
-        lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
-            .map(|p| p.name)
-            .collect();
+    let always: Vec<&str> = lousa_core::property::ALL
+        .iter()
+        .filter(|p| p.modality == lousa_core::property::Modality::Always)
+        .filter(|p| p.applies_in(&scenario))
+        .map(|p| p.name)
+        .collect();
     let listed: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();
     assert_eq!(
         listed, always,
-        "the always-properties judged under this strategy"
+        "the always-properties judged in this scenario"
     );
     for (name, holds) in verdicts {
         let verdict = summary
@@ -99,14 +101,16 @@ fn race_2_under_check_then_act_schedule_0_1x6() {
         ("no-write-by-a-worker-whose-lease-was-taken", true),
         ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
     ];
-    let always: Vec<&str> =
-        lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
-            .map(|p| p.name)
-            .collect();
+    let always: Vec<&str> = lousa_core::property::ALL
+        .iter()
+        .filter(|p| p.modality == lousa_core::property::Modality::Always)
+        .filter(|p| p.applies_in(&scenario))
+        .map(|p| p.name)
+        .collect();
     let listed: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();
     assert_eq!(
         listed, always,
-        "the always-properties judged under this strategy"
+        "the always-properties judged in this scenario"
     );
     for (name, holds) in verdicts {
         let verdict = summary
@@ -156,14 +160,16 @@ fn timeout_retry_under_idempotency_key_schedule_0() {
         ("no-write-by-a-worker-whose-lease-was-taken", true),
         ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
     ];
-    let always: Vec<&str> =
-        lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
-            .map(|p| p.name)
-            .collect();
+    let always: Vec<&str> = lousa_core::property::ALL
+        .iter()
+        .filter(|p| p.modality == lousa_core::property::Modality::Always)
+        .filter(|p| p.applies_in(&scenario))
+        .map(|p| p.name)
+        .collect();
     let listed: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();
     assert_eq!(
         listed, always,
-        "the always-properties judged under this strategy"
+        "the always-properties judged in this scenario"
     );
     for (name, holds) in verdicts {
         let verdict = summary
@@ -291,14 +297,16 @@ fn race_2_slow_db_under_idempotency_key_schedule_0() {
         ("no-write-by-a-worker-whose-lease-was-taken", true),
         ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
     ];
-    let always: Vec<&str> =
-        lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
-            .map(|p| p.name)
-            .collect();
+    let always: Vec<&str> = lousa_core::property::ALL
+        .iter()
+        .filter(|p| p.modality == lousa_core::property::Modality::Always)
+        .filter(|p| p.applies_in(&scenario))
+        .map(|p| p.name)
+        .collect();
     let listed: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();
     assert_eq!(
         listed, always,
-        "the always-properties judged under this strategy"
+        "the always-properties judged in this scenario"
     );
     for (name, holds) in verdicts {
         let verdict = summary
@@ -351,14 +359,16 @@ fn race_2_under_design_claim_after_capture_schedule_0() {
         ("no-write-by-a-worker-whose-lease-was-taken", true),
         ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
     ];
-    let always: Vec<&str> =
-        lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
-            .map(|p| p.name)
-            .collect();
+    let always: Vec<&str> = lousa_core::property::ALL
+        .iter()
+        .filter(|p| p.modality == lousa_core::property::Modality::Always)
+        .filter(|p| p.applies_in(&scenario))
+        .map(|p| p.name)
+        .collect();
     let listed: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();
     assert_eq!(
         listed, always,
-        "the always-properties judged under this strategy"
+        "the always-properties judged in this scenario"
     );
     for (name, holds) in verdicts {
         let verdict = summary
@@ -489,14 +499,16 @@ fn race_2_slow_db_under_design_claim_after_capture_schedule_0() {
         ("no-write-by-a-worker-whose-lease-was-taken", true),
         ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
     ];
-    let always: Vec<&str> =
-        lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
-            .map(|p| p.name)
-            .collect();
+    let always: Vec<&str> = lousa_core::property::ALL
+        .iter()
+        .filter(|p| p.modality == lousa_core::property::Modality::Always)
+        .filter(|p| p.applies_in(&scenario))
+        .map(|p| p.name)
+        .collect();
     let listed: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();
     assert_eq!(
         listed, always,
-        "the always-properties judged under this strategy"
+        "the always-properties judged in this scenario"
     );
     for (name, holds) in verdicts {
         let verdict = summary
@@ -548,14 +560,16 @@ fn race_2_under_check_then_act_schedule_0() {
         ("no-write-by-a-worker-whose-lease-was-taken", true),
         ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
     ];
-    let always: Vec<&str> =
-        lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)
-            .map(|p| p.name)
-            .collect();
+    let always: Vec<&str> = lousa_core::property::ALL
+        .iter()
+        .filter(|p| p.modality == lousa_core::property::Modality::Always)
+        .filter(|p| p.applies_in(&scenario))
+        .map(|p| p.name)
+        .collect();
     let listed: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();
     assert_eq!(
         listed, always,
-        "the always-properties judged under this strategy"
+        "the always-properties judged in this scenario"
     );
     for (name, holds) in verdicts {
         let verdict = summary

@@ -5,7 +5,6 @@
 //! lousa-core.
 
 use crate::builtins;
-use crate::property::{self, Modality};
 use crate::run::Run;
 use crate::scenario::Scenario;
 use crate::text::fnv1a;
@@ -17,7 +16,7 @@ use std::fmt::Write;
 struct Expected {
     captures: Vec<u32>,
     answers: Vec<(u32, Option<u16>)>,
-    verdicts: Vec<(&'static str, bool)>,
+    verdicts: Vec<(String, bool)>,
 }
 
 fn expected(run: &Run) -> Expected {
@@ -29,8 +28,13 @@ fn expected(run: &Run) -> Expected {
             .iter()
             .map(|a| (a.client, a.status))
             .collect(),
-        verdicts: property::of(Modality::Always, run.strategy)
-            .filter_map(|p| summary.verdict(p.name).map(|v| (p.name, v.holds)))
+        // Every always-property the run judged: the strategy's, and those
+        // its design takes on (a design that keeps keys as the lease design
+        // does is judged by the lease's properties).
+        verdicts: summary
+            .invariants
+            .iter()
+            .map(|v| (v.name.clone(), v.holds))
             .collect(),
     }
 }
@@ -221,14 +225,16 @@ pub fn rust_test(scenario: &Scenario, run: &Run) -> String {
     }
     out.push_str(
         "    ];\n\
-         \x20   let always: Vec<&str> =\n\
-         \x20       lousa_core::property::of(lousa_core::property::Modality::Always, scenario.strategy)\n\
-         \x20           .map(|p| p.name)\n\
-         \x20           .collect();\n\
+         \x20   let always: Vec<&str> = lousa_core::property::ALL\n\
+         \x20       .iter()\n\
+         \x20       .filter(|p| p.modality == lousa_core::property::Modality::Always)\n\
+         \x20       .filter(|p| p.applies_in(&scenario))\n\
+         \x20       .map(|p| p.name)\n\
+         \x20       .collect();\n\
          \x20   let listed: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();\n\
          \x20   assert_eq!(\n\
          \x20       listed, always,\n\
-         \x20       \"the always-properties judged under this strategy\"\n\
+         \x20       \"the always-properties judged in this scenario\"\n\
          \x20   );\n\
          \x20   for (name, holds) in verdicts {\n\
          \x20       let verdict = summary\n\
@@ -280,6 +286,32 @@ mod tests {
         let (_, single) = race2("0-1x6");
         assert_ne!(rust_test(&s, &double), rust_test(&s, &single));
         assert!(rust_test(&s, &single).contains("let expected: &[u32] = &[1];"));
+    }
+
+    /// A design that keeps its keys as the lease design does is judged by
+    /// the lease's properties too, whatever the strategy: the test asserts
+    /// every verdict the run has, not only the strategy's.
+    #[cfg(feature = "designs")]
+    #[test]
+    fn every_verdict_the_run_judged_is_asserted() {
+        let (mut s, _) = race2("0");
+        s.design = Some(std::sync::Arc::new(
+            crate::design::builtin::named("idempotency-key-lease").unwrap(),
+        ));
+        let r = crate::run::run_schedule(&s, &Schedule::default()).unwrap();
+        let t = rust_test(&s, &r);
+        assert!(r.summary.invariants.len() > property_count(s.strategy));
+        for v in &r.summary.invariants {
+            assert!(
+                t.contains(&format!("({:?}, {}),", v.name, v.holds)),
+                "{}: {t}",
+                v.name
+            );
+        }
+    }
+
+    fn property_count(strategy: crate::Strategy) -> usize {
+        crate::property::of(crate::property::Modality::Always, strategy).count()
     }
 
     /// A design travels beside the scenario: the test embeds it and
