@@ -310,6 +310,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "designs")]
     fn property_count(strategy: crate::Strategy) -> usize {
         crate::property::of(crate::property::Modality::Always, strategy).count()
     }

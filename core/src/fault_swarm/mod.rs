@@ -317,7 +317,8 @@ fn shrink_one(
     stop: &dyn Fn() -> bool,
 ) -> Option<ShrunkViolation> {
     let mut breaks = |cand: &Scenario| claimed_broken(cand).iter().any(|(p, _)| *p == property);
-    let shrunk = shrink(first, limits::SHRINK_REPLAYS_MAX, stop, &mut breaks);
+    let from = crate::builtins::builtin(base)?;
+    let shrunk = shrink(first, &from, limits::SHRINK_REPLAYS_MAX, stop, &mut breaks);
     let detail = claimed_broken(&shrunk.scenario)
         .into_iter()
         .find(|(p, _)| *p == property)

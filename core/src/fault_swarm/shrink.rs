@@ -1,12 +1,15 @@
 //! Shrinking a violating run by replaying smaller candidates: fewest faults
 //! first (drop one at a time while the same property still breaks), then
-//! the smallest numbers (each timing, retry count and fault's number
-//! brought down to its field's floor, or as near it as still breaks). A
-//! candidate is kept only when the same property is still broken *and
-//! still claimed* there, so shrinking never walks into a fault class the
-//! design disclaims.
+//! fewest edits (each field the swarm drew put back to the built-in's own
+//! value), then the smallest numbers (each timing, retry count and fault's
+//! number still edited brought down to its field's floor, or as near it as
+//! still breaks). A candidate is kept only when the same property is still
+//! broken *and still claimed* there, so shrinking never walks into a fault
+//! class the design disclaims.
 
+use crate::link;
 use crate::scenario::{Fault, Scenario};
+use serde_json::Value;
 
 /// One number of a scenario the shrinker may lower, and its floor (the
 /// field's limit in `Scenario::validate`).
@@ -59,6 +62,24 @@ impl Knob {
             out.push(Knob::FaultNumber(i));
         }
         out
+    }
+
+    /// Whether `s` holds another value here than the built-in `base`: a
+    /// fault's numbers always (the faults are the swarm's own), a client
+    /// the built-in lacks too.
+    fn edited(self, s: &Scenario, base: &Scenario) -> bool {
+        match self {
+            Knob::Restart(_) | Knob::CrashAt(_) | Knob::FaultNumber(_) => true,
+            Knob::ClientTimeout(i)
+            | Knob::ClientRetries(i)
+            | Knob::ClientBackoff(i)
+            | Knob::ClientStart(i)
+                if i >= base.clients.len() =>
+            {
+                true
+            }
+            _ => self.get(s) != self.get(base),
+        }
     }
 
     fn floor(self) -> u64 {
@@ -159,11 +180,53 @@ pub struct Shrunk {
     pub replays: u32,
 }
 
+/// The fields where `s` differs from `base`, each as a link's path and
+/// `base`'s value there: a list of another length, or an object of
+/// another shape, whole. Left out: what names the scenario, the design
+/// under test, the seed, and the faults (which the first pass shrinks).
+fn edits_from(s: &Value, base: &Value, path: &str, out: &mut Vec<(String, Value)>) {
+    const KEPT: [&str; 7] = [
+        "name",
+        "title",
+        "description",
+        "strategy",
+        "design",
+        "seed",
+        "faults",
+    ];
+    let at = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match (s, base) {
+        _ if s == base => {}
+        (Value::Object(a), Value::Object(b)) if a.keys().eq(b.keys()) => {
+            for (key, value) in a {
+                if !(path.is_empty() && KEPT.contains(&key.as_str())) {
+                    edits_from(value, &b[key], &at(key), out);
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                edits_from(x, y, &at(&i.to_string()), out);
+            }
+        }
+        _ if !path.is_empty() => out.push((path.to_string(), base.clone())),
+        _ => {}
+    }
+}
+
 /// Shrinks `start`, which `breaks` holds of, within `budget` replays and
-/// while `stop` says go on. `breaks` replays a candidate: whether it still
-/// breaks the property (a candidate `validate` refuses is never asked).
+/// while `stop` says go on. `base` is the built-in it was drawn from.
+/// `breaks` replays a candidate: whether it still breaks the property (a
+/// candidate `validate` refuses is never asked).
 pub fn shrink(
     start: &Scenario,
+    base: &Scenario,
     budget: u32,
     stop: &dyn Fn() -> bool,
     breaks: &mut dyn FnMut(&Scenario) -> bool,
@@ -187,12 +250,28 @@ pub fn shrink(
             best = cand;
         }
     }
-    // Smallest numbers: the floor, else the least value that still breaks
-    // by halving the distance (breaking need not be monotone: this finds a
-    // small value, not always the least).
+    // Fewest edits: each field the swarm drew, back to the built-in's value
+    // while it still breaks, so that the link names only what matters.
+    let json = |s: &Scenario| serde_json::to_value(s).expect("a scenario is JSON");
+    let mut edits = Vec::new();
+    edits_from(&json(&best), &json(base), "", &mut edits);
+    for (path, value) in edits {
+        // A link's edit reads the JSON, which carries no design.
+        #[cfg_attr(not(feature = "designs"), allow(unused_mut))]
+        if let Ok(mut cand) = link::edit(&best, &[(path.as_str(), value)]) {
+            #[cfg(feature = "designs")]
+            cand.design.clone_from(&best.design);
+            if try_it(&cand, &mut replays) {
+                best = cand;
+            }
+        }
+    }
+    // Smallest numbers, of the fields still edited: the floor, else the
+    // least value that still breaks by halving the distance (breaking need
+    // not be monotone: this finds a small value, not always the least).
     for knob in Knob::all(&best) {
         let (floor, mut hi) = (knob.floor(), knob.get(&best));
-        if hi <= floor {
+        if hi <= floor || !knob.edited(&best, base) {
             continue;
         }
         let mut cand = best.clone();

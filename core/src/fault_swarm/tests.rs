@@ -76,6 +76,36 @@ fn all_runs_each_built_in_under_the_designs_that_read_its_options() {
     }
 }
 
+/// Timings the swarm drew that the double charge does not need go back to
+/// the built-in's own values, so that the shrunk link names no edit: the
+/// check-then-act race of timeout-retry breaks as it stands.
+#[test]
+fn shrinking_puts_back_the_timings_the_break_does_not_need() {
+    let base = builtins::builtin("timeout-retry").unwrap();
+    assert_eq!(base.strategy, Strategy::CheckThenAct);
+    let doubled = |s: &Scenario| {
+        let summary = run::outcome_with(s, &mut RngChooser::new(s.seed));
+        !summary.double_charged_intents.is_empty()
+    };
+    assert!(doubled(&base));
+    let mut drawn = base.clone();
+    drawn.network.latency_ms = 7;
+    drawn.key_ttl_ms = 5_000;
+    drawn.lease_ms = 1;
+    drawn.recovery_every_ms = 100;
+    drawn.clients[0].backoff_ms = 123;
+    drawn.clients[0].backoff = crate::scenario::Backoff::Exponential;
+    drawn.clients[0].deadline_ms = 120_000;
+    assert!(doubled(&drawn));
+    let shrunk = shrink(&drawn, &base, 400, &|| false, &mut |c| doubled(c));
+    assert_eq!(
+        crate::link::encode("timeout-retry", &shrunk.scenario).as_deref(),
+        Some("timeout-retry"),
+        "{:?}",
+        shrunk.scenario
+    );
+}
+
 /// The held transaction is unsafe when its capture is cut short (a crash
 /// after the capture left): forced there, with three faults besides that
 /// change nothing, the shrinker replays its way down to the one crash.
@@ -105,7 +135,8 @@ fn shrinking_a_held_capture_cut_short_keeps_only_the_crash() {
         crate::explore::FaultClass::HeldCaptureCutShort.may_hold_in(&s),
         "and the design says it is unsafe there"
     );
-    let shrunk = shrink(&s, 400, &|| false, &mut |c| doubled(c));
+    let base = builtins::builtin("timeout-retry").unwrap();
+    let shrunk = shrink(&s, &base, 400, &|| false, &mut |c| doubled(c));
     let small = &shrunk.scenario;
     assert!(doubled(small));
     assert!(
@@ -129,6 +160,6 @@ fn shrinking_a_held_capture_cut_short_keeps_only_the_crash() {
     ));
     assert!(shrunk.replays > 4 && shrunk.replays <= 400);
     // And a stop callback that says stop gets the start back untouched.
-    let none = shrink(&s, 400, &|| true, &mut |c| doubled(c));
+    let none = shrink(&s, &base, 400, &|| true, &mut |c| doubled(c));
     assert_eq!((none.scenario, none.replays), (s, 0));
 }
