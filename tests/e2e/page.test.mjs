@@ -1708,7 +1708,7 @@ describe('the built page', () => {
 
     const after = await showStep(page, 'end', 'local-effect', 'event-after-commit');
     assert.equal(after.clients[0].status, '201', 'the retry got the stored answer');
-    assert.match(await events(), /cai; perde 1 tentativa/);
+    assert.match(await events(), /cai; perde a tentativa em andamento/);
     assert.doesNotMatch(await events(), /publica o evento/, 'nobody published');
     const outbox = await showStep(page, 'end', 'local-effect', 'event-outbox');
     assert.equal(outbox.clients[0].status, '201');
