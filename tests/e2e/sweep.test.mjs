@@ -187,7 +187,7 @@ describe('the workshop\'s sweep', () => {
     const tab = await open('?modo=oficina&scenario=timeout-retry&lang=en');
     assert.equal(await text(tab, 'sweep-plan'), '32 cells × 2 strategies × 10 seeds = 640 runs');
     await tab.fill('[data-testid=sweep-seeds]', '5000');
-    assert.equal(await text(tab, 'sweep-plan'), '32 cells × 2 strategies × 5,000 seeds = 320,000 runs: outside the limit of 1 to 100,000');
+    assert.equal(await text(tab, 'sweep-plan'), '32 cells × 2 strategies × 5,000 seeds = 320,000 runs: a sweep makes from 1 to 100,000 runs');
     await tab.click('[data-testid=sweep-start]');
     await tab.waitForSelector('[data-testid=sweep-status][role=alert]', { timeout: RUN_TIMEOUT_MS });
     assert.equal(

@@ -402,12 +402,7 @@ fn result(r: &Report, w: &'static Words, limit: Option<u32>, lang: Lang) -> impl
                 .map(u32::to_string)
                 .collect::<Vec<_>>()
                 .join(", ");
-            let answers = o
-                .answers
-                .iter()
-                .map(|a| a.map_or_else(|| w.no_answer.to_string(), |s| s.to_string()))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let answers = answers_text(o, w);
             let example = o.example.clone().map(|e| {
                 let schedule = e.schedule.0.clone();
                 let text = e.text.clone();
@@ -435,7 +430,7 @@ fn result(r: &Report, w: &'static Words, limit: Option<u32>, lang: Lang) -> impl
             view! {
                 <tr data-testid="outcome" class:double=o.double_charge>
                     <td>"[" {captures} "]"</td>
-                    <td>"[" {answers} "]"</td>
+                    <td>{answers}</td>
                     <td data-testid="outcome-schedules">{schedules(o.schedules)}</td>
                     <td>{example}</td>
                 </tr>
@@ -491,10 +486,54 @@ fn result(r: &Report, w: &'static Words, limit: Option<u32>, lang: Lang) -> impl
     }
 }
 
+/// An outcome's answers as its row shows them, and whether a retry got
+/// the stored answer, which is what tells two outcomes of the same
+/// answers apart (race-4 has three such pairs).
+fn answers_text(o: &lousa_core::explore::Outcome, w: &Words) -> String {
+    let answers = o
+        .answers
+        .iter()
+        .map(|a| a.map_or_else(|| w.no_answer.to_string(), |s| s.to_string()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if o.replay {
+        format!("[{answers}] ({})", w.replayed)
+    } else {
+        format!("[{answers}]")
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use lousa_core::{builtins, explore};
+
+    /// Two outcomes of the same captures and answers, one of which a
+    /// retry got the stored answer in, read apart.
+    #[test]
+    fn an_outcome_with_a_replay_says_so() {
+        let outcome = |replay| lousa_core::explore::Outcome {
+            captures: vec![2],
+            answers: vec![Some(201), Some(201), None],
+            end: lousa_core::trace::EndReason::Quiescent,
+            broken: Vec::new(),
+            double_charge: true,
+            replay,
+            shown: Vec::new(),
+            states: 1,
+            schedules: 1,
+            example: None,
+        };
+        let pt = words(Lang::Pt);
+        assert_eq!(
+            answers_text(&outcome(false), pt),
+            "[201, 201, sem resposta]"
+        );
+        assert_eq!(
+            answers_text(&outcome(true), pt),
+            "[201, 201, sem resposta] (um reenvio recebeu a resposta guardada)"
+        );
+    }
 
     /// race-2 check-then-act counted by the core, cut at `max_states`.
     pub(crate) fn counted(max_states: u32) -> Report {

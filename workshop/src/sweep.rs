@@ -406,10 +406,11 @@ fn plan(x: &str, y: &str, seeds: &str, designs: usize, lang: Lang) -> String {
         format!("{sum}: {}", w.no_design)
     } else if runs == 0 || runs > limits::RUNS_MAX {
         format!(
-            "{sum}: {} 1 {} {}",
+            "{sum}: {} 1 {} {} {}",
             w.outside,
             w.to_word,
-            count(limits::RUNS_MAX.into(), lang)
+            count(limits::RUNS_MAX.into(), lang),
+            w.runs_word.of(limits::RUNS_MAX.into())
         )
     } else {
         sum
@@ -605,7 +606,7 @@ mod tests {
         );
         assert_eq!(
             plan(x, y, "5000", 2, Lang::En),
-            "24 cells × 2 strategies × 5,000 seeds = 240,000 runs: outside the limit of 1 to 100,000"
+            "24 cells × 2 strategies × 5,000 seeds = 240,000 runs: a sweep makes from 1 to 100,000 runs"
         );
         assert!(plan(x, y, "10", 0, Lang::En).ends_with("tick at least one strategy"));
         assert_eq!(

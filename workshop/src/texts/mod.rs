@@ -55,6 +55,9 @@ pub struct Words {
     pub schedules_col: &'static str,
     pub shortest_col: &'static str,
     pub no_answer: &'static str,
+    /// Beside an outcome's answers when two attempts of one intent got the
+    /// same 2xx: otherwise two outcomes can read alike.
+    pub replayed: &'static str,
     pub properties_title: &'static str,
     pub always: &'static str,
     pub sometimes: &'static str,
@@ -173,6 +176,8 @@ pub struct SweepWords {
     pub seeds_word: Plural,
     pub no_design: &'static str,
     pub the_design: &'static str,
+    /// Before the range of runs a sweep may make: the limit is on runs,
+    /// whatever the seeds per cell.
     pub outside: &'static str,
     pub to_word: &'static str,
     pub axis_refused: &'static str,
