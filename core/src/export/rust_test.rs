@@ -294,13 +294,10 @@ mod tests {
     #[cfg(feature = "designs")]
     #[test]
     fn every_verdict_the_run_judged_is_asserted() {
-        let (mut s, _) = race2("0");
-        s.design = Some(std::sync::Arc::new(
-            crate::design::builtin::named("idempotency-key-lease").unwrap(),
-        ));
-        let r = crate::run::run_schedule(&s, &Schedule::default()).unwrap();
+        let (s, r) = race2_under("idempotency-key-lease");
         let t = rust_test(&s, &r);
-        assert!(r.summary.invariants.len() > property_count(s.strategy));
+        let strategy_claims = crate::property::of(crate::property::Modality::Always, s.strategy);
+        assert!(r.summary.invariants.len() > strategy_claims.count());
         for v in &r.summary.invariants {
             assert!(
                 t.contains(&format!("({:?}, {}),", v.name, v.holds)),
@@ -310,9 +307,15 @@ mod tests {
         }
     }
 
+    /// race-2 under the built-in design `name`, run first come first served.
     #[cfg(feature = "designs")]
-    fn property_count(strategy: crate::Strategy) -> usize {
-        crate::property::of(crate::property::Modality::Always, strategy).count()
+    fn race2_under(name: &str) -> (Scenario, Run) {
+        let (mut s, _) = race2("0");
+        s.design = Some(std::sync::Arc::new(
+            crate::design::builtin::named(name).unwrap(),
+        ));
+        let r = crate::run::run_schedule(&s, &Schedule::default()).unwrap();
+        (s, r)
     }
 
     /// A design travels beside the scenario: the test embeds it and
@@ -320,11 +323,7 @@ mod tests {
     #[cfg(feature = "designs")]
     #[test]
     fn a_design_is_embedded_and_attached() {
-        let (mut s, _) = race2("0");
-        s.design = Some(std::sync::Arc::new(
-            crate::design::builtin::named("claim-after-capture").unwrap(),
-        ));
-        let r = crate::run::run_schedule(&s, &Schedule::default()).unwrap();
+        let (s, r) = race2_under("claim-after-capture");
         let t = rust_test(&s, &r);
         assert!(
             t.contains("under design claim-after-capture, schedule 0."),
