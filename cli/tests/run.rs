@@ -247,6 +247,19 @@ fn scenario_json_is_strict_and_refusals_name_the_field_path() {
             None,
             "clients[0].timeout_ms: missing field (required)",
         ),
+        // A key is one line of printable text: it travels in a header.
+        (
+            "control",
+            "/clients/0/intents/0/key",
+            Some(json!("O'Brien\nx")),
+            r#"clients[0].intents[0].key: holds the control character '\n': write it without one"#,
+        ),
+        (
+            "prose",
+            "/description/pt",
+            Some(json!("x".repeat(2_001))),
+            "description.pt: 2001 characters exceed the limit 2000",
+        ),
     ];
     for (tag, at, value, expected) in cases {
         let file = edited_file(tag, at, value);

@@ -487,6 +487,9 @@ pub mod limits {
     pub const TIME_MS_MAX: u64 = 7 * 24 * 3600 * 1000;
     pub const JITTER_MS_MAX: u32 = 1_000;
     pub const TEXT_LEN_MAX: usize = 200;
+    /// A title's or a description's length, in each language: prose,
+    /// where the built-ins' longest is under 500.
+    pub const PROSE_LEN_MAX: usize = 2_000;
     pub const AMOUNT_CENTS_MAX: i64 = 100_000_000_000;
     pub const ORDER_ID_MAX: i64 = i64::MAX / 2;
     pub const DB_LATENCY_MS_MAX: u64 = 60_000;
@@ -532,18 +535,28 @@ fn in_range<T: PartialOrd + fmt::Display>(
     Ok(())
 }
 
+/// A name, a key or a tenant: one line of printable text, which the
+/// timeline prints and a key travels in (an HTTP header holds no control
+/// character).
 fn short_text(field: &str, s: &str, allow_empty: bool) -> Result<(), ScenarioError> {
     if !allow_empty && s.is_empty() {
         return fail(field, "must not be empty");
     }
-    at_most(field, s.chars().count(), limits::TEXT_LEN_MAX).map_err(|_| ScenarioError {
-        field: field.into(),
-        message: format!(
-            "{} characters exceed the limit {}",
-            s.chars().count(),
-            limits::TEXT_LEN_MAX
-        ),
-    })
+    if let Some(c) = s.chars().find(|c| c.is_control()) {
+        return fail(
+            field,
+            format!("holds the control character {c:?}: write it without one"),
+        );
+    }
+    text_at_most(field, s, limits::TEXT_LEN_MAX)
+}
+
+fn text_at_most(field: &str, s: &str, max: usize) -> Result<(), ScenarioError> {
+    let n = s.chars().count();
+    if n > max {
+        return fail(field, format!("{n} characters exceed the limit {max}"));
+    }
+    Ok(())
 }
 
 impl Scenario {
@@ -589,6 +602,14 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), ScenarioError> {
         use limits::*;
         short_text("name", &self.name, false)?;
+        for (field, text) in [
+            ("title.pt", &self.title.pt),
+            ("title.en", &self.title.en),
+            ("description.pt", &self.description.pt),
+            ("description.en", &self.description.en),
+        ] {
+            text_at_most(field, text, PROSE_LEN_MAX)?;
+        }
         in_range("instances", self.instances, 1, INSTANCES_MAX)?;
         in_range("pool_size", self.pool_size, 1, POOL_SIZE_MAX)?;
         if self.clients.is_empty() {

@@ -371,6 +371,8 @@ pub fn refusal(text: &str, lang: Lang) -> String {
             "é preciso ao menos uma intenção",
         ),
         ("must not be empty", "não pode ficar vazio"),
+        ("holds the control character ", "tem o caractere de controle "),
+        (": write it without one", ": escreva sem ele"),
         (
             "missing field (required)",
             "falta este campo, que é obrigatório",
@@ -569,6 +571,8 @@ mod tests {
             edit("clients", json!([])),
             edit("clients.0.intents", json!([])),
             edit("db_latency_ms", json!(70_000)),
+            edit("clients.0.intents.0.key", json!("a\tb")),
+            edit("title.pt", json!("x".repeat(2_001))),
             edit("faults", json!([{"kind": "bogus"}])),
             edit(
                 "faults",
