@@ -437,6 +437,20 @@ fn an_unreachable_server_exits_2_with_its_message() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// A URL that does not read is named as the URL's fault, without the
+/// hint about a server that is not running, which nothing was asked.
+#[test]
+fn a_malformed_url_is_refused_as_a_url() {
+    let out = lousa(&["replay", "race-2", "--database-url", "notaurl"], None);
+    let err = text_of(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--database-url: not a PostgreSQL URL ("),
+        "{err}"
+    );
+    assert!(!err.contains("is the server running"), "{err}");
+}
+
 #[test]
 fn no_url_and_a_bad_timeout_are_refused_by_name() {
     let out = lousa(&["replay", "race-2"], None);

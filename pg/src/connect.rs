@@ -17,9 +17,8 @@ pub const SUPPORTED_VERSIONS: std::ops::Range<i32> = 150_000..160_000;
 
 /// The URL's settings, with a connect timeout when it names none.
 pub fn config(url: &str) -> Result<Config, PgError> {
-    let mut config: Config = url.parse().map_err(|e| PgError::Connect {
-        server: "the URL given".into(),
-        detail: format!("not a PostgreSQL URL ({e}); expected postgres://user@host:port/database"),
+    let mut config: Config = url.parse().map_err(|e: postgres::Error| PgError::Url {
+        detail: e.to_string(),
     })?;
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(CONNECT_TIMEOUT);

@@ -11,6 +11,8 @@ pub enum PgError {
     /// No connection could be opened (`server` is the URL without its
     /// password).
     Connect { server: String, detail: String },
+    /// The URL does not read as a PostgreSQL URL: nothing was tried.
+    Url { detail: String },
     /// The role may not create a schema in the database.
     NoCreate { role: String, database: String },
     /// The server is not a version the store model was checked against.
@@ -35,6 +37,11 @@ impl fmt::Display for PgError {
                 f,
                 "cannot connect to PostgreSQL at {server}: {detail} (is the server running, \
                  and do the host, port, user and database in the URL exist?)"
+            ),
+            PgError::Url { detail } => write!(
+                f,
+                "--database-url: not a PostgreSQL URL ({detail}); write \
+                 postgres://USER@HOST:PORT/DATABASE"
             ),
             PgError::NoCreate { role, database } => write!(
                 f,

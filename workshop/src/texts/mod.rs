@@ -371,7 +371,10 @@ pub fn refusal(text: &str, lang: Lang) -> String {
             "é preciso ao menos uma intenção",
         ),
         ("must not be empty", "não pode ficar vazio"),
-        ("holds the control character ", "tem o caractere de controle "),
+        (
+            "holds the control character ",
+            "tem o caractere de controle ",
+        ),
         (": write it without one", ": escreva sem ele"),
         (
             "missing field (required)",
