@@ -252,7 +252,7 @@ fn scenario_json_is_strict_and_refusals_name_the_field_path() {
             "control",
             "/clients/0/intents/0/key",
             Some(json!("O'Brien\nx")),
-            r#"clients[0].intents[0].key: holds the control character '\n': write it without one"#,
+            "clients[0].intents[0].key: holds the control character U+000A: write it without one",
         ),
         (
             "prose",

@@ -545,7 +545,10 @@ fn short_text(field: &str, s: &str, allow_empty: bool) -> Result<(), ScenarioErr
     if let Some(c) = s.chars().find(|c| c.is_control()) {
         return fail(
             field,
-            format!("holds the control character {c:?}: write it without one"),
+            format!(
+                "holds the control character U+{:04X}: write it without one",
+                u32::from(c)
+            ),
         );
     }
     text_at_most(field, s, limits::TEXT_LEN_MAX)

@@ -243,7 +243,11 @@ describe('the workshop\'s scheduler', () => {
     const garbage = await open(`?modo=oficina&scenario=nope&schedule=${'!'.repeat(100_000)}`);
     assert.match(await text(garbage, 'problems'), /“scenario”: “nope” não é um cenário conhecido/);
     assert.ok((await text(garbage, 'problems')).length < 2000, 'a long bad value is shown cut');
-    for (const t of [tab, fitting, long, wrapped, many, rtl, garbage]) await t.close();
+    // A frame past the run's last is named, and leaves the link.
+    const past = await open('?modo=oficina&scenario=race-2&strategy=check-then-act&lang=en&frame=9999');
+    assert.match(await text(past, 'problems'), /“frame”: “9999” is past the last step/);
+    await past.waitForFunction(() => !new URL(location.href).searchParams.has('frame'));
+    for (const t of [tab, fitting, long, wrapped, many, rtl, garbage, past]) await t.close();
   });
 
   for (const strategy of ['check-then-act', 'idempotency-key']) {

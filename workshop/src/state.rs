@@ -14,7 +14,7 @@ use lousa_core::narrate::Lang;
 use lousa_core::run::Run;
 use lousa_core::scheduling::{self, ChoicePoint, Turn};
 use lousa_core::{Scenario, Strategy, builtins, link, run};
-use lousa_web::url::Problems;
+use lousa_web::url::{Problems, Reason};
 use lousa_web::worlds::Shared;
 use std::sync::Arc;
 
@@ -160,6 +160,15 @@ impl Ws {
         };
         if setup.presenting && setup.frame.is_none() {
             ws.seek(0);
+        }
+        // A frame past the run's last is named, as the reader's page names
+        // it, and the board shows where it would without one.
+        if let Some(at) = setup.frame
+            && at > untrack(|| ws.last_frame())
+        {
+            ws.problems
+                .update(|p| p.report("frame", &at.to_string(), Reason::FrameOutOfRange));
+            ws.viewed.set(None);
         }
         ws
     }
