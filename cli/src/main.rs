@@ -653,12 +653,8 @@ fn execute(cmd: Command) -> Result<(), String> {
             // The core reports every run; a line every 2000 runs is enough
             // to see it move.
             let mut shown = 0;
-            // A cell is made from the scenario's JSON, which carries no
-            // design: each gets the scenario's again.
-            let mut grid = sweep::cells(&s, &x, &y);
-            for cell in grid.iter_mut().flatten() {
-                cell.design = s.design.clone();
-            }
+            // Each cell keeps the scenario's design (`link::edit`).
+            let grid = sweep::cells(&s, &x, &y);
             let report =
                 sweep::sweep_cells(&s, &x, &y, &grid, &designs, first_seed, seeds, &mut |p| {
                     if p.runs_done - shown >= 2000 || p.runs_done == p.runs_total {

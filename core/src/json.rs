@@ -60,30 +60,12 @@ pub fn parse<T: DeserializeOwned>(text: &str, root: Root) -> Result<T, FieldErro
         };
         let refusal = describe(&path, key, e.inner(), root);
         // A fault's fields are read after its `kind`, from a copy that
-        // keeps no path: an unknown name there is told to the field that
-        // holds it, which is `kind` only when no other field does.
-        if let Some(base) = refusal.field.strip_suffix(".kind")
-            && base.ends_with(']')
-            && let Some((name, _)) = refusal
-                .message
-                .strip_prefix("unknown value \"")
-                .and_then(|r| r.split_once('"'))
-            && let Ok(mut value) = serde_json::from_str::<serde_json::Value>(text)
-            && let Some(field) = only_field_holding(
-                &mut value,
-                e.path(),
-                &value_words(&serde_json::Value::String(name.into())),
-            )
-        {
-            return ScenarioError {
-                field: join(base, &field),
-                message: refusal.message,
-            };
-        }
+        // keeps no path: a refused value there (of the wrong type, or a
+        // name no field takes) is told to the field that holds it.
         if path.ends_with(']')
-            && let Some((_, got)) = refusal.message.rsplit_once(", got ")
+            && let Some(held) = held_value(&refusal.message)
             && let Ok(mut value) = serde_json::from_str::<serde_json::Value>(text)
-            && let Some(field) = only_field_holding(&mut value, e.path(), got)
+            && let Some(field) = only_field_holding(&mut value, e.path(), &held)
         {
             return describe(&join(&path, &field), None, e.inner(), root);
         }
@@ -328,6 +310,18 @@ fn describe(path: &str, key: Option<&str>, e: &serde_json::Error, root: Root) ->
         return at(join(path, unquote(name)), "duplicate field".into());
     }
     at(path.into(), text.into())
+}
+
+/// The value a refusal quotes, as [`value_words`] writes it: what it got,
+/// or the unknown name.
+fn held_value(message: &str) -> Option<String> {
+    if let Some(rest) = message.strip_prefix("unknown value \"") {
+        let (name, _) = rest.split_once('"')?;
+        return Some(value_words(&serde_json::Value::String(name.into())));
+    }
+    message
+        .rsplit_once(", got ")
+        .map(|(_, got)| got.to_string())
 }
 
 /// `` `retry_max` `` as `retry_max`.

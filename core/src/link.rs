@@ -162,7 +162,8 @@ pub fn decode(text: &str) -> Result<Scenario, LinkError> {
 /// dotted paths, numbered from 1 in refusals), read back once with the
 /// strict parser: what a link's edits do, for callers that edit a scenario
 /// they already hold (a sweep's cells). Only the result must be valid, not
-/// each step towards it.
+/// each step towards it. The design the scenario runs is not one of its
+/// JSON's fields: the edited scenario keeps it.
 pub fn edit(scenario: &Scenario, edits: &[(&str, Value)]) -> Result<Scenario, LinkError> {
     let mut json = serde_json::to_value(scenario).expect("a scenario is JSON");
     let mut paths = Vec::with_capacity(edits.len());
@@ -179,7 +180,17 @@ pub fn edit(scenario: &Scenario, edits: &[(&str, Value)]) -> Result<Scenario, Li
         })?;
         paths.push(parsed);
     }
-    Scenario::from_json(&json.to_string()).map_err(|e| blame(&paths, e))
+    #[cfg_attr(not(feature = "designs"), allow(unused_mut))]
+    let mut edited = Scenario::from_json(&json.to_string()).map_err(|e| blame(&paths, e))?;
+    #[cfg(feature = "designs")]
+    edited.design.clone_from(&scenario.design);
+    Ok(edited)
+}
+
+/// A link's path (`clients.0.timeout_ms`) as validation names the field
+/// (`clients[0].timeout_ms`), if it reads as a path.
+pub fn field_of(path: &str) -> Option<String> {
+    parse_path(path).ok().map(|p| field_text(&p))
 }
 
 /// A refusal of the edited scenario, told with the edit that set the field

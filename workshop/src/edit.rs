@@ -373,17 +373,7 @@ fn read(kind: Kind, typed: &str) -> Value {
 /// A number outside a field's range, in the core's words and with its
 /// field path (`clients[0].timeout_ms`), as its validation would say it.
 fn out_of_range(path: &str, n: i128, min: u64, max: u64) -> String {
-    let field = path.split('.').fold(String::new(), |mut out, segment| {
-        if segment.bytes().all(|b| b.is_ascii_digit()) {
-            out.push_str(&format!("[{segment}]"));
-        } else {
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(segment);
-        }
-        out
-    });
+    let field = link::field_of(path).unwrap_or_else(|| path.to_string());
     if min == 0 && n > i128::from(max) {
         format!("{field}: {n} exceeds the limit {max}")
     } else {

@@ -256,14 +256,10 @@ pub fn shrink(
     let mut edits = Vec::new();
     edits_from(&json(&best), &json(base), "", &mut edits);
     for (path, value) in edits {
-        // A link's edit reads the JSON, which carries no design.
-        #[cfg_attr(not(feature = "designs"), allow(unused_mut))]
-        if let Ok(mut cand) = link::edit(&best, &[(path.as_str(), value)]) {
-            #[cfg(feature = "designs")]
-            cand.design.clone_from(&best.design);
-            if try_it(&cand, &mut replays) {
-                best = cand;
-            }
+        if let Ok(cand) = link::edit(&best, &[(path.as_str(), value)])
+            && try_it(&cand, &mut replays)
+        {
+            best = cand;
         }
     }
     // Smallest numbers, of the fields still edited: the floor, else the

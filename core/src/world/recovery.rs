@@ -407,9 +407,8 @@ pub(crate) fn keys_need_recovery(w: &World) -> bool {
         .any(|r| matches!(r[estado].as_text(), Some("processing" | "unknown")))
 }
 
-/// Committed local effects (`local-effect`'s business rows) per intent.
-/// Committed local effects per intent, each counted for the intent whose
-/// handler inserted it: two intents of one order and amount write rows
+/// Committed local effects (`local-effect`'s business rows) per intent,
+/// each counted for the intent whose handler inserted it: two intents of one order and amount write rows
 /// alike, and matching rows by their values counted each for both.
 fn local_effects(w: &World) -> Vec<u32> {
     let mut out = vec![0; w.intents.len()];

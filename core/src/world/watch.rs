@@ -134,11 +134,10 @@ impl World {
         })
     }
 
-    /// Notes what a watched write did that it should not have.
     /// Notes who inserted the effect row a statement just inserted: the
-    /// newest row of its table (rows are kept in insert order). Neither
-    /// table has a UNIQUE constraint, so such an insert never waits and is
-    /// noted here, when it runs.
+    /// newest row version of its table. Neither table has a UNIQUE
+    /// constraint, so such an insert never waits and is noted here, when it
+    /// runs.
     pub(crate) fn note_effect(&mut self, outbox: bool, intent: u32) {
         let table = if outbox {
             "evento_outbox"
@@ -154,9 +153,8 @@ impl World {
         };
         if let Some(id) = self
             .store
-            .rows(table)
-            .last()
-            .and_then(|r| r.values[ix].as_int())
+            .newest_version(table)
+            .and_then(|row| row[ix].as_int())
         {
             self.watch.effects.push(EffectRow { outbox, id, intent });
         }
@@ -172,6 +170,7 @@ impl World {
             .map(|e| e.intent)
     }
 
+    /// Notes what a watched write did that it should not have.
     pub(crate) fn watch_after(&mut self, before: Before, key: &Text) {
         let after = committed_row(self, before.table, before.id);
         let changed = after != before.row;

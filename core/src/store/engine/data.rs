@@ -28,6 +28,13 @@ impl Store {
             .collect()
     }
 
+    /// The values of the row version written last to `table`: after an
+    /// INSERT, the row it inserted (versions are kept in write order).
+    pub fn newest_version(&self, table: &str) -> Option<&[Value]> {
+        let t = self.tables.iter().find(|t| t.def.name == table)?;
+        t.versions.last().map(|v| &v.values[..])
+    }
+
     /// Rows as a committed-data reader sees them now.
     pub fn committed_rows(&self, table: &str) -> Vec<Vec<Value>> {
         let Some(t) = self.tables.iter().find(|t| t.def.name == table) else {
