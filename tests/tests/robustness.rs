@@ -419,50 +419,7 @@ fn the_largest_scenarios_the_limits_allow_end_within_the_limits() {
         "race-3",
     ];
     for name in names {
-        let mut s = builtins::builtin(name).unwrap();
-        s.instances = limits::INSTANCES_MAX;
-        s.pool_size = limits::POOL_SIZE_MAX;
-        s.load_balancer = LoadBalancerPolicy::Random;
-        s.network.jitter_ms = limits::JITTER_MS_MAX;
-        s.recovery_every_ms = 100;
-        s.horizon_ms = limits::TIME_MS_MAX;
-        s.key_ttl_ms = 1;
-        let template = s.clients[0].clone();
-        let intent = template.intents[0].clone();
-        s.clients = (0..limits::CLIENTS_MAX)
-            .map(|i| {
-                let mut c = template.clone();
-                c.name = format!("c{i}");
-                c.timeout_ms = 1;
-                // The most retries the attempts limit leaves each intent.
-                c.retries_max = (limits::ATTEMPTS_MAX
-                    / (limits::CLIENTS_MAX * limits::INTENTS_PER_CLIENT_MAX) as u64
-                    - 1) as u32;
-                c.backoff_ms = 0;
-                c.intents = (0..limits::INTENTS_PER_CLIENT_MAX)
-                    .map(|j| {
-                        let mut it = intent.clone();
-                        it.order_id = (i * 10 + j + 1) as i64;
-                        it.key = format!("k{i}-{j}");
-                        it
-                    })
-                    .collect();
-                c
-            })
-            .collect();
-        s.faults = (0..limits::FAULTS_MAX as u32)
-            .map(|k| match k % 4 {
-                0 => Fault::DropResponse { attempt: k + 1 },
-                1 => Fault::DropRequest { attempt: k + 1 },
-                2 => Fault::Crash {
-                    instance: k % limits::INSTANCES_MAX,
-                    at_ms: Some(u64::from(k)),
-                    at_point: None,
-                    restart_after_ms: 1,
-                },
-                _ => Fault::AcquirerTimeoutAfterAccept { call: k },
-            })
-            .collect();
+        let s = every_limit::scenario(name);
         s.validate()
             .unwrap_or_else(|e| panic!("{name} at every limit: {e}"));
         let mut more = s.clone();
@@ -488,6 +445,9 @@ fn the_largest_scenarios_the_limits_allow_end_within_the_limits() {
         );
     }
 }
+
+#[path = "shared/every_limit.rs"]
+mod every_limit;
 
 #[path = "../../core/tests/shared/counted_parts.rs"]
 mod counted_parts;

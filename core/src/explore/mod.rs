@@ -43,6 +43,9 @@ mod search;
 mod successors;
 #[cfg(test)]
 mod tests;
+mod waiting;
+#[cfg(test)]
+mod waiting_tests;
 
 use analysis::*;
 use call_names::*;
@@ -56,6 +59,7 @@ pub use reduce::*;
 pub use report::*;
 pub use search::*;
 pub use successors::*;
+use waiting::*;
 
 use crate::choice::{ChoiceKind, Chooser, Schedule, ScheduleChooser};
 use crate::fingerprint::{self, Fingerprint, FingerprintHasher};
@@ -92,7 +96,8 @@ pub enum Search {
     /// holds the shallowest counterexamples.
     BreadthFirst,
     /// Path by path, the default: memory grows with depth times branching
-    /// (a tenth of breadth-first's on race-3) and the frontier stays warm in
+    /// (a tenth of breadth-first's on race-3; past a bound the frontier
+    /// holds steps rather than worlds) and the frontier stays warm in
     /// cache. A complete run has the same graph and every figure the same,
     /// shortest schedules included: they come from the graph, not from the
     /// order of the search.

@@ -3,13 +3,15 @@
 //!
 //! The search is depth-first by default, breadth-first on request, over
 //! states merged by fingerprint. A full world is kept only while a state
-//! waits to be expanded; a visited state costs a 16-byte node, its
-//! fingerprint in the index, and 8 bytes per outgoing transition. Both orders
-//! build the same graph and every figure below comes from the graph, so a
-//! complete run reports the same things either way. Depth-first is the
-//! default because it needs far less memory (a path's worth of worlds
-//! instead of the widest level) and keeps them warm in the cache, which
-//! matters for full verdicts on large models and in a browser tab;
+//! waits to be expanded, and past a bound the frontier keeps the step to it
+//! instead (`waiting.rs`); a visited state costs a 16-byte node, its
+//! fingerprint in the index, and 8 bytes per outgoing transition. Both
+//! orders build the same graph and every figure below comes from the graph,
+//! so a complete run reports the same things either way. Depth-first is the
+//! default because it needs far less memory (a path's worth of worlds and
+//! their siblings instead of the widest level) and keeps them warm in the
+//! cache, which matters for full verdicts on large models and in a browser
+//! tab;
 //! breadth-first is there for runs cut by a bound or a cancel, which have
 //! then seen every state up to some depth, so what they found is the
 //! shortest there is.
@@ -20,6 +22,7 @@
 //! progress callback that can cancel. No threads, no clock.
 
 use super::*;
+use std::rc::Rc;
 
 pub(super) const NONE: u32 = u32::MAX;
 
@@ -72,16 +75,22 @@ pub struct Explorer {
     pub(super) index: Index,
     pub(super) nodes: Vec<Node>,
     pub(super) edges: Vec<Edge>,
-    /// States waiting for expansion: (node, depth, world). Boxed, so that
-    /// the worlds move as pointers through a step and its bookkeeping.
-    pub(super) frontier: VecDeque<(u32, u32, Box<World>)>,
+    /// States waiting for expansion: (node, depth, world or the step to
+    /// it, see `waiting.rs`). Worlds are boxed, so that they move as
+    /// pointers through a step and its bookkeeping.
+    pub(super) frontier: VecDeque<(u32, u32, Waiting)>,
+    /// The frontier's entries that hold a world.
+    pub(super) worlds_waiting: usize,
+    /// Past it, expansions queue steps (`WORLDS_WAITING_MAX`; the tests
+    /// lower it to check that both ways explore the same graph).
+    pub(super) worlds_waiting_max: usize,
     pub(super) classes: Vec<Class>,
     pub(super) class_index: FixedMap<ClassKey, u32>,
     pub(super) depth: u32,
     pub(super) status: Status,
     pub(super) report: Option<Report>,
     pub(super) stack: Vec<Vec<u32>>,
-    pub(super) found: Vec<(u16, u16, World)>,
+    pub(super) found: Vec<Walked>,
     /// `None` only in the tests that compare runs with and without it.
     pub(super) store_memo: Option<StoreMemo>,
     /// Successors already seen, kept to be copied into (see
@@ -133,6 +142,14 @@ pub(super) fn world_after(
 
 pub(super) const SPARES_MAX: usize = 8;
 
+/// A successor the prefix walk stepped, waiting to be keyed.
+pub(super) struct Walked {
+    world: World,
+    choices: u16,
+    last_nonzero: u16,
+    replay: Option<Box<[u32]>>,
+}
+
 /// A successor stepped and keyed, waiting to be added to the graph.
 pub(super) struct Successor {
     pub(super) world: Box<World>,
@@ -141,6 +158,9 @@ pub(super) struct Successor {
     pub(super) last_nonzero: u16,
     /// Its node, when the index already had it.
     pub(super) seen: Option<u32>,
+    /// The choices of its step, when the frontier is to hold the step
+    /// rather than the world.
+    pub(super) replay: Option<Box<[u32]>>,
 }
 
 impl Explorer {
@@ -210,6 +230,8 @@ impl Explorer {
             nodes: Vec::new(),
             edges: Vec::new(),
             frontier: VecDeque::new(),
+            worlds_waiting: 0,
+            worlds_waiting_max: WORLDS_WAITING_MAX,
             classes: Vec::new(),
             class_index: FixedMap::default(),
             depth: 0,
@@ -244,10 +266,11 @@ impl Explorer {
                 Search::BreadthFirst => self.frontier.pop_front(),
                 Search::DepthFirst => self.frontier.pop_back(),
             };
-            let Some((id, depth, world)) = next else {
+            let Some((id, depth, waiting)) = next else {
                 self.finish(Status::Complete);
                 break;
             };
+            let world = self.world_of(waiting);
             self.depth = depth;
             self.expand(id, depth, world);
             budget -= 1;
@@ -274,7 +297,7 @@ impl Explorer {
     /// hit. `w` is put in canonical form first.
     pub(super) fn intern(&mut self, mut w: Box<World>, depth: u32) -> u32 {
         let key = self.key_of(&mut w);
-        self.intern_keyed(w, key, depth)
+        self.intern_keyed(w, key, depth, None)
     }
 
     /// `w` in canonical form, and its key in the index.
@@ -283,8 +306,15 @@ impl Explorer {
         IndexKey::new(w.fingerprint())
     }
 
-    /// [`Explorer::intern`] for a world `key_of` has seen.
-    pub(super) fn intern_keyed(&mut self, w: Box<World>, key: IndexKey, depth: u32) -> u32 {
+    /// [`Explorer::intern`] for a world `key_of` has seen; queued as the
+    /// step from `step`'s world when given (see `waiting.rs`).
+    pub(super) fn intern_keyed(
+        &mut self,
+        w: Box<World>,
+        key: IndexKey,
+        depth: u32,
+        step: Option<(&Rc<World>, Box<[u32]>)>,
+    ) -> u32 {
         let id = self.nodes.len() as u32;
         match self.index.entry(key) {
             Entry::Occupied(e) => {
@@ -307,7 +337,7 @@ impl Explorer {
             expanded: false,
         });
         if class == NONE {
-            self.frontier.push_back((id, depth, w));
+            self.wait(id, depth, w, step);
         } else {
             self.recycle(w);
         }
@@ -367,10 +397,18 @@ impl Explorer {
 
     pub(super) fn expand(&mut self, id: u32, depth: u32, world: Box<World>) {
         let first_edge = self.edges.len() as u32;
-        let complete = if self.only_next {
-            self.expand_next_only(depth, world)
+        let complete = if self.keeps_steps() {
+            // Kept for the steps queued from it.
+            let kept = Rc::<World>::from(world);
+            if self.only_next {
+                self.expand_next_only(depth, None, Some(&kept))
+            } else {
+                self.expand_by_prefixes(depth, &kept, Some(&kept))
+            }
+        } else if self.only_next {
+            self.expand_next_only(depth, Some(world), None)
         } else {
-            self.expand_by_prefixes(depth, &world)
+            self.expand_by_prefixes(depth, &world, None)
         };
         if !complete {
             // The state stays unexpanded: drop its partial edges.
@@ -384,36 +422,24 @@ impl Explorer {
         node.expanded = true;
     }
 
-    /// Adds the edge to `next`; false when the state bound is hit.
-    pub(super) fn add_edge(
-        &mut self,
-        mut next: Box<World>,
-        depth: u32,
-        choices: u16,
-        last_nonzero: u16,
-    ) -> bool {
-        let key = self.key_of(&mut next);
-        self.add_successor(
-            Successor {
-                world: next,
-                key,
-                choices,
-                last_nonzero,
-                seen: None,
-            },
-            depth,
-        )
-    }
-
     /// Adds the edge to a keyed successor (looked up already when `seen`);
-    /// false when the state bound is hit.
-    pub(super) fn add_successor(&mut self, s: Successor, depth: u32) -> bool {
+    /// false when the state bound is hit. A new one is queued as the step
+    /// from `kept` when given.
+    pub(super) fn add_successor(
+        &mut self,
+        s: Successor,
+        depth: u32,
+        kept: Option<&Rc<World>>,
+    ) -> bool {
         let to = match s.seen {
             Some(id) => {
                 self.recycle(s.world);
                 id
             }
-            None => self.intern_keyed(s.world, s.key, depth + 1),
+            None => {
+                let step = kept.zip(s.replay);
+                self.intern_keyed(s.world, s.key, depth + 1, step)
+            }
         };
         if to == NONE {
             return false;
@@ -428,19 +454,29 @@ impl Explorer {
 
     /// The same transitions, in the same order, as the prefix walk, for
     /// scenarios whose only choice is `Next`: one per alternative, the last
-    /// one stepping `world` itself instead of a clone.
-    pub(super) fn expand_next_only(&mut self, depth: u32, world: Box<World>) -> bool {
-        let arity = next_arity(&world);
-        let picks = self.picks(&world, arity);
+    /// one stepping `world` itself instead of a clone. With `kept` instead
+    /// of `world`, every one steps a clone and new ones are queued as steps.
+    pub(super) fn expand_next_only(
+        &mut self,
+        depth: u32,
+        mut world: Option<Box<World>>,
+        kept: Option<&Rc<World>>,
+    ) -> bool {
+        let from: &World = match (&world, kept) {
+            (Some(w), _) => w,
+            (None, Some(k)) => k,
+            (None, None) => unreachable!("a world to expand"),
+        };
+        let arity = next_arity(from);
+        let picks = self.picks(from, arity);
         let last = picks.as_ref().map_or(arity, |p| p.len() as u32);
-        let mut world = Some(world);
         let mut batch = std::mem::take(&mut self.batch);
         for k in 0..last {
             let pick = picks.as_ref().map_or(k, |p| p[k as usize]);
-            let mut next = if k + 1 < last {
-                self.copy_of(world.as_ref().expect("kept for the last"))
-            } else {
-                world.take().expect("not yet consumed")
+            let mut next = match kept {
+                Some(kept) => self.copy_of(kept),
+                None if k + 1 < last => self.copy_of(world.as_ref().expect("kept for the last")),
+                None => world.take().expect("not yet consumed"),
             };
             let mut chooser = NextChooser {
                 pick,
@@ -456,12 +492,20 @@ impl Explorer {
                 !ended || pick == 0,
                 "a step chose for one alternative and not another"
             );
+            let replay = kept.map(|_| {
+                if ended {
+                    Box::default()
+                } else {
+                    Box::from([pick])
+                }
+            });
             batch.push(Successor {
                 world: next,
                 key,
                 choices: u16::from(!ended),
                 last_nonzero: u16::from(pick > 0),
                 seen: None,
+                replay,
             });
             if ended {
                 break;
@@ -479,7 +523,7 @@ impl Explorer {
         let mut complete = true;
         for s in batch.drain(..) {
             if complete {
-                complete = self.add_successor(s, depth);
+                complete = self.add_successor(s, depth, kept);
             } else {
                 self.recycle(s.world);
             }
@@ -497,16 +541,42 @@ impl Explorer {
         (set.len() < arity as usize).then_some(set)
     }
 
-    pub(super) fn expand_by_prefixes(&mut self, depth: u32, world: &World) -> bool {
+    /// Every transition of `world` by the prefix walk; with `kept` (the
+    /// same world, shared) new successors are queued as steps.
+    pub(super) fn expand_by_prefixes(
+        &mut self,
+        depth: u32,
+        world: &World,
+        kept: Option<&Rc<World>>,
+    ) -> bool {
         let mut found = std::mem::take(&mut self.found);
         let memo = &mut self.store_memo;
         for_each_successor(world, &mut self.stack, memo, |choices, next| {
             let last_nonzero = choices.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
-            found.push((choices.len() as u16, last_nonzero as u16, next));
+            let replay = kept.map(|_| Box::from(choices));
+            found.push(Walked {
+                world: next,
+                choices: choices.len() as u16,
+                last_nonzero: last_nonzero as u16,
+                replay,
+            });
         });
         let mut complete = true;
-        for (choices, last_nonzero, next) in found.drain(..) {
-            complete = complete && self.add_edge(Box::new(next), depth, choices, last_nonzero);
+        for w in found.drain(..) {
+            if !complete {
+                continue;
+            }
+            let mut next = Box::new(w.world);
+            let key = self.key_of(&mut next);
+            let s = Successor {
+                world: next,
+                key,
+                choices: w.choices,
+                last_nonzero: w.last_nonzero,
+                seen: None,
+                replay: w.replay,
+            };
+            complete = self.add_successor(s, depth, kept);
         }
         self.found = found;
         complete
@@ -529,6 +599,7 @@ impl Explorer {
     /// graph.
     pub(super) fn finish(&mut self, status: Status) {
         self.frontier = VecDeque::new();
+        self.worlds_waiting = 0;
         self.found = Vec::new();
         self.spares = Vec::new();
         let (status, analysis) = match self.analyse() {
