@@ -126,6 +126,29 @@ describe('the workshop view', () => {
     await tab.close();
   });
 
+  test('a worker that stops on an error is said to have stopped, in the page\'s words, and a new count starts a new one', async () => {
+    // An uncaught error in the worker (a trap, such as running out of
+    // memory) fires its error event and says nothing more.
+    const trap = (route) => route.fulfill({ contentType: 'text/javascript', body: 'throw new Error("a trap");' });
+    const tab = await openTab('?modo=oficina&scenario=race-2&strategy=check-then-act', {
+      watch: false,
+      setUp: (t) => t.route('**/lousa-worker_loader.js', trap),
+    });
+    await mounted(tab);
+    const status = tab.locator('#oficina-root [data-testid=explore-status]');
+    await tab.click('[data-testid=explore]');
+    await status.filter({ hasText: 'não respondeu' }).waitFor({ timeout: FAILURE_TIMEOUT_MS });
+    assert.equal(
+      await status.textContent(),
+      'O explorador não respondeu: parou no meio do trabalho sem dizer por quê: o navegador pode ter ficado sem memória, ou o explorador encontrou um erro.',
+    );
+    assert.equal(await status.getAttribute('role'), 'alert');
+    await tab.unroute('**/lousa-worker_loader.js', trap);
+    await tab.click('[data-testid=explore]');
+    await status.filter({ hasText: 'Exploração completa' }).waitFor({ timeout: MOUNT_TIMEOUT_MS });
+    await tab.close();
+  });
+
   test('on a phone the board is drawn for its box, and nothing makes the page wider than the screen', async () => {
     for (const width of [390, 320]) {
       const tab = await openTab('?modo=oficina&scenario=race-2&strategy=check-then-act', {

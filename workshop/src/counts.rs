@@ -6,7 +6,7 @@
 //! graph the whole count's worker kept rather than explored again.
 
 use crate::alternatives::taken;
-use crate::explorer::{Event, Explorer, Slot};
+use crate::explorer::{Event, Explorer, Failure, Slot};
 use crate::property_words;
 use crate::state::Ws;
 use crate::texts::{Words, count, words};
@@ -26,7 +26,7 @@ pub enum Counting {
     Running(Figures),
     Done(Box<Report>),
     Cancelled,
-    Failed(String),
+    Failed(Failure),
 }
 
 /// The world a count is of: the scenario's link, its strategy, the design
@@ -223,7 +223,7 @@ fn from_event(e: Event) -> Counting {
     match e {
         Event::Progress(f) => Counting::Running(f),
         Event::Done(d) => Counting::Done(Box::new(d.report)),
-        Event::Failed(m) => Counting::Failed(m),
+        Event::Failed(f) => Counting::Failed(f),
     }
 }
 
@@ -254,7 +254,7 @@ fn FromHere(
         let said = match here.get() {
             Counting::Idle | Counting::Cancelled => return None,
             Counting::Running(_) => w.counting_here.to_string(),
-            Counting::Failed(m) => format!("{} {m}", w.worker_failed),
+            Counting::Failed(f) => format!("{} {}", w.worker_failed, f.text(lang)),
             // A from-here count can stop at the limit where the whole one
             // did not (it starts from a state the whole count merged).
             Counting::Done(r) if r.status != Status::Complete => {
@@ -329,8 +329,10 @@ fn status(c: &Counting, limit: Option<u32>, lang: Lang) -> AnyView {
         Counting::Cancelled => {
             view! { <p data-testid="explore-status">{w.cancelled}</p> }.into_any()
         }
-        Counting::Failed(m) => view! {
-            <p data-testid="explore-status" role="alert">{format!("{} {m}", w.worker_failed)}</p>
+        Counting::Failed(f) => view! {
+            <p data-testid="explore-status" role="alert">
+                {format!("{} {}", w.worker_failed, f.text(lang))}
+            </p>
         }
         .into_any(),
         Counting::Running(f) => {

@@ -12,7 +12,9 @@
 //! typed request, the worker writes the typed message, and each side reads
 //! the other's text with the same types, with no JavaScript object between.
 
+use crate::texts::{refusal, words};
 use leptos::prelude::*;
+use lousa_core::narrate::Lang;
 use lousa_protocol::{Figures, Message, Ready, Request};
 use serde::de::{DeserializeOwned, IgnoredAny};
 use std::cell::RefCell;
@@ -50,7 +52,31 @@ impl Slot {
 pub enum Event<P = Figures, D = lousa_protocol::Done> {
     Progress(P),
     Done(Box<D>),
-    Failed(String),
+    Failed(Failure),
+}
+
+/// Why a run ended without its report.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// The worker's own words: a refusal of the request, or what of its
+    /// message did not read.
+    Said(String),
+    /// The worker did not start, or stopped on an uncaught error (a trap:
+    /// out of memory, or a bug), saying nothing.
+    Stopped,
+    /// The browser would not post the request to the worker.
+    Unposted,
+}
+
+impl Failure {
+    /// What the page says of it, after `worker_failed`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Failure::Said(m) => refusal(m, lang),
+            Failure::Stopped => words(lang).worker_stopped.into(),
+            Failure::Unposted => words(lang).worker_unposted.into(),
+        }
+    }
 }
 
 /// The workers of the page, one per slot, and what the first of them said
@@ -87,8 +113,8 @@ struct Running {
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
-/// Hears a message's text.
-type Listener = Rc<dyn Fn(&str)>;
+/// Hears a message's text, or what the page saw of the worker itself.
+type Listener = Rc<dyn Fn(Result<&str, Failure>)>;
 
 /// Where a worker's messages go. It serves requests in the order posted,
 /// answering each with one `done` or `error`, so counting those says which
@@ -157,23 +183,19 @@ where
     P: DeserializeOwned + 'static,
     D: DeserializeOwned + 'static,
 {
-    Rc::new(
-        move |text: &str| match serde_json::from_str::<Message<P, D>>(text) {
+    Rc::new(move |heard: Result<&str, Failure>| {
+        let text = match heard {
+            Ok(text) => text,
+            Err(failure) => return tell(Event::Failed(failure)),
+        };
+        match serde_json::from_str::<Message<P, D>>(text) {
             Ok(Message::Ready(_)) => {}
             Ok(Message::Progress(f)) => tell(Event::Progress(f)),
             Ok(Message::Done(d)) => tell(Event::Done(d)),
-            Ok(Message::Error { message }) => tell(Event::Failed(message)),
-            Err(e) => tell(Event::Failed(e.to_string())),
-        },
-    )
-}
-
-/// The text of an `error` message saying `message`.
-fn failed(message: &str) -> String {
-    Message::<(), ()>::Error {
-        message: message.into(),
-    }
-    .to_json()
+            Ok(Message::Error { message }) => tell(Event::Failed(Failure::Said(message))),
+            Err(e) => tell(Event::Failed(Failure::Said(e.to_string()))),
+        }
+    })
 }
 
 impl Explorer {
@@ -190,8 +212,8 @@ impl Explorer {
         options.set_type(WorkerType::Module);
         let worker = match Worker::new_with_options(WORKER_URL, &options) {
             Ok(w) => w,
-            Err(e) => {
-                tell(&failed(&format!("{e:?}")));
+            Err(_) => {
+                tell(Err(Failure::Stopped));
                 return;
             }
         };
@@ -217,10 +239,10 @@ impl Explorer {
                             .all(|r| worker.post_message(&JsValue::from_str(r)).is_ok());
                         if !posted {
                             let tell = route.borrow().tell.clone();
-                            tell(&failed("postMessage"));
+                            tell(Err(Failure::Unposted));
                         }
                     }
-                    Heard::Tell(tell, text) => tell(&text),
+                    Heard::Tell(tell, text) => tell(Ok(&text)),
                     Heard::Stale => {}
                 }
             })
@@ -229,7 +251,7 @@ impl Explorer {
             let route = route.clone();
             Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
                 let tell = route.borrow().tell.clone();
-                tell(&failed("the worker stopped on an error"));
+                tell(Err(Failure::Stopped));
             })
         };
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -278,7 +300,7 @@ impl Explorer {
             None => false,
             Some(None) => true,
             Some(Some(tell)) => {
-                tell(&failed("postMessage"));
+                tell(Err(Failure::Unposted));
                 true
             }
         }
@@ -355,18 +377,26 @@ mod tests {
                 got.borrow_mut().push(match e {
                     Event::Progress(f) => format!("progress {}", f.states),
                     Event::Done(d) => format!("done {}", d.report.states),
-                    Event::Failed(m) => format!("failed {m}"),
+                    Event::Failed(f) => format!("failed {f:?}"),
                 })
             }
         });
-        tell(r#"{"progress":{"states":7,"transitions":6,"states_per_s":0,"elapsed_ms":1.0}}"#);
-        tell(&failed("postMessage"));
+        tell(Ok(
+            r#"{"progress":{"states":7,"transitions":6,"states_per_s":0,"elapsed_ms":1.0}}"#,
+        ));
+        tell(Err(Failure::Stopped));
+        tell(Ok(r#"{"error":{"message":"m"}}"#));
         // A sweep's progress is no exploration's: named, not misread.
-        tell(r#"{"progress":{"runs":1,"runs_total":2,"runs_per_s":0,"elapsed_ms":1.0}}"#);
+        tell(Ok(
+            r#"{"progress":{"runs":1,"runs_total":2,"runs_per_s":0,"elapsed_ms":1.0}}"#,
+        ));
         let got = got.borrow();
-        assert_eq!(got[..2], ["progress 7", "failed postMessage"]);
+        assert_eq!(
+            got[..3],
+            ["progress 7", "failed Stopped", r#"failed Said("m")"#]
+        );
         assert!(
-            got[2].starts_with("failed missing field `states`"),
+            got[3].starts_with(r#"failed Said("missing field `states`"#),
             "{got:?}"
         );
     }

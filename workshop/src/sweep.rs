@@ -7,7 +7,7 @@
 //! counts. A cell is a button that opens its representative seed on the
 //! board.
 
-use crate::explorer::{Event, Explorer, Slot};
+use crate::explorer::{Event, Explorer, Failure, Slot};
 use crate::state::Ws;
 use crate::sweep_map::{SweepMap, drawn_map, open_cell};
 use crate::texts::{count, refusal};
@@ -120,7 +120,10 @@ pub enum Sweeping {
     /// the page, worker start included, and the design it ran, if any.
     Done(Box<SweepReport>, String, f64, Option<Arc<Program>>),
     Cancelled,
+    /// Refused: the page's words or the worker's.
     Failed(String),
+    /// The worker stopped or never heard the request.
+    Lost(Failure),
 }
 
 /// The sweep's panel: the axes, seeds and designs, the button and the
@@ -204,7 +207,8 @@ pub fn Sweep(explorer: Explorer) -> impl IntoView {
                         js_sys::Date::now() - since,
                         design.clone(),
                     ),
-                    Event::Failed(m) => Sweeping::Failed(m),
+                    Event::Failed(Failure::Said(m)) => Sweeping::Failed(m),
+                    Event::Failed(f) => Sweeping::Lost(f),
                 });
             },
         );
@@ -429,6 +433,12 @@ fn status(s: &Sweeping, lang: Lang, ws: Ws, sweeping: RwSignal<Sweeping>) -> Any
         Sweeping::Cancelled => view! { <p data-testid="sweep-status">{w.cancelled}</p> }.into_any(),
         Sweeping::Failed(m) => view! {
             <p data-testid="sweep-status" role="alert">{format!("{} {}", w.failed, refusal(m, lang))}</p>
+        }
+        .into_any(),
+        Sweeping::Lost(f) => view! {
+            <p data-testid="sweep-status" role="alert">
+                {format!("{} {}", crate::texts::words(lang).worker_failed, f.text(lang))}
+            </p>
         }
         .into_any(),
         Sweeping::Running(f) => {

@@ -58,6 +58,8 @@ pub const EN: Words = Words {
     here_state_limit: "from here: the whole count stopped at the state limit, so none is made from here.",
     from_step_start: "from the start of this step",
     worker_failed: "The explorer did not answer:",
+    worker_stopped: "it stopped midway without saying why: the browser may have run out of memory, or the explorer hit an error.",
+    worker_unposted: "the browser did not pass the request on to it.",
     exports_title: "Take it home",
     download: "Download",
     copy: "Copy",

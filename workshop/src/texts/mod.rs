@@ -75,6 +75,8 @@ pub struct Words {
     pub here_state_limit: &'static str,
     pub from_step_start: &'static str,
     pub worker_failed: &'static str,
+    pub worker_stopped: &'static str,
+    pub worker_unposted: &'static str,
     pub exports_title: &'static str,
     pub download: &'static str,
     pub copy: &'static str,

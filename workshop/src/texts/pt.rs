@@ -58,6 +58,8 @@ pub const PT: Words = Words {
     here_state_limit: "daqui: a contagem de todos parou no limite de estados, então não se conta daqui.",
     from_step_start: "a partir do início deste passo",
     worker_failed: "O explorador não respondeu:",
+    worker_stopped: "parou no meio do trabalho sem dizer por quê: o navegador pode ter ficado sem memória, ou o explorador encontrou um erro.",
+    worker_unposted: "o navegador não entregou o pedido a ele.",
     exports_title: "Levar para casa",
     download: "Baixar",
     copy: "Copiar",
