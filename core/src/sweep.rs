@@ -77,17 +77,32 @@ impl FromStr for Axis {
                 .map(|v| serde_json::from_str(v).map_err(|_| format!("{v:?} is not a JSON value")))
                 .collect::<Result<Vec<Value>, String>>()?,
         };
-        if values.is_empty() || values.len() > limits::VALUES_MAX {
-            return Err(format!(
-                "{} values are outside 1..={}",
-                values.len(),
-                limits::VALUES_MAX
-            ));
-        }
-        Ok(Axis {
+        let axis = Axis {
             path: path.to_string(),
             values,
-        })
+        };
+        axis.check()?;
+        Ok(axis)
+    }
+}
+
+impl Axis {
+    /// Refuses what the sweep cannot draw: no values, more than
+    /// `limits::VALUES_MAX`, or a value given twice (two columns alike,
+    /// whose runs would be counted twice).
+    pub fn check(&self) -> Result<(), String> {
+        let n = self.values.len();
+        if n == 0 || n > limits::VALUES_MAX {
+            return Err(format!("{n} values are outside 1..={}", limits::VALUES_MAX));
+        }
+        for (i, v) in self.values.iter().enumerate() {
+            if self.values[..i].contains(v) {
+                return Err(format!(
+                    "{v} appears twice: each value is a column or a row of its own"
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -106,6 +121,12 @@ fn range(from: &str, rest: &str) -> Result<Vec<Value>, String> {
     }
     if n == 0 || n > limits::VALUES_MAX as u64 {
         return Err(format!("{n} values are outside 1..={}", limits::VALUES_MAX));
+    }
+    let whole = u128::from(to - from) + 1;
+    if u128::from(n) > whole {
+        return Err(format!(
+            "the range {from}..{to} holds only {whole} whole numbers, fewer than the {n} asked"
+        ));
     }
     if n == 1 {
         return Ok(vec![Value::from(from)]);
@@ -241,6 +262,8 @@ pub fn sweep_cells(
     if strategies.is_empty() {
         return Err(refuse("strategies", "at least one design is needed".into()));
     }
+    x.check().map_err(|m| refuse("x", m))?;
+    y.check().map_err(|m| refuse("y", m))?;
     if overlaps(&x.path, &y.path) {
         return Err(refuse(
             "y",
@@ -410,6 +433,14 @@ mod tests {
             ("instances=4..1:2", "runs backwards"),
             ("instances=1..9:17", "17 values are outside 1..=16"),
             ("instances=a", "\"a\" is not a JSON value"),
+            (
+                "instances=1,2,1",
+                "1 appears twice: each value is a column or a row of its own",
+            ),
+            (
+                "instances=1..3:8",
+                "the range 1..3 holds only 3 whole numbers, fewer than the 8 asked",
+            ),
         ];
         for (text, expected) in refusals {
             let e = text.parse::<Axis>().unwrap_err();
@@ -529,6 +560,34 @@ mod tests {
         assert_eq!(
             run("instances=1,2", &[Strategy::CheckThenAct], 60_000),
             "seeds: 2 cells x 1 designs x 60000 seeds = 120000 runs, outside 1..=100000"
+        );
+        // Axes made elsewhere (the worker's are JSON) are held to what the
+        // text reader holds them to.
+        let made = |values: Vec<Value>| Axis {
+            path: "instances".into(),
+            values,
+        };
+        let refused = |x: Axis| {
+            sweep(
+                &base,
+                &x,
+                &axis("seed=1"),
+                &[Strategy::CheckThenAct],
+                0,
+                1,
+                &mut |_| ControlFlow::Continue(()),
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        assert_eq!(
+            refused(made(vec![1.into(), 2.into(), 2.into()])),
+            "x: 2 appears twice: each value is a column or a row of its own"
+        );
+        assert_eq!(refused(made(vec![])), "x: 0 values are outside 1..=16");
+        assert_eq!(
+            refused(made((1..=17).map(Value::from).collect())),
+            "x: 17 values are outside 1..=16"
         );
     }
 

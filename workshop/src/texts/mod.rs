@@ -345,6 +345,10 @@ pub fn refusal(text: &str, lang: Lang) -> String {
     }
     // Longer shapes first: a later, shorter one must not split them.
     const SHAPES: &[(&str, &str)] = &[
+        (
+            " appears twice: each value is a column or a row of its own",
+            " aparece duas vezes: cada valor ocupa uma coluna ou uma linha só sua",
+        ),
         (" values are outside ", " valores estão fora de "),
         (" is outside ", " está fora de "),
         (" exceeds the limit ", " passa do limite "),
@@ -438,6 +442,12 @@ pub fn refusal(text: &str, lang: Lang) -> String {
         (" is not a whole number", " não é um número inteiro"),
         ("the range ", "o intervalo "),
         (" runs backwards", " vai do maior para o menor"),
+        (" holds only ", " só tem "),
+        (
+            " whole numbers, fewer than the ",
+            " números inteiros, menos que os ",
+        ),
+        (" asked", " pedidos"),
         (
             "a range needs a count: from..to:n",
             "um intervalo precisa de uma contagem: de..até:n",
@@ -614,6 +624,8 @@ mod tests {
             axis("instances=4..1:2"),
             axis("instances=-5..10:2"),
             axis("instances=1..4"),
+            axis("instances=1..3:8"),
+            axis("clients.0.timeout_ms=500,500"),
         ];
         // English words, as whole words: field paths keep theirs.
         let english = [
