@@ -380,6 +380,11 @@ describe('the workshop\'s scheduler', () => {
     const whole = por('');
     assert.equal(whole.schedules_counted, false);
     await tab.check('[data-testid=reduction-por]');
+    // The link keeps the fast count, and opens with it on.
+    await tab.waitForFunction(() => location.search.includes('&rapida=1'));
+    const again = await open(new URL(tab.url()).search);
+    assert.equal(await again.locator('[data-testid=reduction-por]').isChecked(), true);
+    await again.close();
     const t0 = Date.now();
     await tab.click('[data-testid=explore]');
     await tab.waitForSelector('[data-testid=outcomes]', { timeout: RUN_TIMEOUT_MS });
@@ -394,6 +399,7 @@ describe('the workshop\'s scheduler', () => {
     // Off again, the exact count: the fast one is forgotten, not mixed in.
     await tab.uncheck('[data-testid=reduction-por]');
     assert.equal(await tab.locator('[data-testid=outcomes]').count(), 0);
+    await tab.waitForFunction(() => !location.search.includes('rapida'));
     console.log(`race-3 check-then-act, fast count in the workshop: ${took} ms for ${whole.states} states`);
     await tab.close();
   });

@@ -48,7 +48,7 @@ pub fn Workshop() -> impl IntoView {
     });
     lousa_web::play_on_timer(ws.playing, ws.speed, move || ws.advance());
     let whole: Whole = RwSignal::new((None, Counting::Idle));
-    let fast: Fast = RwSignal::new(false);
+    let fast: Fast = ws.fast;
     // The explorer's workers live as long as the page, and go with it.
     let explorer = use_explorer();
     let solved = crate::lesson::progress();

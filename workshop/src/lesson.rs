@@ -55,6 +55,7 @@ pub fn link_to(c: &Challenge, lang: Lang) -> String {
         choices: Vec::new(),
         fork: None,
         presenting: false,
+        fast: false,
         frame: None,
         challenge: Some(c.id),
         design: None,

@@ -39,6 +39,8 @@ pub struct Ws {
     /// Presenter mode: the board fills the screen and steps through the
     /// whole run, first come, first served past the choices made.
     pub presenting: RwSignal<bool>,
+    /// Counts are the fast kind: one order of independent steps.
+    pub fast: RwSignal<bool>,
     pub problems: RwSignal<Problems>,
     /// A fault injected at a frame of the run on the board.
     pub fork: RwSignal<Option<Fork>>,
@@ -105,6 +107,7 @@ impl Ws {
         });
         let viewed = RwSignal::new(setup.frame);
         let presenting = RwSignal::new(setup.presenting);
+        let fast = RwSignal::new(setup.fast);
         let on_branch = RwSignal::new(setup.fork.is_some());
         let rewound = Memo::new(move |_| {
             if on_branch.get() || presenting.get() {
@@ -150,6 +153,7 @@ impl Ws {
             redo: RwSignal::new(Vec::new()),
             viewed,
             presenting,
+            fast,
             problems: RwSignal::new(problems),
             built,
             turn,
@@ -183,6 +187,7 @@ impl Ws {
             choices: self.choices.get(),
             fork: self.fork.get(),
             presenting: self.presenting.get(),
+            fast: self.fast.get(),
             frame: self.viewed.get(),
             challenge: self.challenge.get(),
             design: self.design.get(),

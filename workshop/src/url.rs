@@ -59,6 +59,9 @@ pub struct Setup {
     pub fork: Option<Fork>,
     /// Presenter mode (`&apresentar=1`): the board fills the screen.
     pub presenting: bool,
+    /// Counts are the fast kind (`&rapida=1`): one order of independent
+    /// steps, the same verdicts, schedules not counted.
+    pub fast: bool,
     /// The frame the board was stepped to (`&frame=12`), when it is not
     /// the choice point's: a link holds the exact moment.
     pub frame: Option<usize>,
@@ -74,7 +77,7 @@ pub struct Setup {
 
 /// The workshop's parameters, as `lousa_web::url::read_query` takes them:
 /// each with its other spellings.
-const PARAMS: [&[&str]; 10] = [
+const PARAMS: [&[&str]; 11] = [
     &["modo", "mode"],
     &["scenario"],
     &["strategy"],
@@ -85,6 +88,7 @@ const PARAMS: [&[&str]; 10] = [
     &["desafio", "challenge"],
     &["frame"],
     &["design", "projeto"],
+    &["rapida", "fast"],
 ];
 
 /// Reads a query string (with or without its `?`) with the reader both
@@ -99,6 +103,7 @@ pub fn parse(query: &str) -> (Setup, Problems) {
     let mut schedule_text = None;
     let mut fork_text = None;
     let mut presenting = false;
+    let mut fast = false;
     let mut frame = None;
     let mut challenge = None;
     let mut design_text = None;
@@ -132,6 +137,7 @@ pub fn parse(query: &str) -> (Setup, Problems) {
                     Ok(())
                 }
                 "apresentar" => url::switch(value).map(|on| presenting = on),
+                "rapida" => url::switch(value).map(|on| fast = on),
                 "desafio" => lesson::challenge(value)
                     .map(|c| challenge = Some(c))
                     .ok_or(Reason::UnknownChallenge),
@@ -224,6 +230,7 @@ pub fn parse(query: &str) -> (Setup, Problems) {
         choices,
         fork,
         presenting,
+        fast,
         frame,
         challenge: challenge.map(|c| c.id),
         design,
@@ -253,6 +260,9 @@ pub fn query(setup: &Setup) -> String {
     }
     if setup.presenting {
         q.push_str("&apresentar=1");
+    }
+    if setup.fast {
+        q.push_str("&rapida=1");
     }
     if let Some(frame) = setup.frame {
         q.push_str(&format!("&frame={frame}"));
@@ -403,6 +413,7 @@ mod tests {
             choices: vec![1, 0, 0],
             fork: None,
             presenting: false,
+            fast: true,
             frame: Some(4),
             challenge: Some("corrida-no-minimo"),
             design: None,
@@ -413,6 +424,17 @@ mod tests {
         let (odd, problems) = parse("?scenario=race-2&frame=-1");
         assert_eq!(odd.frame, None);
         assert_eq!(named(&problems), [("frame", "-1", &Reason::NotANumber)]);
+        // The fast count is said only when it is on; `fast` reads too.
+        assert!(query(&setup).contains("&rapida=1"));
+        let slow = Setup {
+            fast: false,
+            ..setup
+        };
+        assert!(!query(&slow).contains("rapida"));
+        assert!(parse("?scenario=race-2&fast=1").0.fast);
+        let (odd, problems) = parse("?scenario=race-2&rapida=sim");
+        assert!(!odd.fast);
+        assert_eq!(named(&problems), [("rapida", "sim", &Reason::NotASwitch)]);
     }
 
     #[test]
@@ -425,6 +447,7 @@ mod tests {
             choices: vec![],
             fork: None,
             presenting: false,
+            fast: false,
             frame: None,
             challenge: None,
             design: None,
@@ -450,6 +473,7 @@ mod tests {
             choices: vec![],
             fork: Some("3:crash-1+3000".parse().unwrap()),
             presenting: false,
+            fast: false,
             frame: None,
             challenge: None,
             design: None,
@@ -481,6 +505,7 @@ mod tests {
             choices: vec![],
             fork: None,
             presenting: true,
+            fast: false,
             frame: None,
             challenge: None,
             design: None,
