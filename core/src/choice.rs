@@ -129,7 +129,7 @@ pub struct ScheduleParseError {
 pub enum Expected {
     /// A choice in base 36 (`0`-`9`, `a`-`z`), before any `x`.
     Choice,
-    /// A decimal run length after the `x` of `cxN`.
+    /// A decimal run length of 1 or more after the `x` of `cxN`.
     RunLength,
     /// No more than [`SCHEDULE_LEN_MAX`] choices in all.
     WithinLimit,
@@ -139,7 +139,9 @@ impl fmt::Display for ScheduleParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.expected {
             Expected::Choice => "a base-36 choice (0-9, a-z)".to_string(),
-            Expected::RunLength => "a decimal run length after 'x', as in 0x6".to_string(),
+            Expected::RunLength => {
+                "a decimal run length of 1 or more after 'x', as in 0x6".to_string()
+            }
             Expected::WithinLimit => {
                 format!("at most {SCHEDULE_LEN_MAX} choices in all, but this run expands past it")
             }
@@ -201,13 +203,18 @@ impl FromStr for Schedule {
     }
 }
 
-/// The `N` of `cxN`: decimal digits only; a number too large for any
-/// count is past the limit, not a malformed one.
+/// The `N` of `cxN`: decimal digits only, and not zero (a choice made no
+/// times is a typo, not a schedule); a number too large for any count is
+/// past the limit, not a malformed one.
 fn run_length(text: &str) -> Result<usize, Expected> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(Expected::RunLength);
     }
-    text.parse::<usize>().map_err(|_| Expected::WithinLimit)
+    match text.parse::<usize>() {
+        Ok(0) => Err(Expected::RunLength),
+        Ok(n) => Ok(n),
+        Err(_) => Err(Expected::WithinLimit),
+    }
 }
 
 fn to_base36(mut n: u32) -> String {
@@ -451,7 +458,7 @@ mod tests {
         assert_eq!((e.position, e.expected), (0, Expected::WithinLimit));
         assert!(e.to_string().contains("at most 100000 choices"), "{e}");
         // A sign or a blank is not a run length, however the number reads.
-        for bad in ["0x+5", "0x-5", "0x 5"] {
+        for bad in ["0x+5", "0x-5", "0x 5", "0x0", "1x00"] {
             let e = format!("1-{bad}").parse::<Schedule>().unwrap_err();
             assert_eq!((e.position, e.expected), (2, Expected::RunLength), "{bad}");
         }

@@ -502,9 +502,12 @@ pub fn pair_of(name: &str) -> Option<&'static Pair> {
 /// The sizes `race-N` takes: two attempts at least, one instance each.
 pub const RACE_SIZES: std::ops::RangeInclusive<u32> = 2..=limits::INSTANCES_MAX;
 
+/// `race-N` with N written as `race` writes it: `race-02` or `race-+2`
+/// is no name.
 fn race_named(name: &str) -> Option<Scenario> {
-    let n: u32 = name.strip_prefix("race-")?.parse().ok()?;
-    RACE_SIZES.contains(&n).then(|| race(n))
+    let digits = name.strip_prefix("race-")?;
+    let n: u32 = digits.parse().ok()?;
+    (RACE_SIZES.contains(&n) && n.to_string() == digits).then(|| race(n))
 }
 
 /// `race-N`: N attempts of one intent already on N instances at once, no
@@ -563,6 +566,10 @@ mod tests {
         }
         assert!(builtin("race-9").is_none());
         assert!(builtin("nope").is_none());
+        assert_eq!(builtin("race-4").map(|s| s.name), Some("race-4".into()));
+        for odd in ["race-04", "race-+4", "race-4 ", "race-"] {
+            assert!(builtin(odd).is_none(), "{odd:?}");
+        }
     }
 
     #[test]
