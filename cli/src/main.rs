@@ -250,7 +250,7 @@ enum Command {
         /// JSON; mermaid: a sequenceDiagram of the messages.
         #[arg(long, value_enum, default_value = "psql")]
         format: ExportFormat,
-        /// The language of the psql script's comments.
+        /// The language of the psql script's comments and of the Mermaid diagram's labels.
         #[arg(long, value_enum, default_value = "en")]
         lang: LangArg,
     },

@@ -477,12 +477,16 @@ describe('the workshop\'s scheduler', () => {
         assert.match(got, /^-- Preparação \(em qualquer terminal\):$/m);
         assert.match(got, /^-- >>> aos [0-9,]+ s o adquirente captura R\$ 250,00 \(pedido 123, chamada \d\): aqui o cartão é cobrado$/m);
       }
+      if (format === 'mermaid') {
+        assert.match(got, /^ {4}participant C1 as cliente 1$/m);
+        assert.match(got, /^ {4}C1->>LB: 0 ms POST \/cobrancas tentativa 1, chave /m);
+      }
       assert.match(download.suggestedFilename(), /^race-2-check-then-act-0-1x6\.(sql|rs|json|mmd)$/);
     }
     await tab.click('[data-testid=export][data-format=mermaid] [data-testid=copy]');
     await tab.waitForFunction(() => document.querySelector('[data-testid=copy-status]')?.textContent === 'Copiado.');
     const copied = await tab.evaluate(() => navigator.clipboard.readText());
-    assert.equal(copied, cli('export', 'race-2', '--strategy', 'check-then-act', '--schedule', '0-1x6', '--format', 'mermaid'));
+    assert.equal(copied, cli('export', 'race-2', '--strategy', 'check-then-act', '--schedule', '0-1x6', '--format', 'mermaid', '--lang', 'pt'));
     await tab.close();
   });
 

@@ -16,11 +16,13 @@
 //!
 //! The response goes straight to the client, as the board draws it. What
 //! happens inside one actor (a capture, a timeout, a crash) is a `Note`.
+//! The labels are prose a reader sees drawn, so they come in the page's
+//! language; the SQL stays SQL.
 
 use crate::narrate::{self, Lang};
 use crate::run::Run;
 use crate::text::cut;
-use crate::trace::{Actor, EventKind, SqlOutcome};
+use crate::trace::{Actor, EventKind, Reconciliation, SqlOutcome};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -88,22 +90,43 @@ fn participants(run: &Run) -> Vec<Actor> {
     all
 }
 
-/// A `sequenceDiagram` of `run`'s messages (see the module's table).
-pub fn mermaid(run: &Run) -> String {
+/// What recovery found about a key, in a word.
+fn reconciliation(outcome: Reconciliation, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => outcome.name(),
+        Lang::Pt => match outcome {
+            Reconciliation::Captured => "capturada",
+            Reconciliation::Declined => "recusada",
+            Reconciliation::NothingFound => "nenhuma chamada",
+            Reconciliation::Escalated => "para uma pessoa decidir",
+        },
+    }
+}
+
+/// A `sequenceDiagram` of `run`'s messages (see the module's table), its
+/// labels in `lang`.
+pub fn mermaid(run: &Run, lang: Lang) -> String {
+    let pt = lang == Lang::Pt;
     let mut out = String::from("sequenceDiagram\n");
     let _ = writeln!(
         out,
-        "    %% Lousa: {} (seed {}, schedule {})",
-        run.strategy, run.seed, run.schedule
+        "    %% Lousa: {} ({} {}, {} {})",
+        run.strategy,
+        lang.pick("semente", "seed"),
+        run.seed,
+        lang.pick("escalonamento", "schedule"),
+        run.schedule
     );
     for a in participants(run) {
         let _ = writeln!(
             out,
             "    participant {} as {}",
             participant(a),
-            narrate::actor(a, Lang::En)
+            narrate::actor(a, lang)
         );
     }
+    let attempt_word = lang.pick("tentativa", "attempt");
+    let intent_word = lang.pick("intenção", "intent");
     // Drops follow their send in the trace; knowing them first lets the send
     // itself be drawn as lost.
     let mut request_dropped = BTreeSet::new();
@@ -159,25 +182,36 @@ pub fn mermaid(run: &Run) -> String {
                 if let Actor::Queue(_) = e.actor {
                     // The queue hands the message to a consumer itself (the
                     // `Routed` arrow): here it only becomes visible.
-                    let again = if *retry { ", again" } else { "" };
-                    let text = format!(
-                        "{t} ms message {key} is delivered{again} (delivery {})",
-                        attempt + 1
-                    );
+                    let again = match (*retry, pt) {
+                        (false, _) => "",
+                        (true, true) => ", de novo",
+                        (true, false) => ", again",
+                    };
+                    let n = attempt + 1;
+                    let text = if pt {
+                        format!("{t} ms a mensagem {key} é entregue{again} (entrega {n})")
+                    } else {
+                        format!("{t} ms message {key} is delivered{again} (delivery {n})")
+                    };
                     note(&mut out, e.actor, &text);
                     continue;
                 }
-                let again = if *retry { " (retry)" } else { "" };
+                let again = match (*retry, pt) {
+                    (false, _) => "",
+                    (true, true) => " (nova tentativa)",
+                    (true, false) => " (retry)",
+                };
+                let key_word = lang.pick("chave", "key");
                 let text = format!(
-                    "{t} ms POST /cobrancas attempt {}{again}, key {key}",
+                    "{t} ms POST /cobrancas {attempt_word} {}{again}, {key_word} {key}",
                     attempt + 1
                 );
                 arrow(&mut out, e.actor, how, Actor::LoadBalancer, &text);
             }
             EventKind::Routed { attempt, instance } => {
                 let what = match e.actor {
-                    Actor::Queue(_) => "delivery",
-                    _ => "attempt",
+                    Actor::Queue(_) => lang.pick("entrega", "delivery"),
+                    _ => attempt_word,
                 };
                 arrow(
                     &mut out,
@@ -196,35 +230,43 @@ pub fn mermaid(run: &Run) -> String {
                     &format!("{t} ms {}", short_sql(sql)),
                 );
                 if !matches!(outcome, SqlOutcome::Waiting { .. }) {
-                    let result = narrate::sql_outcome(outcome, Lang::En);
+                    let result = narrate::sql_outcome(outcome, lang);
                     arrow(&mut out, db, "-->>", e.actor, &result);
                 } else {
                     note(
                         &mut out,
                         e.actor,
-                        "waits for a row another transaction holds",
+                        lang.pick(
+                            "espera por uma linha que outra transação segura",
+                            "waits for a row another transaction holds",
+                        ),
                     );
                 }
             }
             EventKind::SqlResumed {
                 outcome, waited_ms, ..
             } => {
-                let result = narrate::sql_outcome(outcome, Lang::En);
-                let text = format!("{t} ms {result} (after waiting {waited_ms} ms)");
+                let result = narrate::sql_outcome(outcome, lang);
+                let after = lang.pick("depois de esperar", "after waiting");
+                let text = format!("{t} ms {result} ({after} {waited_ms} ms)");
                 arrow(&mut out, db, "-->>", e.actor, &text);
             }
             EventKind::CaptureRequested {
                 attempt, intent, ..
             } => {
+                let capture = lang.pick("captura da intenção", "capture intent");
                 let text = format!(
-                    "{t} ms capture intent {} (attempt {})",
+                    "{t} ms {capture} {} ({attempt_word} {})",
                     intent + 1,
                     attempt + 1
                 );
                 arrow(&mut out, e.actor, "->>", acq, &text);
             }
             EventKind::AcquirerReplied { accepted, .. } => {
-                let what = if *accepted { "accepted" } else { "declined" };
+                let what = match accepted {
+                    true => lang.pick("capturada", "accepted"),
+                    false => lang.pick("recusada", "declined"),
+                };
                 arrow(&mut out, acq, "-->>", e.actor, &format!("{t} ms {what}"));
             }
             EventKind::AcquirerReplyLost { call } => {
@@ -233,7 +275,7 @@ pub fn mermaid(run: &Run) -> String {
                     acq,
                     "--x",
                     call_site(call),
-                    &format!("{t} ms reply lost"),
+                    &format!("{t} ms {}", lang.pick("resposta perdida", "reply lost")),
                 );
             }
             EventKind::Responded {
@@ -248,7 +290,7 @@ pub fn mermaid(run: &Run) -> String {
                 } else {
                     "-->>"
                 };
-                let text = format!("{t} ms {status} {body} (attempt {})", attempt + 1);
+                let text = format!("{t} ms {status} {body} ({attempt_word} {})", attempt + 1);
                 arrow(&mut out, e.actor, how, to, &text);
             }
             EventKind::Captured {
@@ -258,59 +300,104 @@ pub fn mermaid(run: &Run) -> String {
             } => note(
                 &mut out,
                 acq,
-                &format!("captured intent {} ({captures_for_intent}x)", intent + 1),
+                &format!(
+                    "{} {intent_word} {} ({captures_for_intent}x)",
+                    lang.pick("capturou a", "captured"),
+                    intent + 1
+                ),
             ),
             EventKind::Declined { intent, .. } => {
-                note(&mut out, acq, &format!("declined intent {}", intent + 1))
+                let declined = lang.pick("recusou a", "declined");
+                note(
+                    &mut out,
+                    acq,
+                    &format!("{declined} {intent_word} {}", intent + 1),
+                )
             }
             EventKind::ProviderReplayed { intent, .. } => note(
                 &mut out,
                 acq,
-                &format!("provider key: intent {} already captured", intent + 1),
+                &if pt {
+                    format!(
+                        "chave do provedor: a intenção {} já foi capturada",
+                        intent + 1
+                    )
+                } else {
+                    format!("provider key: intent {} already captured", intent + 1)
+                },
             ),
             EventKind::TimedOut { attempt, .. } => note(
                 &mut out,
                 e.actor,
-                &format!("{t} ms timeout of attempt {}: charged or not?", attempt + 1),
+                &if pt {
+                    format!(
+                        "{t} ms a tentativa {} estoura o tempo: cobrou ou não?",
+                        attempt + 1
+                    )
+                } else {
+                    format!("{t} ms timeout of attempt {}: charged or not?", attempt + 1)
+                },
             ),
             EventKind::AcquirerTimedOut { .. } => {
-                note(&mut out, e.actor, &format!("{t} ms the acquirer is silent"))
+                let silent = lang.pick("o adquirente não responde", "the acquirer is silent");
+                note(&mut out, e.actor, &format!("{t} ms {silent}"))
             }
             EventKind::LateResponseIgnored {
                 attempt, status, ..
             } => note(
                 &mut out,
                 e.actor,
-                &format!("{t} ms late {status} for attempt {} ignored", attempt + 1),
+                &if pt {
+                    format!(
+                        "{t} ms {status} atrasado da tentativa {}, ignorado",
+                        attempt + 1
+                    )
+                } else {
+                    format!("{t} ms late {status} for attempt {} ignored", attempt + 1)
+                },
             ),
-            EventKind::GaveUp { .. } => note(&mut out, e.actor, &format!("{t} ms gives up")),
-            EventKind::RetryScheduled { retry, wait_ms, .. } => note(
-                &mut out,
-                e.actor,
-                &format!("{t} ms retry {retry} in {wait_ms} ms"),
-            ),
+            EventKind::GaveUp { .. } => {
+                let gives_up = lang.pick("desiste", "gives up");
+                note(&mut out, e.actor, &format!("{t} ms {gives_up}"))
+            }
+            EventKind::RetryScheduled { retry, wait_ms, .. } => {
+                let (again, within) = (lang.pick("nova tentativa", "retry"), lang.pick("em", "in"));
+                let text = format!("{t} ms {again} {retry} {within} {wait_ms} ms");
+                note(&mut out, e.actor, &text)
+            }
             EventKind::Crashed { instance, .. } => note(
                 &mut out,
                 Actor::Instance(*instance),
-                &format!("{t} ms crashes"),
+                &format!("{t} ms {}", lang.pick("cai", "crashes")),
             ),
             EventKind::Restarted { instance } => note(
                 &mut out,
                 Actor::Instance(*instance),
-                &format!("{t} ms restarts"),
+                &format!("{t} ms {}", lang.pick("reinicia", "restarts")),
             ),
             EventKind::LeaseTaken { attempt } => note(
                 &mut out,
                 e.actor,
-                &format!(
-                    "{t} ms write of attempt {} refused: lease taken",
-                    attempt + 1
-                ),
+                &if pt {
+                    format!(
+                        "{t} ms escrita da tentativa {} recusada: o lease foi tomado",
+                        attempt + 1
+                    )
+                } else {
+                    format!(
+                        "{t} ms write of attempt {} refused: lease taken",
+                        attempt + 1
+                    )
+                },
             ),
             EventKind::Reconciled { key, outcome, .. } => note(
                 &mut out,
                 e.actor,
-                &format!("{t} ms reconciles key {key} ({})", outcome.name()),
+                &format!(
+                    "{t} ms {} {key} ({})",
+                    lang.pick("reconcilia a chave", "reconciles key"),
+                    reconciliation(*outcome, lang)
+                ),
             ),
             _ => {}
         }
@@ -366,7 +453,7 @@ mod tests {
                 let mut s = s.clone();
                 s.strategy = strategy;
                 let r = crate::run(&s).unwrap();
-                let text = mermaid(&r);
+                let text = mermaid(&r, Lang::En);
                 assert!(text.starts_with("sequenceDiagram\n"));
                 assert_eq!(
                     arrows(&text),
@@ -380,12 +467,99 @@ mod tests {
         assert!(checked > 1000, "only {checked} messages");
     }
 
+    /// The labels of a diagram, SQL left out (the text of an arrow to the
+    /// database is a statement), and the comment, which names the design.
+    fn prose(text: &str) -> Vec<String> {
+        text.lines()
+            .skip(1)
+            .filter(|l| !l.contains("->>DB:") && !l.trim_start().starts_with("%%"))
+            .filter_map(|l| l.split_once(": ").map(|(_, t)| t.to_string()))
+            .chain(text.lines().filter_map(|l| {
+                l.trim_start()
+                    .strip_prefix("participant ")
+                    .and_then(|p| p.split_once(" as ").map(|(_, n)| n.to_string()))
+            }))
+            .collect()
+    }
+
+    #[test]
+    fn a_portuguese_diagram_draws_the_same_arrows_in_portuguese_words() {
+        // English words a label may carry; the SQL's own words, and the
+        // load balancer's name, stay as they are in both languages.
+        let english = [
+            "attempt",
+            "key",
+            "intent",
+            "client",
+            "instance",
+            "database",
+            "acquirer",
+            "captured",
+            "declined",
+            "accepted",
+            "retry",
+            "crashes",
+            "restarts",
+            "gives",
+            "timeout",
+            "late",
+            "ignored",
+            "lost",
+            "waits",
+            "waiting",
+            "after",
+            "silent",
+            "message",
+            "delivery",
+            "delivered",
+            "again",
+            "refused",
+            "reconciles",
+            "rows",
+            "row",
+            "seed",
+            "schedule",
+            "provider",
+            "capture",
+            "recovery",
+            "queue",
+        ];
+        let mut labels = 0;
+        for s in crate::builtins::all() {
+            for strategy in crate::Strategy::ALL {
+                let mut s = s.clone();
+                s.strategy = strategy;
+                let r = crate::run(&s).unwrap();
+                let (pt, en) = (mermaid(&r, Lang::Pt), mermaid(&r, Lang::En));
+                let head = |t: &str| -> Vec<String> {
+                    t.lines()
+                        .map(|l| l.split([':']).next().unwrap_or(""))
+                        .map(|l| l.split(" as ").next().unwrap_or("").to_string())
+                        .collect()
+                };
+                assert_eq!(head(&pt), head(&en), "{} {strategy}", s.name);
+                for line in prose(&pt) {
+                    // PostgreSQL's message after its code is the server's.
+                    let line = line.split("ERRO ").next().unwrap_or("");
+                    let words: Vec<&str> = line
+                        .split(|c: char| !c.is_alphanumeric())
+                        .filter(|w| !w.is_empty())
+                        .collect();
+                    let left: Vec<&&str> = english.iter().filter(|w| words.contains(w)).collect();
+                    assert!(left.is_empty(), "{} {strategy}: {line:?} {left:?}", s.name);
+                    labels += 1;
+                }
+            }
+        }
+        assert!(labels > 1000, "only {labels} labels");
+    }
+
     #[test]
     fn race_2_check_then_act_shows_both_captures() {
         let mut s = crate::builtins::builtin("race-2").unwrap();
         s.strategy = crate::Strategy::CheckThenAct;
         let r = crate::run::run_schedule(&s, &crate::Schedule::default()).unwrap();
-        let text = mermaid(&r);
+        let text = mermaid(&r, Lang::En);
         assert!(text.contains("participant LB as load balancer"), "{text}");
         assert!(text.contains("participant I2 as instance 2"), "{text}");
         assert_eq!(text.matches("->>ACQ: ").count(), 2, "{text}");

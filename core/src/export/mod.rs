@@ -54,14 +54,15 @@ impl Format {
     }
 }
 
-/// The run in `format`; the psql script's comments in `lang` (the other
-/// formats are code and data, in English).
+/// The run in `format`; the psql script's comments and the Mermaid
+/// diagram's labels in `lang` (the test and the history are code and data,
+/// in English).
 pub fn render(format: Format, scenario: &Scenario, run: &Run, lang: Lang) -> String {
     match format {
         Format::Psql => psql_script(scenario, run, lang),
         Format::RustTest => rust_test(scenario, run),
         Format::History => history(scenario, run),
-        Format::Mermaid => mermaid(run),
+        Format::Mermaid => mermaid(run, lang),
     }
 }
 
