@@ -150,7 +150,7 @@ fn returned_columns(stmt: &Stmt) -> &[Name] {
 }
 
 /// Runs one statement and converts the result to the model's values:
-/// bigint and identity columns become `Value::Int`, text and jsonb (read as
+/// int, bigint and identity columns become `Value::Int`, text and jsonb (read as
 /// text) `Value::Text`, SQL NULL `Value::Null`. A statement's own error is
 /// an outcome; a broken connection is a [`PgError`].
 pub fn run_sql(client: &mut Client, tables: &[TableDef], stmt: &Stmt) -> Result<Outcome, PgError> {
@@ -181,11 +181,14 @@ fn run_sql_after(
                         let row = (0..r.len())
                             .map(|i| match (r.get(i), types.get(i)) {
                                 (None, _) => Value::Null,
-                                (Some(s), Some(ColumnType::Identity | ColumnType::BigInt)) => {
-                                    Value::Int(
-                                        s.parse().expect("a bigint column returns an integer"),
-                                    )
-                                }
+                                (
+                                    Some(s),
+                                    Some(
+                                        ColumnType::Identity | ColumnType::BigInt | ColumnType::Int,
+                                    ),
+                                ) => Value::Int(
+                                    s.parse().expect("a bigint column returns an integer"),
+                                ),
                                 (Some(s), _) => Value::Text(s.to_string()),
                             })
                             .collect();
@@ -212,11 +215,17 @@ impl PgSide {
     /// own (named after the process and the case), one connection per
     /// session.
     pub fn connect(url: &str, spec: &Spec) -> Result<PgSide, PgError> {
-        // One schema per case and process: cases run in parallel test threads,
-        // and two test runs may share a server.
+        // One schema per connection: cases run in parallel test threads, two
+        // tests of one process may run the same case at once (the suite and
+        // the scan plans; with one name, one's CREATE dropped the other's
+        // schema mid-run, and a plain SELECT was seen blocked), and two test
+        // runs may share a server. The number comes before the case's name,
+        // which PostgreSQL may cut at 63 bytes.
+        static CONNECTED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let schema = format!(
-            "lousa_conformance_{}_{}",
+            "lousa_conformance_{}_{}_{}",
             std::process::id(),
+            CONNECTED.fetch_add(1, Ordering::Relaxed),
             spec.name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
         );
         let settings = Settings {
