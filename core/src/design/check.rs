@@ -66,7 +66,7 @@ pub struct Jump {
 }
 
 /// The SQLSTATEs the store raises, which an `error` branch may name.
-const CODES: [SqlState; 8] = [
+const CODES: [SqlState; 9] = [
     SqlState::UniqueViolation,
     SqlState::InFailedTransaction,
     SqlState::SerializationFailure,
@@ -74,6 +74,7 @@ const CODES: [SqlState; 8] = [
     SqlState::UndefinedObject,
     SqlState::NotNullViolation,
     SqlState::InvalidTextRepresentation,
+    SqlState::NumericValueOutOfRange,
     SqlState::ActiveSqlTransaction,
 ];
 

@@ -63,6 +63,8 @@ pub enum ColumnType {
     /// `bigint generated always as identity primary key`
     Identity,
     BigInt,
+    /// `int`, PostgreSQL's four bytes: a value past them is 22003.
+    Int,
     Text,
     /// Stored as the text PostgreSQL prints for the jsonb value (the model
     /// canonicalizes what it is given, see `jsonb.rs`).
@@ -104,6 +106,7 @@ impl TableDef {
                 let ty = match c.ty {
                     ColumnType::Identity => "bigint generated always as identity primary key",
                     ColumnType::BigInt => "bigint",
+                    ColumnType::Int => "int",
                     ColumnType::Text => "text",
                     ColumnType::Jsonb => "jsonb",
                     ColumnType::CreatedAt => "timestamptz default now()",
@@ -142,7 +145,7 @@ pub fn cobranca_table() -> TableDef {
             col("pedido_id", BigInt, false),
             col("valor_centavos", BigInt, false),
             col("status", Text, false),
-            col("resposta_http", BigInt, false),
+            col("resposta_http", Int, false),
             col("resposta_corpo", Jsonb, false),
             col("criada_em", CreatedAt, false),
         ],
@@ -187,7 +190,7 @@ pub fn chave_idempotencia_table() -> TableDef {
             col("estado", Text, true),
             col("lease_ate_ms", BigInt, false),
             col("expira_em_ms", BigInt, false),
-            col("resposta_http", BigInt, false),
+            col("resposta_http", Int, false),
             col("resposta_corpo", Jsonb, false),
             // The relevant headers of the stored answer (`Location`),
             // replayed with its status and body.
@@ -503,6 +506,8 @@ pub enum SqlState {
     NotNullViolation,
     /// 22P02: text that is not valid JSON written to a jsonb column.
     InvalidTextRepresentation,
+    /// 22003: a number past an `int` column's four bytes.
+    NumericValueOutOfRange,
     /// 25001: a BEGIN inside a transaction asks for another isolation level
     /// after the transaction's first query.
     ActiveSqlTransaction,
@@ -518,6 +523,7 @@ impl SqlState {
             SqlState::UndefinedObject => "42P01",
             SqlState::NotNullViolation => "23502",
             SqlState::InvalidTextRepresentation => "22P02",
+            SqlState::NumericValueOutOfRange => "22003",
             SqlState::ActiveSqlTransaction => "25001",
         }
     }
@@ -587,5 +593,6 @@ mod tests {
         let sql = cobranca_table().create_sql();
         assert!(sql.contains("constraint uq_cobranca_idempotency_key unique (idempotency_key)"));
         assert!(sql.contains("idempotency_key text not null"));
+        assert!(sql.contains("resposta_http int,"), "{sql}");
     }
 }

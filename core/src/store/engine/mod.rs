@@ -263,9 +263,14 @@ fn concurrent_update() -> SqlError {
 }
 
 /// The value a column keeps for `v`: jsonb stores PostgreSQL's canonical
-/// text (key order, spacing, numbers), not the text that was written.
+/// text (key order, spacing, numbers), not the text that was written; an
+/// `int` column refuses what its four bytes cannot hold.
 fn stored_value(col: &ColumnDef, v: &Value) -> Result<Value, SqlError> {
     match (col.ty, v) {
+        (ColumnType::Int, Value::Int(n)) if i32::try_from(*n).is_err() => Err(err(
+            SqlState::NumericValueOutOfRange,
+            "integer out of range",
+        )),
         (ColumnType::Jsonb, Value::Text(s)) => {
             super::jsonb::canonical(s).map(Value::Text).ok_or_else(|| {
                 err(
