@@ -254,7 +254,7 @@ fn FromHere(
         let said = match here.get() {
             Counting::Idle | Counting::Cancelled => return None,
             Counting::Running(_) => w.counting_here.to_string(),
-            Counting::Failed(f) => format!("{} {}", w.worker_failed, f.text(lang)),
+            Counting::Failed(f) => f.sentence(lang),
             // A from-here count can stop at the limit where the whole one
             // did not (it starts from a state the whole count merged).
             Counting::Done(r) if r.status != Status::Complete => {
@@ -331,7 +331,7 @@ fn status(c: &Counting, limit: Option<u32>, lang: Lang) -> AnyView {
         }
         Counting::Failed(f) => view! {
             <p data-testid="explore-status" role="alert">
-                {format!("{} {}", w.worker_failed, f.text(lang))}
+                {f.sentence(lang)}
             </p>
         }
         .into_any(),

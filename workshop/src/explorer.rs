@@ -69,13 +69,15 @@ pub enum Failure {
 }
 
 impl Failure {
-    /// What the page says of it, after `worker_failed`.
-    pub fn text(&self, lang: Lang) -> String {
-        match self {
+    /// What the page says of it: "O explorador não respondeu: ...".
+    pub fn sentence(&self, lang: Lang) -> String {
+        let w = words(lang);
+        let why = match self {
             Failure::Said(m) => refusal(m, lang),
-            Failure::Stopped => words(lang).worker_stopped.into(),
-            Failure::Unposted => words(lang).worker_unposted.into(),
-        }
+            Failure::Stopped => w.worker_stopped.into(),
+            Failure::Unposted => w.worker_unposted.into(),
+        };
+        format!("{} {why}", w.worker_failed)
     }
 }
 

@@ -437,7 +437,7 @@ fn status(s: &Sweeping, lang: Lang, ws: Ws, sweeping: RwSignal<Sweeping>) -> Any
         .into_any(),
         Sweeping::Lost(f) => view! {
             <p data-testid="sweep-status" role="alert">
-                {format!("{} {}", crate::texts::words(lang).worker_failed, f.text(lang))}
+                {f.sentence(lang)}
             </p>
         }
         .into_any(),

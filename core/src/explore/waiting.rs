@@ -63,18 +63,11 @@ impl Explorer {
                 w
             }
             Waiting::Step(parent, choices) => {
+                // The step's own choices replay it, whichever expansion
+                // (the `Next`-only one or the prefix walk) made them.
                 let mut w = self.copy_of(&parent);
-                if self.only_next {
-                    let mut chooser = NextChooser {
-                        pick: choices.first().copied().unwrap_or(0),
-                        arity: next_arity(&parent),
-                        asked: 0,
-                    };
-                    w.step_with(&mut chooser, &mut self.store_memo);
-                } else {
-                    let mut chooser = ScheduleChooser::new(&Schedule(choices.into_vec()));
-                    w.step_with(&mut chooser, &mut self.store_memo);
-                }
+                let mut chooser = ScheduleChooser::new(&Schedule(choices.into_vec()));
+                w.step_with(&mut chooser, &mut self.store_memo);
                 // Keyed as when the index met it, so that its parts keep
                 // their fingerprints for its successors to share.
                 self.key_of(&mut w);
