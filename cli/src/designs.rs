@@ -2,6 +2,7 @@
 
 use lousa_core::Scenario;
 use lousa_core::design::{self, Design, Program};
+use lousa_core::narrate::Lang;
 use std::sync::Arc;
 
 /// A built-in design by name, or design JSON from a file, checked.
@@ -40,10 +41,11 @@ pub fn with_flag(scenario: String, design: Option<&str>) -> String {
 }
 
 /// What a report's first line names: the design, or else the strategy.
-pub fn named(s: &Scenario) -> String {
-    match &s.design {
-        Some(p) => format!("design {}", p.design().name),
-        None => format!("strategy {}", s.strategy.name()),
+pub fn named(s: &Scenario, lang: Lang) -> String {
+    match (&s.design, lang) {
+        (Some(p), _) => format!("design {}", p.design().name),
+        (None, Lang::En) => format!("strategy {}", s.strategy.name()),
+        (None, Lang::Pt) => format!("estratégia {}", s.strategy.name()),
     }
 }
 

@@ -163,6 +163,7 @@ enum Command {
         prompts: bool,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// The language of the timeline, the summary and the prompts.
         #[arg(long, value_enum, default_value = "en")]
         lang: LangArg,
     },
@@ -311,6 +312,9 @@ enum Command {
         from: Option<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// The language of the text report and of the counterexample's
+        /// narration; property names stay as they are, and JSON is the same
+        /// in both.
         #[arg(long, value_enum, default_value = "en")]
         lang: LangArg,
     },
@@ -958,32 +962,57 @@ fn answers_text(answers: &[Option<u16>]) -> String {
 }
 
 fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: Lang) {
+    let pick = |pt: &'static str, en: &'static str| match lang {
+        Lang::Pt => pt,
+        Lang::En => en,
+    };
     outln!(
-        "{} — {} — reductions: {}",
+        "{} — {} — {}: {}",
         s.name,
-        designs::named(s),
+        designs::named(s, lang),
+        pick("reduções", "reductions"),
         r.reductions.join(", ")
     );
-    outln!("status: {}", r.status.name());
     outln!(
-        "states: {}   transitions: {}   terminal states: {}   longest run: {} steps",
+        "{}: {}",
+        pick("situação", "status"),
+        explore::words::status(r.status, lang)
+    );
+    outln!(
+        "{}: {}   {}: {}   {}: {}   {}: {} {}",
+        pick("estados", "states"),
         r.states,
+        pick("transições", "transitions"),
         r.transitions,
+        pick("estados finais", "terminal states"),
         r.terminal_states,
-        r.max_depth
+        pick("execução mais longa", "longest run"),
+        r.max_depth,
+        pick("passos", "steps")
     );
     let exact = if r.status == explore::Status::Complete && !r.schedules_saturated {
         ""
     } else if r.schedules_saturated {
-        " (saturated: at least this many)"
+        pick(
+            " (saturado: pelo menos isso)",
+            " (saturated: at least this many)",
+        )
     } else {
-        " (incomplete: schedules to the states explored so far)"
+        pick(
+            " (incompleto: só os escalonamentos até os estados explorados)",
+            " (incomplete: schedules to the states explored so far)",
+        )
     };
+    let complete = pick("escalonamentos completos", "complete schedules");
     if r.schedules_counted {
-        outln!("complete schedules: {}{exact}", r.schedules);
+        outln!("{complete}: {}{exact}", r.schedules);
     } else {
         outln!(
-            "complete schedules: not counted (the partial-order reduction explores one order of independent steps; --reduction symmetry counts them)"
+            "{complete}: {}",
+            pick(
+                "não contados (a redução de ordem parcial explora uma só ordem de passos independentes; --reduction symmetry os conta)",
+                "not counted (the partial-order reduction explores one order of independent steps; --reduction symmetry counts them)"
+            )
         );
     }
     let count = |n: u128| {
@@ -993,13 +1022,25 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
             "-".to_string()
         }
     };
+    let schedules = pick("escalonamentos", "schedules");
+    let states = pick("estados", "states");
     outln!();
     if r.reductions.iter().any(|n| n == "flow-symmetry") {
         outln!(
-            "outcomes (captures per intent, answer per attempt; attempts that differ only by name are merged, so a line stands for every order of its answers):"
+            "{}",
+            pick(
+                "desfechos (capturas por intenção, resposta por tentativa; tentativas que só diferem no nome se juntam, então uma linha vale por toda ordem das suas respostas):",
+                "outcomes (captures per intent, answer per attempt; attempts that differ only by name are merged, so a line stands for every order of its answers):"
+            )
         );
     } else {
-        outln!("outcomes (captures per intent, answer per attempt):");
+        outln!(
+            "{}",
+            pick(
+                "desfechos (capturas por intenção, resposta por tentativa):",
+                "outcomes (captures per intent, answer per attempt):"
+            )
+        );
     }
     let mut outcomes: Vec<&explore::Outcome> = r.outcomes.iter().collect();
     outcomes.sort_by_key(|o| std::cmp::Reverse(o.schedules));
@@ -1007,94 +1048,131 @@ fn print_explore(s: &Scenario, scenario_arg: &str, r: &explore::Report, lang: La
         let broken = if o.broken.is_empty() {
             String::new()
         } else {
-            format!("   breaks {}", o.broken.join(", "))
+            format!("   {} {}", pick("quebra", "breaks"), o.broken.join(", "))
         };
         let example = o.example.as_ref().map_or("-".into(), |e| e.text.clone());
         outln!(
-            "  captures {:<6} answers {:<16} {:>12} schedules {:>8} states   shortest {example}{broken}",
+            "  {} {:<6} {} {:<16} {:>12} {schedules} {:>8} {states}   {} {example}{broken}",
+            pick("capturas", "captures"),
             format!("{:?}", o.captures),
+            pick("respostas", "answers"),
             answers_text(&o.answers),
             count(o.schedules),
             o.states,
+            pick("o mais curto", "shortest"),
         );
     }
     outln!();
-    outln!("by captures per intent:");
+    outln!(
+        "{}",
+        pick("por capturas por intenção:", "by captures per intent:")
+    );
     for t in &r.by_captures {
         outln!(
-            "  {:<12} {:>16} schedules {:>8} states",
+            "  {:<12} {:>16} {schedules} {:>8} {states}",
             format!("{:?}", t.value),
             count(t.schedules),
             t.states
         );
     }
-    outln!("by final answers:");
+    outln!("{}", pick("por respostas finais:", "by final answers:"));
     for t in &r.by_answers {
         outln!(
-            "  {:<24} {:>16} schedules {:>8} states",
+            "  {:<24} {:>16} {schedules} {:>8} {states}",
             answers_text(&t.value),
             count(t.schedules),
             t.states
         );
     }
     outln!();
-    outln!("properties:");
+    outln!("{}", pick("propriedades:", "properties:"));
     for p in &r.properties {
-        let modality = match p.claim.property.modality {
-            Modality::Always => "always",
-            Modality::Sometimes => "sometimes",
+        let modality = match (p.claim.property.modality, lang) {
+            (Modality::Always, Lang::En) => "always",
+            (Modality::Sometimes, Lang::En) => "sometimes",
+            (Modality::Always, Lang::Pt) => "sempre",
+            (Modality::Sometimes, Lang::Pt) => "às vezes",
         };
+        // The property names are identifiers and stay as they are; in
+        // Portuguese each is followed by what it promises.
         let note = match (p.claim.required, p.verdict) {
             (false, Verdict::Violated) => format!(
-                " (not claimed by {})",
+                " ({} {})",
+                pick("não prometida por", "not claimed by"),
                 s.design.as_ref().map_or_else(
                     || r.strategy.name().to_string(),
                     |p| format!("design {}", p.design().name)
                 )
             ),
-            (false, Verdict::NeverReached) => {
-                format!(
-                    " (not required: --sometimes {} requires it)",
-                    p.claim.property.name
-                )
-            }
+            (false, Verdict::NeverReached) => format!(
+                " ({} --sometimes {} {})",
+                pick("não exigida:", "not required:"),
+                p.claim.property.name,
+                pick("a exige", "requires it")
+            ),
             _ => String::new(),
         };
-        let example = p
-            .example
-            .as_ref()
-            .map_or(String::new(), |e| format!(" — shortest: {}", e.text));
+        let example = p.example.as_ref().map_or(String::new(), |e| {
+            format!(" — {}: {}", pick("o mais curto", "shortest"), e.text)
+        });
+        let verdict = match lang {
+            Lang::En => p.verdict.name(),
+            Lang::Pt => explore::words::verdict(p.verdict, lang).1,
+        };
+        let promise = match lang {
+            Lang::En => String::new(),
+            Lang::Pt => explore::words::sentence(p.claim.property.name, lang)
+                .map_or(String::new(), |said| format!(" ({said})")),
+        };
         outln!(
-            "  [{}] {modality:<9} {}: {}{note}{example}",
-            if p.ok { "ok" } else { "FAIL" },
+            "  [{}] {modality:<9} {}{promise}: {verdict}{note}{example}",
+            if p.ok { "ok" } else { pick("FALHA", "FAIL") },
             p.claim.property.name,
-            p.verdict.name(),
         );
     }
     if let Some((p, e)) = r.counterexample() {
         outln!();
-        let by = match r.shortest {
-            explore::Shortest::Choices => "fewest choices",
-            explore::Shortest::Steps => "fewest steps",
+        let by = match (r.shortest, lang) {
+            (explore::Shortest::Choices, Lang::En) => "fewest choices",
+            (explore::Shortest::Steps, Lang::En) => "fewest steps",
+            (explore::Shortest::Choices, Lang::Pt) => "menos escolhas",
+            (explore::Shortest::Steps, Lang::Pt) => "menos passos",
         };
         outln!(
-            "shortest counterexample to {} ({by}): schedule {} ({} choices, {} steps)",
+            "{} {} ({by}): {} {} ({} {}, {} {})",
+            pick("o contraexemplo mais curto a", "shortest counterexample to"),
             p.name,
+            pick("escalonamento", "schedule"),
             e.text,
             e.choices,
-            e.steps
+            pick("escolhas", "choices"),
+            e.steps,
+            pick("passos", "steps"),
         );
         let run = run::run_schedule(s, &e.schedule).expect("the scenario is valid");
         for (_, ev) in run.events() {
             outln!("{}", narrate::line(ev, lang));
         }
-        outln!("replay: {}", replay_command(s, scenario_arg, &e.text));
+        outln!(
+            "{}: {}",
+            pick("repetir", "replay"),
+            replay_command(s, scenario_arg, &e.text)
+        );
     } else {
         outln!();
-        outln!("no counterexample");
+        outln!("{}", pick("nenhum contraexemplo", "no counterexample"));
     }
     outln!();
-    outln!("verdict: {}", if r.passed() { "pass" } else { "FAIL" });
+    outln!(
+        "{}: {}",
+        pick("veredito", "verdict"),
+        match (r.passed(), lang) {
+            (true, Lang::En) => "pass",
+            (false, Lang::En) => "FAIL",
+            (true, Lang::Pt) => "passou",
+            (false, Lang::Pt) => "FALHOU",
+        }
+    );
 }
 
 fn run_json(r: &lousa_core::Run) -> serde_json::Value {

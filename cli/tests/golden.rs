@@ -395,6 +395,39 @@ fn event_outbox() {
     builtin_under_every_strategy("event-outbox");
 }
 
+/// The explorer's report in Portuguese: a pass, a counterexample, a
+/// property a design does not claim, counts not made, a stop at the state
+/// limit and the flows reduction's merged attempts.
+#[test]
+fn explore_in_portuguese() {
+    let cases: &[&[&str]] = &[
+        &["explore", "race-2", "--lang", "pt"],
+        &[
+            "explore",
+            "race-2",
+            "--design",
+            "idempotency-key",
+            "--lang",
+            "pt",
+        ],
+        &[
+            "explore",
+            "race-2",
+            "--strategy",
+            "check-then-act",
+            "--sometimes",
+            "409-reachable",
+            "--lang",
+            "pt",
+        ],
+        &["explore", "race-3", "--reduction", "por", "--lang", "pt"],
+        &["explore", "race-3", "--reduction", "flows", "--lang", "pt"],
+        &["explore", "race-3", "--max-states", "100", "--lang", "pt"],
+    ];
+    let t: String = cases.iter().map(|args| transcript(args)).collect();
+    check("explore-pt.txt", &t);
+}
+
 /// Whole explores past the small models, every search option, and the
 /// README's examples.
 #[test]

@@ -7,13 +7,12 @@
 
 use crate::alternatives::taken;
 use crate::explorer::{Event, Explorer, Failure, Slot};
-use crate::property_words;
 use crate::state::Ws;
 use crate::texts::{Words, count, words};
 use leptos::prelude::*;
 use lousa_core::choice::Schedule;
 use lousa_core::design::Program;
-use lousa_core::explore::{Modality, Reduction, Report, Status};
+use lousa_core::explore::{Modality, Reduction, Report, Status, words as property_words};
 use lousa_core::narrate::Lang;
 use lousa_core::{Scenario, Strategy};
 use lousa_protocol::{ExploreRequest, Figures, Request};
@@ -448,7 +447,7 @@ fn result(r: &Report, w: &'static Words, limit: Option<u32>, lang: Lang) -> impl
                 Modality::Always => w.always,
                 Modality::Sometimes => w.sometimes,
             };
-            let (mark, said) = property_words::verdict(p.verdict.name(), lang);
+            let (mark, said) = property_words::verdict(p.verdict, lang);
             let what = property_words::sentence(property.name, lang).unwrap_or(property.name);
             let note = match (p.claim.required, property.modality) {
                 (true, _) => String::new(),

@@ -11,7 +11,6 @@
 use crate::counts::{Counting, Fast, Whole, start_whole};
 use crate::design_edit::{self as edit, ANSWERS, Kind, TABLES, WHENS};
 use crate::explorer::Explorer;
-use crate::property_words;
 use crate::state::Ws;
 use crate::texts::{checks_line, design_about, refusal};
 use leptos::prelude::*;
@@ -19,7 +18,7 @@ use lousa_core::builtins;
 use lousa_core::design::{
     self, Answer, By, Claims, Design, Do, Program, RESPOND, Serves, Step, TableUse, When, builtin,
 };
-use lousa_core::explore::Modality;
+use lousa_core::explore::{Modality, words as property_words};
 use lousa_core::json::FieldError;
 use lousa_core::narrate::Lang;
 use lousa_core::store::Isolation;
@@ -818,7 +817,7 @@ fn Found(whole: Whole) -> impl IntoView {
                     .iter()
                     .map(|p| {
                         let name = p.claim.property.name;
-                        let (mark, said) = property_words::verdict(p.verdict.name(), lang);
+                        let (mark, said) = property_words::verdict(p.verdict, lang);
                         let what = property_words::sentence(name, lang).unwrap_or(name);
                         let note = match (p.claim.required, p.claim.property.modality) {
                             (true, _) => String::new(),

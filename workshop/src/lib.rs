@@ -10,7 +10,6 @@
 //!   reader both pages share) and written;
 //! - `state`: that state as signals, the run as a memo, the actions;
 //! - `alternatives`: the words for a choice point's alternatives;
-//! - `property_words`: the explorer's properties and verdicts in words;
 //! - `edit`: the scenario editor's fields and what an edit makes;
 //! - `design_edit`: the design tab's edits of a design (add, move,
 //!   remove, rename, the menus' choices);
@@ -40,7 +39,6 @@ mod exports;
 mod handout;
 mod lesson;
 mod presenter;
-mod property_words;
 mod scheduler;
 mod share;
 mod state;

@@ -15,6 +15,7 @@
 //! * `report`: what an exploration reports.
 //! * `kept`: a complete exploration's graph, kept to answer the counts on
 //!   from a prefix without exploring again.
+//! * `words`: the properties and verdicts in Portuguese and English.
 //!
 //! Measurements of the explorer's speed and memory are kept in
 //! `docs/performance.md`, not here, so they can be kept current.
@@ -46,6 +47,7 @@ mod tests;
 mod waiting;
 #[cfg(test)]
 mod waiting_tests;
+pub mod words;
 
 use analysis::*;
 use call_names::*;

@@ -1,8 +1,12 @@
-//! The explorer's properties and verdicts as the counts panel says them:
-//! a sentence per property of `lousa_core::property::ALL` and a mark that
-//! says what the verdict is, in Portuguese and English.
+//! The explorer's properties and verdicts in words: a sentence per
+//! property of [`crate::property::ALL`] and a mark that says what a verdict
+//! is, in Portuguese and English, for the workshop's counts and the CLI's
+//! report alike. Kept apart from the properties themselves so that the
+//! reader's page, which checks properties but never names them, links none
+//! of these sentences.
 
-use lousa_core::narrate::Lang;
+use super::{Status, Verdict};
+use crate::narrate::Lang;
 
 /// What `name` promises, or `None` for a property this list lacks (the
 /// test below keeps it whole).
@@ -85,16 +89,15 @@ pub fn sentence(name: &str, lang: Lang) -> Option<&'static str> {
     })
 }
 
-/// The mark and the words for a verdict (`holds`, `violated`, `reached`,
-/// `never-reached`, `unknown`): the mark says what happened, not whether
-/// the design needed it.
-pub fn verdict(verdict: &str, lang: Lang) -> (&'static str, &'static str) {
+/// The mark and the words for a verdict: the mark says what happened, not
+/// whether the design needed it.
+pub fn verdict(verdict: Verdict, lang: Lang) -> (&'static str, &'static str) {
     let (mark, pt, en) = match verdict {
-        "holds" => ("✓", "vale", "holds"),
-        "reached" => ("✓", "alcançada", "reached"),
-        "violated" => ("✗", "violada", "violated"),
-        "never-reached" => ("✗", "nunca alcançada", "never reached"),
-        _ => (
+        Verdict::Holds => ("✓", "vale", "holds"),
+        Verdict::Reached => ("✓", "alcançada", "reached"),
+        Verdict::Violated => ("✗", "violada", "violated"),
+        Verdict::NeverReached => ("✗", "nunca alcançada", "never reached"),
+        Verdict::Unknown => (
             "?",
             "indecidida: a exploração parou antes",
             "undecided: the exploration stopped first",
@@ -107,6 +110,20 @@ pub fn verdict(verdict: &str, lang: Lang) -> (&'static str, &'static str) {
             Lang::En => en,
         },
     )
+}
+
+/// Where an exploration stands, for a report in `lang`.
+pub fn status(status: Status, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => status.name(),
+        Lang::Pt => match status {
+            Status::Running => "em andamento",
+            Status::Complete => "completa",
+            Status::StateLimit => "parou no limite de estados",
+            Status::Cancelled => "cancelada",
+            Status::Cyclic => "parou num ciclo",
+        },
+    }
 }
 
 /// Beside a verdict on a property the design does not promise.
@@ -131,7 +148,7 @@ mod tests {
 
     #[test]
     fn every_property_has_its_sentence_in_both_languages() {
-        for p in lousa_core::property::ALL {
+        for p in crate::property::ALL {
             let pt = sentence(p.name, Lang::Pt).unwrap_or_else(|| panic!("{}", p.name));
             let en = sentence(p.name, Lang::En).unwrap_or_else(|| panic!("{}", p.name));
             assert_ne!(pt, en, "{}", p.name);
@@ -141,8 +158,25 @@ mod tests {
 
     #[test]
     fn a_violation_never_gets_a_tick() {
-        assert_eq!(verdict("violated", Lang::Pt), ("✗", "violada"));
-        assert_eq!(verdict("holds", Lang::En).0, "✓");
-        assert_eq!(verdict("unknown", Lang::Pt).0, "?");
+        assert_eq!(verdict(Verdict::Violated, Lang::Pt), ("✗", "violada"));
+        assert_eq!(verdict(Verdict::Holds, Lang::En).0, "✓");
+        assert_eq!(verdict(Verdict::Unknown, Lang::Pt).0, "?");
+    }
+
+    #[test]
+    fn each_status_has_its_own_words() {
+        let all = [
+            Status::Running,
+            Status::Complete,
+            Status::StateLimit,
+            Status::Cancelled,
+            Status::Cyclic,
+        ];
+        for lang in [Lang::Pt, Lang::En] {
+            let said: std::collections::BTreeSet<_> =
+                all.iter().map(|s| status(*s, lang)).collect();
+            assert_eq!(said.len(), all.len());
+        }
+        assert_eq!(status(Status::StateLimit, Lang::En), "state-limit");
     }
 }
