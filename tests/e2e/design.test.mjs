@@ -129,6 +129,12 @@ describe('the workshop\'s design tab', () => {
     await tab.click('[data-testid=design-tab] > summary');
     await tab.selectOption('[data-testid=design-start]', 'idempotency-key');
     assert.deepEqual(await labels(tab), ['claim', 'capture', 'store-response', 'read-key']);
+    // The menus say each choice in the page's language; the values stay the JSON's names.
+    const chosen = (menu) => menu.evaluate((m) => [m.value, m.selectedOptions[0].textContent]);
+    assert.deepEqual(await chosen(steps(tab).nth(1).locator('[data-testid=step-kind]')), ['capture', 'capturar no adquirente']);
+    const branch = (step, b) => steps(tab).nth(step).locator('[data-testid=design-branch]').nth(b);
+    assert.deepEqual(await chosen(branch(0, 0).locator('[data-testid=branch-when]')), ['no-rows', 'não veio linha']);
+    assert.deepEqual(await chosen(branch(3, 3).locator('[data-testid=branch-answer]')), ['stored', 'a resposta guardada']);
 
     // Removing the step a branch jumps to: the check names the step that jumps.
     await steps(tab).nth(3).locator('[data-testid=step-remove]').click();

@@ -1,8 +1,9 @@
 // Browser tests of the workshop view's scheduler (workshop/, lousa-workshop,
 // at ?modo=oficina): the attendee schedules race-2 by clicks and by keys,
-// undoes and redoes, a schedule link reopens the same board, a link whose
-// schedule does not fit is cut and named, the explorer's worker counts every
-// schedule exactly as `lousa explore --format json` does and counts again
+// undoes and redoes (after starting over too), a schedule link reopens the
+// same board, a link whose schedule does not fit is cut and named, the
+// explorer's worker counts every schedule exactly as
+// `lousa explore --format json` does and counts again
 // from where the attendee stands (off the graph the whole count kept, on
 // race-2 and race-3, the times printed), a race-3 count cancels with the page still
 // answering (its main thread's long tasks printed), an outcome's shortest
@@ -123,6 +124,15 @@ describe('the workshop\'s scheduler', () => {
     const fresh = await open(link.search);
     assert.deepEqual(await board(fresh), drawn);
     assert.equal(await schedule(fresh), before);
+    // Starting over loses nothing: redo walks the same choices forward again.
+    await tab.click('[data-testid=restart]');
+    assert.equal(await schedule(tab), 'nenhuma escolha ainda');
+    for (let i = 0; await tab.isEnabled('[data-testid=redo]'); i += 1) {
+      assert.ok(i < 200, 'redo runs out');
+      await tab.keyboard.press('r');
+    }
+    assert.equal(await schedule(tab), before);
+    assert.deepEqual(await board(tab), drawn);
     // Mid-run too: three choices in, the link opens at that choice point.
     await tab.click('[data-testid=restart]');
     for (const key of ['2', '1', '1']) await tab.keyboard.press(key);

@@ -12,7 +12,7 @@ use crate::counts::{Counting, Fast, Whole, start_whole};
 use crate::design_edit::{self as edit, ANSWERS, Kind, TABLES, WHENS};
 use crate::explorer::Explorer;
 use crate::state::Ws;
-use crate::texts::{checks_line, design_about, refusal};
+use crate::texts::{checks_line, design_about, menu_word, refusal};
 use leptos::prelude::*;
 use lousa_core::builtins;
 use lousa_core::design::{
@@ -447,7 +447,7 @@ fn StepRow(
     let kinds = Kind::ALL
         .iter()
         .map(|k| {
-            view! { <option value=k.name() selected=Kind::of(&step.action) == *k>{k.name()}</option> }
+            view! { <option value=k.name() selected=Kind::of(&step.action) == *k>{menu_word(w.kinds, k.name())}</option> }
         })
         .collect_view();
     let count = labels.len();
@@ -706,11 +706,11 @@ fn BranchRow(
     };
     let whens = WHENS
         .iter()
-        .map(|n| view! { <option value=*n selected=edit::when_name(&branch.when) == *n>{*n}</option> })
+        .map(|n| view! { <option value=*n selected=edit::when_name(&branch.when) == *n>{menu_word(w.whens, n)}</option> })
         .collect_view();
     let answers = ANSWERS
         .iter()
-        .map(|n| view! { <option value=*n selected=edit::answer_name(branch.answer.as_ref()) == *n>{*n}</option> })
+        .map(|n| view! { <option value=*n selected=edit::answer_name(branch.answer.as_ref()) == *n>{menu_word(w.answers, n)}</option> })
         .collect_view();
     let value = match &branch.when {
         When::Error(v) | When::Status(v) => Some(v.clone()),

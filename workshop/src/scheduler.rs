@@ -96,7 +96,7 @@ pub fn Scheduler() -> impl IntoView {
                 >
                     {move || w().first_come}
                 </button>
-                <button data-testid="restart" on:click=move |_| ws.restart()>
+                <button data-testid="restart" on:click=move |_| ws.start_over()>
                     {move || w().restart}
                 </button>
             </p>

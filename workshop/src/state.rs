@@ -395,7 +395,18 @@ impl Ws {
         self.on_main();
     }
 
-    /// No choices made: the board at the first choice point.
+    /// The restart button: back to the first choice point as if every
+    /// choice had been undone, so redo walks the same run forward again
+    /// and nothing the attendee picked is lost.
+    pub fn start_over(&self) {
+        let mut redo = self.redo.get_untracked();
+        redo.extend(self.choices.get_untracked().into_iter().rev());
+        self.restart();
+        self.redo.set(redo);
+    }
+
+    /// No choices made and none to redo: the board at the first choice
+    /// point, for a scenario or design the old choices may not fit.
     pub fn restart(&self) {
         self.fork.set(None);
         self.on_branch.set(false);

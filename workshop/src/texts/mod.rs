@@ -268,6 +268,13 @@ pub struct DesignWords {
     /// language is not the design files' own (English): see
     /// [`design_about`].
     pub abouts: &'static [(&'static str, &'static str)],
+    /// The step menu's kinds (`select`, `capture`, `retake`…) in words, by
+    /// the name the design's JSON gives them: see [`menu_word`].
+    pub kinds: &'static [(&'static str, &'static str)],
+    /// The branch menu's conditions (`no-rows`, `other-request`…) in words.
+    pub whens: &'static [(&'static str, &'static str)],
+    /// The branch menu's answers (`stored`, `capture`…) in words.
+    pub answers: &'static [(&'static str, &'static str)],
     /// An update written only while the job's lease holds.
     pub fenced: &'static str,
     pub completed: &'static str,
@@ -498,6 +505,14 @@ pub fn design_about(design: &lousa_core::design::Design, lang: Lang) -> String {
         .map_or_else(|| design.about.clone(), |(_, about)| about.to_string())
 }
 
+/// What a design menu shows for the JSON name `key`: the words `list`
+/// gives it, or the name itself when the list lacks it.
+pub fn menu_word(list: &'static [(&'static str, &'static str)], key: &'static str) -> &'static str {
+    list.iter()
+        .find(|(k, _)| *k == key)
+        .map_or(key, |(_, said)| said)
+}
+
 /// "3 passos, 1 transação" in words: how big a design that checks is.
 pub fn checks_line(steps: usize, lang: Lang) -> String {
     let w = &words(lang).design;
@@ -518,6 +533,38 @@ pub fn checks_line(steps: usize, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_design_menu_entry_has_its_own_words_in_both_languages() {
+        use crate::design_edit::{ANSWERS, Kind, WHENS};
+        let kinds: Vec<&'static str> = Kind::ALL.iter().map(|k| k.name()).collect();
+        for lang in [Lang::Pt, Lang::En] {
+            let d = &words(lang).design;
+            for (list, keys) in [
+                (d.kinds, &kinds[..]),
+                (d.whens, &WHENS[..]),
+                (d.answers, &ANSWERS[..]),
+            ] {
+                let said: Vec<&str> = keys.iter().map(|k| menu_word(list, k)).collect();
+                // Every key listed, none twice, and no entry for a key the menu lacks.
+                assert_eq!(list.len(), keys.len(), "{lang:?}: {said:?}");
+                for (k, _) in list {
+                    assert!(keys.contains(k), "{lang:?}: {k} is in no menu");
+                }
+                let distinct: std::collections::BTreeSet<&str> = said.iter().copied().collect();
+                assert_eq!(distinct.len(), keys.len(), "{lang:?}: {said:?}");
+            }
+        }
+        // The Portuguese menus say the conditions in Portuguese.
+        assert_eq!(
+            menu_word(words(Lang::Pt).design.whens, "no-rows"),
+            "não veio linha"
+        );
+        assert_eq!(
+            menu_word(words(Lang::Pt).design.whens, "no-such"),
+            "no-such"
+        );
+    }
 
     #[test]
     fn the_core_limit_refusals_read_in_portuguese() {
