@@ -109,7 +109,8 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
     if plan.statements.is_empty() {
         say(&format!(
             "{} under {} sent no statement to the database: there is nothing to replay\n",
-            plan.scenario, plan.strategy
+            plan.scenario,
+            plan.handler()
         ));
         return Ok(0);
     }

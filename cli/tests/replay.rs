@@ -370,13 +370,13 @@ fn race_2_check_then_act_charges_twice_on_postgresql_and_agrees() {
 }
 
 #[test]
-fn race_2_idempotency_key_refuses_the_second_claim_as_json() {
+fn race_2_idempotency_key_design_refuses_the_second_claim_as_json() {
     let Some(url) = database_url() else { return };
     let out = lousa(
         &[
             "replay",
             "race-2",
-            "--strategy",
+            "--design",
             "idempotency-key",
             "--schedule",
             "0",
@@ -390,6 +390,12 @@ fn race_2_idempotency_key_refuses_the_second_claim_as_json() {
     assert_eq!(out.status.code(), Some(0), "{}", text_of(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(v["verdict"], "agree");
+    // The design ran in place of the scenario's strategy, and is named.
+    assert_eq!(v["design"], "idempotency-key");
+    assert!(
+        text_of(&out.stderr)
+            .starts_with("lousa replay: race-2 under design idempotency-key, schedule 0\n")
+    );
     assert_eq!(v["statements_compared"], 4);
     assert_eq!(v["tables_compared"], 1);
     assert_eq!(v["tables"].as_array().map(Vec::len), Some(1), "{v}");
@@ -497,6 +503,51 @@ fn a_role_without_create_exits_2_with_its_message() {
         "{err}"
     );
     assert!(text_of(&out.stdout).is_empty(), "nothing was started");
+}
+
+/// Most readers' roles are not superusers and may not `SET
+/// deadlock_timeout`: the replay says how it orders deadlocks instead, and
+/// agrees.
+#[test]
+fn a_role_that_is_no_superuser_agrees() {
+    let Some(url) = database_url() else { return };
+    let role = format!("lousa_replay_plain_{}", std::process::id());
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("PostgreSQL accepts");
+    let config: postgres::Config = url.parse().unwrap();
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let db = config.get_dbname().unwrap_or("postgres").to_string();
+    admin
+        .batch_execute(&format!(
+            "DROP ROLE IF EXISTS {role}; CREATE ROLE {role} LOGIN; \
+             GRANT CREATE ON DATABASE {db} TO {role}"
+        ))
+        .expect("the test's server lets it create a role");
+    let their_url = format!("postgres://{role}@127.0.0.1:{port}/{db}");
+    let out = lousa(
+        &[
+            "replay",
+            "held-transaction",
+            "--strategy",
+            "idempotency-key-held-tx",
+            "--database-url",
+            &their_url,
+        ],
+        None,
+    );
+    admin
+        .batch_execute(&format!(
+            "REVOKE CREATE ON DATABASE {db} FROM {role}; DROP ROLE {role}"
+        ))
+        .unwrap();
+    let stdout = exited_0(&out);
+    assert!(
+        stdout.contains(&format!(
+            "deadlocks: role {role} may not SET deadlock_timeout, so a statement sent while \
+             another waits goes out 100 ms after that wait began"
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("verdict: agree"), "{stdout}");
 }
 
 /// A database of its own for a test that changes database-wide settings:

@@ -76,6 +76,41 @@ pub struct ServerInfo {
     pub version: String,
     pub role: String,
     pub database: String,
+    /// Whether the role may `SET deadlock_timeout` (a superuser, or one
+    /// granted `SET ON PARAMETER deadlock_timeout`): see [`Deadlocks`].
+    pub sets_deadlock_timeout: bool,
+    /// The server's `deadlock_timeout`, in milliseconds.
+    pub deadlock_timeout_ms: u64,
+}
+
+/// How a run makes PostgreSQL abort the deadlocked backend the model
+/// aborts, the one that started waiting first: its detector must fire
+/// first, and only after the cycle has closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deadlocks {
+    /// Each statement sets its own `deadlock_timeout`, longer for each
+    /// session already waiting.
+    SetPerStatement,
+    /// The role may not set it, so the server's one timeout holds for all:
+    /// a statement sent while others wait goes out at least `gap` after the
+    /// last wait began, which orders the detectors by the same margin.
+    Spaced { gap: Duration },
+}
+
+impl ServerInfo {
+    /// The way this server's role lets a run order deadlock victims: a
+    /// tenth of the server's timeout apart, at most 100 ms, so that a cycle
+    /// of up to ten waiting sessions closes before the first waiter's
+    /// detector fires.
+    pub fn deadlocks(&self) -> Deadlocks {
+        if self.sets_deadlock_timeout {
+            Deadlocks::SetPerStatement
+        } else {
+            Deadlocks::Spaced {
+                gap: Duration::from_millis((self.deadlock_timeout_ms / 10).min(100)),
+            }
+        }
+    }
 }
 
 /// Checks, before anything is created, that the server can be reached, is
@@ -100,10 +135,21 @@ pub fn preflight(config: &Config) -> Result<ServerInfo, PgError> {
     if !create {
         return Err(PgError::NoCreate { role, database });
     }
+    // After the version check: has_parameter_privilege is new in 15.
+    let row = client
+        .query_one(
+            "SELECT has_parameter_privilege('deadlock_timeout', 'SET'), \
+             (SELECT setting::bigint FROM pg_settings WHERE name = 'deadlock_timeout')",
+            &[],
+        )
+        .map_err(server_error)?;
+    let (sets_deadlock_timeout, deadlock_timeout_ms): (bool, i64) = (row.get(0), row.get(1));
     Ok(ServerInfo {
         server: describe(config),
         version,
         role,
         database,
+        sets_deadlock_timeout,
+        deadlock_timeout_ms: deadlock_timeout_ms.max(0) as u64,
     })
 }

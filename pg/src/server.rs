@@ -13,7 +13,9 @@
 //! window where it is wrongly taken as still waiting.
 
 use crate::connect::connect;
-pub use crate::connect::{SUPPORTED_VERSIONS, ServerInfo, config, describe, preflight, why};
+pub use crate::connect::{
+    Deadlocks, SUPPORTED_VERSIONS, ServerInfo, config, describe, preflight, why,
+};
 use crate::{Outcome, PgError, Side, Spec, StepOutput};
 use lousa_core::store::{ColumnType, Name, Stmt, TableDef, Value};
 use postgres::{Client, Config, SimpleQueryMessage};
@@ -102,6 +104,8 @@ pub struct Settings {
     pub timeout: Duration,
     /// Set (by a Ctrl-C handler) to stop the run at the next poll.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// How the run orders deadlock victims as the model does.
+    pub deadlocks: Deadlocks,
 }
 
 pub struct PgSide {
@@ -119,6 +123,9 @@ pub struct PgSide {
     /// Whether the schema is this side's to drop: set once CREATE SCHEMA
     /// succeeded, cleared once it is dropped.
     owns_schema: bool,
+    /// When a settle last saw a backend start waiting, for
+    /// [`Deadlocks::Spaced`].
+    last_wait_began: Option<Instant>,
 }
 
 /// Why [`PgSide::create`] failed, and whether it had created the schema
@@ -233,6 +240,8 @@ impl PgSide {
             replace: true,
             timeout: SETTLE_TIMEOUT,
             interrupt: None,
+            // The suite's server is one it started, as a superuser.
+            deadlocks: Deadlocks::SetPerStatement,
         };
         PgSide::create(&config(url)?, spec, settings).map_err(|f| f.error)
     }
@@ -291,6 +300,7 @@ impl PgSide {
             blocked_by: HashMap::new(),
             seen_blocked: HashMap::new(),
             owns_schema: true,
+            last_wait_began: None,
         };
         match side.fill(spec) {
             Ok(()) => Ok(side),
@@ -464,6 +474,7 @@ impl PgSide {
         let deadline = Instant::now() + self.settings.timeout;
         let mut pending: Vec<usize> = active.to_vec();
         let mut done = Vec::new();
+        let mut waiting: Vec<i32> = self.blocked_by.keys().copied().collect();
         loop {
             let mut lost = None;
             pending.retain(|&s| match self.sessions[s].res.try_recv() {
@@ -486,6 +497,12 @@ impl PgSide {
                 return Err(PgError::Server(e));
             }
             let blockers = self.blockers()?;
+            for w in blockers.keys() {
+                if !waiting.contains(w) {
+                    waiting.push(*w);
+                    self.last_wait_began = Some(Instant::now());
+                }
+            }
             for (w, by) in &blockers {
                 let seen = self.seen_blocked.entry(*w).or_default();
                 for b in by {
@@ -527,12 +544,18 @@ impl PgSide {
         // Only a data statement can wait. (A SET is transactional, so it is
         // sent with every statement rather than tracked; in an aborted block
         // it fails with 25P02 as the statement itself would.)
-        let prefix = match stmt {
-            Stmt::Begin { .. } | Stmt::Commit | Stmt::Rollback => String::new(),
-            _ => format!(
+        let prefix = match (stmt, self.settings.deadlocks) {
+            (Stmt::Begin { .. } | Stmt::Commit | Stmt::Rollback, _) => String::new(),
+            (_, Deadlocks::SetPerStatement) => format!(
                 "SET deadlock_timeout = '{}ms'; ",
                 deadlock_timeout_ms(waiting)
             ),
+            (_, Deadlocks::Spaced { gap }) => {
+                if let Some(began) = self.last_wait_began.filter(|_| waiting > 0) {
+                    std::thread::sleep((began + gap).saturating_duration_since(Instant::now()));
+                }
+                String::new()
+            }
         };
         let s = &mut self.sessions[session];
         assert!(!s.busy, "session {session} is busy");

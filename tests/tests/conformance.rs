@@ -276,6 +276,65 @@ fn postgresql_refuses_on_conflict_without_a_unique_as_the_design_check_does() {
     }
 }
 
+/// A role that may not `SET deadlock_timeout` (most roles on a reader's own
+/// server) still sees PostgreSQL abort the deadlocked backend the model
+/// aborts, in every order of the deadlock case: `lousa replay` spaces the
+/// statements sent while another waits instead (`Deadlocks::Spaced`).
+#[test]
+fn deadlocks_pick_the_models_victim_for_a_role_that_may_not_set_the_timeout() {
+    use lousa_tests::conformance::server::{Deadlocks, Settings, config, preflight};
+    let Some(url) = database_url() else { return };
+    let role = format!("lousa_conformance_plain_{}", std::process::id());
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("PostgreSQL accepts");
+    let mut their = config(&url).expect("the URL reads");
+    let db = their.get_dbname().unwrap_or("postgres").to_string();
+    admin
+        .batch_execute(&format!(
+            "DROP ROLE IF EXISTS {role}; CREATE ROLE {role} LOGIN; \
+             GRANT CREATE ON DATABASE {db} TO {role}; \
+             ALTER ROLE {role} SET deadlock_timeout = '500ms'"
+        ))
+        .expect("the test's server lets it create a role");
+    their.user(&role);
+    // Half the default timeout, which halves the case's time; the gap
+    // between the detectors is a tenth of it, 50 ms.
+    let server = preflight(&their).expect("the role passes the checks");
+    assert_eq!(server.deadlock_timeout_ms, 500);
+    let deadlocks = server.deadlocks();
+    let specs = spec_file::load_dir(&spec_file::suite_dir()).expect("conformance specs load");
+    let spec = specs
+        .iter()
+        .find(|s| s.name == "claim_deadlock")
+        .expect("the deadlock case");
+    let settings = Settings {
+        schema: format!("lousa_conformance_plain_{}", std::process::id()),
+        replace: true,
+        timeout: std::time::Duration::from_secs(30),
+        interrupt: None,
+        deadlocks,
+    };
+    let report = PgSide::create(&their, spec, settings).map(|mut pg| {
+        let mut model = ModelSide::new(spec);
+        let report = run_case(spec, &mut model, &mut pg);
+        let _ = pg.close();
+        report
+    });
+    admin
+        .batch_execute(&format!(
+            "REVOKE CREATE ON DATABASE {db} FROM {role}; DROP ROLE {role}"
+        ))
+        .unwrap();
+    assert!(
+        matches!(deadlocks, Deadlocks::Spaced { .. }),
+        "a plain role may not set it: {deadlocks:?}"
+    );
+    let report = report
+        .unwrap_or_else(|f| panic!("{}", f.error))
+        .expect("the case runs");
+    assert!(report.permutations > 1, "{report:?}");
+    assert_eq!(report.difference, None);
+}
+
 /// Random store interleavings (a fixed seed, so the same ones every run):
 /// statements are drawn for sessions the store says are not waiting, the
 /// store's trace becomes a spec, and the spec runs on both sides. This is

@@ -161,7 +161,7 @@ fn history_of_the_timeout_retry_has_one_invoke_per_attempt_and_info_after_the_ti
 fn mermaid_has_one_arrow_per_message() {
     let s = scenario("race-2", Strategy::CheckThenAct);
     let r = run_schedule(&s, &Schedule::default()).unwrap();
-    let text = export::mermaid(&r, lousa_core::narrate::Lang::En);
+    let text = export::mermaid(&s, &r, lousa_core::narrate::Lang::En);
     assert!(text.starts_with("sequenceDiagram\n"));
     // race-2 sends no request twice and drops nothing: each attempt's
     // request, route, capture, capture reply and response, plus each

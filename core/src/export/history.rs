@@ -90,6 +90,10 @@ pub struct History {
     pub format: String,
     pub scenario: String,
     pub strategy: String,
+    /// The design that handled the requests in place of the strategy's
+    /// handler, when one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub design: Option<String>,
     pub seed: u64,
     pub schedule: String,
     pub history: Vec<Operation>,
@@ -199,6 +203,7 @@ pub fn history(scenario: &Scenario, run: &Run) -> String {
         format: HISTORY_FORMAT.into(),
         scenario: scenario.name.clone(),
         strategy: run.strategy.name().into(),
+        design: scenario.program().map(|p| p.design().name.clone()),
         seed: run.seed,
         schedule: run.schedule.clone(),
         history: Vec::new(),

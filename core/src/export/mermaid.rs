@@ -21,6 +21,7 @@
 
 use crate::narrate::{self, Lang};
 use crate::run::Run;
+use crate::scenario::Scenario;
 use crate::text::cut;
 use crate::trace::{Actor, EventKind, Reconciliation, SqlOutcome};
 use std::collections::{BTreeMap, BTreeSet};
@@ -105,13 +106,13 @@ fn reconciliation(outcome: Reconciliation, lang: Lang) -> &'static str {
 
 /// A `sequenceDiagram` of `run`'s messages (see the module's table), its
 /// labels in `lang`.
-pub fn mermaid(run: &Run, lang: Lang) -> String {
+pub fn mermaid(scenario: &Scenario, run: &Run, lang: Lang) -> String {
     let pt = lang == Lang::Pt;
     let mut out = String::from("sequenceDiagram\n");
     let _ = writeln!(
         out,
         "    %% Lousa: {} ({} {}, {} {})",
-        run.strategy,
+        super::handler_name(scenario, run),
         lang.pick("semente", "seed"),
         run.seed,
         lang.pick("escalonamento", "schedule"),
@@ -453,7 +454,7 @@ mod tests {
                 let mut s = s.clone();
                 s.strategy = strategy;
                 let r = crate::run(&s).unwrap();
-                let text = mermaid(&r, Lang::En);
+                let text = mermaid(&s, &r, Lang::En);
                 assert!(text.starts_with("sequenceDiagram\n"));
                 assert_eq!(
                     arrows(&text),
@@ -530,7 +531,7 @@ mod tests {
                 let mut s = s.clone();
                 s.strategy = strategy;
                 let r = crate::run(&s).unwrap();
-                let (pt, en) = (mermaid(&r, Lang::Pt), mermaid(&r, Lang::En));
+                let (pt, en) = (mermaid(&s, &r, Lang::Pt), mermaid(&s, &r, Lang::En));
                 let head = |t: &str| -> Vec<String> {
                     t.lines()
                         .map(|l| l.split([':']).next().unwrap_or(""))
@@ -559,7 +560,7 @@ mod tests {
         let mut s = crate::builtins::builtin("race-2").unwrap();
         s.strategy = crate::Strategy::CheckThenAct;
         let r = crate::run::run_schedule(&s, &crate::Schedule::default()).unwrap();
-        let text = mermaid(&r, Lang::En);
+        let text = mermaid(&s, &r, Lang::En);
         assert!(text.contains("participant LB as load balancer"), "{text}");
         assert!(text.contains("participant I2 as instance 2"), "{text}");
         assert_eq!(text.matches("->>ACQ: ").count(), 2, "{text}");

@@ -62,7 +62,16 @@ pub fn render(format: Format, scenario: &Scenario, run: &Run, lang: Lang) -> Str
         Format::Psql => psql_script(scenario, run, lang),
         Format::RustTest => rust_test(scenario, run),
         Format::History => history(scenario, run),
-        Format::Mermaid => mermaid(run, lang),
+        Format::Mermaid => mermaid(scenario, run, lang),
+    }
+}
+
+/// What handled the run's requests, as every export names it: the design,
+/// when one ran in place of the strategy's handler, else the strategy.
+pub fn handler_name(scenario: &Scenario, run: &Run) -> String {
+    match scenario.program() {
+        Some(p) => format!("design {}", p.design().name),
+        None => run.strategy.name().to_string(),
     }
 }
 
@@ -76,5 +85,41 @@ mod tests {
             assert_eq!(Format::from_name(f.name()), Some(f));
         }
         assert_eq!(Format::from_name("json"), None);
+    }
+
+    /// A design runs in place of the strategy's handler, so every export
+    /// names the design, not the strategy the scenario keeps beside it.
+    #[cfg(feature = "designs")]
+    #[test]
+    fn every_export_names_the_design_that_ran() {
+        let mut s = crate::builtins::builtin("race-2").unwrap();
+        s.design = Some(std::sync::Arc::new(
+            crate::design::builtin::named("idempotency-key-catch").unwrap(),
+        ));
+        let r = crate::run::run_schedule(&s, &crate::Schedule::default()).unwrap();
+        assert_eq!(handler_name(&s, &r), "design idempotency-key-catch");
+        for f in Format::ALL {
+            for lang in [Lang::Pt, Lang::En] {
+                let text = render(f, &s, &r, lang);
+                let names = match f {
+                    Format::History => text.contains(r#""design":"idempotency-key-catch""#),
+                    Format::RustTest => text.contains("design_idempotency_key_catch"),
+                    _ => text.contains("design idempotency-key-catch"),
+                };
+                assert!(names, "{}: {text}", f.name());
+            }
+        }
+        let history: History = serde_json::from_str(&history(&s, &r)).unwrap();
+        assert_eq!(history.design.as_deref(), Some("idempotency-key-catch"));
+        s.design = None;
+        assert!(!history_of(&s).contains("design"));
+    }
+
+    #[cfg(feature = "designs")]
+    fn history_of(s: &Scenario) -> String {
+        history(
+            s,
+            &crate::run::run_schedule(s, &crate::Schedule::default()).unwrap(),
+        )
     }
 }

@@ -34,14 +34,12 @@ pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
         terminals.entry(s.session).or_insert(n);
     }
     let mut out = String::new();
-    // A design runs in place of the strategy's handler: it is what ran.
-    let design = scenario.program().map(|p| p.design().name.as_str());
     let _ = writeln!(
         out,
         "-- Lousa: {} {} {} ({} {})",
         scenario.name,
         say("com", "under"),
-        design.map_or_else(|| run.strategy.to_string(), |d| format!("design {d}")),
+        super::handler_name(scenario, run),
         say("semente", "seed"),
         run.seed
     );
@@ -86,11 +84,12 @@ pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
     // with the model's outcome beside PostgreSQL's for each.
     let replay = format!(
         "--   lousa replay {} --strategy {}{} --schedule {} --database-url postgres://USER@HOST:PORT/DB\n",
-        scenario.name,
+        shell_word(&scenario_arg(scenario)),
         run.strategy,
-        scenario
-            .program()
-            .map_or_else(String::new, |p| format!(" --design {}", design_arg(p))),
+        scenario.program().map_or_else(String::new, |p| format!(
+            " --design {}",
+            shell_word(&design_arg(p))
+        )),
         run.schedule
     );
     out.push_str(say(
@@ -99,11 +98,11 @@ pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
     ));
     out.push_str(&replay);
     out.push_str(say(
-        "-- (um cenário de arquivo ou de link vai como foi dado a esta exportação): ele\n\
-         -- repete estes comandos num schema só dele, uma conexão por terminal,\n\
-         -- mostra o resultado do modelo ao lado do resultado do servidor e apaga o\n\
-         -- schema no fim.\n\n",
-        "-- (a scenario from a file or a link is given as it was to this export): it\n\
+        "-- (um cenário próprio vai no arquivo JSON que o guarda): ele repete estes\n\
+         -- comandos num schema só dele, uma conexão por terminal, mostra o\n\
+         -- resultado do modelo ao lado do resultado do servidor e apaga o schema\n\
+         -- no fim.\n\n",
+        "-- (a scenario of your own goes as the JSON file that holds it): it\n\
          -- replays these statements in a schema of its own, one connection per\n\
          -- terminal, prints the model's outcome beside the server's and drops the\n\
          -- schema at the end.\n\n",
@@ -219,6 +218,33 @@ fn capture_line(
     };
 }
 
+/// How `lousa replay` finds `scenario`: a built-in's name; a built-in
+/// edited, as the link of its edits (what the workshop's editor makes);
+/// else the JSON file the editor saves, `<name>.json`. The strategy is
+/// left out of the link: the replay line gives it.
+fn scenario_arg(scenario: &Scenario) -> String {
+    let Some(builtin) = crate::builtins::builtin(&scenario.name) else {
+        return format!("{}.json", scenario.name);
+    };
+    let mut own = scenario.clone();
+    own.strategy = builtin.strategy;
+    crate::link::encode(&scenario.name, &own).unwrap_or_else(|| scenario.name.clone())
+}
+
+/// `word` as one word of a POSIX shell: as it is when it holds nothing the
+/// shell reads, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word.chars().all(|c| {
+            c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/' | ',' | '+' | '=')
+        });
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 /// How `lousa replay --design` finds `p`: a built-in design's name, or the
 /// JSON file the workshop's design tab saves as `<name>.json`.
 fn design_arg(p: &crate::design::Program) -> String {
@@ -233,6 +259,31 @@ fn design_arg(p: &crate::design::Program) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The replay line runs the scenario the export was made of: an edited
+    /// built-in goes as its link, which reads back to the same scenario, and
+    /// a scenario of one's own as its file, quoted for the shell.
+    #[test]
+    fn the_replay_line_names_the_scenario_that_ran() {
+        let line = |s: &Scenario| {
+            let r = crate::run(s).unwrap();
+            let script = psql_script(s, &r, Lang::En);
+            let at = script.find("--   lousa replay ").unwrap() + "--   lousa replay ".len();
+            let rest = &script[at..];
+            rest[..rest.find(" --strategy").unwrap()].to_string()
+        };
+        let mut s = crate::builtins::builtin("timeout-retry").unwrap();
+        s.strategy = crate::Strategy::IdempotencyKey;
+        assert_eq!(line(&s), "timeout-retry");
+        s.clients[0].timeout_ms = 2500;
+        let link = line(&s);
+        assert_eq!(link, "'timeout-retry;clients.0.timeout_ms=2500'");
+        let mut back = crate::link::decode(link.trim_matches('\'')).unwrap();
+        back.strategy = s.strategy;
+        assert_eq!(back, s);
+        s.name = "minha corrida: a #1 d'ela".into();
+        assert_eq!(line(&s), "'minha corrida: a #1 d'\\''ela.json'");
+    }
 
     /// Issue #33: the comments speak the page's language, and a marked
     /// line says where each capture happens, between the statements around it.

@@ -64,7 +64,7 @@ fn test_name(scenario: &Scenario, run: &Run) -> String {
     let mut name = format!(
         "{}_under_{}_schedule_{schedule}",
         ident(&scenario.name),
-        ident(&handler_name(scenario, run))
+        ident(&super::handler_name(scenario, run))
     );
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         name.insert_str(0, "scenario_");
@@ -117,15 +117,6 @@ fn is_builtin(scenario: &Scenario) -> bool {
     })
 }
 
-/// What handled the run's requests: the design, when one ran, else the
-/// strategy.
-fn handler_name(scenario: &Scenario, run: &Run) -> String {
-    match scenario.program() {
-        Some(p) => format!("design {}", p.design().name),
-        None => run.strategy.name().to_string(),
-    }
-}
-
 /// The lines that attach the run's design to `scenario`, its JSON embedded:
 /// a design travels beside a scenario, not in its JSON.
 fn design_lines(scenario: &Scenario) -> String {
@@ -152,7 +143,7 @@ pub fn rust_test(scenario: &Scenario, run: &Run) -> String {
         out,
         "// Exported by Lousa: scenario {:?} under {}, schedule {}.",
         scenario.name,
-        handler_name(scenario, run),
+        super::handler_name(scenario, run),
         run.schedule
     );
     let _ = writeln!(

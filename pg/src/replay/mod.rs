@@ -66,6 +66,8 @@ pub struct Statement {
 pub struct Plan {
     pub scenario: String,
     pub strategy: String,
+    /// The design that ran in place of the strategy's handler, if any.
+    pub design: Option<String>,
     pub seed: u64,
     pub schedule: String,
     pub terminals: Vec<Terminal>,
@@ -74,6 +76,15 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// What handled the requests, as the exports name it: the design, or
+    /// else the strategy.
+    pub fn handler(&self) -> String {
+        match &self.design {
+            Some(d) => format!("design {d}"),
+            None => self.strategy.clone(),
+        }
+    }
+
     pub fn new(scenario: &Scenario, run: &lousa_core::Run) -> Plan {
         // The spec holds the statements; a close is no statement, and the
         // replay runs it itself (`Side::close`).
@@ -131,6 +142,7 @@ impl Plan {
         Plan {
             scenario: scenario.name.clone(),
             strategy: run.strategy.name().to_string(),
+            design: scenario.program().map(|p| p.design().name.clone()),
             seed: run.seed,
             schedule: run.schedule.clone(),
             terminals,
@@ -305,6 +317,8 @@ impl Verdict {
 pub struct Report {
     pub scenario: String,
     pub strategy: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub design: Option<String>,
     pub seed: u64,
     pub schedule: String,
     pub server: ServerInfo,
@@ -383,6 +397,7 @@ pub fn replay(
         replace: false,
         timeout: options.timeout,
         interrupt: options.interrupt.clone(),
+        deadlocks: server.deadlocks(),
     };
     let mut pg = match PgSide::create(config, &plan.spec, settings) {
         Ok(pg) => pg,
@@ -405,6 +420,7 @@ pub fn replay(
     let result = compared.map(|(steps, tables, verdict)| Report {
         scenario: plan.scenario.clone(),
         strategy: plan.strategy.clone(),
+        design: plan.design.clone(),
         seed: plan.seed,
         schedule: plan.schedule.clone(),
         server: server.clone(),

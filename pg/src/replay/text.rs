@@ -44,13 +44,26 @@ pub fn intro(plan: &Plan, server: &ServerInfo, schema: &str) -> String {
     let _ = writeln!(
         out,
         "lousa replay: {} under {}, schedule {}",
-        plan.scenario, plan.strategy, plan.schedule
+        plan.scenario,
+        plan.handler(),
+        plan.schedule
     );
     let _ = writeln!(
         out,
         "server: PostgreSQL {} at {}",
         server.version, server.server
     );
+    if let crate::server::Deadlocks::Spaced { gap } = server.deadlocks() {
+        let _ = writeln!(
+            out,
+            "deadlocks: role {} may not SET deadlock_timeout, so a statement sent while another \
+             waits goes out {} ms after that wait began, and the server's {} ms timeout picks \
+             the first waiter as the model does",
+            server.role,
+            gap.as_millis(),
+            server.deadlock_timeout_ms
+        );
+    }
     let terminals: Vec<String> = plan
         .terminals
         .iter()
