@@ -48,10 +48,16 @@ pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
         "{} {} {}",
         say("-- Abra", "-- Open"),
         terminals.len().max(1),
-        say(
-            "terminais psql num banco vazio, um por conexão:",
-            "psql terminals on an empty database, one per connection:"
-        )
+        match terminals.len() {
+            0 | 1 => say(
+                "terminal psql num banco vazio, para a conexão:",
+                "psql terminal on an empty database, for the connection:",
+            ),
+            _ => say(
+                "terminais psql num banco vazio, um por conexão:",
+                "psql terminals on an empty database, one per connection:",
+            ),
+        }
     );
     // In the order of their labels, which is the order they first speak.
     let mut listed: Vec<(&u32, &usize)> = terminals.iter().collect();
