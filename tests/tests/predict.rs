@@ -39,7 +39,7 @@ fn the_timeout_story_asks_three_questions_and_each_design_answers_its_own() {
         answers("timeout-retry", Strategy::IdempotencyKey),
         [
             (ChargedTwice, "No, a single charge".to_string()),
-            (RepeatFirstStatement, "The first attempt's row".into()),
+            (RepeatFirstStatement, "The first request's row".into()),
             (RepeatAnswer, "409: another attempt is still on it".into()),
         ]
     );
@@ -52,7 +52,60 @@ fn the_timeout_story_asks_three_questions_and_each_design_answers_its_own() {
         )
     );
     let reused = answers("key-reuse", Strategy::IdempotencyKey);
-    assert_eq!(reused[2], (RepeatAnswer, "An error: 422 or 5xx".into()));
+    assert_eq!(
+        reused[2],
+        (RepeatAnswer, "Another error: 402, 422 or 5xx".into())
+    );
+    // The stored decline is replayed: an error, and not a 422 or a 5xx.
+    let declined = answers("decline-stored", Strategy::IdempotencyKey);
+    assert_eq!(
+        declined[2],
+        (RepeatAnswer, "Another error: 402, 422 or 5xx".into())
+    );
+}
+
+/// The questions name what the second attempt is: a queue's redelivery is
+/// acked or nacked, and a request for another purchase is no repeat, so a
+/// charge of each is no double charge.
+#[test]
+fn the_questions_name_a_redelivery_and_another_purchase_as_such() {
+    use Question::*;
+    let run = |name, strategy| lousa_core::run(&with(name, strategy)).unwrap();
+    let queue = prompts(&run("queue-redelivery", Strategy::IdempotencyKey));
+    let answer = queue.iter().find(|p| p.about == RepeatAnswer).unwrap();
+    assert_eq!(
+        answer.question.en,
+        "What does the consumer do with the redelivery?"
+    );
+    assert_eq!(
+        answer.choices[answer.answer].en,
+        "nack: the message goes back to the queue"
+    );
+    for name in [
+        "scoped-key",
+        "unscoped-key",
+        "balance-lost-update",
+        "key-reuse",
+    ] {
+        for strategy in [Strategy::IdempotencyKey, Strategy::CheckThenAct] {
+            let r = run(name, strategy);
+            let asked = prompts(&r);
+            let twice = asked.iter().find(|p| p.about == ChargedTwice).unwrap();
+            assert_eq!(
+                twice.question.en, "Will either purchase be charged twice?",
+                "{name} {strategy}"
+            );
+            assert_eq!(
+                twice.answer == 0,
+                !r.summary.double_charged_intents.is_empty(),
+                "{name} {strategy}"
+            );
+            assert!(
+                asked.iter().all(|p| !p.question.en.contains("repeat")),
+                "{name} {strategy}"
+            );
+        }
+    }
 }
 
 #[test]

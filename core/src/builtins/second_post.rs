@@ -43,7 +43,7 @@ const TEXTS: [(&str, [&str; 4]); 11] = [
             "A chave sem escopo",
             "The key without a scope",
             "Chave única no sistema todo: a segunda loja recebe 422.",
-            "The key unique system-wide: the second shop gets 422.",
+            "The key is unique system-wide: the second shop gets a 422.",
         ],
     ),
     (
