@@ -898,6 +898,44 @@ describe('the built page', () => {
     await tab.close();
   });
 
+  test('past the end of the lousa\'s run the cursor goes on along the other line, whose ledger reaches that line\'s end', async () => {
+    // Without the key the crash ends the run at once; with it the app keeps
+    // retrying and hears 409s long after.
+    const query = '?scenario=crash-before-capture&strategy=check-then-act&left=check-then-act&right=idempotency-key&frame=';
+    const first = await openPage(`${query}0`);
+    const last = Number(await first.locator('[data-testid=twin]').getAttribute('aria-valuemax'));
+    await first.close();
+    const tab = await openPage(`${query}${last}`);
+    const twin = tab.locator('[data-testid=twin]');
+    const bottom = () => tab.locator('[data-testid=ledger-bottom]').getAttribute('data-answers');
+    const cursorX = () => tab.locator('[data-testid=twin-cursor]').evaluate((g) => Number(/translate\(([-\d.]+)/.exec(g.getAttribute('transform'))[1]));
+    // A press by hand where the line sits, without scrolling to it: a
+    // scroll takes the lousa to the paragraph being read.
+    const pressAt = (fraction) => twin.evaluate((svg, f) => {
+      const r = svg.getBoundingClientRect();
+      const at = { clientX: r.left + r.width * f, clientY: r.top + r.height / 2, pointerId: 1, bubbles: true };
+      svg.dispatchEvent(new PointerEvent('pointerdown', at));
+      svg.dispatchEvent(new PointerEvent('pointerup', at));
+    }, fraction);
+    await waitForFrame(tab, last);
+    const atEnd = { answers: await bottom(), x: await cursorX() };
+    await pressAt(0.995);
+    await tab.waitForFunction((x) => {
+      const g = document.querySelector('[data-testid=twin-cursor]');
+      return Number(/translate\(([-\d.]+)/.exec(g.getAttribute('transform'))[1]) > x;
+    }, atEnd.x);
+    assert.equal(await tab.getAttribute('[data-testid=lousa]', 'data-frame'), String(last), 'the lousa stays at its last step');
+    const past = await bottom();
+    assert.notEqual(past, atEnd.answers, 'the keyed line went on');
+    assert.ok(past.split(' ').includes('409'), `the retries heard 409: ${past}`);
+    // Any other move brings the cursor back to the lousa's frame (a key on
+    // the page: focusing the lines would scroll to them).
+    await tab.keyboard.press('j');
+    await waitForFrame(tab, last - 1);
+    assert.ok((await cursorX()) <= atEnd.x, 'back on the lousa\'s run');
+    await tab.close();
+  });
+
   test('seeking to every frame of every built-in (figures printed, not asserted)', async () => {
     const tab = await openPage();
     const scenarios = await tab.locator('[data-testid=scenario] option').evaluateAll((options) => options.map((o) => o.value));

@@ -96,6 +96,10 @@ pub struct Lousa {
     /// The twin timeline and its axis at its width.
     pub twin: Memo<Option<Shared<TwinView>>>,
     pub drawn: Memo<Shared<Drawn>>,
+    /// The two lines' cursor when a press or drag took it past the end of
+    /// the lousa's run: the lousa stays at its last frame while the other
+    /// line goes on to its own end. Any other move clears it.
+    pub beyond: RwSignal<Option<Cursor>>,
     /// The texts that follow the frame: the SQL panel and the ledgers.
     pub at: Memo<AtFrame>,
     runs: StoredValue<Runs>,
@@ -256,15 +260,18 @@ impl Lousa {
             let (width, lang) = (board_width.get(), lang.get());
             run.with(|r| Shared(Arc::new(Drawn::new(r, width, lang))))
         });
+        let beyond = RwSignal::new(None);
         let at = Memo::new(move |_| {
             let (frame, on_board, lang) = (frame.get(), on_board.get(), lang.get());
             let short = stacked.get();
+            let past = beyond.get();
             run.with(|r| {
                 let t = words::sql_texts(r, frame, lang, short);
+                let cursor = past.unwrap_or_else(|| view::cursor_at(r, frame));
                 let ledgers = twin.with(|t| {
                     t.as_ref().map(|t| {
                         [(true, on_board[0]), (false, on_board[1])].map(|(top, shown)| {
-                            words::ledger_view(&t.twin, top, r, frame, shown, lang)
+                            words::ledger_view(&t.twin, top, frame, cursor, shown, lang)
                         })
                     })
                 });
@@ -296,6 +303,7 @@ impl Lousa {
             quiz,
             twin,
             drawn,
+            beyond,
             at,
             runs,
         }
@@ -346,6 +354,7 @@ impl Lousa {
 
     /// Shows `next`, recording it in the URL as `nav` says.
     pub fn go(&self, next: Moment, nav: Nav) {
+        put(self.beyond, None);
         if nav == Nav::Push {
             put(self.problems, Problems::default());
         }
@@ -570,5 +579,17 @@ impl Lousa {
         }
         put(self.playing, false);
         self.seek(frame, nav);
+        let past = self.run.with_untracked(|r| {
+            (frame + 1 == r.frame_count() && cursor > view::cursor_at(r, frame)).then_some(cursor)
+        });
+        put(self.beyond, past);
+    }
+
+    /// Where the two lines' cursor stands: past the lousa's run, or at its
+    /// frame.
+    pub fn cursor(&self) -> Cursor {
+        self.beyond
+            .get()
+            .unwrap_or_else(|| self.run.with(|r| view::cursor_at(r, self.frame.get())))
     }
 }

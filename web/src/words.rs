@@ -128,25 +128,25 @@ pub struct LedgerView {
     pub figures: String,
 }
 
-/// The ledger of the twin's top line (or its bottom one) at the lousa's
-/// `frame` of `run`; `on_board` says whether that line is the lousa's own
-/// world (`Moment::on_board`).
+/// The ledger of the twin's top line (or its bottom one) with the lousa at
+/// `frame` and the two lines' cursor at `cursor`; `on_board` says whether
+/// that line is the lousa's own world (`Moment::on_board`).
 pub fn ledger_view(
     twin: &Twin,
     top: bool,
-    run: &Run,
     frame: usize,
+    cursor: view::Cursor,
     on_board: bool,
     lang: Lang,
 ) -> LedgerView {
     let t = ui(lang);
     let line = if top { &twin.left } else { &twin.right };
     // The world the lousa shows is read at its exact frame; the other at the
-    // same place on the shared axis.
+    // cursor, which may stand past the end of the lousa's run.
     let line_frame = if on_board {
         frame
     } else {
-        view::frame_at_cursor(line, view::cursor_at(run, frame))
+        view::frame_at_cursor(line, cursor)
     };
     let ledger = view::ledger_at(line, line_frame);
     let heard: Vec<String> = ledger
@@ -298,13 +298,34 @@ mod tests {
             lousa_core::story::twin(&scenario, Strategy::CheckThenAct, Strategy::IdempotencyKey)
                 .expect("twin");
         let last = twin.left.frame_count() - 1;
-        let top = ledger_view(&twin, true, &twin.left, last, true, Lang::Pt);
+        let end = view::cursor_at(&twin.left, last);
+        let top = ledger_view(&twin, true, last, end, true, Lang::Pt);
         assert_eq!(
             (top.captures, top.charged_cents, top.double),
             (2, 50_000, true)
         );
-        let bottom = ledger_view(&twin, false, &twin.left, last, false, Lang::En);
+        let bottom = ledger_view(&twin, false, last, end, false, Lang::En);
         assert_eq!((bottom.captures, bottom.on_time.as_str()), (1, "409 201"));
         assert!(bottom.figures.contains("captures: 1"), "{}", bottom.figures);
+    }
+
+    /// When the lousa's run ends first, the cursor goes on along the other
+    /// line, whose ledger then reads that line's own end.
+    #[test]
+    fn past_the_end_of_the_lousas_run_the_other_ledger_goes_on() {
+        let scenario = builtin("crash-before-capture").expect("built-in");
+        let twin =
+            lousa_core::story::twin(&scenario, Strategy::CheckThenAct, Strategy::IdempotencyKey)
+                .expect("twin");
+        let last = twin.left.frame_count() - 1;
+        let (end, later) = (
+            view::cursor_at(&twin.left, last),
+            view::cursor_at(&twin.right, twin.right.frame_count() - 1),
+        );
+        assert!(later > end, "the keyed world goes on after the other ends");
+        let at_end = ledger_view(&twin, false, last, end, false, Lang::En);
+        let past = ledger_view(&twin, false, last, later, false, Lang::En);
+        assert_ne!(at_end.on_time, past.on_time);
+        assert!(past.on_time.contains("409"), "{past:?}");
     }
 }

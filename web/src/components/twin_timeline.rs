@@ -10,7 +10,7 @@ use crate::text::html_lang;
 use crate::words;
 use leptos::prelude::*;
 use lousa_core::Strategy;
-use lousa_core::view::{self, Cursor};
+use lousa_core::view::Cursor;
 
 /// One line's ledger: what it captured and charged, and what the app heard,
 /// with the picker of the line's design.
@@ -97,7 +97,7 @@ pub fn TwinTimeline() -> impl IntoView {
                     lines=twin
                     names=names
                     lang=lang
-                    cursor=move || lousa.run.with(|r| view::cursor_at(r, lousa.frame.get()))
+                    cursor=move || lousa.cursor()
                     frame=move || lousa.frame.get()
                     last=move || lousa.run.with(|r| r.frame_count() - 1)
                     value_text=value_text
