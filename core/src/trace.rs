@@ -368,10 +368,27 @@ pub struct Frame {
     pub clients: Vec<ClientView>,
     pub instances: Vec<InstanceView>,
     pub tables: Vec<TableView>,
-    /// Captures per intent, indexed like `Summary::intents`.
+    /// Charges per intent, indexed like `Summary::intents`: the acquirer's
+    /// captures plus the local effects of `local_effects`.
     pub captures: Vec<u32>,
     pub charged_cents: i64,
+    /// Of `captures`, the orders paid in the database itself (`local-effect`
+    /// debits an account instead of calling the acquirer), per intent;
+    /// empty when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub local_effects: Vec<u32>,
     pub in_flight: Vec<MessageView>,
+}
+
+impl Frame {
+    /// The acquirer's captures per intent: the charges less the local
+    /// effects.
+    pub fn acquirer_captures(&self) -> impl Iterator<Item = u32> + '_ {
+        self.captures
+            .iter()
+            .enumerate()
+            .map(|(i, n)| n - self.local_effects.get(i).copied().unwrap_or(0))
+    }
 }
 
 /// One step of the scheduler: what happened and the world after it.

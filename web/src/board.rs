@@ -12,6 +12,7 @@
 
 use crate::markup::{El, el, short_key, wrap};
 use crate::text::{Ui, charged_times, ui};
+use crate::words;
 use lousa_core::narrate::{self, Lang};
 use lousa_core::run::Run;
 use lousa_core::store::{RowView, all_tables};
@@ -332,7 +333,16 @@ fn instance_block(
     }
 }
 
-fn acquirer_block(state: &Frame, before: &Frame, width: i32, lang: Lang, t: &Ui) -> Block {
+/// The acquirer's box; `counted` names what its number counts
+/// ([`words::charges_word`]).
+fn acquirer_block(
+    state: &Frame,
+    before: &Frame,
+    counted: &'static str,
+    width: i32,
+    lang: Lang,
+    t: &Ui,
+) -> Block {
     let captures: u32 = state.captures.iter().sum();
     let double = view::is_double_charge(state);
     // The intent charged most: its count names the alarm.
@@ -346,9 +356,9 @@ fn acquirer_block(state: &Frame, before: &Frame, width: i32, lang: Lang, t: &Ui)
             class: "big",
             height: BIG_LINE,
         },
-        line(t.captures, "dim"),
-        line(money.clone(), "money"),
     ];
+    wrapped(&mut lines, counted, width, "dim");
+    lines.push(line(money.clone(), "money"));
     if let Some(alarm) = &alarm {
         // Bold capitals are wider than the text the wrap width assumes.
         wrapped(&mut lines, alarm, width * 3 / 4, "alarm");
@@ -365,7 +375,7 @@ fn acquirer_block(state: &Frame, before: &Frame, width: i32, lang: Lang, t: &Ui)
         label: format!(
             "{}: {captures} {}, {} {money}{}",
             t.acquirer,
-            t.captures,
+            counted,
             t.charged,
             alarm.map_or_else(String::new, |alarm| format!(", {alarm}"))
         ),
@@ -940,7 +950,8 @@ fn actors(run: &Run, frame: usize, width: i32, lang: Lang) -> Actors {
         .enumerate()
         .map(|(i, inst)| instance_block(i, inst, state.time_ms, columns.instance.1, lang, t))
         .collect();
-    let acquirer = acquirer_block(state, before, columns.acquirer.1, lang, t);
+    let counted = words::charges_word(run, t);
+    let acquirer = acquirer_block(state, before, counted, columns.acquirer.1, lang, t);
     let mut balancer_lines = Vec::new();
     // A queue hands its deliveries to the consumers itself: where every
     // client is a queue, the box between names who takes them.
@@ -1329,6 +1340,38 @@ mod tests {
         let en = draw(&run, last, 640, Lang::En).markup();
         assert!(en.contains("CHARGED 3 TIMES"), "{en}");
         assert!(!en.contains("TWICE"), "{en}");
+    }
+
+    /// `local-effect` pays the order in the database and never calls the
+    /// acquirer: its box counts orders paid without it, from the first
+    /// frame, and still raises the alarm when a late retry pays twice.
+    #[test]
+    fn orders_paid_without_the_acquirer_are_not_called_captures() {
+        let paid = |name: &str, strategy| {
+            let mut scenario = builtin(name).expect("built-in");
+            scenario.strategy = strategy;
+            let run = lousa_core::run(&scenario).expect("valid");
+            let acquirer = |frame| {
+                let drawn = draw(&run, frame, 640, Lang::Pt).markup();
+                let at = drawn
+                    .find(r#"data-testid="acquirer""#)
+                    .expect("the acquirer's box");
+                drawn[at..].to_string()
+            };
+            (acquirer(0), acquirer(run.frame_count() - 1))
+        };
+        let (start, end) = paid("balance-lost-update", Strategy::LocalEffect);
+        for box_ in [&start, &end] {
+            assert!(box_.contains("pagos sem"), "{box_}");
+            assert!(!box_.contains("capturas"), "{box_}");
+        }
+        let (_, late) = paid("late-retry-after-ttl", Strategy::LocalEffect);
+        assert!(
+            late.contains("EM DOBRO") && late.contains("pagos sem"),
+            "{late}"
+        );
+        let (_, keyed) = paid("timeout-retry", Strategy::IdempotencyKey);
+        assert!(keyed.contains("capturas"), "{keyed}");
     }
 
     #[test]

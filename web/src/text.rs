@@ -78,6 +78,10 @@ pub struct Ui {
     pub waits_for: &'static str,
     pub acquirer: &'static str,
     pub captures: &'static str,
+    /// What the acquirer box counts when every charge was an order paid in
+    /// the database (`local-effect`), or when both kinds happened.
+    pub paid_locally: &'static str,
+    pub charges: &'static str,
     pub charged: &'static str,
     pub database: &'static str,
     pub table: &'static str,
@@ -176,6 +180,8 @@ pub const PT: Ui = Ui {
     waits_for: "espera a linha da instância",
     acquirer: "adquirente",
     captures: "capturas",
+    paid_locally: "pagos sem adquirente",
+    charges: "cobranças",
     charged: "cobrado",
     database: "banco",
     table: "tabela",
@@ -269,6 +275,8 @@ pub const EN: Ui = Ui {
     waits_for: "waits for the row of instance",
     acquirer: "acquirer",
     captures: "captures",
+    paid_locally: "paid without the acquirer",
+    charges: "charges",
     charged: "charged",
     database: "database",
     table: "table",

@@ -178,12 +178,28 @@ pub fn ledger_view(
         double: ledger.double_charged,
         figures: format!(
             "{}: {} · {}: {} · {}: {heard}",
-            t.captures,
+            charges_word(line, t),
             ledger.captures,
             t.charged,
             narrate::amount(ledger.charged_cents, lang),
             t.heard
         ),
+    }
+}
+
+/// What the acquirer box and a ledger count in `run`: the acquirer's
+/// captures, orders paid in the database without it (`local-effect`), or
+/// charges of both kinds. Read at the run's end, so that it holds for
+/// every frame.
+pub fn charges_word(run: &Run, t: &Ui) -> &'static str {
+    let end = run.state_at(run.frame_count() - 1);
+    match (
+        end.local_effects.is_empty(),
+        end.acquirer_captures().any(|n| n > 0),
+    ) {
+        (true, _) => t.captures,
+        (false, false) => t.paid_locally,
+        (false, true) => t.charges,
     }
 }
 
@@ -327,5 +343,25 @@ mod tests {
         let past = ledger_view(&twin, false, last, later, false, Lang::En);
         assert_ne!(at_end.on_time, past.on_time);
         assert!(past.on_time.contains("409"), "{past:?}");
+    }
+
+    /// A line whose charges are orders paid in the database counts them as
+    /// such, not as the acquirer's captures.
+    #[test]
+    fn a_ledger_of_local_effects_says_paid_without_the_acquirer() {
+        let scenario = builtin("balance-lost-update").expect("built-in");
+        let twin =
+            lousa_core::story::twin(&scenario, Strategy::CheckThenAct, Strategy::LocalEffect)
+                .expect("twin");
+        let last = twin.right.frame_count() - 1;
+        let end = view::cursor_at(&twin.right, last);
+        let local = ledger_view(&twin, false, last, end, true, Lang::En);
+        assert!(
+            local.figures.starts_with("paid without the acquirer: 2"),
+            "{}",
+            local.figures
+        );
+        let top = ledger_view(&twin, true, last, end, false, Lang::En);
+        assert!(top.figures.starts_with("captures: "), "{}", top.figures);
     }
 }

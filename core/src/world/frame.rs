@@ -126,6 +126,7 @@ impl World {
             .map(|(n, (_, it))| i64::from(*n) * it.amount_cents)
             .sum::<i64>()
             + recovery::local_effect_cents(self);
+        let local = recovery::local_effects(self);
         Frame {
             time_ms: self.now_ms,
             clients,
@@ -133,6 +134,11 @@ impl World {
             tables,
             captures: recovery::effects_per_intent(self),
             charged_cents,
+            local_effects: if local.iter().all(|&n| n == 0) {
+                Vec::new()
+            } else {
+                local
+            },
             in_flight,
         }
     }

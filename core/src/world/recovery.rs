@@ -410,7 +410,7 @@ pub(crate) fn keys_need_recovery(w: &World) -> bool {
 /// Committed local effects (`local-effect`'s business rows) per intent,
 /// each counted for the intent whose handler inserted it: two intents of one order and amount write rows
 /// alike, and matching rows by their values counted each for both.
-fn local_effects(w: &World) -> Vec<u32> {
+pub(crate) fn local_effects(w: &World) -> Vec<u32> {
     let mut out = vec![0; w.intents.len()];
     for r in w.store.committed_rows("pedido_pago") {
         if let Some(intent) = r[0].as_int().and_then(|id| w.effect_intent(false, id)) {
