@@ -540,6 +540,32 @@ pub fn knowledge(k: &Knowledge, lang: Lang) -> String {
     }
 }
 
+/// What a queue knows of its message, in a queue's words: a queue hears
+/// acks and nacks and delivers again; it has no HTTP statuses or retries.
+pub fn queue_knowledge(k: &Knowledge, lang: Lang) -> String {
+    let l = |pt: &str, en: &str| lang.pick(pt, en).to_string();
+    match k {
+        Knowledge::Waiting { .. } => l("esperando o ack", "waiting for the ack"),
+        Knowledge::Unknown { .. } => l(
+            "não sabe se foi processada",
+            "does not know if it was processed",
+        ),
+        Knowledge::Backoff => l(
+            "esperando para entregar de novo",
+            "waiting to deliver again",
+        ),
+        Knowledge::Answered { status, .. } => {
+            format!("{} {}", lang.pick("recebeu", "got"), ack_word(*status))
+        }
+        _ => knowledge(k, lang),
+    }
+}
+
+/// A consumer's answer to a delivery: an ack (2xx) or a nack.
+pub fn ack_word(status: u16) -> &'static str {
+    if status < 300 { "ack" } else { "nack" }
+}
+
 /// An amount in cents as `lang` writes money.
 pub fn amount(cents: i64, lang: Lang) -> String {
     money(cents, lang)

@@ -1762,6 +1762,7 @@ describe('the built page', () => {
     const late = await showStep(page, 'timeout', 'check-then-act', 'queue-redelivery');
     assert.match(late.narration, /a entrega 1 passa do prazo de visibilidade sem ack/);
     assert.match(await boardText(), /fila 1/, 'the board names the queue');
+    assert.match(await boardText(), /não sabe se foi\s*processada/, 'a queue hears no charge: it does not know if its message was processed');
     assert.doesNotMatch(await boardText(), /cliente 1/);
     assert.equal(late.captures, 1, 'the first consumer has charged and is still waiting to hear so');
     assert.equal(late.rows.length, 0, 'nothing is recorded before the capture');
@@ -1785,6 +1786,7 @@ describe('the built page', () => {
     assert.match(once.narration, /confirma a entrega 3 \(ack\)/, 'the later redelivery is acked without a charge');
     assert.match(await events(), /ON CONFLICT \(message_id\) DO NOTHING RETURNING id, lease_ate_ms → 0 linhas/);
     assert.doesNotMatch(await events(), /estoura o timeout/, 'a queue has no HTTP timeout');
+    assert.doesNotMatch(await boardText(), /503/, 'a nack is no HTTP status');
   });
 
   test('page logs no console errors and throws no page errors', () => {

@@ -196,7 +196,19 @@ fn client_block(
     t: &Ui,
 ) -> Block {
     let (kind, class) = knowledge_kind(&client.knowledge);
-    let knows = narrate::knowledge(&client.knowledge, lang);
+    let knows = if client.queue {
+        narrate::queue_knowledge(&client.knowledge, lang)
+    } else {
+        narrate::knowledge(&client.knowledge, lang)
+    };
+    // A queue hears an ack or a nack, not a status.
+    let said = |status: u16| {
+        if client.queue {
+            narrate::ack_word(status).to_string()
+        } else {
+            status.to_string()
+        }
+    };
     let who = if client.queue {
         Actor::Queue(index as u32)
     } else {
@@ -217,10 +229,10 @@ fn client_block(
             status: answer.status,
         });
         let text = if answer.late {
-            format!("{}: {} ({})", t.last_answer, answer.status, t.late)
+            format!("{}: {} ({})", t.last_answer, said(answer.status), t.late)
         } else {
             status = Some(answer.status);
-            format!("{}: {}", t.last_answer, answer.status)
+            format!("{}: {}", t.last_answer, said(answer.status))
         };
         wrapped(
             &mut lines,
@@ -1372,6 +1384,28 @@ mod tests {
         );
         let (_, keyed) = paid("timeout-retry", Strategy::IdempotencyKey);
         assert!(keyed.contains("capturas"), "{keyed}");
+    }
+
+    /// A queue's box speaks of acks, nacks and deliveries, not of statuses.
+    #[test]
+    fn a_queue_box_says_ack_and_nack() {
+        let mut scenario = builtin("queue-redelivery").expect("built-in");
+        scenario.strategy = Strategy::IdempotencyKey;
+        let run = lousa_core::run(&scenario).expect("valid");
+        let boxes: String = (0..run.frame_count())
+            .map(|f| {
+                let drawn = draw(&run, f, 640, Lang::Pt).markup();
+                let at = drawn
+                    .find(r#"data-testid="client-0""#)
+                    .expect("the queue's box");
+                let end = drawn[at..].find("</g>").map_or(drawn.len(), |e| at + e);
+                drawn[at..end].to_string()
+            })
+            .collect();
+        // The status stays in the data the tests read, not in the words.
+        assert!(boxes.contains(">ouviu: nack<"), "{boxes}");
+        assert!(!boxes.contains(": 503"), "{boxes}");
+        assert!(!boxes.contains("cobrou"), "{boxes}");
     }
 
     #[test]

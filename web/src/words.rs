@@ -149,14 +149,22 @@ pub fn ledger_view(
         view::frame_at_cursor(line, cursor)
     };
     let ledger = view::ledger_at(line, line_frame);
+    // A queue's consumer acks or nacks; an app hears statuses.
+    let clients = &line.initial.clients;
+    let queue = !clients.is_empty() && clients.iter().all(|c| c.queue);
     let heard: Vec<String> = ledger
         .answers
         .iter()
         .map(|a| {
-            if a.late {
-                format!("{} ({})", a.status, t.late)
+            let said = if queue {
+                narrate::ack_word(a.status).to_string()
             } else {
                 a.status.to_string()
+            };
+            if a.late {
+                format!("{said} ({})", t.late)
+            } else {
+                said
             }
         })
         .collect();
@@ -165,6 +173,7 @@ pub fn ledger_view(
     } else {
         heard.join(", ")
     };
+    let who_heard = if queue { t.queue_heard } else { t.heard };
     let on_time: Vec<String> = ledger
         .answers
         .iter()
@@ -182,7 +191,7 @@ pub fn ledger_view(
             ledger.captures,
             t.charged,
             narrate::amount(ledger.charged_cents, lang),
-            t.heard
+            who_heard
         ),
     }
 }
@@ -343,6 +352,26 @@ mod tests {
         let past = ledger_view(&twin, false, last, later, false, Lang::En);
         assert_ne!(at_end.on_time, past.on_time);
         assert!(past.on_time.contains("409"), "{past:?}");
+    }
+
+    /// A queue's line says what the queue heard, acks and nacks, not what
+    /// an app heard.
+    #[test]
+    fn a_queues_ledger_hears_acks_and_nacks() {
+        let scenario = builtin("queue-redelivery").expect("built-in");
+        let twin =
+            lousa_core::story::twin(&scenario, Strategy::CheckThenAct, Strategy::IdempotencyKey)
+                .expect("twin");
+        let last = twin.right.frame_count() - 1;
+        let end = view::cursor_at(&twin.right, last);
+        let keyed = ledger_view(&twin, false, last, end, true, Lang::Pt);
+        assert!(
+            keyed.figures.contains("a fila ouviu: "),
+            "{}",
+            keyed.figures
+        );
+        assert!(keyed.figures.contains("nack"), "{}", keyed.figures);
+        assert!(!keyed.figures.contains("503"), "{}", keyed.figures);
     }
 
     /// A line whose charges are orders paid in the database counts them as
