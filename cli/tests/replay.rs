@@ -443,6 +443,36 @@ fn an_unreachable_server_exits_2_with_its_message() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// A server that answers and refuses (here a role that may not log in) is
+/// named as refusing, with its own words and without the hint about a
+/// server that is not running.
+#[test]
+fn a_server_that_refuses_the_login_says_why() {
+    let Some(url) = database_url() else { return };
+    let role = format!("lousa_replay_nologin_{}", std::process::id());
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("PostgreSQL accepts");
+    admin
+        .batch_execute(&format!(
+            "DROP ROLE IF EXISTS {role}; CREATE ROLE {role} NOLOGIN"
+        ))
+        .expect("the test's server lets it create a role");
+    let config: postgres::Config = url.parse().unwrap();
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let db = config.get_dbname().unwrap_or("postgres").to_string();
+    let their_url = format!("postgres://{role}@127.0.0.1:{port}/{db}");
+    let out = lousa(&["replay", "race-2", "--database-url", &their_url], None);
+    admin.batch_execute(&format!("DROP ROLE {role}")).unwrap();
+    let err = text_of(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "PostgreSQL at {role}@127.0.0.1:{port}/{db} refused the connection: FATAL 28000: role \"{role}\" is not permitted to log in"
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("is the server running"), "{err}");
+}
+
 /// A URL that does not read is named as the URL's fault, without the
 /// hint about a server that is not running, which nothing was asked.
 #[test]

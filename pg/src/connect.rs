@@ -56,7 +56,21 @@ pub fn why(e: &postgres::Error) -> String {
             }
             text
         }
-        None => e.to_string(),
+        // The error's own words are often only its kind ("invalid
+        // configuration", "error connecting to server"): the causes say
+        // what (a password missing, a name that does not resolve).
+        None => {
+            let mut text = e.to_string();
+            let mut cause = std::error::Error::source(e);
+            while let Some(c) = cause {
+                let said = c.to_string();
+                if !text.contains(&said) {
+                    text.push_str(&format!(": {said}"));
+                }
+                cause = c.source();
+            }
+            text
+        }
     }
 }
 
@@ -64,6 +78,7 @@ pub(crate) fn connect(config: &Config) -> Result<Client, PgError> {
     config.connect(NoTls).map_err(|e| PgError::Connect {
         server: describe(config),
         detail: why(&e),
+        answered: e.as_db_error().is_some(),
     })
 }
 

@@ -9,8 +9,13 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PgError {
     /// No connection could be opened (`server` is the URL without its
-    /// password).
-    Connect { server: String, detail: String },
+    /// password). `answered` when the server itself refused (a password,
+    /// a role, a database), rather than never being reached.
+    Connect {
+        server: String,
+        detail: String,
+        answered: bool,
+    },
     /// The URL does not read as a PostgreSQL URL: nothing was tried.
     Url { detail: String },
     /// The role may not create a schema in the database.
@@ -33,7 +38,12 @@ pub enum PgError {
 impl fmt::Display for PgError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PgError::Connect { server, detail } => write!(
+            PgError::Connect {
+                server,
+                detail,
+                answered: true,
+            } => write!(f, "PostgreSQL at {server} refused the connection: {detail}"),
+            PgError::Connect { server, detail, .. } => write!(
                 f,
                 "cannot connect to PostgreSQL at {server}: {detail} (is the server running, \
                  and do the host, port, user and database in the URL exist?)"

@@ -155,7 +155,24 @@ pub fn footer(report: &Report) -> String {
         }
     }
     out.push('\n');
+    out.push_str(&legend(report));
     out.push_str(&verdict_line(report));
+    out
+}
+
+/// What the marks in the left margin mean, for the marks the report used.
+fn legend(report: &Report) -> String {
+    let mut out = String::new();
+    let disagreed = report.steps.iter().any(|l| !l.agree) || report.tables.iter().any(|t| !t.agree);
+    if disagreed {
+        out.push_str(">: where the model and PostgreSQL disagree\n");
+    }
+    if report.steps.iter().any(|l| l.agree && l.race) {
+        out.push_str(
+            "~: a statement after which PostgreSQL woke waiting statements at once, in an \
+             order its scheduler chose (typed by hand, they may wake in another order)\n",
+        );
+    }
     out
 }
 
