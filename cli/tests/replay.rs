@@ -443,25 +443,71 @@ fn an_unreachable_server_exits_2_with_its_message() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// A role of a test's own on the server at `url`, made with `options`
+/// (`LOGIN`, `NOLOGIN`) and, when `create`, granted CREATE on the
+/// database; dropped when the value is.
+struct OwnRole {
+    admin: postgres::Client,
+    name: String,
+    /// Its URL on loopback, without a password.
+    url: String,
+    port: u16,
+    db: String,
+    create: bool,
+}
+
+impl OwnRole {
+    fn new(url: &str, what: &str, options: &str, create: bool) -> OwnRole {
+        let name = format!("lousa_replay_{what}_{}", std::process::id());
+        let mut admin =
+            postgres::Client::connect(url, postgres::NoTls).expect("PostgreSQL accepts");
+        let config: postgres::Config = url.parse().unwrap();
+        let port = config.get_ports().first().copied().unwrap_or(5432);
+        let db = config.get_dbname().unwrap_or("postgres").to_string();
+        let grant = if create {
+            format!("; GRANT CREATE ON DATABASE {db} TO {name}")
+        } else {
+            String::new()
+        };
+        admin
+            .batch_execute(&format!(
+                "DROP ROLE IF EXISTS {name}; CREATE ROLE {name} {options}{grant}"
+            ))
+            .expect("the test's server lets it create a role");
+        OwnRole {
+            admin,
+            url: format!("postgres://{name}@127.0.0.1:{port}/{db}"),
+            name,
+            port,
+            db,
+            create,
+        }
+    }
+}
+
+impl Drop for OwnRole {
+    fn drop(&mut self) {
+        let (name, db) = (&self.name, &self.db);
+        let revoke = if self.create {
+            format!("REVOKE CREATE ON DATABASE {db} FROM {name}; ")
+        } else {
+            String::new()
+        };
+        let _ = self
+            .admin
+            .batch_execute(&format!("{revoke}DROP ROLE {name}"));
+    }
+}
+
 /// A server that answers and refuses (here a role that may not log in) is
 /// named as refusing, with its own words and without the hint about a
 /// server that is not running.
 #[test]
 fn a_server_that_refuses_the_login_says_why() {
     let Some(url) = database_url() else { return };
-    let role = format!("lousa_replay_nologin_{}", std::process::id());
-    let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("PostgreSQL accepts");
-    admin
-        .batch_execute(&format!(
-            "DROP ROLE IF EXISTS {role}; CREATE ROLE {role} NOLOGIN"
-        ))
-        .expect("the test's server lets it create a role");
-    let config: postgres::Config = url.parse().unwrap();
-    let port = config.get_ports().first().copied().unwrap_or(5432);
-    let db = config.get_dbname().unwrap_or("postgres").to_string();
-    let their_url = format!("postgres://{role}@127.0.0.1:{port}/{db}");
-    let out = lousa(&["replay", "race-2", "--database-url", &their_url], None);
-    admin.batch_execute(&format!("DROP ROLE {role}")).unwrap();
+    let own = OwnRole::new(&url, "nologin", "NOLOGIN", false);
+    let (role, port, db) = (&own.name, own.port, &own.db);
+    let out = lousa(&["replay", "race-2", "--database-url", &own.url], None);
     let err = text_of(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
@@ -509,21 +555,10 @@ fn no_url_and_a_bad_timeout_are_refused_by_name() {
 #[test]
 fn a_role_without_create_exits_2_with_its_message() {
     let Some(url) = database_url() else { return };
-    let role = format!("lousa_replay_nocreate_{}", std::process::id());
-    let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("PostgreSQL accepts");
     // A new role has CONNECT on the database through PUBLIC, not CREATE.
-    admin
-        .batch_execute(&format!(
-            "DROP ROLE IF EXISTS {role}; CREATE ROLE {role} LOGIN"
-        ))
-        .expect("the test's server lets it create a role");
-    let mut config: postgres::Config = url.parse().unwrap();
-    config.user(&role);
-    let port = config.get_ports().first().copied().unwrap_or(5432);
-    let db = config.get_dbname().unwrap_or("postgres").to_string();
-    let their_url = format!("postgres://{role}@127.0.0.1:{port}/{db}");
-    let out = lousa(&["replay", "race-2", "--database-url", &their_url], None);
-    admin.batch_execute(&format!("DROP ROLE {role}")).unwrap();
+    let own = OwnRole::new(&url, "nocreate", "LOGIN", false);
+    let (role, db) = (&own.name, &own.db);
+    let out = lousa(&["replay", "race-2", "--database-url", &own.url], None);
     let err = text_of(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
@@ -541,18 +576,8 @@ fn a_role_without_create_exits_2_with_its_message() {
 #[test]
 fn a_role_that_is_no_superuser_agrees() {
     let Some(url) = database_url() else { return };
-    let role = format!("lousa_replay_plain_{}", std::process::id());
-    let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("PostgreSQL accepts");
-    let config: postgres::Config = url.parse().unwrap();
-    let port = config.get_ports().first().copied().unwrap_or(5432);
-    let db = config.get_dbname().unwrap_or("postgres").to_string();
-    admin
-        .batch_execute(&format!(
-            "DROP ROLE IF EXISTS {role}; CREATE ROLE {role} LOGIN; \
-             GRANT CREATE ON DATABASE {db} TO {role}"
-        ))
-        .expect("the test's server lets it create a role");
-    let their_url = format!("postgres://{role}@127.0.0.1:{port}/{db}");
+    let own = OwnRole::new(&url, "plain", "LOGIN", true);
+    let role = &own.name;
     let out = lousa(
         &[
             "replay",
@@ -560,15 +585,10 @@ fn a_role_that_is_no_superuser_agrees() {
             "--strategy",
             "idempotency-key-held-tx",
             "--database-url",
-            &their_url,
+            &own.url,
         ],
         None,
     );
-    admin
-        .batch_execute(&format!(
-            "REVOKE CREATE ON DATABASE {db} FROM {role}; DROP ROLE {role}"
-        ))
-        .unwrap();
     let stdout = exited_0(&out);
     assert!(
         stdout.contains(&format!(

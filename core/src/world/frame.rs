@@ -132,7 +132,7 @@ impl World {
             clients,
             instances,
             tables,
-            captures: recovery::effects_per_intent(self),
+            captures: recovery::effects_with(self, &local),
             charged_cents,
             local_effects: if local.iter().all(|&n| n == 0) {
                 Vec::new()

@@ -430,10 +430,15 @@ pub(crate) fn local_effect_cents(w: &World) -> i64 {
 
 /// Effects per intent: acquirer captures plus committed local effects.
 pub(crate) fn effects_per_intent(w: &World) -> Vec<u32> {
+    effects_with(w, &local_effects(w))
+}
+
+/// [`effects_per_intent`] with the local effects already counted.
+pub(crate) fn effects_with(w: &World, local: &[u32]) -> Vec<u32> {
     w.acquirer
         .captures
         .iter()
-        .zip(local_effects(w))
+        .zip(local)
         .map(|(a, b)| a + b)
         .collect()
 }
