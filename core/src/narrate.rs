@@ -33,6 +33,7 @@ pub fn actor(a: Actor, lang: Lang) -> String {
         Actor::Acquirer => lang.pick("adquirente", "acquirer").into(),
         Actor::Network => lang.pick("rede", "network").into(),
         Actor::Recovery => lang.pick("recuperação", "recovery").into(),
+        Actor::Relay => "relay".into(),
     }
 }
 
@@ -115,6 +116,23 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
     let l = |pt: &str, en: &str| lang.pick(pt, en).to_string();
     let n = |i: u32| i + 1;
     match &e.kind {
+        EventKind::AttemptSent {
+            attempt,
+            retry,
+            unkeyed: true,
+            ..
+        } => match (retry, lang) {
+            (false, Lang::Pt) => format!(
+                "envia a tentativa {}, que chave nenhuma protege",
+                n(*attempt)
+            ),
+            (false, Lang::En) => format!("sends attempt {}, which no key protects", n(*attempt)),
+            (true, Lang::Pt) => format!(
+                "reenvia: tentativa {}, que chave nenhuma protege",
+                n(*attempt)
+            ),
+            (true, Lang::En) => format!("retries: attempt {}, which no key protects", n(*attempt)),
+        },
         EventKind::AttemptSent {
             attempt,
             key,
@@ -210,7 +228,7 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
             (false, Lang::En) => "hears from the acquirer: declined".into(),
         },
         EventKind::AcquirerTimedOut { .. } => l(
-            "desiste de esperar o adquirente: não sabe se cobrou",
+            "desiste de esperar o adquirente: não sabe se ele cobrou",
             "gives up waiting for the acquirer: does not know whether it charged",
         ),
         EventKind::Responded {
@@ -287,7 +305,7 @@ pub fn describe(e: &TraceEvent, lang: Lang) -> String {
         },
         EventKind::TimedOut { attempt, .. } => match lang {
             Lang::Pt => format!(
-                "estoura o timeout da tentativa {}: não sabe se cobrou, se está cobrando ou se o pedido nem chegou",
+                "estoura o timeout da tentativa {}: não sabe se o serviço cobrou, se ainda está cobrando ou se o pedido nem chegou",
                 n(*attempt)
             ),
             Lang::En => format!(
@@ -533,7 +551,8 @@ pub fn knowledge(k: &Knowledge, lang: Lang) -> String {
     match k {
         Knowledge::Idle => l("parado", "idle"),
         Knowledge::Waiting { .. } => l("esperando resposta", "waiting for an answer"),
-        Knowledge::Unknown { .. } => l("não sabe se cobrou", "does not know if it was charged"),
+        // Short, as the client's box on a phone has room for two lines.
+        Knowledge::Unknown { .. } => l("cobrança incerta", "does not know if it was charged"),
         Knowledge::Backoff => l("esperando para reenviar", "waiting to retry"),
         Knowledge::Answered { status, .. } => format!("{} {status}", lang.pick("recebeu", "got")),
         Knowledge::GaveUp => l("desistiu sem resposta", "gave up without an answer"),
@@ -647,6 +666,7 @@ fn reconciled_key(outcome: crate::trace::Reconciliation, lang: Lang) -> &'static
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Strategy;
 
     #[test]
     fn stored_headers_read_as_header_lines() {
@@ -668,6 +688,32 @@ mod tests {
             describe(&e(sent), Lang::En),
             "answers 201 to attempt 2, with Location: /cobrancas/7"
         );
+    }
+
+    #[test]
+    fn an_attempt_names_its_key_only_where_the_design_reads_it() {
+        let first = |strategy| {
+            let mut s = crate::builtins::builtin("timeout-retry").expect("built-in");
+            s.strategy = strategy;
+            let run = crate::run(&s).expect("valid");
+            let sent = run
+                .events()
+                .map(|(_, e)| e)
+                .filter(|e| matches!(e.kind, EventKind::AttemptSent { .. }))
+                .cloned()
+                .collect::<Vec<_>>();
+            (describe(&sent[0], Lang::Pt), describe(&sent[1], Lang::En))
+        };
+        for strategy in [Strategy::Naive, Strategy::CheckThenAct] {
+            let (pt, en) = first(strategy);
+            assert_eq!(pt, "envia a tentativa 1, que chave nenhuma protege");
+            assert_eq!(en, "retries: attempt 2, which no key protects");
+        }
+        for strategy in [Strategy::IdempotencyKey, Strategy::IdempotencyKeyLease] {
+            let (pt, en) = first(strategy);
+            assert!(pt.starts_with("envia a tentativa 1 com a chave "), "{pt}");
+            assert!(en.starts_with("retries: attempt 2 with key "), "{en}");
+        }
     }
 
     #[test]

@@ -17,6 +17,8 @@ pub enum Actor {
     Acquirer,
     Network,
     Recovery,
+    /// The outbox's relay, which publishes what the outbox holds.
+    Relay,
 }
 
 /// What a client knows about its current charge (Jepsen's invoke/ok/fail/info).
@@ -68,6 +70,10 @@ pub enum EventKind {
         intent: u32,
         key: String,
         retry: bool,
+        /// No step of the design that serves the request reads its key, so
+        /// nothing but the order stands between a retry and a new charge.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unkeyed: bool,
     },
     /// The request's body, told for clients whose body is the point (a
     /// timestamp, a reformat); its fingerprint shows in the claim's SQL.

@@ -140,6 +140,9 @@ pub struct Ledger {
     pub answers: Vec<Answer>,
     /// Intents captured more than once so far.
     pub double_charged: bool,
+    /// The account's balance, in a run that debits one: what a lost update
+    /// changes, where the charges add up the same.
+    pub balance_cents: Option<i64>,
 }
 
 /// Captures, money and answers up to and including `frame`.
@@ -173,11 +176,17 @@ pub fn ledger_at(run: &Run, frame: usize) -> Ledger {
             _ => None,
         })
         .collect();
+    let balance_cents = state
+        .tables
+        .iter()
+        .filter(|t| matches!(t.name.as_str(), "conta" | "conta_versionada"))
+        .find_map(|t| row_facts(t, &t.rows.first()?.values).amount_cents);
     Ledger {
         captures: state.captures.iter().sum(),
         charged_cents: state.charged_cents,
         answers,
         double_charged: is_double_charge(state),
+        balance_cents,
     }
 }
 

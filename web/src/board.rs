@@ -587,7 +587,14 @@ fn cell(column: Column, facts: &RowFacts, lang: Lang) -> String {
         Column::Amount => facts
             .amount_cents
             .map_or_else(|| "—".into(), |c| narrate::amount(c, lang)),
-        Column::Status => facts.status.clone().unwrap_or_else(|| "—".into()),
+        // An outbox row's state is the page's word, not a value in SQL as
+        // PROCESSANDO is, so it is said in the reader's language.
+        Column::Status => match facts.status.as_deref() {
+            None => "—".into(),
+            Some("pendente") => lang.pick("pendente", "pending").into(),
+            Some("publicado") => lang.pick("publicado", "published").into(),
+            Some(other) => other.into(),
+        },
         Column::Http => int(facts.http_status),
     }
 }
@@ -1447,9 +1454,29 @@ mod tests {
         let frame = beat_frame(&run, "timeout").expect("beat");
         let drawn = draw(&run, frame, 640, Lang::Pt).markup();
         assert!(drawn.contains(r#"data-knowledge="unknown""#));
-        assert!(drawn.contains("não sabe se cobrou"));
+        assert!(drawn.contains("cobrança incerta"), "{drawn}");
         let english = draw(&run, frame, 640, Lang::En).markup();
         assert!(english.contains("does not know"), "{english}");
+    }
+
+    #[test]
+    fn an_outbox_row_says_whether_its_event_went_out_in_the_readers_language() {
+        let run = lousa_core::run(&builtin("event-outbox").expect("built-in")).expect("valid");
+        let cells = |lang| {
+            (0..run.frame_count())
+                .map(|f| draw(&run, f, 640, lang).markup())
+                .collect::<String>()
+        };
+        let (pt, en) = (cells(Lang::Pt), cells(Lang::En));
+        assert!(
+            pt.contains(">pendente<") && pt.contains(">publicado<"),
+            "{pt}"
+        );
+        assert!(
+            en.contains(">pending<") && en.contains(">published<"),
+            "{en}"
+        );
+        assert!(!en.contains(">pendente<") && !en.contains(">publicado<"));
     }
 
     #[test]

@@ -180,13 +180,18 @@ pub fn ledger_view(
         .filter(|a| !a.late)
         .map(|a| a.status.to_string())
         .collect();
+    // Where an account is debited, its balance is what a lost update
+    // changes: the charges add up the same on both lines.
+    let balance = ledger.balance_cents.map_or_else(String::new, |cents| {
+        format!(" · {}: {}", t.balance, narrate::amount(cents, lang))
+    });
     LedgerView {
         captures: ledger.captures,
         charged_cents: ledger.charged_cents,
         on_time: on_time.join(" "),
         double: ledger.double_charged,
         figures: format!(
-            "{}: {} · {}: {} · {}: {heard}",
+            "{}: {} · {}: {}{balance} · {}: {heard}",
             charges_word(line, t),
             ledger.captures,
             t.charged,
@@ -392,5 +397,38 @@ mod tests {
         );
         let top = ledger_view(&twin, true, last, end, false, Lang::En);
         assert!(top.figures.starts_with("captures: "), "{}", top.figures);
+    }
+
+    /// A pair of balance runs charges the same on both lines; their
+    /// ledgers say what differs, the account's end balance.
+    #[test]
+    fn a_balance_pair_ledger_tells_the_end_balance() {
+        let variant = |name| {
+            let mut s = builtin(name).expect("built-in");
+            s.strategy = Strategy::LocalEffect;
+            s
+        };
+        let twin = lousa_core::story::twin_of(
+            &variant("balance-lost-update"),
+            &variant("balance-version-column"),
+        )
+        .expect("twin");
+        let ends = [&twin.left, &twin.right].map(|run| {
+            let last = run.frame_count() - 1;
+            let top = std::ptr::eq(run, &twin.left);
+            ledger_view(&twin, top, last, view::cursor_at(run, last), true, Lang::Pt).figures
+        });
+        assert!(ends[0].contains("· saldo: R$ 750,00 ·"), "{}", ends[0]);
+        assert!(ends[1].contains("· saldo: R$ 350,00 ·"), "{}", ends[1]);
+        let plain = lousa_core::story::twin(
+            &builtin("timeout-retry").expect("built-in"),
+            Strategy::CheckThenAct,
+            Strategy::IdempotencyKey,
+        )
+        .expect("twin");
+        let last = plain.left.frame_count() - 1;
+        let end = view::cursor_at(&plain.left, last);
+        let no_account = ledger_view(&plain, true, last, end, true, Lang::En).figures;
+        assert!(!no_account.contains("balance"), "{no_account}");
     }
 }

@@ -293,6 +293,6 @@ fn testid(actor: Actor) -> Option<String> {
         Actor::LoadBalancer => Some("load-balancer".into()),
         Actor::Acquirer => Some("acquirer".into()),
         Actor::Database => Some("database".into()),
-        Actor::Network | Actor::Recovery => None,
+        Actor::Network | Actor::Recovery | Actor::Relay => None,
     }
 }

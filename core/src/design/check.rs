@@ -491,6 +491,19 @@ impl Program {
             })
     }
 
+    /// Whether a step reads or writes the request's key, or all it sees of
+    /// a request is its order (naive, check-then-act): the narration then
+    /// says that no key protects the attempt, which the article's line
+    /// "without the key" shows.
+    pub fn reads_key(&self) -> bool {
+        self.sites.iter().any(|s| match &s.shape {
+            Shape::Select { filter: pairs, .. } | Shape::Insert { values: pairs, .. } => {
+                pairs.iter().any(|(_, v)| *v == Source::Key)
+            }
+            _ => false,
+        })
+    }
+
     /// Whether its jobs are a queue's deliveries rather than HTTP requests.
     pub fn serves_queue(&self) -> bool {
         self.design.serves == super::Serves::Queue

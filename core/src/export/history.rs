@@ -131,6 +131,7 @@ pub fn operations(run: &Run) -> Vec<Operation> {
                 intent,
                 key,
                 retry,
+                ..
             } => {
                 let it = run.summary.intents.get(*intent as usize);
                 open.insert(*attempt);

@@ -41,6 +41,7 @@ fn participant(a: Actor) -> String {
         Actor::Acquirer => "ACQ".into(),
         Actor::Network => "NET".into(),
         Actor::Recovery => "REC".into(),
+        Actor::Relay => "REL".into(),
     }
 }
 
@@ -85,8 +86,10 @@ fn participants(run: &Run) -> Vec<Actor> {
     }
     all.extend((0..run.initial.instances.len() as u32).map(Actor::Instance));
     all.extend([Actor::Database, Actor::Acquirer]);
-    if run.events().any(|(_, e)| e.actor == Actor::Recovery) {
-        all.push(Actor::Recovery);
+    for helper in [Actor::Recovery, Actor::Relay] {
+        if run.events().any(|(_, e)| e.actor == helper) {
+            all.push(helper);
+        }
     }
     all
 }
@@ -173,6 +176,7 @@ pub fn mermaid(scenario: &Scenario, run: &Run, lang: Lang) -> String {
                 attempt,
                 key,
                 retry,
+                unkeyed,
                 ..
             } => {
                 let how = if request_dropped.contains(attempt) {
@@ -202,9 +206,15 @@ pub fn mermaid(scenario: &Scenario, run: &Run, lang: Lang) -> String {
                     (true, true) => " (nova tentativa)",
                     (true, false) => " (retry)",
                 };
-                let key_word = lang.pick("chave", "key");
+                // A design that reads no key is told with none, as the
+                // narration tells it.
+                let keyed = if *unkeyed {
+                    String::new()
+                } else {
+                    format!(", {} {key}", lang.pick("chave", "key"))
+                };
                 let text = format!(
-                    "{t} ms POST /cobrancas {attempt_word} {}{again}, {key_word} {key}",
+                    "{t} ms POST /cobrancas {attempt_word} {}{again}{keyed}",
                     attempt + 1
                 );
                 arrow(&mut out, e.actor, how, Actor::LoadBalancer, &text);
@@ -466,6 +476,26 @@ mod tests {
             }
         }
         assert!(checked > 1000, "only {checked} messages");
+    }
+
+    #[test]
+    fn a_request_names_its_key_only_under_a_design_that_reads_it() {
+        let posts = |strategy| {
+            let mut s = crate::builtins::builtin("timeout-retry").expect("built-in");
+            s.strategy = strategy;
+            let text = mermaid(&s, &crate::run(&s).expect("valid"), Lang::En);
+            text.lines()
+                .filter(|l| l.contains("POST /cobrancas"))
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        let (plain, keyed) = (
+            posts(crate::Strategy::CheckThenAct),
+            posts(crate::Strategy::IdempotencyKey),
+        );
+        assert!(plain.len() >= 2, "{plain:?}");
+        assert!(plain.iter().all(|l| !l.contains("key")), "{plain:?}");
+        assert!(keyed.iter().all(|l| l.contains(", key 9d2f")), "{keyed:?}");
     }
 
     /// The labels of a diagram, SQL left out (the text of an arrow to the

@@ -137,6 +137,12 @@ pub fn captures_once(scenario: &Scenario) -> bool {
     program(scenario, Serves::Http).captures_once()
 }
 
+/// Whether the design that serves `scenario`'s HTTP requests reads their
+/// key at all.
+pub fn reads_key(scenario: &Scenario) -> bool {
+    program(scenario, Serves::Http).reads_key()
+}
+
 pub enum Action {
     Sql(StmtInputs),
     Capture,

@@ -64,6 +64,7 @@ impl World {
                 intent: intent_ix,
                 key,
                 retry: n > 0,
+                unkeyed: spec.kind == ClientKind::Http && !handler::reads_key(&self.scenario),
             },
         );
         if tell_body {

@@ -39,7 +39,7 @@ impl World {
             for (intent, order_id) in relay_outbox(self) {
                 self.acquirer.published.push(intent);
                 self.emit(
-                    Actor::Recovery,
+                    Actor::Relay,
                     EventKind::EventPublished {
                         attempt: None,
                         order_id,
