@@ -524,6 +524,35 @@ describe('the built page', () => {
     await tab.close();
   });
 
+  test('a permalink to a world no paragraph names opens at its two lines, which compare that world', async () => {
+    // Anywhere else, the scroll that brings the two lines into view would
+    // cross a paragraph and take the board to that paragraph's world.
+    const query = '?scenario=crash-before-capture&strategy=check-then-act&left=check-then-act&right=idempotency-key&seed=1&frame=3';
+    const tab = await openPage(query);
+    await waitForFrame(tab, 3);
+    await caughtUp(tab);
+    const where = () => tab.evaluate(() => {
+      const wrap = document.querySelector('[data-testid=twin-wrap]').getBoundingClientRect();
+      return {
+        section: document.querySelector('[data-step].is-current')?.closest('section')?.id,
+        twinOnScreen: wrap.top < innerHeight && wrap.bottom > 0,
+      };
+    });
+    assert.deepEqual(await where(), { section: 'duas-linhas', twinOnScreen: true });
+    const board = await readBoard(tab);
+    assert.deepEqual([board.scenario, board.strategy, board.frame], ['crash-before-capture', 'check-then-act', 3], 'the board keeps the link');
+    assert.equal(new URL(tab.url()).search, query);
+    await tab.mouse.wheel(0, 10);
+    await caughtUp(tab);
+    assert.equal((await readBoard(tab)).scenario, 'crash-before-capture', 'a nudge keeps the link');
+    await tab.close();
+    // A world a paragraph names still opens at that paragraph.
+    const story = await openPage('?scenario=held-transaction&strategy=idempotency-key-held-tx&frame=13');
+    await waitForFrame(story, 13);
+    assert.equal((await story.evaluate(() => document.querySelector('[data-step].is-current')?.closest('section')?.id)), 'cuidados');
+    await story.close();
+  });
+
   test('at the article\'s end the board\'s top is still on screen', async () => {
     const tab = await openPage('', { width: 1280, height: 800 });
     await tab.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
@@ -754,7 +783,7 @@ describe('the built page', () => {
     const index = steps.findIndex((s) => s.step === 'timeout');
     await scrollToStep(tab, index);
     await tab.waitForFunction(() => document.querySelector('[data-testid=lousa]').dataset.beats.split(' ').includes('timeout'));
-    assert.match(await tab.locator('[data-testid=narration]').textContent(), /não sabe se cobrou|estoura o timeout/);
+    assert.match(await tab.locator('[data-testid=narration]').textContent(), /não sabe se o serviço cobrou|estoura o timeout/);
     const before = await readBoard(tab);
     // A click where the button is: Playwright's click would first scroll it
     // fully into view, and scrolling moves the lousa to another paragraph.

@@ -129,7 +129,11 @@ impl Steps {
     /// scrolled to the reading line and taken as the one followed, without
     /// moving the board. A permalink then shows its text beside its exact
     /// frame, and holds until the reader scrolls past a paragraph boundary.
-    /// Then starts following the paragraphs.
+    /// A world no paragraph names opens at the two lines' paragraph, so
+    /// that its two lines show beside its board: anywhere else, the scroll
+    /// that brings them into view would cross a paragraph and take the
+    /// board to that paragraph's world. Then starts following the
+    /// paragraphs.
     pub fn open_at_moment(&self) {
         self.place_at_moment();
         self.0.borrow_mut().following = true;
@@ -139,8 +143,14 @@ impl Steps {
     fn place_at_moment(&self) {
         let mut t = self.0.borrow_mut();
         let frame = t.lousa.moment.get_untracked().frame;
+        let in_world = t.in_world();
         // The last of the world's paragraphs at or before the frame.
-        let Some((i, _)) = t.in_world().into_iter().rfind(|(_, f)| *f <= frame) else {
+        let place = match in_world.iter().rfind(|(_, f)| *f <= frame) {
+            Some(&(i, _)) => Some(i),
+            None if in_world.is_empty() => t.two_lines_paragraph(),
+            None => None,
+        };
+        let Some(i) = place else {
             return;
         };
         let (line, _) = reading_line(&t.steps[i]);
@@ -225,6 +235,16 @@ impl Tracker {
             }
         }
         out
+    }
+
+    /// The paragraph shown just above the two lines' slot, if the page
+    /// has one (an embedding page has none).
+    fn two_lines_paragraph(&self) -> Option<usize> {
+        self.steps.iter().position(|p| {
+            dom::shown(p)
+                && p.next_element_sibling()
+                    .is_some_and(|next| next.class_list().contains("twin-slot"))
+        })
     }
 
     fn report(&mut self, entries: &Array) {
