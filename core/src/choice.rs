@@ -129,6 +129,9 @@ pub struct ScheduleParseError {
 pub enum Expected {
     /// A choice in base 36 (`0`-`9`, `a`-`z`), before any `x`.
     Choice,
+    /// A choice of base-36 digits that no choice point could have: past
+    /// `u32::MAX`.
+    SmallerChoice,
     /// A decimal run length of 1 or more after the `x` of `cxN`.
     RunLength,
     /// No more than [`SCHEDULE_LEN_MAX`] choices in all.
@@ -139,6 +142,10 @@ impl fmt::Display for ScheduleParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.expected {
             Expected::Choice => "a base-36 choice (0-9, a-z)".to_string(),
+            Expected::SmallerChoice => format!(
+                "a base-36 choice of at most {} (a choice point has a few alternatives)",
+                to_base36(u32::MAX)
+            ),
             Expected::RunLength => {
                 "a decimal run length of 1 or more after 'x', as in 0x6".to_string()
             }
@@ -185,7 +192,15 @@ impl FromStr for Schedule {
                 Some((d, r)) => (d, run_length(r).map_err(fail)?),
                 None => (part, 1),
             };
-            let c = u32::from_str_radix(digit, 36).map_err(|_| fail(Expected::Choice))?;
+            let c = u32::from_str_radix(digit, 36).map_err(|_| {
+                // Digits that only overflow are a number too large, not a typo.
+                let digits = !digit.is_empty() && digit.chars().all(|c| c.is_ascii_alphanumeric());
+                fail(if digits {
+                    Expected::SmallerChoice
+                } else {
+                    Expected::Choice
+                })
+            })?;
             // Checked: a run length from a link can be near usize::MAX, and on
             // wasm32 that is only u32::MAX, so a plain sum would wrap past the
             // limit and the expansion would ask for all the memory there is.
@@ -451,6 +466,14 @@ mod tests {
         assert_eq!(
             e.to_string(),
             r#"schedule: at character 3 ("zz!"): expected a base-36 choice (0-9, a-z)"#
+        );
+        // Base-36 digits that overflow a choice are too large, not garbage.
+        let e = "0-9999999".parse::<Schedule>().unwrap_err();
+        assert_eq!((e.position, e.expected), (2, Expected::SmallerChoice));
+        assert!(
+            e.to_string()
+                .ends_with("of at most 1z141z3 (a choice point has a few alternatives)"),
+            "{e}"
         );
         let e = "  0-1x".parse::<Schedule>().unwrap_err();
         assert_eq!((e.position, e.expected), (4, Expected::RunLength));
