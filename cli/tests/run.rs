@@ -366,3 +366,88 @@ fn the_lesson_names_each_edit_that_solves_a_challenge() {
     let header = out.lines().next().unwrap();
     assert!(out.lines().all(|l| at(l) == at(header)), "{out}");
 }
+
+/// The words of a command line as a POSIX shell splits them, for the
+/// single quotes `reproduce` uses.
+fn shell_words(line: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted, mut started) = (Vec::new(), String::new(), false, false);
+    for c in line.chars() {
+        match c {
+            '\'' => (quoted, started) = (!quoted, true),
+            ' ' if !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                }
+                started = false;
+            }
+            _ => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
+}
+
+/// A history names the command that writes it again, byte for byte: for a
+/// built-in, an edited one (its link), a design run and a scenario file.
+#[test]
+fn a_history_says_the_command_that_writes_it_again() {
+    let dir = std::env::temp_dir().join(format!("lousa-reproduce-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (ok, own, err) = lousa(&["scenarios", "timeout-retry", "--format", "json"]);
+    assert!(ok, "{err}");
+    let mut own: serde_json::Value = serde_json::from_str(&own).unwrap();
+    own["name"] = "minha corrida".into();
+    own["acquirer"]["latency_ms"] = 2500.into();
+    std::fs::write(dir.join("minha corrida.json"), own.to_string()).unwrap();
+    let in_dir = |args: &[String]| {
+        Command::new(env!("CARGO_BIN_EXE_lousa"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("the binary runs")
+    };
+    for args in [
+        vec!["timeout-retry"],
+        vec!["race-2", "--strategy", "idempotency-key", "--seed", "3"],
+        vec!["timeout-retry", "--design", "idempotency-key-catch"],
+        vec![
+            "race-3",
+            "--strategy",
+            "check-then-act",
+            "--schedule",
+            "1-0-1",
+        ],
+        vec!["minha corrida.json", "--strategy", "idempotency-key"],
+    ] {
+        let mut first: Vec<String> = vec!["export".into()];
+        first.extend(args.iter().map(|a| a.to_string()));
+        first.extend(["--format".into(), "history".into()]);
+        let out = in_dir(&first);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let history: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let line = history["reproduce"].as_str().expect("a reproduce line");
+        let words = shell_words(line);
+        assert_eq!(words[0], "lousa", "{line}");
+        let again = in_dir(&words[1..]);
+        assert!(
+            again.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&again.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&again.stdout),
+            String::from_utf8_lossy(&out.stdout),
+            "{line}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -8,7 +8,9 @@
 //!
 //! ```json
 //! {"format": "lousa-history/1", "scenario": "race-2", "strategy": "check-then-act",
-//!  "seed": 7, "schedule": "0", "history": [
+//!  "seed": 7, "schedule": "0",
+//!  "reproduce": "lousa export race-2 --strategy check-then-act --seed 7 --schedule 0 --format history",
+//!  "history": [
 //!   {"index": 0, "type": "invoke", "f": "charge", "process": 0, "attempt": 0, "intent": 0,
 //!    "order_id": 123, "amount_cents": 25000, "key": "9d2f…", "retry": false, "time_ms": 0},
 //!   {"index": 3, "type": "ok", "f": "charge", "process": 0, "attempt": 0, "intent": 0,
@@ -17,7 +19,9 @@
 //! ]}
 //! ```
 //!
-//! `history` holds one `invoke` per attempt (one HTTP request a client sent)
+//! `reproduce` is the command that writes the same history again (a
+//! scenario from a file is named as `<name>.json`, the file the workshop's
+//! editor saves). `history` holds one `invoke` per attempt (one HTTP request a client sent)
 //! and, after it, at most one completion of that attempt, all in time order
 //! (ties in the order the simulation ran them); `index` numbers them from 0.
 //!
@@ -96,6 +100,10 @@ pub struct History {
     pub design: Option<String>,
     pub seed: u64,
     pub schedule: String,
+    /// The `lousa export` command that writes this history again: the
+    /// scenario as a built-in's name, the link of its edits or its file.
+    #[serde(default)]
+    pub reproduce: String,
     pub history: Vec<Operation>,
 }
 
@@ -207,6 +215,15 @@ pub fn history(scenario: &Scenario, run: &Run) -> String {
         design: scenario.program().map(|p| p.design().name.clone()),
         seed: run.seed,
         schedule: run.schedule.clone(),
+        reproduce: super::command::lousa(
+            "export",
+            scenario,
+            run,
+            &format!(
+                "--seed {} --schedule {} --format history",
+                run.seed, run.schedule
+            ),
+        ),
         history: Vec::new(),
     };
     let head = serde_json::to_string(&head).expect("a history serializes");

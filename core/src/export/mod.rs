@@ -9,6 +9,7 @@
 //!   invoke / ok / fail / info, as Jepsen and Porcupine read them;
 //! - [`mermaid`]: a Mermaid `sequenceDiagram` of the run's messages.
 
+mod command;
 mod history;
 mod mermaid;
 mod psql;

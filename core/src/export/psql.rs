@@ -89,14 +89,16 @@ pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
     // The take-home's check: the same statements on the attendee's server,
     // with the model's outcome beside PostgreSQL's for each.
     let replay = format!(
-        "--   lousa replay {} --strategy {}{} --schedule {} --database-url postgres://USER@HOST:PORT/DB\n",
-        shell_word(&scenario_arg(scenario)),
-        run.strategy,
-        scenario.program().map_or_else(String::new, |p| format!(
-            " --design {}",
-            shell_word(&design_arg(p))
-        )),
-        run.schedule
+        "--   {}\n",
+        super::command::lousa(
+            "replay",
+            scenario,
+            run,
+            &format!(
+                "--schedule {} --database-url postgres://USER@HOST:PORT/DB",
+                run.schedule
+            )
+        )
     );
     out.push_str(say(
         "-- Para conferir cada resultado no seu PostgreSQL 15 com um comando, rode\n",
@@ -222,44 +224,6 @@ fn capture_line(
             c.call + 1
         ),
     };
-}
-
-/// How `lousa replay` finds `scenario`: a built-in's name; a built-in
-/// edited, as the link of its edits (what the workshop's editor makes);
-/// else the JSON file the editor saves, `<name>.json`. The strategy is
-/// left out of the link: the replay line gives it.
-fn scenario_arg(scenario: &Scenario) -> String {
-    let Some(builtin) = crate::builtins::builtin(&scenario.name) else {
-        return format!("{}.json", scenario.name);
-    };
-    let mut own = scenario.clone();
-    own.strategy = builtin.strategy;
-    crate::link::encode(&scenario.name, &own).unwrap_or_else(|| scenario.name.clone())
-}
-
-/// `word` as one word of a POSIX shell: as it is when it holds nothing the
-/// shell reads, else in single quotes.
-fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word.chars().all(|c| {
-            c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/' | ',' | '+' | '=')
-        });
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
-
-/// How `lousa replay --design` finds `p`: a built-in design's name, or the
-/// JSON file the workshop's design tab saves as `<name>.json`.
-fn design_arg(p: &crate::design::Program) -> String {
-    let name = &p.design().name;
-    if crate::design::builtin::is_builtin(p) {
-        name.clone()
-    } else {
-        format!("{name}.json")
-    }
 }
 
 #[cfg(test)]
