@@ -531,6 +531,15 @@ fn a_malformed_url_is_refused_as_a_url() {
         "{err}"
     );
     assert!(!err.contains("is the server running"), "{err}");
+    // A port past its range is named, with the range.
+    let url = "postgres://postgres@127.0.0.1:99999/postgres";
+    let out = lousa(&["replay", "race-2", "--database-url", url], None);
+    let err = text_of(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("invalid value for option `port`, a number from 1 to 65535"),
+        "{err}"
+    );
 }
 
 #[test]

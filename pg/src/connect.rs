@@ -17,8 +17,13 @@ pub const SUPPORTED_VERSIONS: std::ops::Range<i32> = 150_000..160_000;
 
 /// The URL's settings, with a connect timeout when it names none.
 pub fn config(url: &str) -> Result<Config, PgError> {
-    let mut config: Config = url.parse().map_err(|e: postgres::Error| PgError::Url {
-        detail: e.to_string(),
+    let mut config: Config = url.parse().map_err(|e: postgres::Error| {
+        let mut detail = why(&e);
+        // The client names the option; the limit is ours to say.
+        if detail.ends_with("option `port`") {
+            detail.push_str(", a number from 1 to 65535");
+        }
+        PgError::Url { detail }
     })?;
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(CONNECT_TIMEOUT);
