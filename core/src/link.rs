@@ -379,7 +379,9 @@ pub fn encode(base: &str, scenario: &Scenario) -> Option<String> {
     let to = serde_json::to_value(scenario).expect("a scenario is JSON");
     let mut out = base.to_string();
     let mut edits = 0;
-    diff(&from, &to, &mut Vec::new(), &mut out, &mut edits);
+    diff(&from, &to, &mut Vec::new(), &mut |path, value| {
+        push_edit(path, value, &mut out, &mut edits)
+    });
     if edits > limits::EDITS_MAX
         && let (Value::Object(a), Value::Object(b)) = (&from, &to)
     {
@@ -393,7 +395,26 @@ pub fn encode(base: &str, scenario: &Scenario) -> Option<String> {
     Some(out)
 }
 
-fn diff(from: &Value, to: &Value, path: &mut Vec<Segment>, out: &mut String, edits: &mut usize) {
+/// The paths (`clients.0.timeout_ms`) at which `to` differs from `from`,
+/// as a link would write its edits: what an attendee changed.
+pub fn changes(from: &Scenario, to: &Scenario) -> Vec<String> {
+    let from = serde_json::to_value(from).expect("a scenario is JSON");
+    let to = serde_json::to_value(to).expect("a scenario is JSON");
+    let mut out = Vec::new();
+    diff(&from, &to, &mut Vec::new(), &mut |path, _| {
+        out.push(link_text(path))
+    });
+    out
+}
+
+/// Calls `edit` with each path at which `to` differs from `from`, and the
+/// value there.
+fn diff(
+    from: &Value,
+    to: &Value,
+    path: &mut Vec<Segment>,
+    edit: &mut dyn FnMut(&[Segment], &Value),
+) {
     match (from, to) {
         _ if from == to => {}
         // Objects of one kind differ field by field, and a field the old one
@@ -406,8 +427,8 @@ fn diff(from: &Value, to: &Value, path: &mut Vec<Segment>, out: &mut String, edi
             for (key, value) in b {
                 path.push(Segment::Key(key.clone()));
                 match a.get(key) {
-                    Some(old) => diff(old, value, path, out, edits),
-                    None => push_edit(path, value, out, edits),
+                    Some(old) => diff(old, value, path, edit),
+                    None => edit(path, value),
                 }
                 path.pop();
             }
@@ -415,11 +436,11 @@ fn diff(from: &Value, to: &Value, path: &mut Vec<Segment>, out: &mut String, edi
         (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
             for (i, (old, new)) in a.iter().zip(b).enumerate() {
                 path.push(Segment::Index(i));
-                diff(old, new, path, out, edits);
+                diff(old, new, path, edit);
                 path.pop();
             }
         }
-        _ => push_edit(path, to, out, edits),
+        _ => edit(path, to),
     }
 }
 

@@ -82,9 +82,10 @@ fn every_challenge_is_solved_and_none_is_met_at_its_start() {
                     );
                 }
             }
-            (Solution::Edit(text), How::Edit) => {
+            (Solution::Edit(text), How::Edit(_)) => {
                 let edited = c.scenario_from(text).expect("the edited link decodes");
                 assert_ne!(edited, start, "{}: the edit changes nothing", c.id);
+                assert_eq!(c.edit_fits(&edited), Ok(()), "{}", c.id);
                 let run = run_schedule(&edited, &Schedule::default()).expect("valid");
                 assert!(c.met_by_run(&run, 0), "{}", c.id);
                 assert!(!c.met_by_run(&run, 1), "{}: an edit takes no picks", c.id);
@@ -178,4 +179,62 @@ fn every_challenge_is_well_formed() {
         }
     }
     assert_eq!(challenge("nope"), None);
+}
+
+/// An edit challenge counts only the edits its task allows: a fault makes
+/// the goal's outcome without the lesson's fix (retries dropped on the
+/// way charge once with a key minted per retry), and "change one value"
+/// is one value. A single wait of the held row is what "waits 1 s" means,
+/// not seven short ones that add up to it.
+#[test]
+fn edit_challenges_count_only_the_edits_their_task_allows() {
+    use lousa_core::lesson::EditMisfit;
+    let edited = |id: &str, link: &str| {
+        let c = challenge(id).expect("a challenge");
+        (c, c.scenario_from(link).expect("a link"))
+    };
+    let met = |c: &Challenge, s: &lousa_core::Scenario| {
+        let run = run_schedule(s, &Schedule::default()).expect("valid");
+        c.edit_fits(s).is_ok() && c.met_by_run(&run, 0)
+    };
+    let dropped = r#"new-key-per-retry;faults=[{"kind":"drop-request","attempt":2},{"kind":"drop-request","attempt":3},{"kind":"drop-request","attempt":4}]"#;
+    let (c, s) = edited("chave-por-tentativa", dropped);
+    assert_eq!(c.edit_fits(&s), Err(EditMisfit::Faults));
+    let run = run_schedule(&s, &Schedule::default()).expect("valid");
+    assert!(
+        c.met_by_run(&run, 0),
+        "the goal alone is met: the rule is what refuses it"
+    );
+    assert!(!met(c, &s));
+    let (c, s) = edited(
+        "chave-por-tentativa",
+        "new-key-per-retry;clients.0.timeout_ms=9000",
+    );
+    assert_eq!(
+        c.edit_fits(&s),
+        Err(EditMisfit::NotClient("clients.0.timeout_ms".into()))
+    );
+    let (c, s) = edited(
+        "chave-por-tentativa",
+        "new-key-per-retry;clients.0.new_key_per_retry=false",
+    );
+    assert!(met(c, &s));
+
+    let queued = "held-transaction;acquirer.latency_ms=500;clients.0.timeout_ms=50;clients.0.retries_max=20;clients.0.backoff_ms=0";
+    let (c, s) = edited("transacao-aberta", queued);
+    assert!(matches!(c.edit_fits(&s), Err(EditMisfit::NotOneValue(p)) if p.len() == 3));
+    let run = run_schedule(&s, &Schedule::default()).expect("valid");
+    assert!(run.summary.blocked_ms >= 1_000, "the waits add up past 1 s");
+    assert!(!c.met_by_run(&run, 0), "but none of them alone waits 1 s");
+    let (c, s) = edited(
+        "transacao-aberta",
+        "held-transaction;acquirer.latency_ms=4000",
+    );
+    assert!(met(c, &s));
+
+    let crashed = r#"lost-response;faults=[{"kind":"crash","instance":0,"at_ms":100,"restart_after_ms":1000}]"#;
+    let (c, s) = edited("processando-responde-409", crashed);
+    assert_eq!(c.edit_fits(&s), Err(EditMisfit::Faults));
+    let (c, s) = edited("processando-responde-409", "lost-response");
+    assert_eq!(c.edit_fits(&s), Err(EditMisfit::Nothing));
 }

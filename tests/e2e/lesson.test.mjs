@@ -134,6 +134,37 @@ describe('the lesson', () => {
     await tab.close();
   });
 
+  test('an edit counts only as its task allows, and the panel says why not', async () => {
+    // Retries dropped on the way charge once even with a key minted per
+    // retry: the goal's outcome without the lesson's fix.
+    const tab = await open('?modo=oficina&desafio=chave-por-tentativa');
+    await tab.click('[data-testid=editor] summary');
+    const faults = tab.locator('[data-field="faults"] textarea');
+    await faults.fill('[{"kind":"drop-request","attempt":2},{"kind":"drop-request","attempt":3},{"kind":"drop-request","attempt":4}]');
+    await faults.press('Tab');
+    await tab.waitForSelector('[data-testid=edit-misfit]');
+    assert.match(await tab.textContent('[data-testid=edit-misfit]'), /sem falhas injetadas/);
+    assert.equal(await tab.getAttribute('[data-testid=workshop] [data-testid=acquirer]', 'data-captures'), '1', 'the run charges once');
+    assert.equal(await met(tab), 'false', 'but the challenge is not met');
+    await faults.fill('[]');
+    await faults.press('Tab');
+    await tab.waitForSelector('[data-testid=edit-misfit]', { state: 'detached' });
+    // The fix the task asks for, in the editor already open.
+    await tab.locator('[data-field="clients.0.new_key_per_retry"] input').setChecked(false);
+    await tab.waitForSelector('[data-testid=challenge][data-met=true]');
+    await tab.close();
+
+    // The last challenge solved first: the lesson is not done, and the
+    // panel offers the first challenge left.
+    const last = LESSON[LESSON.length - 1];
+    const end = await open(`?modo=oficina&desafio=${last.id}`);
+    await solve(end, last);
+    await end.waitForSelector('[data-testid=challenge][data-met=true]', { timeout: RUN_TIMEOUT_MS });
+    assert.equal(await end.locator('[data-testid=lesson-done]').count(), 0);
+    assert.match(await end.getAttribute('[data-testid=next-challenge]', 'href'), new RegExp(`desafio=${LESSON[0].id}`));
+    await end.close();
+  });
+
   test('a challenge reads in English, with its own words', async () => {
     const [entry] = LESSON;
     const pt = await open(`?modo=oficina&desafio=${entry.id}`);

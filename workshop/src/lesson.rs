@@ -9,7 +9,7 @@ use crate::state::Ws;
 use crate::texts::{Words, words};
 use crate::url::{self, Setup};
 use leptos::prelude::*;
-use lousa_core::lesson::{self, Challenge, How};
+use lousa_core::lesson::{self, Challenge, EditMisfit, How};
 use lousa_core::narrate::Lang;
 
 /// Where the browser keeps the solved challenges' ids, comma-separated.
@@ -66,7 +66,7 @@ pub fn link_to(c: &Challenge, lang: Lang) -> String {
 fn how_words(how: How, w: &Words) -> &'static str {
     match how {
         How::Picks => w.lesson_by_picks,
-        How::Edit => w.lesson_by_edit,
+        How::Edit(_) => w.lesson_by_edit,
         How::Explore => w.lesson_by_explore,
     }
 }
@@ -81,7 +81,11 @@ fn met(c: &Challenge, ws: Ws, whole: Whole) -> bool {
     }
     let link = ws.link();
     let built_in = c.scenario.split(';').next().unwrap_or(c.scenario);
-    let picks = ws.choices.with(Vec::len);
+    // Choices past the last one off first come, first served (what "play
+    // out the rest" adds) change nothing, and are no picks.
+    let picks = ws
+        .choices
+        .with(|c| c.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1));
     match c.how {
         How::Explore => whole.with(|(of, counting)| {
             of.as_ref()
@@ -89,7 +93,8 @@ fn met(c: &Challenge, ws: Ws, whole: Whole) -> bool {
                 && matches!(counting, Counting::Done(r) if c.goal.met_by_report(r))
         }),
         How::Picks if link != c.scenario => false,
-        How::Edit if ws.scenario.get() != built_in || link == c.scenario => false,
+        How::Edit(_) if ws.scenario.get() != built_in || link == c.scenario => false,
+        How::Edit(_) if ws.built.with(|s| c.edit_fits(s).is_err()) => false,
         _ => ws
             .whole
             .with(|r| r.as_ref().is_some_and(|r| c.met_by_run(r, picks))),
@@ -203,12 +208,24 @@ pub fn ChallengePanel(whole: Whole, solved: RwSignal<Vec<String>>) -> impl IntoV
             let w = words(lang);
             let solved_here = done_now.get() || solved.with(|s| s.iter().any(|d| d == c.id));
             solved_here.then(|| {
-                let onward = match next {
-                    Some(n) => view! {
+                // After the last challenge, the lesson is done only when
+                // every challenge is; else the first one left is offered.
+                let left = solved.with(|s| {
+                    lesson::LESSON
+                        .iter()
+                        .find(|x| x.id != c.id && !s.iter().any(|d| d == x.id))
+                });
+                let onward = match (next, left) {
+                    (Some(n), _) => view! {
                         <a data-testid="next-challenge" href=link_to(n, lang)>{w.lesson_next}</a>
                     }
                     .into_any(),
-                    None => view! { <strong data-testid="lesson-done">{w.lesson_done}</strong> }
+                    (None, Some(l)) => view! {
+                        {w.lesson_left}" "
+                        <a data-testid="next-challenge" href=link_to(l, lang)>{l.title.get(lang)}</a>
+                    }
+                    .into_any(),
+                    (None, None) => view! { <strong data-testid="lesson-done">{w.lesson_done}</strong> }
                         .into_any(),
                 };
                 // A picks goal is judged on where the picks lead: the
@@ -232,6 +249,28 @@ pub fn ChallengePanel(whole: Whole, solved: RwSignal<Vec<String>>) -> impl IntoV
                     </div>
                 }
             })
+        };
+        // An edit the task does not allow, said as soon as it is made.
+        let misfit = move || {
+            let w = words(ws.lang.get());
+            let built_in = c.scenario.split(';').next().unwrap_or(c.scenario);
+            if ws.scenario.get() != built_in {
+                return None;
+            }
+            let why = ws.built.with(|s| c.edit_fits(s)).err()?;
+            let said = match why {
+                EditMisfit::Nothing => return None,
+                EditMisfit::Faults => w.edit_misfit_faults.to_string(),
+                EditMisfit::NotOneValue(paths) => {
+                    let more = if paths.len() > 4 { ", …" } else { "" };
+                    let shown = paths[..paths.len().min(4)].join(", ");
+                    format!("{} {shown}{more}.", w.edit_misfit_one_value)
+                }
+                EditMisfit::NotClient(path) => format!("{} {path}.", w.edit_misfit_client),
+            };
+            Some(
+                view! { <p class="edit-misfit" data-testid="edit-misfit" role="status">{said}</p> },
+            )
         };
         Some(view! {
             <section
@@ -258,6 +297,7 @@ pub fn ChallengePanel(whole: Whole, solved: RwSignal<Vec<String>>) -> impl IntoV
                         format!("{} ({} {} {})", w.lesson_hint, shown_hints.get().min(c.hints.len()), w.of_word, c.hints.len())
                     }}
                 </button>
+                {misfit}
                 {success}
             </section>
         })
@@ -294,7 +334,10 @@ mod tests {
 
     #[test]
     fn every_edit_a_solution_needs_is_a_field_of_the_editor() {
-        for c in lesson::LESSON.iter().filter(|c| c.how == How::Edit) {
+        for c in lesson::LESSON
+            .iter()
+            .filter(|c| matches!(c.how, How::Edit(_)))
+        {
             let start = c.start().expect("the challenge's scenario");
             let offered: Vec<String> = crate::edit::fields(&start)
                 .into_iter()

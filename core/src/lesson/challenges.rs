@@ -1,7 +1,7 @@
 //! The lesson's challenges, in the order the workshop plays them: the
 //! first post's race, then the second post's state machine.
 
-use super::{Challenge, Goal, How};
+use super::{Challenge, Edits, Goal, How};
 use crate::predict::Said;
 use crate::property::{AT_MOST_ONE_CAPTURE, NO_KEY_STUCK};
 use crate::scenario::Strategy;
@@ -70,8 +70,8 @@ pub const LESSON: &[Challenge] = &[
             ),
         ],
         success: said(
-            "Duas escolhas de rota bastaram. Em instâncias diferentes, a ordem de chegada intercala os passos, e os dois SELECTs leem a tabela vazia antes de qualquer commit. Em testes locais as requisições chegam uma de cada vez e isso quase nunca aparece; sob carga, aparece.",
-            "Two routing choices were enough. On different instances, arrival order interleaves the steps, and both SELECTs read the empty table before either commits. In local tests requests arrive one at a time and this hardly ever shows; under load, it does.",
+            "Bastou mandar as duas tentativas para instâncias diferentes. Lá, a ordem de chegada intercala os passos, e os dois SELECTs leem a tabela vazia antes de qualquer commit. Em testes locais as requisições chegam uma de cada vez e isso quase nunca aparece; sob carga, aparece.",
+            "Sending the two attempts to different instances was enough. There, arrival order interleaves the steps, and both SELECTs read the empty table before either commits. In local tests requests arrive one at a time and this hardly ever shows; under load, it does.",
         ),
     },
     Challenge {
@@ -86,7 +86,7 @@ pub const LESSON: &[Challenge] = &[
         ),
         scenario: "timeout-retry;clients.0.timeout_ms=5000",
         strategy: Strategy::CheckThenAct,
-        how: How::Edit,
+        how: How::Edit(Edits::OneValue),
         goal: Goal::DoubleCharge { picks_max: None },
         hints: &[
             said(
@@ -99,8 +99,8 @@ pub const LESSON: &[Challenge] = &[
             ),
         ],
         success: said(
-            "Com o timeout abaixo dos 3 s do adquirente, o app desiste sem saber se a cobrança aconteceu e reenvia. O reenvio encontra a primeira tentativa ainda sem commit e cobra outra vez. Um timeout maior só esconde o problema: um adquirente mais lento, ou um clique duplo, o traz de volta.",
-            "With the timeout below the acquirer's 3 s, the app gives up without knowing whether the charge happened, and sends again. The retry finds the first attempt still uncommitted and charges again. A longer timeout only hides the problem: a slower acquirer, or a double click, brings it back.",
+            "Com o timeout abaixo do tempo que o adquirente leva, o app desiste sem saber se a cobrança aconteceu e reenvia. O reenvio encontra a primeira tentativa ainda sem commit e cobra outra vez. Um timeout maior só esconde o problema: um adquirente mais lento, ou um clique duplo, o traz de volta.",
+            "With the timeout below the time the acquirer takes, the app gives up without knowing whether the charge happened, and sends again. The retry finds the first attempt still uncommitted and charges again. A longer timeout only hides the problem: a slower acquirer, or a double click, brings it back.",
         ),
     },
     Challenge {
@@ -142,7 +142,7 @@ pub const LESSON: &[Challenge] = &[
         ),
         scenario: "lost-response",
         strategy: Strategy::IdempotencyKey,
-        how: How::Edit,
+        how: How::Edit(Edits::OneValue),
         goal: Goal::ClientHears { status: 409 },
         hints: &[
             said(
@@ -202,7 +202,7 @@ pub const LESSON: &[Challenge] = &[
         ),
         scenario: "held-transaction;acquirer.latency_ms=500",
         strategy: Strategy::IdempotencyKeyHeldTx,
-        how: How::Edit,
+        how: How::Edit(Edits::OneValue),
         goal: Goal::Waits { ms: 1_000 },
         hints: &[
             said(
@@ -231,7 +231,7 @@ pub const LESSON: &[Challenge] = &[
         ),
         scenario: "new-key-per-retry",
         strategy: Strategy::IdempotencyKey,
-        how: How::Edit,
+        how: How::Edit(Edits::ClientsNotTimes),
         goal: Goal::OneCharge,
         hints: &[
             said(
@@ -260,7 +260,7 @@ pub const LESSON: &[Challenge] = &[
         ),
         scenario: "unknown-reconciled;recovery_every_ms=60000",
         strategy: Strategy::IdempotencyKeyLease,
-        how: How::Edit,
+        how: How::Edit(Edits::OneValue),
         goal: Goal::HearsReconciled,
         hints: &[
             said(

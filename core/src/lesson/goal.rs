@@ -19,8 +19,8 @@ pub enum Goal {
     /// A later attempt of an intent receives the same 2xx status and body
     /// as an earlier one did: the stored response, replayed.
     Replayed,
-    /// Statements spend at least `ms` in all waiting on another
-    /// transaction's row.
+    /// One statement waits at least `ms` on another transaction's row
+    /// (several short waits are a queue, not the held row the task means).
     Waits { ms: u64 },
     /// Recovery completes a stuck key from the acquirer's answer that it
     /// captured, and afterwards a client receives a 2xx.
@@ -58,7 +58,9 @@ impl Goal {
                         && first.body == later.body
                 })
             }),
-            Goal::Waits { ms } => s.blocked_ms >= ms,
+            Goal::Waits { ms } => run.events().any(
+                |(_, e)| matches!(e.kind, EventKind::SqlResumed { waited_ms, .. } if waited_ms >= ms),
+            ),
             Goal::HearsReconciled => {
                 let reconciled = run.events().find_map(|(f, e)| match e.kind {
                     EventKind::Reconciled {

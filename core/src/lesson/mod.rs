@@ -51,10 +51,36 @@ pub struct Challenge {
 pub enum How {
     /// Makes choices by hand on the scheduler, on the scenario as given.
     Picks,
-    /// Edits the scenario, then runs it first come, first served.
-    Edit,
+    /// Edits the scenario, then runs it first come, first served: such
+    /// edits as the task allows.
+    Edit(Edits),
     /// Runs the explorer over every interleaving.
     Explore,
+}
+
+/// Which edits an edit challenge counts, as its task words them. Faults
+/// never count: a fault can make the goal's outcome without the lesson's
+/// fix (dropped retries charge once with a key minted per retry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Edits {
+    /// One value of the scenario ("mude um valor").
+    OneValue,
+    /// The clients' fields, none of them a time ("corrija o cliente, sem
+    /// mexer nos tempos").
+    ClientsNotTimes,
+}
+
+/// Why an edited scenario does not count for its challenge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EditMisfit {
+    /// Nothing was changed.
+    Nothing,
+    /// A fault was added, removed or changed.
+    Faults,
+    /// More than the one value the task allows: the paths changed.
+    NotOneValue(Vec<String>),
+    /// A path outside the clients, or a time: the first such.
+    NotClient(String),
 }
 
 impl How {
@@ -62,7 +88,7 @@ impl How {
     pub fn name(self) -> &'static str {
         match self {
             How::Picks => "picks",
-            How::Edit => "edit",
+            How::Edit(_) => "edit",
             How::Explore => "explore",
         }
     }
@@ -89,8 +115,41 @@ impl Challenge {
     pub fn met_by_run(&self, run: &Run, picks: usize) -> bool {
         match self.how {
             How::Picks => self.goal.met_by_run(run, picks),
-            How::Edit => picks == 0 && self.goal.met_by_run(run, picks),
+            How::Edit(_) => picks == 0 && self.goal.met_by_run(run, picks),
             How::Explore => false,
+        }
+    }
+}
+
+impl Challenge {
+    /// Whether `edited` (under the challenge's strategy) changes the
+    /// challenge's scenario only as its task allows; a challenge solved
+    /// another way takes any scenario.
+    pub fn edit_fits(&self, edited: &Scenario) -> Result<(), EditMisfit> {
+        let How::Edit(allowed) = self.how else {
+            return Ok(());
+        };
+        let start = self.start().map_err(|_| EditMisfit::Nothing)?;
+        let changed = link::changes(&start, edited);
+        if changed.is_empty() {
+            return Err(EditMisfit::Nothing);
+        }
+        if changed
+            .iter()
+            .any(|p| p == "faults" || p.starts_with("faults."))
+        {
+            return Err(EditMisfit::Faults);
+        }
+        match allowed {
+            Edits::OneValue if changed.len() > 1 => Err(EditMisfit::NotOneValue(changed)),
+            Edits::OneValue => Ok(()),
+            Edits::ClientsNotTimes => match changed
+                .iter()
+                .find(|p| !p.starts_with("clients.") || p.ends_with("_ms"))
+            {
+                Some(p) => Err(EditMisfit::NotClient(p.clone())),
+                None => Ok(()),
+            },
         }
     }
 }

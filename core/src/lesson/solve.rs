@@ -58,7 +58,7 @@ pub fn solve(challenge: &Challenge) -> Result<Solved, String> {
     let start = challenge.start().map_err(|e| e.to_string())?;
     match challenge.how {
         How::Picks => solve_by_picks(challenge, &start),
-        How::Edit => solve_by_edit(challenge),
+        How::Edit(_) => solve_by_edit(challenge),
         How::Explore => solve_by_exploring(challenge, &start),
     }
 }
@@ -149,6 +149,12 @@ fn solve_by_edit(challenge: &Challenge) -> Result<Solved, String> {
     let base = challenge.scenario.split(';').next().unwrap_or_default();
     let text = link::encode(base, &edited).ok_or("the link names no built-in")?;
     let scenario = challenge.scenario_from(&text).map_err(|e| e.to_string())?;
+    challenge.edit_fits(&scenario).map_err(|e| {
+        format!(
+            "{}: the known edit {text} does not fit: {e:?}",
+            challenge.id
+        )
+    })?;
     let run = run_schedule(&scenario, &Schedule::default()).map_err(|e| e.to_string())?;
     if !challenge.met_by_run(&run, 0) {
         return Err(format!(

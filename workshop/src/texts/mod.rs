@@ -104,6 +104,14 @@ pub struct Words {
     pub lesson_not_shown_yet: &'static str,
     pub lesson_play_out: &'static str,
     pub lesson_done: &'static str,
+    /// After the last challenge, before the first one still unsolved.
+    pub lesson_left: &'static str,
+    /// Why an edit does not count for its challenge: a fault, more than
+    /// the one value (followed by the paths changed), a field outside the
+    /// clients or a time (followed by it).
+    pub edit_misfit_faults: &'static str,
+    pub edit_misfit_one_value: &'static str,
+    pub edit_misfit_client: &'static str,
     pub share_title: &'static str,
     /// Before the moment's link on a printed handout.
     pub handout_link: &'static str,
