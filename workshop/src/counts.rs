@@ -471,6 +471,8 @@ fn result(r: &Report, w: &'static Words, limit: Option<u32>, lang: Lang) -> impl
         .collect_view();
     view! {
         <p data-testid="explore-status">{head}</p>
+        // Its own scroll: on a phone the table is wider than the page.
+        <div class="outcomes-scroll">
         <table class="outcomes" data-testid="outcomes">
             <thead>
                 <tr>
@@ -482,6 +484,7 @@ fn result(r: &Report, w: &'static Words, limit: Option<u32>, lang: Lang) -> impl
             </thead>
             <tbody>{rows}</tbody>
         </table>
+        </div>
         <h3>{w.properties_title}</h3>
         <ul class="properties">{properties}</ul>
     }
