@@ -310,6 +310,22 @@ describe('the workshop\'s design tab', () => {
     await tab.close();
   });
 
+  test('checking a design elsewhere, then going back to the strategy, returns to the world the attendee was on', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const tab = await open('?modo=oficina&scenario=timeout-retry&strategy=idempotency-key');
+    await tab.click('[data-testid=design-tab] summary');
+    await tab.selectOption('[data-testid=design-start]', 'claim-after-capture');
+    await check(tab);
+    // The check runs on its own world, under that world's strategy, as
+    // lousa explore --design does.
+    assert.equal(query(tab).get('scenario'), 'race-2');
+    assert.equal(query(tab).get('strategy'), 'check-then-act');
+    await tab.click('[data-testid=design-off]');
+    await tab.waitForFunction(() => !new URL(location.href).searchParams.has('design'));
+    assert.equal(query(tab).get('scenario'), 'timeout-retry');
+    assert.equal(query(tab).get('strategy'), 'idempotency-key');
+    await tab.close();
+  });
+
   test('a design the link cannot use is named, and the strategy\'s handler runs', async () => {
     const json = JSON.stringify({ name: 'x', tables: [{ name: 'cobranca' }], steps: [{ label: 'a', do: 'capture', next: 'b' }] });
     const tab = await open(`?modo=oficina&scenario=race-2&design=${encodeURIComponent(json)}`);

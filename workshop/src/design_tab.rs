@@ -21,6 +21,7 @@ use lousa_core::design::{
 use lousa_core::explore::{Modality, words as property_words};
 use lousa_core::json::FieldError;
 use lousa_core::narrate::Lang;
+use lousa_core::scenario::Strategy;
 use lousa_core::store::Isolation;
 use std::sync::Arc;
 
@@ -62,8 +63,22 @@ pub fn DesignTab(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView 
     });
     let w = move || words(ws.lang.get());
     let program = move || checked.get().ok();
+    // The world and strategy on the board before a design took it: running
+    // or checking a design may move to another world and strategy, and
+    // "back to the strategy" returns to these.
+    let before = StoredValue::new(None::<(&'static str, String, Strategy)>);
+    let remember = move || {
+        if ws.design.with_untracked(Option::is_none) {
+            before.set_value(Some((
+                ws.scenario.get_untracked(),
+                ws.edits.get_untracked(),
+                ws.strategy.get_untracked(),
+            )));
+        }
+    };
     let run_on_board = move |_| {
         if let Some(p) = program() {
+            remember();
             // A design shows where it can run: a consumer, or a debit where
             // no account is open, moves the board to the scenario it is
             // checked on.
@@ -84,6 +99,7 @@ pub fn DesignTab(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView 
     };
     let check = move |_| {
         if let Some(p) = program() {
+            remember();
             // The scenario's own strategy, as `lousa explore --design`
             // keeps it: a design's *sometimes* property is its strategy's.
             let name = check_on.get_untracked();
@@ -140,6 +156,10 @@ pub fn DesignTab(whole: Whole, fast: Fast, explorer: Explorer) -> impl IntoView 
                     {format!("{} {}.", w().on_board, p.design().name)} " "
                     <button data-testid="design-off" on:click=move |_| {
                         ws.design.set(None);
+                        if let Some((scenario, edits, strategy)) = before.get_value() {
+                            ws.choose_world(scenario, strategy);
+                            ws.set_edits(edits);
+                        }
                         ws.restart();
                     }>{w().off}</button>
                 </p>
