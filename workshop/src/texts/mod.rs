@@ -360,6 +360,96 @@ pub fn refusal(text: &str, lang: Lang) -> String {
     }
     // Longer shapes first: a later, shorter one must not split them.
     const SHAPES: &[(&str, &str)] = &[
+        // A design's check (lousa_core::design): whole sentences first.
+        (
+            ", so PostgreSQL refuses this ON CONFLICT (42P10); add it to tables[].unique",
+            ", e o PostgreSQL recusa este ON CONFLICT (42P10); inclua-a em tables[].unique",
+        ),
+        (
+            " has no UNIQUE constraint on ",
+            " não tem restrição UNIQUE em ",
+        ),
+        (
+            " is never reached from the first step",
+            " nunca é alcançado a partir do primeiro passo",
+        ),
+        (
+            "answers with the transaction still open",
+            "responde com a transação ainda aberta",
+        ),
+        (
+            "no transaction is open here to end",
+            "não há transação aberta aqui para encerrar",
+        ),
+        (
+            "BEGIN inside a transaction already open",
+            "BEGIN dentro de uma transação já aberta",
+        ),
+        (
+            " is reached inside a transaction (from ",
+            " é alcançado dentro de uma transação (vindo de ",
+        ),
+        (") and outside one (from ", ") e fora dela (vindo de "),
+        (
+            "the last step needs a \"next\" (or a branch with \"if\": \"always\"): it would run off the end without responding",
+            "o último passo precisa de um \"next\" (ou de um ramo com \"if\": \"always\"): sem isso o handler terminaria sem responder",
+        ),
+        (
+            "a jump back needs \"again\" (how many times at most), so that the loop ends",
+            "uma volta precisa de \"again\" (quantas vezes no máximo), para que o laço termine",
+        ),
+        ("jumps back to ", "volta para "),
+        (
+            "only a capture's branches ask what the acquirer said",
+            "só os ramos de uma captura perguntam o que o adquirente disse",
+        ),
+        (
+            "a capture runs no statement: ask ",
+            "uma captura não roda comando: pergunte ",
+        ),
+        (
+            "the statement returns no rows: a select, an insert with \"returning\", an update or a delete does",
+            "o comando não devolve linhas: um select, um insert com \"returning\", um update ou um delete devolvem",
+        ),
+        (
+            "this answer reads the row: give it under ",
+            "esta resposta lê a linha: ponha-a sob ",
+        ),
+        ("the row read has no ", "a linha lida não tem a coluna "),
+        (
+            " is not an HTTP status (100 to 599)",
+            " não é um status HTTP (100 a 599)",
+        ),
+        ("unknown SQLSTATE ", "SQLSTATE desconhecido "),
+        ("unknown table ", "tabela desconhecida "),
+        (
+            " is not among the design's tables",
+            " não está entre as tabelas do projeto",
+        ),
+        (" has no column ", " não tem a coluna "),
+        (" (it has: ", " (ela tem: "),
+        (" is named twice", " aparece duas vezes"),
+        (" already labels steps[", " já é o rótulo de steps["),
+        (
+            "a design needs at least one step",
+            "um projeto precisa de ao menos um passo",
+        ),
+        (
+            "a design names at least one table",
+            "um projeto usa ao menos uma tabela",
+        ),
+        (
+            "a select reads at least one column",
+            "um select lê ao menos uma coluna",
+        ),
+        (
+            "an update sets at least one column",
+            "um update grava ao menos uma coluna",
+        ),
+        (
+            "name the columns of a UNIQUE constraint",
+            "nomeie as colunas de uma restrição UNIQUE",
+        ),
         (
             " appears twice: each value is a column or a row of its own",
             " aparece duas vezes: cada valor ocupa uma coluna ou uma linha só sua",
@@ -473,6 +563,10 @@ pub fn refusal(text: &str, lang: Lang) -> String {
         ),
         ("..=", " a "),
         ("edit ", "edição "),
+        // Last: short pieces the sentences above may hold.
+        ("\" (or \"estado\") column", "\" (ou \"estado\")"),
+        ("\" column", "\""),
+        (" or ", " ou "),
     ];
     let mut out = text.to_string();
     for (en, pt) in SHAPES {
@@ -631,6 +725,17 @@ mod tests {
         )
         .unwrap();
         goto["steps"][0]["on"][0]["goto"] = json!("nowhere");
+        // The key design, broken one way at a time.
+        let broken = |f: &dyn Fn(&mut serde_json::Value)| {
+            let mut d = serde_json::to_value(
+                lousa_core::design::builtin::named("idempotency-key")
+                    .unwrap()
+                    .design(),
+            )
+            .unwrap();
+            f(&mut d);
+            d.to_string()
+        };
         let mut unnamed = goto.clone();
         unnamed["name"] = json!("");
         let axis = |t: &str| t.parse::<lousa_core::sweep::Axis>().unwrap_err();
@@ -674,6 +779,11 @@ mod tests {
             design("null"),
             design(&goto.to_string()),
             design(&unnamed.to_string()),
+            design(&broken(&|d| d["tables"][0]["unique"] = json!([]))),
+            design(&broken(&|d| d["steps"][0]["on"] = json!([]))),
+            design(&broken(&|d| d["tables"][0]["name"] = json!("nope"))),
+            design(&broken(&|d| d["steps"] = json!([]))),
+            design(&broken(&|d| d["tables"] = json!([]))),
             design(&"x".repeat(70_000)),
             axis("abc=x"),
             axis("instances=4..1:2"),
@@ -700,6 +810,22 @@ mod tests {
                 .collect();
             assert!(left.is_empty(), "{en}\n  → {pt}\n  still English: {left:?}");
         }
+        let unique = refusal(
+            &design(&broken(&|d| d["tables"][0]["unique"] = json!([]))),
+            Lang::Pt,
+        );
+        assert!(
+            unique.ends_with("cobranca não tem restrição UNIQUE em (idempotency_key), e o PostgreSQL recusa este ON CONFLICT (42P10); inclua-a em tables[].unique"),
+            "{unique}"
+        );
+        let unreached = refusal(
+            &design(&broken(&|d| d["steps"][0]["on"] = json!([]))),
+            Lang::Pt,
+        );
+        assert!(
+            unreached.contains("\" nunca é alcançado a partir do primeiro passo"),
+            "{unreached}"
+        );
         assert_eq!(
             refusal(&edit("clients", json!([])), Lang::Pt),
             "edição 1, clients: é preciso ao menos um cliente"
