@@ -154,6 +154,17 @@ describe('the lesson', () => {
     await tab.waitForSelector('[data-testid=challenge][data-met=true]');
     await tab.close();
 
+    // Solved stays solved when later picks undo it, and the panel says the
+    // board now shows another run (schedule 1 charges twice, 1-1 once).
+    const first = await open(`?modo=oficina&desafio=${LESSON[0].id}`);
+    await first.click('[data-testid=pick][data-choice="1"]');
+    await first.waitForSelector('[data-testid=challenge][data-met=true]');
+    assert.equal(await first.locator('[data-testid=moved-on]').count(), 0);
+    await first.click('[data-testid=pick][data-choice="1"]');
+    await first.waitForSelector('[data-testid=challenge][data-met=false]');
+    assert.match(await first.textContent('[data-testid=moved-on]'), /não é a que o resolveu/);
+    await first.close();
+
     // The last challenge solved first: the lesson is not done, and the
     // panel offers the first challenge left.
     const last = LESSON[LESSON.length - 1];
@@ -161,7 +172,9 @@ describe('the lesson', () => {
     await solve(end, last);
     await end.waitForSelector('[data-testid=challenge][data-met=true]', { timeout: RUN_TIMEOUT_MS });
     assert.equal(await end.locator('[data-testid=lesson-done]').count(), 0);
-    assert.match(await end.getAttribute('[data-testid=next-challenge]', 'href'), new RegExp(`desafio=${LESSON[0].id}`));
+    const left = new URLSearchParams(await end.getAttribute('[data-testid=next-challenge]', 'href')).get('desafio');
+    const unsolved = await end.locator('[data-testid=lesson-item][data-solved=false]').evaluateAll((items) => items.map((li) => li.dataset.challenge));
+    assert.equal(left, unsolved[0], 'the first challenge left, in lesson order');
     await end.close();
   });
 

@@ -241,9 +241,14 @@ pub fn ChallengePanel(whole: Whole, solved: RwSignal<Vec<String>>) -> impl IntoV
                         </p>
                     }
                 });
+                // Solved stays solved; the board may show another run now.
+                let moved_on = (!done_now.get()).then(|| {
+                    view! { <p data-testid="moved-on">{w.lesson_moved_on}</p> }
+                });
                 view! {
                     <div class="challenge-success" data-testid="challenge-success" role="status">
                         <p><strong>{w.lesson_solved}</strong>" "{c.success.get(lang)}</p>
+                        {moved_on}
                         {not_shown}
                         <p>{onward}</p>
                     </div>

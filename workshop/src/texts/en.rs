@@ -80,6 +80,7 @@ pub const EN: Words = Words {
     lesson_next: "Next challenge →",
     lesson_not_shown_yet: "The board still stands at a choice: after yours, the rest of the way, first come first served, already gets there.",
     lesson_play_out: "Play out the rest",
+    lesson_moved_on: "The board has changed since: the challenge stays solved, but the run it shows now is not the one that solved it.",
     lesson_done: "Lesson complete: you went through every challenge.",
     lesson_left: "Still to do:",
     edit_misfit_faults: "Does not count yet: this challenge is solved without injected faults. Take out the ones you added.",

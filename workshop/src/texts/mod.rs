@@ -103,6 +103,9 @@ pub struct Words {
     /// board still stands at a choice point, before it shows it.
     pub lesson_not_shown_yet: &'static str,
     pub lesson_play_out: &'static str,
+    /// Beside "solved" when the board has moved on to a run that no
+    /// longer meets the goal: the success text is about the run that did.
+    pub lesson_moved_on: &'static str,
     pub lesson_done: &'static str,
     /// After the last challenge, before the first one still unsolved.
     pub lesson_left: &'static str,

@@ -80,6 +80,7 @@ pub const PT: Words = Words {
     lesson_next: "Próximo desafio →",
     lesson_not_shown_yet: "A lousa ainda está parada numa escolha: com as suas, o resto do caminho, primeiro a chegar, já chega lá.",
     lesson_play_out: "Ver o resto do caminho",
+    lesson_moved_on: "A lousa mudou depois disso: o desafio continua resolvido, mas a execução que ela mostra agora não é a que o resolveu.",
     lesson_done: "Lição concluída: você passou por todos os desafios.",
     lesson_left: "Ainda falta:",
     edit_misfit_faults: "Ainda não conta: este desafio se resolve sem falhas injetadas. Tire as falhas que você pôs.",
