@@ -9,6 +9,7 @@ use crate::state::Ws;
 use crate::texts::{Words, words};
 use crate::url::{self, Setup};
 use leptos::prelude::*;
+use lousa_core::choice::Schedule;
 use lousa_core::lesson::{self, Challenge, EditMisfit, How};
 use lousa_core::narrate::Lang;
 
@@ -80,12 +81,9 @@ fn met(c: &Challenge, ws: Ws, whole: Whole) -> bool {
         return false;
     }
     let link = ws.link();
-    let built_in = c.scenario.split(';').next().unwrap_or(c.scenario);
     // Choices past the last one off first come, first served (what "play
     // out the rest" adds) change nothing, and are no picks.
-    let picks = ws
-        .choices
-        .with(|c| c.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1));
+    let picks = ws.choices.with(|c| Schedule(c.clone()).trimmed().0.len());
     match c.how {
         How::Explore => whole.with(|(of, counting)| {
             of.as_ref()
@@ -93,7 +91,7 @@ fn met(c: &Challenge, ws: Ws, whole: Whole) -> bool {
                 && matches!(counting, Counting::Done(r) if c.goal.met_by_report(r))
         }),
         How::Picks if link != c.scenario => false,
-        How::Edit(_) if ws.scenario.get() != built_in || link == c.scenario => false,
+        How::Edit(_) if ws.scenario.get() != c.built_in() || link == c.scenario => false,
         How::Edit(_) if ws.built.with(|s| c.edit_fits(s).is_err()) => false,
         _ => ws
             .whole
@@ -258,8 +256,7 @@ pub fn ChallengePanel(whole: Whole, solved: RwSignal<Vec<String>>) -> impl IntoV
         // An edit the task does not allow, said as soon as it is made.
         let misfit = move || {
             let w = words(ws.lang.get());
-            let built_in = c.scenario.split(';').next().unwrap_or(c.scenario);
-            if ws.scenario.get() != built_in {
+            if ws.scenario.get() != c.built_in() {
                 return None;
             }
             let why = ws.built.with(|s| c.edit_fits(s)).err()?;

@@ -491,10 +491,9 @@ impl Program {
             })
     }
 
-    /// Whether a step reads or writes the request's key, or all it sees of
-    /// a request is its order (naive, check-then-act): the narration then
-    /// says that no key protects the attempt, which the article's line
-    /// "without the key" shows.
+    /// Whether a step reads or writes the request's key. Naive and
+    /// check-then-act see only a request's order: their narration says no
+    /// key protects the attempt, as the article's line "without the key".
     pub fn reads_key(&self) -> bool {
         self.sites.iter().any(|s| match &s.shape {
             Shape::Select { filter: pairs, .. } | Shape::Insert { values: pairs, .. } => {

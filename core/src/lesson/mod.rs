@@ -95,6 +95,12 @@ impl How {
 }
 
 impl Challenge {
+    /// The built-in the challenge's link edits (`race-2` of
+    /// `race-2;db_latency_ms=5`).
+    pub fn built_in(&self) -> &'static str {
+        self.scenario.split(';').next().unwrap_or(self.scenario)
+    }
+
     /// The scenario the challenge starts from: its link decoded, under its
     /// strategy.
     pub fn start(&self) -> Result<Scenario, LinkError> {

@@ -146,8 +146,7 @@ fn solve_by_edit(challenge: &Challenge) -> Result<Solved, String> {
     // Edited as the link's built-in has it, so the link carries no strategy.
     let given = link::decode(challenge.scenario).map_err(|e| e.to_string())?;
     let edited = link::edit(&given, &edits).map_err(|e| e.to_string())?;
-    let base = challenge.scenario.split(';').next().unwrap_or_default();
-    let text = link::encode(base, &edited).ok_or("the link names no built-in")?;
+    let text = link::encode(challenge.built_in(), &edited).ok_or("the link names no built-in")?;
     let scenario = challenge.scenario_from(&text).map_err(|e| e.to_string())?;
     challenge.edit_fits(&scenario).map_err(|e| {
         format!(

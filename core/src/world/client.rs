@@ -64,7 +64,10 @@ impl World {
                 intent: intent_ix,
                 key,
                 retry: n > 0,
-                unkeyed: spec.kind == ClientKind::Http && !handler::reads_key(&self.scenario),
+                // A quiet world (the explorer's) keeps no events: no need to ask.
+                unkeyed: !self.quiet
+                    && spec.kind == ClientKind::Http
+                    && !handler::reads_key(&self.scenario),
             },
         );
         if tell_body {
