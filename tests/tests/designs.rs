@@ -823,3 +823,65 @@ fn random_designs_are_mostly_valid_and_refused_for_many_reasons() {
          {debits} with a debit"
     );
 }
+
+/// A write that matches no row says so, as psql does (`UPDATE 0`), rather
+/// than "ok": a key claim whose conflict branch was deleted goes on to
+/// store its answer under a row it never got back: it has no id, so the
+/// UPDATE's WHERE says NULL, it is told "0 afetadas", and the answer names
+/// no charge.
+#[test]
+fn a_write_that_matches_nothing_is_told_as_zero_rows() {
+    use lousa_core::narrate::{Lang, sql_outcome};
+    use lousa_core::trace::{EventKind, SqlOutcome};
+    let (_, json) = design::builtin::ALL
+        .iter()
+        .find(|(n, _)| *n == "idempotency-key")
+        .expect("listed");
+    let mut v: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    v["steps"][0]["on"] = serde_json::json!([]);
+    v["steps"].as_array_mut().expect("steps").truncate(3);
+    let broken = Arc::new(Design::from_json(&v.to_string()).expect("still valid"));
+    let mut s = builtins::builtin("race-2").expect("built-in");
+    s.design = Some(broken);
+    let run = lousa_core::run(&s).expect("runs");
+    let updates: Vec<&SqlOutcome> = run
+        .events()
+        .filter_map(|(_, e)| match &e.kind {
+            EventKind::Sql { sql, outcome, .. } if sql.starts_with("UPDATE") => Some(outcome),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        updates.contains(&&SqlOutcome::Affected { count: 1 }),
+        "the first attempt stores its answer: {updates:?}"
+    );
+    let none = updates
+        .iter()
+        .find(|o| ***o == SqlOutcome::Affected { count: 0 })
+        .unwrap_or_else(|| panic!("the second attempt's UPDATE matched no row: {updates:?}"));
+    assert!(!updates.contains(&&SqlOutcome::Ok), "{updates:?}");
+    assert_eq!(sql_outcome(none, Lang::Pt), "0 afetadas");
+    assert_eq!(sql_outcome(none, Lang::En), "0 affected");
+    let texts: Vec<String> = run
+        .events()
+        .filter_map(|(_, e)| match &e.kind {
+            EventKind::Sql { sql, .. } if sql.starts_with("UPDATE") => Some(sql.clone()),
+            EventKind::Responded { body, .. } => Some(body.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.ends_with("WHERE id = NULL")),
+        "{texts:#?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains(r#""cobranca_id": null"#)),
+        "{texts:#?}"
+    );
+    assert!(
+        !texts
+            .iter()
+            .any(|t| t.contains("id = 0") || t.contains("cobranca_id\": 0")),
+        "{texts:#?}"
+    );
+}

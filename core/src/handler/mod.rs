@@ -34,7 +34,8 @@ pub struct Job {
     pub capture_result: Option<bool>,
     pub waiting_since_ms: Option<u64>,
     pub waiting_sql: Option<crate::text::Text>,
-    pub waiting_returns_rows: bool,
+    /// What the statement it waits on will answer with.
+    pub waiting_shape: ResultShape,
     pub response: Option<(u16, crate::text::Text)>,
     /// The prepared response's headers (jsonb text), when it has any.
     pub headers: Option<crate::text::Text>,
@@ -68,7 +69,7 @@ impl Job {
             capture_result: None,
             waiting_since_ms: None,
             waiting_sql: None,
-            waiting_returns_rows: false,
+            waiting_shape: ResultShape::Done,
             response: None,
             headers: None,
             reclaims: 0,
@@ -181,8 +182,10 @@ pub struct StmtInputs {
     pub lease_token: Option<i64>,
 }
 
-pub fn body(status: &str, id: i64) -> String {
+pub fn body(status: &str, id: Option<i64>) -> String {
     // jsonb's canonical text: keys by length, then bytes; a space after ':'.
+    // No id when the attempt never got its row back: the app has none.
+    let id = id.map_or("null".to_string(), |id| id.to_string());
     format!(r#"{{"status": "{status}", "cobranca_id": {id}}}"#)
 }
 
@@ -236,7 +239,7 @@ pub fn statement(scenario: &Scenario, intents: &[(u32, Intent)], inputs: &StmtIn
 }
 
 /// (status column, HTTP status, body) for what the acquirer said.
-fn capture_answer(capture_result: Option<bool>, id: i64) -> (&'static str, u16, String) {
+fn capture_answer(capture_result: Option<bool>, id: Option<i64>) -> (&'static str, u16, String) {
     match capture_result {
         Some(true) => ("CAPTURADA", 201, body("CAPTURADA", id)),
         Some(false) => ("RECUSADA", 402, body("RECUSADA", id)),
@@ -244,26 +247,40 @@ fn capture_answer(capture_result: Option<bool>, id: i64) -> (&'static str, u16, 
     }
 }
 
-/// Whether a statement returns rows (so "0 rows" is its answer, not "ok").
-pub fn returns_rows(stmt: &Stmt) -> bool {
+/// What a statement answers with, as psql shows it: rows, a count of the
+/// rows it wrote (`UPDATE 0` is an answer: the write matched nothing), or
+/// a bare "ok".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResultShape {
+    Done,
+    Rows,
+    Count,
+}
+
+pub fn shape_of(stmt: &Stmt) -> ResultShape {
     match stmt {
-        Stmt::Select { .. } => true,
-        Stmt::Insert { returning, .. } | Stmt::Update { returning, .. } => !returning.is_empty(),
-        _ => false,
+        Stmt::Select { .. } => ResultShape::Rows,
+        Stmt::Insert { returning, .. } | Stmt::Update { returning, .. }
+            if !returning.is_empty() =>
+        {
+            ResultShape::Rows
+        }
+        Stmt::Insert { .. } | Stmt::Update { .. } | Stmt::Delete { .. } => ResultShape::Count,
+        Stmt::Begin { .. } | Stmt::Commit | Stmt::Rollback => ResultShape::Done,
     }
 }
 
-pub fn outcome_of(returns_rows: bool, result: &StmtResult) -> SqlOutcome {
-    match result {
-        Err(e) => SqlOutcome::Error {
+pub fn outcome_of(shape: ResultShape, result: &StmtResult) -> SqlOutcome {
+    match (result, shape) {
+        (Err(e), _) => SqlOutcome::Error {
             code: e.state.code().into(),
             message: e.message.clone(),
         },
-        Ok(r) if returns_rows => SqlOutcome::Rows {
+        (Ok(r), ResultShape::Rows) => SqlOutcome::Rows {
             rows: r.rows.clone(),
         },
-        Ok(r) if r.affected > 0 => SqlOutcome::Affected { count: r.affected },
-        Ok(_) => SqlOutcome::Ok,
+        (Ok(r), ResultShape::Count) => SqlOutcome::Affected { count: r.affected },
+        (Ok(_), ResultShape::Done) => SqlOutcome::Ok,
     }
 }
 

@@ -136,7 +136,9 @@ pub(super) fn statement(
     let Pc::Step(_, step) = inputs.pc else {
         unreachable!("a design's statement is at one of its steps")
     };
-    let id = inputs.row_id.unwrap_or(0);
+    // An attempt that never got its row back has no id to write: NULL,
+    // which matches no row, as a real app's unset parameter would.
+    let id = inputs.row_id;
     let site = p.site(step);
     let value = |s: &Source| match s {
         Source::Scope => Value::text(scope(scenario, it)),
@@ -149,7 +151,7 @@ pub(super) fn statement(
         Source::StateCompleted => Value::text("completed"),
         Source::LeaseFromNow => Value::Int((inputs.now_ms + scenario.lease_ms) as i64),
         Source::Unpublished => Value::Int(0),
-        Source::Id => Value::Int(id),
+        Source::Id => id.map_or(Value::Null, Value::Int),
         Source::Account => Value::Int(ACCOUNT_ID),
     };
     match &site.shape {
@@ -205,19 +207,21 @@ pub(super) fn statement(
                         _ if !writes_answer => return None,
                         "expira_em_ms" => Value::Int((inputs.now_ms + scenario.key_ttl_ms) as i64),
                         "resposta_http" => Value::Int(i64::from(http)),
-                        "resposta_headers" if http == 201 => Value::text(created_headers(id)),
+                        "resposta_headers" if http == 201 => {
+                            id.map_or(Value::Null, |id| Value::text(created_headers(id)))
+                        }
                         "resposta_headers" => return None,
                         _ => Value::text(&body),
                     };
                     Some((c.clone(), v))
                 })
                 .collect();
-            let mut filter = vec![("id".into(), Value::Int(id))];
+            let mut filter = vec![("id".into(), value(&Source::Id))];
             if *fenced {
                 filter.push(("estado".into(), Value::text("processing")));
                 filter.push((
                     "lease_ate_ms".into(),
-                    Value::Int(inputs.lease_token.unwrap_or(0)),
+                    inputs.lease_token.map_or(Value::Null, Value::Int),
                 ));
             }
             Stmt::Update {
@@ -231,7 +235,7 @@ pub(super) fn statement(
         Shape::Debit { table, versioned } => debit(table.clone(), *versioned, inputs, it),
         Shape::Delete { table } => Stmt::Delete {
             table: table.clone(),
-            filter: vec![("id".into(), Value::Int(id))],
+            filter: vec![("id".into(), value(&Source::Id))],
         },
         Shape::Retake { table, from } => Stmt::Update {
             table: table.clone(),
@@ -241,7 +245,7 @@ pub(super) fn statement(
             ],
             increment: vec![],
             filter: vec![
-                ("id".into(), Value::Int(id)),
+                ("id".into(), value(&Source::Id)),
                 ("estado".into(), Value::text(from)),
             ],
             returning: site.columns.iter().map(|c| c.clone().into()).collect(),
@@ -321,15 +325,14 @@ fn prepare(
     let (status, text): (u16, Text) = match answer {
         Answer::Literal(l) => (l.status, l.body.as_str().into()),
         Answer::Capture => {
-            let id = job.row_id.unwrap_or(0);
-            let (_, http, b) = capture_answer(job.capture_result, id);
+            let (_, http, b) = capture_answer(job.capture_result, job.row_id);
             if http == 201 && p.stores_headers() {
-                headers = Some(created_headers(id).into());
+                headers = job.row_id.map(|id| created_headers(id).into());
             }
             (http, b.into())
         }
         Answer::Local => {
-            let (_, http, b) = capture_answer(Some(true), job.row_id.unwrap_or(0));
+            let (_, http, b) = capture_answer(Some(true), job.row_id);
             (http, b.into())
         }
         Answer::Stored => {
@@ -350,7 +353,7 @@ fn prepare(
             c.status,
             body(
                 cell("status").and_then(Value::as_text).unwrap_or_default(),
-                cell("id").and_then(Value::as_int).unwrap_or(0),
+                cell("id").and_then(Value::as_int),
             )
             .into(),
         ),

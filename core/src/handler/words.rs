@@ -18,7 +18,7 @@ impl Words for Job {
             capture_result,
             waiting_since_ms,
             waiting_sql,
-            waiting_returns_rows,
+            waiting_shape,
             response,
             headers,
             reclaims,
@@ -39,7 +39,8 @@ impl Words for Job {
                 // 21 bits: more calls than a run's events limit allows.
                 .opt(*call, 21)
                 .put(captured, 2)
-                .flag(*waiting_returns_rows)
+                // 2 bits: the three kinds of answer.
+                .put(*waiting_shape as u64, 2)
                 // A design's 2-bit loop counts, four steps' worth.
                 .put(u64::from(*reclaims), 8)
                 .flag(version.is_some())

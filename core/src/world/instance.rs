@@ -110,7 +110,7 @@ impl World {
             (Some(stmt), false) => stmt.to_sql(),
             _ => String::new(),
         };
-        let rows = stmt.as_ref().map(handler::returns_rows);
+        let shape = stmt.as_ref().map(handler::shape_of);
         if self.log_store {
             self.store_log.push(StoreStatement {
                 session: session.0,
@@ -136,13 +136,13 @@ impl World {
                 let on_instance = self.instance_of_session(on).map(|i| i.0);
                 // A quiet world without a log built no statement; one that
                 // waits is rare, so build it now to ask.
-                let returns_rows = rows.unwrap_or_else(|| handler::returns_rows(&build()));
+                let shape = shape.unwrap_or_else(|| handler::shape_of(&build()));
                 let (now, quiet) = (self.now_ms, self.quiet);
                 let job = self.job_mut(instance, attempt).expect("job exists");
                 job.waiting_since_ms = Some(now);
                 // Quiet worlds keep no SQL text, so none is shared here either.
                 job.waiting_sql = (!quiet).then(|| sql.as_str().into());
-                job.waiting_returns_rows = returns_rows;
+                job.waiting_shape = shape;
                 self.emit(
                     Actor::Instance(instance.0),
                     EventKind::Sql {
@@ -164,7 +164,7 @@ impl World {
                 self.emit_with(Actor::Instance(instance.0), || EventKind::Sql {
                     attempt: Some(attempt.0),
                     sql,
-                    outcome: handler::outcome_of(rows.expect("built when not quiet"), result),
+                    outcome: handler::outcome_of(shape.expect("built when not quiet"), result),
                 });
                 if let Some(before) = watched {
                     self.watch_after(before, &inputs.key);
@@ -207,12 +207,12 @@ impl World {
                     .take()
                     .map(|s| s.to_string())
                     .unwrap_or_default();
-                let rows = job.waiting_returns_rows;
+                let shape = job.waiting_shape;
                 self.blocked_ms += waited_ms;
                 self.emit_with(Actor::Instance(instance.0), || EventKind::SqlResumed {
                     attempt: Some(attempt),
                     sql,
-                    outcome: handler::outcome_of(rows, &result),
+                    outcome: handler::outcome_of(shape, &result),
                     waited_ms,
                 });
                 self.after_sql(instance, AttemptId(attempt), &result);

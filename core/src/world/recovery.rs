@@ -285,7 +285,7 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, i64, Lookup, Reconciliation
                 ("resposta_http".into(), Value::Int(201)),
                 (
                     "resposta_corpo".into(),
-                    Value::text(handler::body("CAPTURADA", id)),
+                    Value::text(handler::body("CAPTURADA", Some(id))),
                 ),
                 (
                     "resposta_headers".into(),
@@ -298,7 +298,7 @@ pub(crate) fn recover(w: &mut World) -> Vec<(String, i64, Lookup, Reconciliation
                 ("resposta_http".into(), Value::Int(402)),
                 (
                     "resposta_corpo".into(),
-                    Value::text(handler::body("RECUSADA", id)),
+                    Value::text(handler::body("RECUSADA", Some(id))),
                 ),
             ],
             Reconciliation::NothingFound => vec![("estado".into(), Value::text("failed_safe"))],
