@@ -182,6 +182,34 @@ fn psql_follows_the_schedule() {
     assert_eq!(inserts(&single), 1, "{single}");
 }
 
+/// A connection no instance owns is named by what it runs: the balance's
+/// opening INSERT is the set-up's, the outbox's UPDATEs the relay's, and
+/// the lease's sweep is recovery's.
+#[test]
+fn psql_names_each_background_connection_by_what_it_runs() {
+    let terminal_of = |name: &str, strategy: Strategy| {
+        let s = scenario(name, strategy);
+        let r = lousa_core::run(&s).expect("runs");
+        let text = export::render(Format::Psql, &s, &r, lousa_core::narrate::Lang::En);
+        text.lines()
+            .filter(|l| l.starts_with("--   terminal ") && !l.contains("of instance"))
+            .map(|l| l.split(" = ").nth(1).expect("named").to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        terminal_of("balance-lost-update", Strategy::LocalEffect),
+        ["a connection of the set-up"]
+    );
+    assert_eq!(
+        terminal_of("event-outbox", Strategy::LocalEffect),
+        ["a connection of the relay"]
+    );
+    assert_eq!(
+        terminal_of("crash-after-commit", Strategy::IdempotencyKeyLease),
+        ["a connection of recovery"]
+    );
+}
+
 /// The server's URL, `None` when skipping is asked for; panics otherwise,
 /// as the conformance suite does, so that a missing server is never a
 /// silent pass.

@@ -17,7 +17,7 @@ mod rust_test;
 
 pub use history::{HISTORY_FORMAT, History, OpType, Operation, history, operations};
 pub use mermaid::mermaid;
-pub use psql::{psql_script, terminal_label};
+pub use psql::{background_owner, psql_script, terminal_label};
 pub use rust_test::rust_test;
 
 use crate::narrate::Lang;

@@ -5,6 +5,7 @@
 use crate::narrate::{self, Lang};
 use crate::run::{CaptureMark, Run};
 use crate::scenario::Scenario;
+use crate::store::Stmt;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -16,6 +17,27 @@ pub fn terminal_label(i: usize) -> String {
     letters
         .get(i)
         .map_or_else(|| format!("T{i}"), |l| l.to_string())
+}
+
+/// Who owns a connection no instance does, by what it ran (`lousa replay`
+/// names its terminals with it too): the world's
+/// set-up (the account a balance scenario opens with, at 0 s), the outbox's
+/// relay, the recovery sweep, or several of them, which share it.
+pub fn background_owner(run: &Run, session: u32, lang: Lang) -> String {
+    let mut who: Vec<&str> = Vec::new();
+    for s in run.store_log.iter().filter(|s| s.session == session) {
+        let part = match &s.stmt {
+            Stmt::Insert { .. } if s.time_ms == 0 => lang.pick("da preparação", "the set-up"),
+            Stmt::Update { table, .. } if &**table == "evento_outbox" => {
+                lang.pick("do relay", "the relay")
+            }
+            _ => lang.pick("da recuperação", "recovery"),
+        };
+        if !who.contains(&part) {
+            who.push(part);
+        }
+    }
+    who.join(lang.pick(" e ", " and "))
 }
 
 /// A two-(or more)-terminal psql script of the run's store traffic: the
@@ -68,9 +90,10 @@ pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
             .iter()
             .find(|s| s.session == *session)
             .and_then(|s| s.instance)
-            .map_or(say("da recuperação", "recovery").to_string(), |i| {
-                format!("{} {}", say("da instância", "instance"), i + 1)
-            });
+            .map_or_else(
+                || background_owner(run, *session, lang),
+                |i| format!("{} {}", say("da instância", "instance"), i + 1),
+            );
         let _ = writeln!(
             out,
             "--   terminal {} = {} {instance}",

@@ -23,7 +23,8 @@ use crate::record::render_row;
 use crate::server::{PgSide, ServerInfo, Settings};
 use crate::{Outcome, PgError, Side, Spec, StepOutput, spec_from_store_trace};
 use lousa_core::Scenario;
-use lousa_core::export::terminal_label;
+use lousa_core::export::{background_owner, terminal_label};
+use lousa_core::narrate::Lang;
 use lousa_core::store::{Stmt, Value};
 use serde::Serialize;
 use std::sync::Arc;
@@ -35,8 +36,8 @@ use std::time::{Duration, Instant};
 pub struct Terminal {
     /// A, B, ... in order of first statement.
     pub label: String,
-    /// `instance 1`, or `recovery` for the world's own connection (the
-    /// account set-up, the lease sweep).
+    /// `instance 1`, or who owns a connection no instance does: `the
+    /// set-up`, `the relay`, `recovery` (`export::background_owner`).
     pub connection_of: String,
 }
 
@@ -115,9 +116,10 @@ impl Plan {
                     firsts.push(s.session);
                     terminals.push(Terminal {
                         label: terminal_label(firsts.len() - 1),
-                        connection_of: s
-                            .instance
-                            .map_or("recovery".into(), |i| format!("instance {}", i + 1)),
+                        connection_of: s.instance.map_or_else(
+                            || background_owner(run, s.session, Lang::En),
+                            |i| format!("instance {}", i + 1),
+                        ),
                     });
                     firsts.len() - 1
                 }
