@@ -307,6 +307,8 @@ describe('the workshop\'s design tab', () => {
     assert.equal(await refusal.getAttribute('data-field'), 'steps[3].on[0].goto');
     assert.match(await refusal.textContent(), /claim/);
     assert.ok(await tab.isDisabled('[data-testid=design-check]'));
+    // The sentence about the design is the original's now: it says so.
+    assert.match(await tab.textContent('[data-testid=design-about]'), /^Editado a partir de “idempotency-key-lease”\. O original: A chave do segundo post/);
     await tab.close();
   });
 

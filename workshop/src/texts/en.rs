@@ -231,6 +231,8 @@ pub const EN: Words = Words {
         not_claimed: "not claimed",
         not_required: "not required in this scenario",
         // The design files' own sentences are English.
+        edited_from: "Edited from",
+        original: "The original:",
         abouts: &[],
         kinds: &[
             ("begin", "BEGIN"),

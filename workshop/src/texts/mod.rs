@@ -275,6 +275,11 @@ pub struct DesignWords {
     pub not_claimed: &'static str,
     /// A *sometimes* property the scenario need not lead to.
     pub not_required: &'static str,
+    /// Before a built-in's name, when the design on the tab was edited
+    /// from it: its `about` then says what the original did.
+    pub edited_from: &'static str,
+    /// Before the original's `about`, after [`DesignWords::edited_from`].
+    pub original: &'static str,
     /// The built-in designs' and exercises' `about`, by name, where the
     /// language is not the design files' own (English): see
     /// [`design_about`].
@@ -597,17 +602,31 @@ pub fn problems_in(problems: &lousa_web::url::Problems, lang: Lang) -> lousa_web
 
 /// What a design is about, in `lang`: a built-in's or an exercise's own
 /// sentence in the language's table while the design still says what the
-/// file says; otherwise (English, or a design someone wrote or edited) its
-/// own `about`.
+/// file says; otherwise (English, or a design someone wrote) its own
+/// `about`. A built-in edited on the tab but not its `about` says so
+/// first: the sentence is the original's, not the draft's.
 pub fn design_about(design: &lousa_core::design::Design, lang: Lang) -> String {
-    let unchanged = lousa_core::design::builtin::named(&design.name)
-        .is_some_and(|b| b.design().about == design.about);
-    words(lang)
-        .design
+    let Some(builtin) = lousa_core::design::builtin::named(&design.name) else {
+        return design.about.clone();
+    };
+    let original = builtin.design();
+    if original.about != design.about {
+        return design.about.clone();
+    }
+    let w = &words(lang).design;
+    let about = w
         .abouts
         .iter()
-        .find(|(name, _)| unchanged && *name == design.name)
-        .map_or_else(|| design.about.clone(), |(_, about)| about.to_string())
+        .find(|(name, _)| *name == design.name)
+        .map_or(design.about.as_str(), |(_, about)| about);
+    if *original == *design {
+        about.to_string()
+    } else {
+        format!(
+            "{} “{}”. {} {about}",
+            w.edited_from, design.name, w.original
+        )
+    }
 }
 
 /// What a design menu shows for the JSON name `key`: the words `list`
@@ -871,6 +890,19 @@ mod tests {
             assert_ne!(pt, d.about, "{name} has no Portuguese about");
             assert_eq!(design_about(&d, Lang::En), d.about);
             let mut edited = d.clone();
+            edited.isolation = Some(lousa_core::store::Isolation::Serializable);
+            if edited != d {
+                let said = design_about(&edited, Lang::Pt);
+                assert_eq!(
+                    said,
+                    format!("Editado a partir de “{name}”. O original: {pt}")
+                );
+                let said = design_about(&edited, Lang::En);
+                assert_eq!(
+                    said,
+                    format!("Edited from “{name}”. The original: {}", d.about)
+                );
+            }
             edited.about = "mine".into();
             assert_eq!(design_about(&edited, Lang::Pt), "mine");
         }

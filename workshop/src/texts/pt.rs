@@ -230,6 +230,8 @@ pub const PT: Words = Words {
         load_example: "Ver na lousa",
         not_claimed: "não prometido",
         not_required: "não exigido neste cenário",
+        edited_from: "Editado a partir de",
+        original: "O original:",
         abouts: &[
             (
                 "naive",
