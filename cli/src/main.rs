@@ -89,7 +89,7 @@ enum ExportFormat {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum LangArg {
+pub(crate) enum LangArg {
     Pt,
     En,
 }
@@ -821,7 +821,7 @@ fn print_swarm(s: &Scenario, scenario_arg: &str, r: &swarm::SwarmReport) {
     }
 }
 
-fn lang_of(lang: LangArg) -> Lang {
+pub(crate) fn lang_of(lang: LangArg) -> Lang {
     match lang {
         LangArg::Pt => Lang::Pt,
         LangArg::En => Lang::En,

@@ -5,6 +5,7 @@
 
 use crate::{load, run_seeded_or_scheduled};
 use clap::{Args, ValueEnum};
+use lousa_core::narrate::Lang;
 use lousa_pg::PgError;
 use lousa_pg::replay::{self, Finished, Options, Plan, SchemaFate, text};
 use std::process::ExitCode;
@@ -56,6 +57,10 @@ pub struct ReplayArgs {
     timeout: u64,
     #[arg(long, value_enum, default_value = "text")]
     format: ReplayFormat,
+    /// The language of the report's words; the SQL and the server's answers
+    /// are the same in both.
+    #[arg(long, value_enum, default_value = "en")]
+    lang: crate::LangArg,
 }
 
 /// Exit 0 when every outcome agrees, 1 at the first disagreement, 2 when
@@ -105,13 +110,20 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
     let mut s = load(&args.scenario, args.strategy.as_deref(), args.seed)?;
     crate::designs::attach(&mut s, args.design.as_deref())?;
     let run = run_seeded_or_scheduled(&s, args.schedule.as_deref())?;
-    let plan = Plan::new(&s, &run);
+    let lang = crate::lang_of(args.lang);
+    let plan = Plan::new(&s, &run, lang);
     if plan.statements.is_empty() {
-        say(&format!(
-            "{} under {} sent no statement to the database: there is nothing to replay\n",
-            plan.scenario,
-            plan.handler()
-        ));
+        let (scenario, handler) = (&plan.scenario, plan.handler());
+        say(&match lang {
+            Lang::Pt => format!(
+                "{scenario} com {handler} não mandou comando nenhum ao banco: não há o que \
+                 repetir\n"
+            ),
+            Lang::En => format!(
+                "{scenario} under {handler} sent no statement to the database: there is nothing \
+                 to replay\n"
+            ),
+        });
         return Ok(0);
     }
     let config = lousa_pg::server::config(&url).map_err(|e| e.to_string())?;
@@ -158,7 +170,7 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
         &options,
         &mut |line| {
             if let ReplayFormat::Text = args.format {
-                say(&text::step(line, width));
+                say(&text::step(line, width, lang));
             }
         },
     );
@@ -166,7 +178,7 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
         Ok(report) => report,
         Err(e) => {
             eprintln!("error: {e}");
-            eprint!("{}", text::schema_line(&schema, &fate));
+            eprint!("{}", text::schema_line(&schema, &fate, lang));
             return Ok(match e {
                 PgError::Interrupted => EXIT_INTERRUPTED,
                 _ => EXIT_CANNOT_COMPARE,
@@ -174,7 +186,7 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
         }
     };
     match args.format {
-        ReplayFormat::Text => say(&text::footer(&report)),
+        ReplayFormat::Text => say(&text::footer(&report, lang)),
         ReplayFormat::Json => {
             say(&(serde_json::to_string_pretty(&report).expect("the report serializes") + "\n"))
         }
@@ -183,9 +195,9 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
     // stdout is the report alone.
     match (&fate, args.format) {
         (SchemaFate::NotDropped(_), _) | (_, ReplayFormat::Json) => {
-            eprint!("{}", text::schema_line(&schema, &fate))
+            eprint!("{}", text::schema_line(&schema, &fate, lang))
         }
-        (_, ReplayFormat::Text) => say(&text::schema_line(&schema, &fate)),
+        (_, ReplayFormat::Text) => say(&text::schema_line(&schema, &fate, lang)),
     }
     Ok(match fate {
         SchemaFate::NotDropped(_) => EXIT_CANNOT_COMPARE,

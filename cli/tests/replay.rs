@@ -7,6 +7,7 @@
 //! conformance suite does.
 
 use lousa_core::explore;
+use lousa_core::narrate::Lang;
 use lousa_core::store::Value;
 use lousa_core::{Scenario, Strategy, builtins, run};
 use lousa_pg::Outcome;
@@ -102,7 +103,7 @@ fn replay_with(url: &str, plan: &Plan, model: &replay::Record) -> (Finished, Str
 /// Replays and requires agreement and a dropped schema; returns how long
 /// the replay took.
 fn assert_agrees(url: &str, what: &str, s: &Scenario, r: &lousa_core::Run) -> Duration {
-    let plan = Plan::new(s, r);
+    let plan = Plan::new(s, r, Lang::En);
     let model = replay::model_record(&plan);
     let (finished, schema) = replay_with(url, &plan, &model);
     let report = finished
@@ -111,7 +112,7 @@ fn assert_agrees(url: &str, what: &str, s: &Scenario, r: &lousa_core::Run) -> Du
     assert!(
         matches!(report.verdict, Verdict::Agree { .. }),
         "{what}: {}",
-        text::verdict_line(&report)
+        text::verdict_line(&report, Lang::En)
     );
     assert_eq!(report.steps.len(), r.store_log.len(), "{what}");
     assert_eq!(finished.schema, SchemaFate::Dropped, "{what}");
@@ -304,7 +305,7 @@ fn a_wrong_model_outcome_is_a_disagreement_with_exit_code_1() {
     let mut s = builtins::race(2);
     s.strategy = Strategy::CheckThenAct;
     let r = run::run_schedule(&s, &"0".parse().unwrap()).unwrap();
-    let plan = Plan::new(&s, &r);
+    let plan = Plan::new(&s, &r, Lang::En);
     let mut model = replay::model_record(&plan);
     // Statement #5 is A's INSERT ... RETURNING id; the model now claims id 99.
     assert!(
@@ -329,12 +330,17 @@ fn a_wrong_model_outcome_is_a_disagreement_with_exit_code_1() {
     );
     assert_eq!(report.verdict.exit_code(), 1);
     assert_eq!(report.steps.len(), 5, "it stops at the first disagreement");
-    let line = text::step(&report.steps[4], 20);
+    let line = text::step(&report.steps[4], 20, Lang::En);
     assert!(line.starts_with('>'), "the line is marked:\n{line}");
     assert!(
-        text::verdict_line(&report).contains("DISAGREE at statement #5 (terminal A)"),
+        text::verdict_line(&report, Lang::En).contains("DISAGREE at statement #5 (terminal A)"),
         "{}",
-        text::verdict_line(&report)
+        text::verdict_line(&report, Lang::En)
+    );
+    assert!(
+        text::verdict_line(&report, Lang::Pt).contains("DISCORDAM no comando #5 (terminal A)"),
+        "{}",
+        text::verdict_line(&report, Lang::Pt)
     );
     assert_eq!(finished.schema, SchemaFate::Dropped);
     assert!(!schema_exists(&url, &schema), "{schema} is left");
@@ -367,6 +373,34 @@ fn race_2_check_then_act_charges_twice_on_postgresql_and_agrees() {
     let schema = schema_in(&stdout);
     assert!(stdout.contains(&format!("schema {schema} dropped")));
     assert!(!schema_exists(&url, &schema), "{schema} is left");
+
+    // In Portuguese, the words change and the SQL and answers do not.
+    let args = [
+        "replay",
+        "race-2",
+        "--strategy",
+        "check-then-act",
+        "--schedule",
+        "0",
+    ];
+    let pt = exited_0(&lousa(&[&args[..], &["--lang", "pt"]].concat(), Some(&url)));
+    for said in [
+        "lousa replay: race-2 com check-then-act, escalonamento 0",
+        "terminais: A = uma conexão da instância",
+        "criando o schema lousa_replay_",
+        "veredito: concordam: o PostgreSQL respondeu aos",
+        "linhas no fim",
+    ] {
+        assert!(pt.contains(said), "{said:?} missing:\n{pt}");
+    }
+    assert!(
+        pt.contains("INSERT 1 [(1)]") && pt.contains("INSERT 1 [(2)]"),
+        "{pt}"
+    );
+    assert_eq!(pt.matches(captured).count(), 2, "both sides: {pt}");
+    let schema = schema_in(&pt);
+    assert!(pt.contains(&format!("schema {schema} apagado")), "{pt}");
+    assert!(!pt.contains("verdict") && !pt.contains("statement"), "{pt}");
 }
 
 #[test]

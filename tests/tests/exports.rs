@@ -210,6 +210,24 @@ fn psql_names_each_background_connection_by_what_it_runs() {
     );
 }
 
+/// The script's replay line asks for the report in the script's language.
+#[test]
+fn psql_s_replay_line_speaks_the_script_s_language() {
+    let s = scenario("race-2", Strategy::CheckThenAct);
+    let r = lousa_core::run(&s).expect("runs");
+    let replay_line = |lang| {
+        let text = export::render(Format::Psql, &s, &r, lang);
+        text.lines()
+            .find(|l| l.contains("lousa replay "))
+            .expect("a replay line")
+            .to_string()
+    };
+    let pt = replay_line(lousa_core::narrate::Lang::Pt);
+    assert!(pt.contains(" --lang pt "), "{pt}");
+    let en = replay_line(lousa_core::narrate::Lang::En);
+    assert!(!en.contains("--lang"), "{en}");
+}
+
 /// The server's URL, `None` when skipping is asked for; panics otherwise,
 /// as the conformance suite does, so that a missing server is never a
 /// silent pass.

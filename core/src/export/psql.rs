@@ -118,8 +118,9 @@ pub fn psql_script(scenario: &Scenario, run: &Run, lang: Lang) -> String {
             scenario,
             run,
             &format!(
-                "--schedule {} --database-url postgres://USER@HOST:PORT/DB",
-                run.schedule
+                "--schedule {}{} --database-url postgres://USER@HOST:PORT/DB",
+                run.schedule,
+                lang.pick(" --lang pt", "")
             )
         )
     );

@@ -74,6 +74,9 @@ pub struct Plan {
     pub terminals: Vec<Terminal>,
     pub statements: Vec<Statement>,
     pub spec: Spec,
+    /// The language of the report's words (`lousa replay --lang`); the
+    /// SQL and the server's answers are the same in both.
+    pub lang: Lang,
 }
 
 impl Plan {
@@ -81,12 +84,12 @@ impl Plan {
     /// else the strategy.
     pub fn handler(&self) -> String {
         match &self.design {
-            Some(d) => format!("design {d}"),
+            Some(d) => format!("{} {d}", self.lang.pick("o projeto", "design")),
             None => self.strategy.clone(),
         }
     }
 
-    pub fn new(scenario: &Scenario, run: &lousa_core::Run) -> Plan {
+    pub fn new(scenario: &Scenario, run: &lousa_core::Run, lang: Lang) -> Plan {
         // The spec holds the statements; a close is no statement, and the
         // replay runs it itself (`Side::close`).
         let trace: Vec<_> = run
@@ -117,8 +120,8 @@ impl Plan {
                     terminals.push(Terminal {
                         label: terminal_label(firsts.len() - 1),
                         connection_of: s.instance.map_or_else(
-                            || background_owner(run, s.session, Lang::En),
-                            |i| format!("instance {}", i + 1),
+                            || background_owner(run, s.session, lang),
+                            |i| format!("{} {}", lang.pick("da instância", "instance"), i + 1),
                         ),
                     });
                     firsts.len() - 1
@@ -129,10 +132,12 @@ impl Plan {
                 terminal: terminals[session].label.clone(),
                 at_ms: s.time_ms,
                 sql: if s.closed {
-                    format!(
-                        "(the connection closes: {} crashed)",
-                        terminals[session].connection_of
-                    )
+                    // Only a crashed instance closes a connection.
+                    let i = s.instance.map_or(0, |i| i + 1);
+                    match lang {
+                        Lang::Pt => format!("(a conexão fecha: a instância {i} caiu)"),
+                        Lang::En => format!("(the connection closes: instance {i} crashed)"),
+                    }
                 } else {
                     s.stmt.to_sql()
                 },
@@ -150,6 +155,7 @@ impl Plan {
             terminals,
             statements,
             spec,
+            lang,
         }
     }
 
@@ -496,8 +502,8 @@ fn compare(
                 None => Verdict::Disagree {
                     n: Some(statement.n),
                     table: None,
-                    model: cell_text(&lines[i].model),
-                    postgres: cell_text(&lines[i].postgres),
+                    model: cell_text(&lines[i].model, plan.lang),
+                    postgres: cell_text(&lines[i].postgres, plan.lang),
                 },
             };
             return Ok((lines, Vec::new(), verdict));
@@ -541,7 +547,7 @@ fn cell(plan: &Plan, i: usize, out: &StepOutput, waiting: &mut [Option<usize>]) 
     let statement = &plan.statements[i];
     let answer = match &out.own {
         Some(_) if statement.closed => Some(Answer {
-            text: "closed".into(),
+            text: plan.lang.pick("fechada", "closed").into(),
             rows: None,
             affected: None,
             sqlstate: None,
@@ -574,19 +580,8 @@ fn cell(plan: &Plan, i: usize, out: &StepOutput, waiting: &mut [Option<usize>]) 
 }
 
 /// A cell in one line: `waits`, or the answer, then what it woke.
-pub fn cell_text(cell: &Cell) -> String {
-    let mut parts = vec![
-        cell.answer
-            .as_ref()
-            .map_or("waits".into(), |a| a.text.clone()),
-    ];
-    parts.extend(cell.woke.iter().map(|w| {
-        format!(
-            "{}'s #{} wakes after #{}: {}",
-            w.terminal, w.n, w.after, w.answer.text
-        )
-    }));
-    parts.join("; ")
+pub fn cell_text(cell: &Cell, lang: Lang) -> String {
+    text::cell_lines(cell, lang).join("; ")
 }
 
 fn rows_text(outcome: &Outcome) -> Vec<String> {
@@ -615,7 +610,7 @@ mod tests {
                 let mut s = builtins::builtin(name).unwrap();
                 s.strategy = strategy;
                 let r = lousa_core::run(&s).unwrap();
-                let plan = Plan::new(&s, &r);
+                let plan = Plan::new(&s, &r, Lang::En);
                 let model = model_record(&plan);
                 let waits: Vec<bool> = model.steps.iter().map(|o| o.own.is_none()).collect();
                 let ran: Vec<bool> = r.store_log.iter().map(|s| s.waited).collect();

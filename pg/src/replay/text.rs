@@ -5,6 +5,7 @@
 
 use super::{Cell, Plan, Record, Report, SchemaFate, StepLine, Verdict, cell};
 use crate::server::ServerInfo;
+use lousa_core::narrate::Lang;
 use std::fmt::Write;
 
 /// The model column is as wide as its longest answer, within these bounds:
@@ -20,7 +21,7 @@ const INDENT: usize = 10;
 pub fn model_width(plan: &Plan, model: &Record) -> usize {
     let mut waiting = vec![None; plan.terminals.len()];
     (0..plan.statements.len())
-        .flat_map(|i| cell_lines(&cell(plan, i, &model.steps[i], &mut waiting)))
+        .flat_map(|i| cell_lines(&cell(plan, i, &model.steps[i], &mut waiting), plan.lang))
         .map(|l| l.chars().count())
         .max()
         .unwrap_or(0)
@@ -30,71 +31,103 @@ pub fn model_width(plan: &Plan, model: &Record) -> usize {
 /// What the replay will do, printed before anything is created, then the
 /// columns' headings.
 pub fn header(plan: &Plan, server: &ServerInfo, schema: &str, width: usize) -> String {
+    let lang = plan.lang;
     let mut out = intro(plan, server, schema);
     out.push('\n');
-    let _ = writeln!(out, "  {:>3} {:<2} {:>7}  statement", "#", "", "at");
-    let _ = writeln!(out, "{:INDENT$}{:<width$} | PostgreSQL", "", "model");
+    let (at, statement) = (lang.pick("em", "at"), lang.pick("comando", "statement"));
+    let _ = writeln!(out, "  {:>3} {:<2} {at:>7}  {statement}", "#", "");
+    let _ = writeln!(
+        out,
+        "{:INDENT$}{:<width$} | PostgreSQL",
+        "",
+        lang.pick("modelo", "model")
+    );
     out
 }
 
 /// The run, the server, the connections and the schema that will be
 /// created.
 pub fn intro(plan: &Plan, server: &ServerInfo, schema: &str) -> String {
+    let lang = plan.lang;
     let mut out = String::new();
+    let (scenario, handler, schedule) = (&plan.scenario, plan.handler(), &plan.schedule);
+    let _ = match lang {
+        Lang::Pt => writeln!(
+            out,
+            "lousa replay: {scenario} com {handler}, escalonamento {schedule}"
+        ),
+        Lang::En => writeln!(
+            out,
+            "lousa replay: {scenario} under {handler}, schedule {schedule}"
+        ),
+    };
     let _ = writeln!(
         out,
-        "lousa replay: {} under {}, schedule {}",
-        plan.scenario,
-        plan.handler(),
-        plan.schedule
-    );
-    let _ = writeln!(
-        out,
-        "server: PostgreSQL {} at {}",
-        server.version, server.server
+        "{}: PostgreSQL {} {} {}",
+        lang.pick("servidor", "server"),
+        server.version,
+        lang.pick("em", "at"),
+        server.server
     );
     if let crate::server::Deadlocks::Spaced { gap } = server.deadlocks() {
-        let _ = writeln!(
-            out,
-            "deadlocks: role {} may not SET deadlock_timeout, so a statement sent while another \
-             waits goes out {} ms after that wait began, and the server's {} ms timeout picks \
-             the first waiter as the model does",
-            server.role,
-            gap.as_millis(),
-            server.deadlock_timeout_ms
-        );
+        let (role, gap, timeout) = (&server.role, gap.as_millis(), server.deadlock_timeout_ms);
+        let _ = match lang {
+            Lang::Pt => writeln!(
+                out,
+                "deadlocks: o papel {role} não pode dar SET deadlock_timeout, então um comando \
+                 enviado enquanto outro espera sai {gap} ms depois que essa espera começou, e o \
+                 timeout de {timeout} ms do servidor escolhe a primeira espera, como o modelo faz"
+            ),
+            Lang::En => writeln!(
+                out,
+                "deadlocks: role {role} may not SET deadlock_timeout, so a statement sent while \
+                 another waits goes out {gap} ms after that wait began, and the server's \
+                 {timeout} ms timeout picks the first waiter as the model does"
+            ),
+        };
     }
+    let of = lang.pick("uma conexão", "a connection of");
     let terminals: Vec<String> = plan
         .terminals
         .iter()
-        .map(|t| format!("{} = a connection of {}", t.label, t.connection_of))
+        .map(|t| format!("{} = {of} {}", t.label, t.connection_of))
         .collect();
     let _ = writeln!(
         out,
-        "terminals: {} (one connection each)",
-        terminals.join(", ")
+        "{}: {} ({})",
+        lang.pick("terminais", "terminals"),
+        terminals.join(", "),
+        lang.pick("uma conexão cada", "one connection each")
     );
-    let _ = writeln!(
-        out,
-        "creating schema {schema} with table {} and its constraints; every connection's \
-         search_path is set to it, and it is dropped at the end",
-        plan.table_names().join(", ")
-    );
+    let tables = plan.table_names().join(", ");
+    let _ = match lang {
+        Lang::Pt => writeln!(
+            out,
+            "criando o schema {schema} com a tabela {tables} e suas restrições; o search_path \
+             de cada conexão aponta para ele, e ele é apagado no fim"
+        ),
+        Lang::En => writeln!(
+            out,
+            "creating schema {schema} with table {tables} and its constraints; every \
+             connection's search_path is set to it, and it is dropped at the end"
+        ),
+    };
     out
 }
 
 /// A cell's lines: the answer (or `waits`), then one per statement it woke.
-fn cell_lines(cell: &Cell) -> Vec<String> {
+pub(super) fn cell_lines(cell: &Cell, lang: Lang) -> Vec<String> {
     let mut lines = vec![
         cell.answer
             .as_ref()
-            .map_or("waits".into(), |a| a.text.clone()),
+            .map_or(lang.pick("espera", "waits").into(), |a| a.text.clone()),
     ];
     lines.extend(cell.woke.iter().map(|w| {
-        format!(
-            "{}'s #{} wakes after #{}: {}",
-            w.terminal, w.n, w.after, w.answer.text
-        )
+        let (t, n, after, answer) = (&w.terminal, w.n, w.after, &w.answer.text);
+        match lang {
+            Lang::Pt => format!("o #{n} de {t} acorda depois do #{after}: {answer}"),
+            Lang::En => format!("{t}'s #{n} wakes after #{after}: {answer}"),
+        }
     }));
     lines
 }
@@ -102,7 +135,7 @@ fn cell_lines(cell: &Cell) -> Vec<String> {
 /// One statement: its number, terminal, time and SQL, then the two sides.
 /// `>` marks a disagreement, `~` the statement at which PostgreSQL woke
 /// waiters at once.
-pub fn step(line: &StepLine, width: usize) -> String {
+pub fn step(line: &StepLine, width: usize, lang: Lang) -> String {
     let mark = match (line.agree, line.race) {
         (false, _) => '>',
         (true, true) => '~',
@@ -116,7 +149,10 @@ pub fn step(line: &StepLine, width: usize) -> String {
         s.at_ms as f64 / 1000.0,
         s.sql
     );
-    let (m, p) = (cell_lines(&line.model), cell_lines(&line.postgres));
+    let (m, p) = (
+        cell_lines(&line.model, lang),
+        cell_lines(&line.postgres, lang),
+    );
     for k in 0..m.len().max(p.len()) {
         let left = m.get(k).map_or("", String::as_str);
         let right = p.get(k).map_or("", String::as_str);
@@ -133,20 +169,22 @@ pub fn step(line: &StepLine, width: usize) -> String {
 }
 
 /// The tables' rows at the end and the verdict.
-pub fn footer(report: &Report) -> String {
+pub fn footer(report: &Report, lang: Lang) -> String {
     let mut out = String::new();
     if !report.tables.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nrows at the end, once every connection rolled back what it left open:"
-        );
+        out.push_str(lang.pick(
+            "\nlinhas no fim, depois que cada conexão desfez o que deixou aberto:\n",
+            "\nrows at the end, once every connection rolled back what it left open:\n",
+        ));
     }
     for t in &report.tables {
         let mark = if t.agree { ' ' } else { '>' };
         let _ = writeln!(out, "{mark} {} ({})", t.table, t.columns.join(", "));
-        for (side, rows) in [("model", &t.model), ("PostgreSQL", &t.postgres)] {
+        let model = lang.pick("modelo", "model");
+        for (side, rows) in [(model, &t.model), ("PostgreSQL", &t.postgres)] {
             if rows.is_empty() {
-                let _ = writeln!(out, "{mark}   {side:<11} (no rows)");
+                let none = lang.pick("(nenhuma linha)", "(no rows)");
+                let _ = writeln!(out, "{mark}   {side:<11} {none}");
             }
             for (k, row) in rows.iter().enumerate() {
                 let name = if k == 0 { side } else { "" };
@@ -155,31 +193,45 @@ pub fn footer(report: &Report) -> String {
         }
     }
     out.push('\n');
-    out.push_str(&legend(report));
-    out.push_str(&verdict_line(report));
+    out.push_str(&legend(report, lang));
+    out.push_str(&verdict_line(report, lang));
     out
 }
 
 /// What the marks in the left margin mean, for the marks the report used.
-fn legend(report: &Report) -> String {
+fn legend(report: &Report, lang: Lang) -> String {
     let mut out = String::new();
     let disagreed = report.steps.iter().any(|l| !l.agree) || report.tables.iter().any(|t| !t.agree);
     if disagreed {
-        out.push_str(">: where the model and PostgreSQL disagree\n");
+        out.push_str(lang.pick(
+            ">: onde o modelo e o PostgreSQL discordam\n",
+            ">: where the model and PostgreSQL disagree\n",
+        ));
     }
     if report.steps.iter().any(|l| l.agree && l.race) {
-        out.push_str(
+        out.push_str(lang.pick(
+            "~: um comando depois do qual o PostgreSQL acordou de uma vez comandos que \
+             esperavam, numa ordem que o escalonador dele escolheu (digitados à mão, podem \
+             acordar em outra ordem)\n",
             "~: a statement after which PostgreSQL woke waiting statements at once, in an \
              order its scheduler chose (typed by hand, they may wake in another order)\n",
-        );
+        ));
     }
     out
 }
 
 /// The verdict as one line.
-pub fn verdict_line(report: &Report) -> String {
-    match &report.verdict {
-        Verdict::Agree { statements, tables } => format!(
+pub fn verdict_line(report: &Report, lang: Lang) -> String {
+    match (&report.verdict, lang) {
+        (Verdict::Agree { statements, tables }, Lang::Pt) => format!(
+            "veredito: concordam: o PostgreSQL respondeu aos {statements} comandos como o \
+             modelo, e {}\n",
+            match tables {
+                1 => "a tabela guarda as mesmas linhas".to_string(),
+                n => format!("as {n} tabelas guardam as mesmas linhas"),
+            }
+        ),
+        (Verdict::Agree { statements, tables }, Lang::En) => format!(
             "verdict: agree: PostgreSQL answered all {statements} statements as the model did, \
              and {} the same rows\n",
             match tables {
@@ -187,33 +239,58 @@ pub fn verdict_line(report: &Report) -> String {
                 n => format!("the {n} tables hold"),
             }
         ),
-        Verdict::Disagree {
-            n: Some(n),
-            model,
-            postgres,
-            ..
-        } => {
+        (
+            Verdict::Disagree {
+                n: Some(n),
+                model,
+                postgres,
+                ..
+            },
+            _,
+        ) => {
             let terminal = report
                 .steps
                 .iter()
                 .find(|l| l.statement.n == *n)
                 .map_or("?", |l| l.statement.terminal.as_str());
-            format!(
-                "verdict: DISAGREE at statement #{n} (terminal {terminal}): the model says \
-                 {model}, PostgreSQL says {postgres}\n"
-            )
+            match lang {
+                Lang::Pt => format!(
+                    "veredito: DISCORDAM no comando #{n} (terminal {terminal}): o modelo diz \
+                     {model}, o PostgreSQL diz {postgres}\n"
+                ),
+                Lang::En => format!(
+                    "verdict: DISAGREE at statement #{n} (terminal {terminal}): the model says \
+                     {model}, PostgreSQL says {postgres}\n"
+                ),
+            }
         }
-        Verdict::Disagree {
-            table,
-            model,
-            postgres,
-            ..
-        } => format!(
-            "verdict: DISAGREE in table {} at the end: the model holds {model}, PostgreSQL \
-             holds {postgres}\n",
-            table.as_deref().unwrap_or("?")
+        (
+            Verdict::Disagree {
+                table,
+                model,
+                postgres,
+                ..
+            },
+            _,
+        ) => {
+            let table = table.as_deref().unwrap_or("?");
+            match lang {
+                Lang::Pt => format!(
+                    "veredito: DISCORDAM na tabela {table} no fim: o modelo guarda {model}, o \
+                     PostgreSQL guarda {postgres}\n"
+                ),
+                Lang::En => format!(
+                    "verdict: DISAGREE in table {table} at the end: the model holds {model}, \
+                     PostgreSQL holds {postgres}\n"
+                ),
+            }
+        }
+        (Verdict::AgreeUntilRace { race_at }, Lang::Pt) => format!(
+            "veredito: concordam até o comando #{race_at}, em que o PostgreSQL acordou de uma \
+             vez comandos que esperavam e o escalonador dele escolheu a ordem; o que veio \
+             depois difere e não cabe ao modelo acompanhar\n"
         ),
-        Verdict::AgreeUntilRace { race_at } => format!(
+        (Verdict::AgreeUntilRace { race_at }, Lang::En) => format!(
             "verdict: agree up to statement #{race_at}, where PostgreSQL woke waiting \
              statements at once and its scheduler chose their order; what followed differs \
              and is not the model's to match\n"
@@ -222,10 +299,12 @@ pub fn verdict_line(report: &Report) -> String {
 }
 
 /// What became of the schema, as a line.
-pub fn schema_line(schema: &str, fate: &SchemaFate) -> String {
-    match fate {
-        SchemaFate::NotCreated => format!("schema {schema} was not created\n"),
-        SchemaFate::Dropped => format!("schema {schema} dropped\n"),
-        SchemaFate::NotDropped(e) => format!("error: {e}\n"),
+pub fn schema_line(schema: &str, fate: &SchemaFate, lang: Lang) -> String {
+    match (fate, lang) {
+        (SchemaFate::NotCreated, Lang::Pt) => format!("o schema {schema} não foi criado\n"),
+        (SchemaFate::NotCreated, Lang::En) => format!("schema {schema} was not created\n"),
+        (SchemaFate::Dropped, Lang::Pt) => format!("schema {schema} apagado\n"),
+        (SchemaFate::Dropped, Lang::En) => format!("schema {schema} dropped\n"),
+        (SchemaFate::NotDropped(e), _) => format!("{}: {e}\n", lang.pick("erro", "error")),
     }
 }
