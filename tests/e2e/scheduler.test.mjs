@@ -578,6 +578,9 @@ describe('the workshop\'s scheduler', () => {
     assert.equal((await board(tab)).frame, '6', 'the board shows the fault\'s own step');
     assert.match(await text(tab, 'narration'), /instância 1: cai/);
     assert.equal(await tab.locator('[data-testid=branch-lines]').count(), 1);
+    // A timeout's word is drawn without its ring's stroke, which smeared it.
+    const strokes = await tab.locator('[data-testid=branch-lines] .mark-label.m-timeout').evaluateAll((xs) => xs.map((x) => getComputedStyle(x).stroke));
+    assert.ok(strokes.length > 0 && strokes.every((s) => s === 'none'), `timeout labels' strokes: ${strokes}`);
     await screenshot(tab, 'workshop-branch');
     // The branch against the CLI's: the same fork, the same captures at its end.
     const forked = cli('run', 'timeout-retry', '--strategy', 'check-then-act', '--fork', crash);
@@ -585,10 +588,19 @@ describe('the workshop\'s scheduler', () => {
     await tab.keyboard.press('ArrowRight');
     for (let i = 0; i < 200; i += 1) await tab.keyboard.press('ArrowRight');
     assert.equal(Number(await tab.getAttribute('[data-testid=workshop] [data-testid=acquirer]', 'data-captures')), captures);
+    // The panels beside the board tell the branch too: its ending, its
+    // events, and that the choices listed are the run's.
+    assert.equal(await tab.getAttribute('[data-testid=ending]', 'data-captures'), String(captures));
+    assert.match(await text(tab, 'ending'), captures > 2 ? new RegExp(`A cobrança saiu ${captures} vezes`) : /duas vezes/);
+    const steps = (await text(tab, 'step-counter')).match(/de (\d+)/)[1];
+    assert.match(await tab.textContent('[data-testid=workshop] [data-testid=events-summary]'), new RegExp(`em ${steps} passos\\)`));
+    assert.match(await text(tab, 'branch-note'), /execução com a falha/);
+    assert.match(await text(tab, 'exports-without-fault'), /execução sem a falha/);
     const branchEnd = await board(tab);
     // Both lines stay navigable.
     await tab.click('[data-testid=show-run]');
     assert.equal(await tab.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-line'), 'run');
+    assert.equal(await tab.locator('[data-testid=branch-note]').count(), 0, 'the run\'s own choices');
     assert.notDeepEqual(await board(tab), branchEnd);
     await tab.click('[data-testid=show-branch]');
     // The two lines' cursor stands at the board's frame, and a press on

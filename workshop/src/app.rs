@@ -75,7 +75,7 @@ pub fn Workshop() -> impl IntoView {
                     <Handout />
                     <Branch />
                     <EventTable
-                        run=ws.whole
+                        run=ws.board_whole
                         frame=Memo::new(move |_| ws.frame())
                         lang=ws.lang
                         while_open=true

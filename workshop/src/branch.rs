@@ -80,7 +80,7 @@ fn Lines() -> impl IntoView {
         ws.fork.track();
         let branch = ws.branch.get()?.ok()?;
         let run = ws.whole.get()?;
-        let twin = twin_of_runs((*run).clone(), branch);
+        let twin = twin_of_runs((*run).clone(), (*branch).clone());
         Some(Shared(Arc::new(TwinView::new(twin, WIDTH))))
     });
     let names = Memo::new(move |_| {

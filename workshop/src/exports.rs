@@ -87,6 +87,17 @@ pub fn Exports() -> impl IntoView {
     view! {
         <section class="exports" aria-labelledby="exports-title">
             <h2 id="exports-title">{move || words(ws.lang.get()).exports_title}</h2>
+            // Its schedule makes the run again, not the branch: no export
+            // can say where the fault went in.
+            {move || {
+                ws.on_branch.get().then(|| {
+                    view! {
+                        <p class="rewound" data-testid="exports-without-fault">
+                            {words(ws.lang.get()).exports_without_fault}
+                        </p>
+                    }
+                })
+            }}
             <ul>{rows}</ul>
             <p data-testid="copy-status" aria-live="polite">{move || said.get()}</p>
         </section>

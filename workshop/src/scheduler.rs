@@ -69,6 +69,7 @@ pub fn Scheduler() -> impl IntoView {
                     .with(Option::is_some)
                     .then(|| view! { <p class="rewound" data-testid="rewound">{w().rewound}</p> })
             }}
+            <BranchNote />
             <ol class="picks" data-testid="picks">
                 <For each=items key=|i| i.clone() children=item />
             </ol>
@@ -159,53 +160,112 @@ fn OtherChoice() -> impl IntoView {
     }
 }
 
-/// How the run ended, once no choice is left: the captures per intent and
-/// whether the money left twice.
+/// How the run on the board ended, once no choice is left (the branch
+/// with a fault always runs to its end): the captures per intent and
+/// whether the money left more than once.
 #[component]
 fn Ending() -> impl IntoView {
     let ws = expect_context::<Ws>();
+    let said = move |s: &lousa_core::trace::Summary| {
+        let captures: Vec<String> = s.intents.iter().map(|i| i.captures.to_string()).collect();
+        let twice = !s.double_charged_intents.is_empty();
+        let said = ending(s, ws.lang.get());
+        view! {
+            <p
+                class="ending"
+                class:double=twice
+                data-testid="ending"
+                data-captures=captures.join(",")
+            >
+                {said}
+            </p>
+        }
+    };
     move || {
-        let lang = ws.lang.get();
+        if ws.on_branch.get() {
+            return ws.branch.with(|b| match b {
+                Some(Ok(r)) => Some(said(&r.summary)),
+                _ => None,
+            });
+        }
         ws.turn.with(|t| {
             let t = t.as_ref().ok().filter(|t| t.next.is_none())?;
-            let s = &t.run.summary;
-            let captures: Vec<String> = s.intents.iter().map(|i| i.captures.to_string()).collect();
-            let twice = !s.double_charged_intents.is_empty();
-            let said = ending(s, lang);
-            Some(view! {
-                <p
-                    class="ending"
-                    class:double=twice
-                    data-testid="ending"
-                    data-captures=captures.join(",")
-                >
-                    {said}
-                </p>
-            })
+            Some(said(&t.run.summary))
+        })
+    }
+}
+
+/// While the board shows the branch: the alternatives listed are the run's,
+/// and picking one goes back to it.
+#[component]
+fn BranchNote() -> impl IntoView {
+    let ws = expect_context::<Ws>();
+    move || {
+        ws.on_branch.get().then(|| {
+            view! { <p class="rewound" data-testid="branch-note">{words(ws.lang.get()).branch_choices}</p> }
         })
     }
 }
 
 /// How a run ended, in words: its captures per intent, the money charged
-/// and whether any intent was charged twice.
+/// and how many times the intent charged most often was.
 pub fn ending(s: &lousa_core::trace::Summary, lang: lousa_core::narrate::Lang) -> String {
     use lousa_core::narrate::Lang;
     let captures: Vec<String> = s.intents.iter().map(|i| i.captures.to_string()).collect();
     let captures = captures.join(", ");
+    // How many times the intent charged most often was: a crash after the
+    // capture with no key charges three or four times, not twice.
     let twice = !s.double_charged_intents.is_empty();
+    let most = s.intents.iter().map(|i| i.captures).max().unwrap_or(0);
     let money = lousa_core::narrate::amount(s.charged_cents, lang);
-    match (lang, twice) {
-        (Lang::Pt, true) => format!(
-            "Fim: capturas por intenção [{captures}], {money} cobrados. A cobrança saiu duas vezes."
-        ),
-        (Lang::Pt, false) => format!(
-            "Fim: capturas por intenção [{captures}], {money} cobrados. Nenhuma intenção foi cobrada duas vezes."
-        ),
-        (Lang::En, true) => format!(
-            "End: captures per intent [{captures}], {money} charged. The charge went through twice."
-        ),
-        (Lang::En, false) => format!(
-            "End: captures per intent [{captures}], {money} charged. No intent was charged twice."
-        ),
+    let head = match lang {
+        Lang::Pt => format!("Fim: capturas por intenção [{captures}], {money} cobrados."),
+        Lang::En => format!("End: captures per intent [{captures}], {money} charged."),
+    };
+    let tail = match (lang, twice, most) {
+        (Lang::Pt, true, n @ 3..) => format!("A cobrança saiu {n} vezes."),
+        (Lang::Pt, true, _) => "A cobrança saiu duas vezes.".into(),
+        (Lang::Pt, false, _) => "Nenhuma intenção foi cobrada duas vezes.".into(),
+        (Lang::En, true, n @ 3..) => format!("The charge went through {n} times."),
+        (Lang::En, true, _) => "The charge went through twice.".into(),
+        (Lang::En, false, _) => "No intent was charged twice.".into(),
+    };
+    format!("{head} {tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ending;
+    use lousa_core::narrate::Lang;
+    use lousa_core::{Strategy, builtins};
+
+    /// Twice is said only of two charges: a timed-out client's retries
+    /// with no key charge four times, and the ending says four.
+    #[test]
+    fn the_ending_counts_the_charges_past_two() {
+        let said = |strategy| {
+            let mut s = builtins::builtin("timeout-retry").expect("built-in");
+            s.strategy = strategy;
+            let r = lousa_core::run(&s).expect("runs");
+            let most = r.summary.intents.iter().map(|i| i.captures).max();
+            (
+                most,
+                ending(&r.summary, Lang::Pt),
+                ending(&r.summary, Lang::En),
+            )
+        };
+        let (most, pt, en) = said(Strategy::Naive);
+        assert_eq!(most, Some(4), "{pt}");
+        assert!(pt.ends_with("A cobrança saiu 4 vezes."), "{pt}");
+        assert!(en.ends_with("The charge went through 4 times."), "{en}");
+        let (most, pt, _) = said(Strategy::CheckThenAct);
+        assert_eq!(most, Some(2), "{pt}");
+        assert!(pt.ends_with("A cobrança saiu duas vezes."), "{pt}");
+        let (_, pt, en) = said(Strategy::IdempotencyKey);
+        assert!(
+            pt.ends_with("Nenhuma intenção foi cobrada duas vezes."),
+            "{pt}"
+        );
+        assert!(en.ends_with("No intent was charged twice."), "{en}");
     }
 }

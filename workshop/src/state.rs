@@ -60,7 +60,10 @@ pub struct Ws {
     /// to redo.
     pub rewound: Memo<Option<(usize, Turn)>>,
     /// The run with the fork's fault: the same choices up to its frame.
-    pub branch: Memo<Option<Result<Run, String>>>,
+    pub branch: Memo<Option<Result<Shared<Run>, String>>>,
+    /// The whole run the board shows: the branch on the branch, else
+    /// `whole`. What the event table lists and how the run ended.
+    pub board_whole: Memo<Option<Shared<Run>>>,
     /// The lesson's challenge being played, by id (`lousa_core::lesson`).
     pub challenge: RwSignal<Option<&'static str>>,
     /// The design the scenario's HTTP jobs run as, in place of the
@@ -135,11 +138,17 @@ impl Ws {
             Some(built.with(|s| {
                 choices.with(|c| {
                     lousa_core::run::run_forked(s, &Schedule(c.clone()), f.frame, f.injection)
+                        .map(|r| Shared(Arc::new(r)))
                         .map_err(|e| e.to_string())
                 })
             }))
         });
+        let board_whole = Memo::new(move |_| {
+            let forked = on_branch.get().then(|| branch.get().and_then(Result::ok));
+            forked.flatten().or_else(|| whole.get())
+        });
         let ws = Ws {
+            board_whole,
             challenge: RwSignal::new(setup.challenge),
             design,
             on_branch,
@@ -226,7 +235,7 @@ impl Ws {
         let mut call = |r: Option<&Run>| f.take().map(|f| f(r));
         if self.on_branch.get()
             && let Some(out) = self.branch.with(|b| match b {
-                Some(Ok(r)) => call(Some(r)),
+                Some(Ok(r)) => call(Some(&**r)),
                 _ => None,
             })
         {

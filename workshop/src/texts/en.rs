@@ -23,6 +23,7 @@ pub const EN: Words = Words {
     no_choices_yet: "no choices yet",
     other_choice: "Or another value, from 0 to",
     rewound: "You stepped back before the choice point: a pick here changes the run from this step on, and the later choices wait under Redo.",
+    branch_choices: "The board shows the run with the fault, first come first served to its end. The choices below are the run without the fault's: picking one goes back to it.",
     take_choice: "Pick",
     explore_title: "Every schedule",
     explore_button: "Count them all",
@@ -95,6 +96,7 @@ pub const EN: Words = Words {
     hide_qr: "Hide QR code",
     qr_label: "QR code of the link to this moment on the board",
     qr_too_long: "This link is too long for a QR code; copy the link instead.",
+    exports_without_fault: "The files take the run without the fault: their schedule makes it again, and the injected fault is left out.",
     export_names: [
         "psql script (two terminals)",
         "Rust test",

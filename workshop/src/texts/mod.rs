@@ -33,6 +33,8 @@ pub struct Words {
     /// Above the alternatives when the board is stepped back before the
     /// choice point.
     pub rewound: &'static str,
+    /// Above the alternatives while the board shows the branch.
+    pub branch_choices: &'static str,
     pub take_choice: &'static str,
     pub explore_title: &'static str,
     pub explore_button: &'static str,
@@ -127,6 +129,9 @@ pub struct Words {
     pub qr_label: &'static str,
     pub qr_too_long: &'static str,
     pub export_names: [&'static str; 4],
+    /// Above the exports while the board shows the branch: they take the
+    /// run without the fault.
+    pub exports_without_fault: &'static str,
     pub keys_title: &'static str,
     pub keys: [(&'static str, &'static str); 7],
     /// Presenter mode and its questions to the room.

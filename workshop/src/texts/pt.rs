@@ -23,6 +23,7 @@ pub const PT: Words = Words {
     no_choices_yet: "nenhuma escolha ainda",
     other_choice: "Ou outro valor, de 0 a",
     rewound: "Você voltou para antes do ponto de escolha: uma escolha aqui muda a execução a partir deste passo, e as escolhas seguintes ficam em Refazer.",
+    branch_choices: "O quadro mostra a execução com a falha, que segue por ordem de chegada até o fim. As escolhas abaixo são da execução sem a falha: escolher uma volta a ela.",
     take_choice: "Escolher",
     explore_title: "Todos os escalonamentos",
     explore_button: "Contar todos",
@@ -95,6 +96,7 @@ pub const PT: Words = Words {
     hide_qr: "Esconder QR code",
     qr_label: "QR code do link deste momento da lousa",
     qr_too_long: "Este link é longo demais para um QR code; copie o link.",
+    exports_without_fault: "Os arquivos levam a execução sem a falha: o escalonamento deles a refaz, e a falha injetada fica de fora.",
     export_names: [
         "Script psql (dois terminais)",
         "Teste em Rust",
