@@ -296,7 +296,7 @@ pub fn apply(name: &str, edits: &str, field: &Field, typed: &str) -> Result<Stri
     {
         return Err(out_of_range(&field.path, n, min, max));
     }
-    let value = read(field.kind, typed);
+    let value = read(field, typed)?;
     let edited = link::edit(&base, &[(field.path.as_str(), value)]).map_err(|e| said(&e))?;
     kept(name, &edited)
 }
@@ -352,9 +352,9 @@ fn kept(name: &str, scenario: &Scenario) -> Result<String, String> {
 /// What the attendee typed, as the JSON value the field takes. Text that
 /// is not of the field's kind is passed on as a string, so the core says
 /// what it expected there.
-fn read(kind: Kind, typed: &str) -> Value {
+fn read(field: &Field, typed: &str) -> Result<Value, String> {
     let typed = typed.trim();
-    match kind {
+    Ok(match field.kind {
         Kind::Whole { .. } => typed
             .parse::<i64>()
             .map(Value::from)
@@ -366,8 +366,18 @@ fn read(kind: Kind, typed: &str) -> Value {
             other => Value::String(other.into()),
         },
         Kind::Choice(_) | Kind::Text => Value::String(typed.into()),
-        Kind::Json => serde_json::from_str(typed).unwrap_or_else(|_| Value::String(typed.into())),
-    }
+        // Refused here, where the text is the one typed: read back from the
+        // whole scenario, a line and column would be of text no one wrote.
+        Kind::Json => lousa_core::json::value(
+            typed,
+            lousa_core::json::Root {
+                name: "value",
+                // The field is one level inside the scenario.
+                depth_max: lousa_core::scenario::limits::JSON_DEPTH_MAX - 1,
+            },
+        )
+        .map_err(|e| format!("{}: {}", field.path, e.message))?,
+    })
 }
 
 /// A number outside a field's range, in the core's words and with its
@@ -426,6 +436,18 @@ mod tests {
         let f = by_path(&s, "faults");
         let e = apply("timeout-retry", "", &f, r#"[{"kind": "meteor"}]"#).unwrap_err();
         assert!(e.starts_with("faults[0]"), "{e}");
+        // Text that is no JSON is told as such, where it was typed.
+        let e = apply("timeout-retry", "", &f, "[").unwrap_err();
+        assert_eq!(
+            e,
+            "faults: invalid JSON: EOF while parsing a list at line 1 column 1"
+        );
+        let deep = format!("{}{}", "[".repeat(18), "]".repeat(18));
+        let e = apply("timeout-retry", "", &f, &deep).unwrap_err();
+        assert!(
+            e.starts_with("faults: too deeply nested: more than 15 "),
+            "{e}"
+        );
     }
 
     #[test]

@@ -544,6 +544,8 @@ pub fn refusal(text: &str, lang: Lang) -> String {
         ),
         ("trailing characters", "há texto depois do fim"),
         ("expected value", "esperava um valor"),
+        // serde_json, on a word that is not null, true or false.
+        ("expected ident", "esperava null, true ou false"),
         (
             "key must be a string",
             "uma chave precisa ser um texto entre aspas",
@@ -716,6 +718,14 @@ mod tests {
         assert_eq!(
             refusal("edit 1, instances: 99 is outside 1..=8", Lang::Pt),
             "edição 1, instances: 99 está fora de 1 a 8"
+        );
+        // A file that is no JSON at all, as serde_json words it.
+        let word = lousa_core::Scenario::from_json("not json")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            refusal(&word, Lang::Pt),
+            "scenario: JSON inválido: esperava null, true ou false na linha 1 coluna 2"
         );
     }
 
