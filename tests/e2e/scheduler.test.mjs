@@ -550,6 +550,13 @@ describe('the workshop\'s scheduler', () => {
     await other.click('[data-testid=editor] summary');
     await other.setInputFiles('[data-testid=import-json]', { name: 'edited.json', mimeType: 'application/json', buffer: Buffer.from(json) });
     await other.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'timeout-retry;clients.0.timeout_ms=20000');
+    // A file under another strategy brings it to the strategy menu, not
+    // into the link as an edit the menu would override.
+    const leased = JSON.stringify({ ...JSON.parse(json), strategy: 'idempotency-key-lease' });
+    await other.setInputFiles('[data-testid=import-json]', { name: 'leased.json', mimeType: 'application/json', buffer: Buffer.from(leased) });
+    await other.waitForFunction(() => new URL(location.href).searchParams.get('strategy') === 'idempotency-key-lease');
+    assert.equal(query(other).get('scenario'), 'timeout-retry;clients.0.timeout_ms=20000');
+    assert.equal(await other.getAttribute('[data-testid=workshop] [data-testid=lousa]', 'data-strategy'), 'idempotency-key-lease');
     await other.setInputFiles('[data-testid=import-json]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"name": "x", "clients": "abc"}') });
     await other.waitForSelector('[data-testid=editor-error]');
     // The core's words, in the page's language.
@@ -625,6 +632,13 @@ describe('the workshop\'s scheduler', () => {
     assert.equal(query(fresh).get('fork'), crash);
     for (let i = 0; i < 200; i += 1) await fresh.keyboard.press('ArrowRight');
     assert.deepEqual(await board(fresh), branchEnd);
+    // An edit starts the run over: the fault goes, and the editor says so.
+    await fresh.click('[data-testid=editor] summary');
+    const latency = fresh.locator('[data-field="network.latency_ms"] input');
+    await latency.fill(String(Number(await latency.inputValue()) + 1));
+    await latency.press('Enter');
+    await fresh.waitForFunction(() => !new URL(location.href).searchParams.has('fork'));
+    assert.match(await fresh.textContent('[data-testid=edit-restarted]'), /a falha injetada e as escolhas feitas ficaram para trás/);
     // A fork the run cannot take is named, and the board shows the run.
     const bad = await open('?modo=oficina&scenario=timeout-retry&fork=9999:crash-1');
     assert.match(await text(bad, 'problems'), /A falha do link não pôde ser injetada/);

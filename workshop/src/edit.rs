@@ -5,9 +5,9 @@
 //! what the CLI and a link would, in the same words, and the edited
 //! scenario is the URL's link.
 
-use lousa_core::Scenario;
 use lousa_core::link;
 use lousa_core::scenario::limits;
+use lousa_core::{Scenario, Strategy};
 use serde_json::Value;
 
 /// What a field holds, and so how its text is read.
@@ -325,12 +325,21 @@ pub fn resize_clients(name: &str, edits: &str, more: bool) -> Result<String, Str
     kept(name, &edited)
 }
 
-/// A scenario file read back: the built-in it names (or `fallback`) and the
-/// edits that make it, or the parser's words.
-pub fn import(text: &str, fallback: &'static str) -> Result<(&'static str, String), String> {
-    let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
+/// A scenario file read back: the built-in it names (or `fallback`), the
+/// edits that make it and its strategy, or the parser's words. The
+/// strategy goes to the page's strategy menu, not into the edits, where
+/// the menu's would override it unseen.
+pub fn import(
+    text: &str,
+    fallback: &'static str,
+) -> Result<(&'static str, String, Strategy), String> {
+    let mut scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
     let name = crate::url::scenario_name(&scenario.name).unwrap_or(fallback);
-    Ok((name, kept(name, &scenario)?))
+    let strategy = scenario.strategy;
+    if let Some(builtin) = lousa_core::builtins::builtin(name) {
+        scenario.strategy = builtin.strategy;
+    }
+    Ok((name, kept(name, &scenario)?, strategy))
 }
 
 /// The edits that make `scenario` of the built-in `name`, if its link
@@ -602,8 +611,17 @@ mod tests {
         let s = crate::url::scenario_of("race-2", &edits).unwrap();
         assert_eq!(s.clients.len(), 3);
         assert_eq!(resize_clients("race-2", &edits, false).unwrap(), "");
-        let (name, back) = import(&s.to_json(), "timeout-retry").unwrap();
+        let (name, back, strategy) = import(&s.to_json(), "timeout-retry").unwrap();
         assert_eq!((name, back.as_str()), ("race-2", edits.as_str()));
+        assert_eq!(strategy, s.strategy);
+        // A file under another strategy brings it along, not as an edit.
+        let mut other = s.clone();
+        other.strategy = Strategy::IdempotencyKeyLease;
+        let (_, back, strategy) = import(&other.to_json(), "race-2").unwrap();
+        assert_eq!(
+            (back.as_str(), strategy),
+            (edits.as_str(), Strategy::IdempotencyKeyLease)
+        );
         let e = import(r#"{"name": "x", "clients": "abc"}"#, "race-2").unwrap_err();
         assert!(e.contains("clients"), "{e}");
         let mut many = s.clone();

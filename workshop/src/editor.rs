@@ -57,9 +57,10 @@ pub fn Editor() -> impl IntoView {
                 return;
             };
             match edit::import(&text, ws.scenario.get_untracked()) {
-                Ok((name, edits)) => {
+                Ok((name, edits, strategy)) => {
                     trouble.set(None);
-                    ws.scenario.set(name);
+                    // Another built-in drops the edits: the file's go after.
+                    ws.choose_world(name, strategy);
                     ws.set_edits(edits);
                 }
                 Err(e) => trouble.set(Some(e)),
@@ -134,6 +135,13 @@ pub fn Editor() -> impl IntoView {
                     <input type="file" accept=".json,application/json" data-testid="import-json" on:change=import />
                 </label>
             </p>
+            // Said until the attendee picks or injects again.
+            {move || {
+                let still = ws.dropped.get()
+                    && ws.fork.with(Option::is_none)
+                    && ws.choices.with(Vec::is_empty);
+                still.then(|| view! { <p class="rewound" data-testid="edit-restarted">{w().restarted}</p> })
+            }}
             {move || {
                 trouble
                     .get()

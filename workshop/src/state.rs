@@ -46,6 +46,9 @@ pub struct Ws {
     pub fork: RwSignal<Option<Fork>>,
     /// The board shows the branch (the run with the fault), not the run.
     pub on_branch: RwSignal<bool>,
+    /// The last edit started the run over while it had an injected fault
+    /// or choices made, which it dropped.
+    pub dropped: RwSignal<bool>,
     pub built: Memo<Scenario>,
     /// The choice point the choices reach, with the run only as far as
     /// they fix it (`scheduling::point`): what the scheduler shows.
@@ -149,6 +152,7 @@ impl Ws {
         });
         let ws = Ws {
             board_whole,
+            dropped: RwSignal::new(false),
             challenge: RwSignal::new(setup.challenge),
             design,
             on_branch,
@@ -417,6 +421,7 @@ impl Ws {
     /// No choices made and none to redo: the board at the first choice
     /// point, for a scenario or design the old choices may not fit.
     pub fn restart(&self) {
+        self.dropped.set(false);
         self.fork.set(None);
         self.on_branch.set(false);
         self.choices.set(Vec::new());
@@ -503,8 +508,11 @@ impl Ws {
     /// start over, as they may not fit the new scenario.
     pub fn set_edits(&self, edits: String) {
         if self.edits.with_untracked(|e| *e != edits) {
+            let had = self.fork.get_untracked().is_some()
+                || self.choices.with_untracked(|c| !c.is_empty());
             self.edits.set(edits);
             self.restart();
+            self.dropped.set(had);
         }
     }
 

@@ -172,6 +172,7 @@ pub const EN: Words = Words {
         export: "Download as JSON",
         import: "Open a JSON file",
         edited: "Edited scenario: the link keeps the changes.",
+        restarted: "The edit started the run over: the injected fault and the choices made were left behind.",
     },
     design: DesignWords {
         title: "Your handler's design",

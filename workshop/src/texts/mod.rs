@@ -216,6 +216,9 @@ pub struct EditorWords {
     pub export: &'static str,
     pub import: &'static str,
     pub edited: &'static str,
+    /// After an edit that started the run over while it had an injected
+    /// fault or choices made.
+    pub restarted: &'static str,
 }
 
 /// The design tab. The language's own names (`select`, `no-rows`,

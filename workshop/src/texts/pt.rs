@@ -172,6 +172,7 @@ pub const PT: Words = Words {
         export: "Baixar como JSON",
         import: "Abrir um JSON",
         edited: "Cenário editado: o link guarda as mudanças.",
+        restarted: "A edição recomeçou a execução: a falha injetada e as escolhas feitas ficaram para trás.",
     },
     design: DesignWords {
         title: "Seu projeto de handler",
