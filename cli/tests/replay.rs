@@ -349,18 +349,15 @@ fn a_wrong_model_outcome_is_a_disagreement_with_exit_code_1() {
 #[test]
 fn race_2_check_then_act_charges_twice_on_postgresql_and_agrees() {
     let Some(url) = database_url() else { return };
-    let out = lousa(
-        &[
-            "replay",
-            "race-2",
-            "--strategy",
-            "check-then-act",
-            "--schedule",
-            "0",
-        ],
-        Some(&url),
-    );
-    let stdout = exited_0(&out);
+    let args = [
+        "replay",
+        "race-2",
+        "--strategy",
+        "check-then-act",
+        "--schedule",
+        "0",
+    ];
+    let stdout = exited_0(&lousa(&args, Some(&url)));
     // The two captures' INSERTs, one per terminal, each with its row on both sides.
     assert!(
         stdout.contains("#5 A") && stdout.contains("#6 B"),
@@ -375,14 +372,6 @@ fn race_2_check_then_act_charges_twice_on_postgresql_and_agrees() {
     assert!(!schema_exists(&url, &schema), "{schema} is left");
 
     // In Portuguese, the words change and the SQL and answers do not.
-    let args = [
-        "replay",
-        "race-2",
-        "--strategy",
-        "check-then-act",
-        "--schedule",
-        "0",
-    ];
     let pt = exited_0(&lousa(&[&args[..], &["--lang", "pt"]].concat(), Some(&url)));
     for said in [
         "lousa replay: race-2 com check-then-act, escalonamento 0",

@@ -9,6 +9,15 @@ use lousa_core::store::Isolation;
 use lousa_core::{Scenario, Strategy, builtins};
 use std::sync::Arc;
 
+/// A built-in design's file, by name.
+fn builtin_file(name: &str) -> &'static str {
+    design::builtin::ALL
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, json)| *json)
+        .expect("listed")
+}
+
 fn trace_json(s: &Scenario) -> String {
     let run = lousa_core::run(s).expect("a valid scenario");
     serde_json::to_string(&run).expect("a run is JSON")
@@ -20,11 +29,8 @@ fn trace_json(s: &Scenario) -> String {
 /// at SERIALIZABLE.
 #[test]
 fn a_design_runs_at_the_isolation_it_names() {
-    let (_, json) = design::builtin::ALL
-        .iter()
-        .find(|(n, _)| *n == "idempotency-key-in-tx")
-        .expect("listed");
-    let mut v: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    let mut v: serde_json::Value =
+        serde_json::from_str(builtin_file("idempotency-key-in-tx")).expect("JSON");
     v["isolation"] = "serializable".into();
     let program = Arc::new(Design::from_json(&v.to_string()).expect("valid"));
     let mut compared = 0;
@@ -169,7 +175,7 @@ fn an_unfenced_answer_write_lands_after_its_lease_was_taken() {
 #[test]
 fn a_wrong_design_is_refused_by_the_field_that_is_wrong() {
     let base: serde_json::Value =
-        serde_json::from_str(design::builtin::ALL[3].1).expect("idempotency-key is JSON");
+        serde_json::from_str(builtin_file("idempotency-key")).expect("idempotency-key is JSON");
     let refusal = |edit: &dyn Fn(&mut serde_json::Value)| {
         let mut v = base.clone();
         edit(&mut v);
@@ -306,12 +312,9 @@ fn a_design_loops_back_from_four_steps_at_most() {
 /// built-ins where a retry finds the claim in progress.
 #[test]
 fn a_changed_step_makes_the_traces_differ() {
-    let (_, json) = design::builtin::ALL
-        .iter()
-        .find(|(n, _)| *n == "idempotency-key")
-        .expect("listed");
+    let json = builtin_file("idempotency-key");
     let changed = json.replacen("\"status\": 409", "\"status\": 425", 2);
-    assert_ne!(&changed, json);
+    assert_ne!(changed, json);
     let changed = Arc::new(Design::from_json(&changed).expect("still valid"));
     let mut differ = Vec::new();
     for base in builtins::all() {
@@ -833,11 +836,8 @@ fn random_designs_are_mostly_valid_and_refused_for_many_reasons() {
 fn a_write_that_matches_nothing_is_told_as_zero_rows() {
     use lousa_core::narrate::{Lang, sql_outcome};
     use lousa_core::trace::{EventKind, SqlOutcome};
-    let (_, json) = design::builtin::ALL
-        .iter()
-        .find(|(n, _)| *n == "idempotency-key")
-        .expect("listed");
-    let mut v: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    let mut v: serde_json::Value =
+        serde_json::from_str(builtin_file("idempotency-key")).expect("JSON");
     v["steps"][0]["on"] = serde_json::json!([]);
     v["steps"].as_array_mut().expect("steps").truncate(3);
     let broken = Arc::new(Design::from_json(&v.to_string()).expect("still valid"));
