@@ -76,10 +76,6 @@ pub fn parse<T: DeserializeOwned>(text: &str, root: Root) -> Result<T, FieldErro
     Ok(s)
 }
 
-/// Refuses text that nests past `root.depth_max` levels, naming where.
-/// Without this, a list of lists ten thousand deep was read as a scenario
-/// given field by field ("[0]: expected a string, got a list"), and the
-/// answer was about a field the reader never wrote.
 /// Reads `text` as any JSON value, refused as [`parse`] refuses a text
 /// that is no JSON or nests too deep: for a field whose value is JSON of
 /// its own (the workshop's faults field). No path to track, so no
@@ -89,6 +85,10 @@ pub fn value(text: &str, root: Root) -> Result<serde_json::Value, FieldError> {
     serde_json::from_str(text).map_err(|e| describe("", None, &e, root))
 }
 
+/// Refuses text that nests past `root.depth_max` levels, naming where.
+/// Without this, a list of lists ten thousand deep was read as a scenario
+/// given field by field ("[0]: expected a string, got a list"), and the
+/// answer was about a field the reader never wrote.
 fn too_deep(text: &str, root: Root) -> Result<(), ScenarioError> {
     let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
     let (mut line, mut column) = (1usize, 0usize);

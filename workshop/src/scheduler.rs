@@ -169,7 +169,7 @@ fn Ending() -> impl IntoView {
     let said = move |s: &lousa_core::trace::Summary| {
         let captures: Vec<String> = s.intents.iter().map(|i| i.captures.to_string()).collect();
         let twice = !s.double_charged_intents.is_empty();
-        let said = ending(s, ws.lang.get());
+        let text = ending(s, ws.lang.get());
         view! {
             <p
                 class="ending"
@@ -177,7 +177,7 @@ fn Ending() -> impl IntoView {
                 data-testid="ending"
                 data-captures=captures.join(",")
             >
-                {said}
+                {text}
             </p>
         }
     };

@@ -19,10 +19,10 @@ pub fn terminal_label(i: usize) -> String {
         .map_or_else(|| format!("T{i}"), |l| l.to_string())
 }
 
-/// Who owns a connection no instance does, by what it ran (`lousa replay`
-/// names its terminals with it too): the world's
-/// set-up (the account a balance scenario opens with, at 0 s), the outbox's
-/// relay, the recovery sweep, or several of them, which share it.
+/// Who owns a connection no instance does, by what it ran: the world's
+/// set-up (the account a balance scenario opens with, at 0 s), the
+/// outbox's relay, the recovery sweep, or several of them, which share it.
+/// `lousa replay` names its terminals with it too.
 pub fn background_owner(run: &Run, session: u32, lang: Lang) -> String {
     let mut who: Vec<&str> = Vec::new();
     for s in run.store_log.iter().filter(|s| s.session == session) {
