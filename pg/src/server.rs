@@ -126,6 +126,9 @@ pub struct PgSide {
     /// When a settle last saw a backend start waiting, for
     /// [`Deadlocks::Spaced`].
     last_wait_began: Option<Instant>,
+    /// (waiter, blocker) pairs of the last poll whose blocker is no session
+    /// of the run.
+    outside: Vec<(i32, i32)>,
 }
 
 /// Why [`PgSide::create`] failed, and whether it had created the schema
@@ -301,6 +304,7 @@ impl PgSide {
             seen_blocked: HashMap::new(),
             owns_schema: true,
             last_wait_began: None,
+            outside: Vec::new(),
         };
         match side.fill(spec) {
             Ok(()) => Ok(side),
@@ -449,20 +453,66 @@ impl PgSide {
             .is_some_and(|i| i.load(Ordering::SeqCst))
     }
 
-    /// Which of our sessions' backends are waiting on a lock, and for whom.
+    /// Which of our sessions' backends wait on a lock that another of our
+    /// sessions holds or waits for, and for whom. A wait on a backend outside
+    /// the run (autovacuum truncating a table it emptied, another client of
+    /// the server) is nothing the model has: that statement is taken as
+    /// still running, and `outside` keeps who held it up for a timeout's
+    /// message.
     fn blockers(&mut self) -> Result<HashMap<i32, Vec<i32>>, PgError> {
         let pids: Vec<i32> = self.sessions.iter().map(|s| s.pid).collect();
-        Ok(self
+        let rows = self
             .control
             .query(
                 "SELECT pid, pg_blocking_pids(pid) FROM unnest($1::int4[]) AS pid",
                 &[&pids],
             )
-            .map_err(|e| PgError::Server(format!("pg_blocking_pids: {}", why(&e))))?
-            .into_iter()
-            .map(|r| (r.get::<_, i32>(0), r.get::<_, Vec<i32>>(1)))
-            .filter(|(_, b)| !b.is_empty())
-            .collect())
+            .map_err(|e| PgError::Server(format!("pg_blocking_pids: {}", why(&e))))?;
+        self.outside.clear();
+        let mut ours = HashMap::new();
+        for row in rows {
+            let (waiter, by): (i32, Vec<i32>) = (row.get(0), row.get(1));
+            let (inside, outside): (Vec<i32>, Vec<i32>) =
+                by.into_iter().partition(|b| pids.contains(b));
+            self.outside
+                .extend(outside.into_iter().map(|b| (waiter, b)));
+            if !inside.is_empty() {
+                ours.insert(waiter, inside);
+            }
+        }
+        Ok(ours)
+    }
+
+    /// What a timeout says about who blocks: the run's own waits by backend,
+    /// then each backend outside the run that a session waits for, as
+    /// `pg_stat_activity` shows it.
+    fn describe_blockers(&mut self, ours: &HashMap<i32, Vec<i32>>) -> String {
+        let mut text = format!("{ours:?}");
+        if self.outside.is_empty() {
+            return text;
+        }
+        let theirs: Vec<i32> = self.outside.iter().map(|&(_, b)| b).collect();
+        let rows = self.control.query(
+            "SELECT pid, backend_type, coalesce(state, ''), left(query, 120) \
+             FROM pg_stat_activity WHERE pid = ANY($1)",
+            &[&theirs],
+        );
+        for &(waiter, blocker) in &self.outside {
+            let about = rows
+                .as_ref()
+                .ok()
+                .and_then(|rows| rows.iter().find(|r| r.get::<_, i32>(0) == blocker))
+                .map(|r| {
+                    let (kind, state, query): (String, String, String) =
+                        (r.get(1), r.get(2), r.get(3));
+                    format!("{kind}, {state}: {query}")
+                })
+                .unwrap_or_else(|| "gone".to_string());
+            text.push_str(&format!(
+                "; {waiter} waits for {blocker}, outside the run ({about})"
+            ));
+        }
+        text
     }
 
     /// Waits until each of `active` has either returned (its outcome is in
@@ -530,7 +580,7 @@ impl PgSide {
                 return Err(PgError::Timeout {
                     what: format!("the statement of session {pending:?}"),
                     after: self.settings.timeout,
-                    blockers: format!("{blockers:?}"),
+                    blockers: self.describe_blockers(&blockers),
                 });
             }
             // While a deadlock waits for its detector, poll gently: each poll

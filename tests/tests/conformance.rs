@@ -335,6 +335,46 @@ fn deadlocks_pick_the_models_victim_for_a_role_that_may_not_set_the_timeout() {
     assert_eq!(report.difference, None);
 }
 
+/// A statement held up by a backend outside the run (here a connection that
+/// locks the table; in the suite, autovacuum truncating a table it emptied)
+/// is still running, not blocked: the model knows only the run's sessions,
+/// so the runner waits for it to finish instead of reporting a wait that the
+/// model would call a difference.
+#[test]
+fn a_wait_on_a_backend_outside_the_run_is_not_a_block() {
+    use lousa_tests::conformance::Side;
+    let Some(url) = database_url() else { return };
+    let a = SessionId(0);
+    let spec = spec_from_store_trace("outside_lock", &[(a, claim("k"))]);
+    let mut pg = PgSide::connect(&url, &spec).unwrap_or_else(|e| panic!("{e}"));
+    pg.reset().expect("the tables are emptied");
+    let table = format!("{}.cobranca", pg.schema());
+    let mut outsider = postgres::Client::connect(&url, postgres::NoTls).expect("connects");
+    outsider
+        .batch_execute(&format!(
+            "BEGIN; LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE"
+        ))
+        .expect("locks the table");
+    let mut watcher = postgres::Client::connect(&url, postgres::NoTls).expect("connects");
+    let releaser = std::thread::spawn(move || {
+        // The lock is let go once the session's INSERT waits for it.
+        let waiting = format!(
+            "SELECT count(*) FROM pg_locks WHERE relation = '{table}'::regclass AND NOT granted"
+        );
+        while watcher.query_one(&waiting, &[]).unwrap().get::<_, i64>(0) == 0 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        outsider.batch_execute("COMMIT").expect("unlocks");
+    });
+    let out = pg.step(0, &claim("k")).expect("the step runs");
+    releaser.join().unwrap();
+    assert!(
+        matches!(out.own, Some(Outcome::Ok { rows: Some(ref rows), .. }) if rows.len() == 1),
+        "the INSERT finished once the outside lock went, and claimed the key: {out:?}"
+    );
+    pg.close().expect("the schema is dropped");
+}
+
 /// Random store interleavings (a fixed seed, so the same ones every run):
 /// statements are drawn for sessions the store says are not waiting, the
 /// store's trace becomes a spec, and the spec runs on both sides. This is
