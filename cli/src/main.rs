@@ -246,6 +246,10 @@ enum Command {
         /// Replay this schedule instead of drawing choices from the seed.
         #[arg(long)]
         schedule: Option<String>,
+        /// Export the branch: FRAME:FAULT injects a fault at that frame, as
+        /// `lousa run --fork`.
+        #[arg(long)]
+        fork: Option<String>,
         /// psql: the script for psql terminals; rust-test: a #[test] asserting
         /// the run's outcome; history: invoke/ok/fail/info operations as
         /// JSON; mermaid: a sequenceDiagram of the messages.
@@ -336,6 +340,34 @@ fn main() -> ExitCode {
 }
 
 /// Runs with the scenario's seed, or replays `--schedule` when given.
+/// The run a command names, branched at `fork` (`--fork`) when given: the
+/// schedule's choices, or the seeded run's, up to the fork's frame, the
+/// fault, then the choices left. A typed schedule must fit the branch (a
+/// branch's export carries the branch's own schedule, which runs past the
+/// unforked run's).
+fn run_of(
+    s: &Scenario,
+    schedule: Option<&str>,
+    fork: Option<&str>,
+) -> Result<lousa_core::Run, String> {
+    let Some(text) = fork else {
+        return run_seeded_or_scheduled(s, schedule);
+    };
+    let at: lousa_core::fork::Fork = text.parse().map_err(|e| format!("--fork: {e}"))?;
+    let forked = match schedule {
+        Some(typed) => {
+            let sched: Schedule = typed.parse().map_err(|e| format!("--schedule: {e}"))?;
+            run::run_forked_exact(s, &sched, at.frame, at.injection)
+        }
+        None => {
+            let seeded = run(s).map_err(|e| e.to_string())?;
+            let sched: Schedule = seeded.schedule.parse().map_err(|e| format!("{e}"))?;
+            run::run_forked(s, &sched, at.frame, at.injection)
+        }
+    };
+    forked.map_err(|e| format!("--fork {text}: {e}"))
+}
+
 fn run_seeded_or_scheduled(
     s: &Scenario,
     schedule: Option<&str>,
@@ -502,9 +534,9 @@ fn execute(cmd: Command) -> Result<(), String> {
                 }
                 s.validate().map_err(|e| format!("--variant {v}: {e}"))?;
             }
-            let mut r = run_seeded_or_scheduled(&s, schedule.as_deref())?;
             let lang = lang_of(lang);
             if let Some(frame) = palette {
+                let r = run_seeded_or_scheduled(&s, schedule.as_deref())?;
                 let last = r.frame_count() - 1;
                 let world = lousa_core::fork::world_at(&s, &r, frame).ok_or_else(|| {
                     format!(
@@ -516,6 +548,7 @@ fn execute(cmd: Command) -> Result<(), String> {
                 }
                 return Ok(());
             }
+            let r = run_of(&s, schedule.as_deref(), fork.as_deref())?;
             if prompts {
                 for p in lousa_core::predict::prompts(&r) {
                     outln!(
@@ -530,13 +563,6 @@ fn execute(cmd: Command) -> Result<(), String> {
                     }
                 }
                 return Ok(());
-            }
-            if let Some(text) = fork {
-                let at: lousa_core::fork::Fork =
-                    text.parse().map_err(|e| format!("--fork: {e}"))?;
-                let schedule: Schedule = r.schedule.parse().map_err(|e| format!("{e}"))?;
-                r = run::run_forked(&s, &schedule, at.frame, at.injection)
-                    .map_err(|e| format!("--fork {text}: {e}"))?;
             }
             match format {
                 Format::Json => {
@@ -554,13 +580,14 @@ fn execute(cmd: Command) -> Result<(), String> {
             design,
             seed,
             schedule,
+            fork,
             format,
             lang,
         } => {
             use lousa_core::export::{self, Format as F};
             let mut s = load(&scenario, strategy.as_deref(), seed)?;
             designs::attach(&mut s, design.as_deref())?;
-            let r = run_seeded_or_scheduled(&s, schedule.as_deref())?;
+            let r = run_of(&s, schedule.as_deref(), fork.as_deref())?;
             let format = match format {
                 ExportFormat::Psql => F::Psql,
                 ExportFormat::RustTest => F::RustTest,
@@ -1272,6 +1299,9 @@ fn print_run(s: &Scenario, r: &lousa_core::Run, lang: Lang) {
         );
     }
     outln!("{}: {}", pick("escalonamento", "schedule"), r.schedule);
+    if let Some(fork) = r.fork {
+        outln!("{}: {fork}", pick("falha injetada", "fault injected"));
+    }
 }
 
 /// One table per design: rows down the y values, columns across the x

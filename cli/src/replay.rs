@@ -3,7 +3,7 @@
 //! (`lousa_pg::replay`); this is its command line: arguments, Ctrl-C,
 //! printing and the exit code.
 
-use crate::{load, run_seeded_or_scheduled};
+use crate::{load, run_of};
 use clap::{Args, ValueEnum};
 use lousa_core::narrate::Lang;
 use lousa_pg::PgError;
@@ -47,6 +47,10 @@ pub struct ReplayArgs {
     /// Replay this schedule instead of drawing choices from the seed.
     #[arg(long)]
     schedule: Option<String>,
+    /// Replay the branch: FRAME:FAULT injects a fault at that frame, as
+    /// `lousa run --fork`.
+    #[arg(long)]
+    fork: Option<String>,
     /// The server: postgres://USER[:PASSWORD]@HOST:PORT/DATABASE (default:
     /// $DATABASE_URL). PostgreSQL 15; the role needs CREATE on the database.
     #[arg(long)]
@@ -109,7 +113,7 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8, String> {
     let url = database_url(args.database_url)?;
     let mut s = load(&args.scenario, args.strategy.as_deref(), args.seed)?;
     crate::designs::attach(&mut s, args.design.as_deref())?;
-    let run = run_seeded_or_scheduled(&s, args.schedule.as_deref())?;
+    let run = run_of(&s, args.schedule.as_deref(), args.fork.as_deref())?;
     let lang = crate::lang_of(args.lang);
     let plan = Plan::new(&s, &run, lang);
     if plan.statements.is_empty() {

@@ -619,8 +619,9 @@ fn export_formats() {
     check("exports.txt", &t);
 }
 
-/// Forks: the palette at a frame, a crash injected there and run on, and
-/// the refusals of a fork that cannot be.
+/// Forks: the palette at a frame, a crash injected there and run on, the
+/// refusals of a fork that cannot be, and a branch made again from its
+/// schedule and exported.
 #[test]
 fn forks() {
     let mut t = String::new();
@@ -631,6 +632,27 @@ fn forks() {
     t += &transcript(&[&base[..], &["--fork", "6:lose-response-1"]].concat());
     t += &transcript(&[&base[..], &["--fork", "6:melt-1"]].concat());
     t += &transcript(&[&base[..], &["--palette", "999"]].concat());
+    // The branch's own schedule with the fork makes the branch again; a
+    // schedule that does not fit it is refused, not clamped.
+    t += &transcript(&[&base[..], &["--schedule", "0", "--fork", "6:crash-1+3000"]].concat());
+    t += &transcript(
+        &[
+            &base[..],
+            &["--schedule", "0-5", "--fork", "6:crash-1+3000"],
+        ]
+        .concat(),
+    );
+    // A branch's export names the fault where it makes the run again.
+    t += &transcript(&[
+        "export",
+        "timeout-retry",
+        "--strategy",
+        "idempotency-key",
+        "--fork",
+        "6:crash-1+3000",
+        "--format",
+        "history",
+    ]);
     check("forks.txt", &t);
 }
 

@@ -392,6 +392,43 @@ fn race_2_check_then_act_charges_twice_on_postgresql_and_agrees() {
     assert!(!pt.contains("verdict") && !pt.contains("statement"), "{pt}");
 }
 
+/// A branch replays as the branch: the crash the fork injects closes its
+/// instance's connection on the server too, and the header names the fault,
+/// as the workshop's psql export writes the command.
+#[test]
+fn a_branch_replays_with_its_fault_and_agrees() {
+    let Some(url) = database_url() else { return };
+    let fork = "5:crash-1+3000";
+    let args = [
+        "replay",
+        "timeout-retry",
+        "--strategy",
+        "check-then-act",
+        "--fork",
+        fork,
+    ];
+    let stdout = exited_0(&lousa(&args, Some(&url)));
+    assert!(
+        stdout.contains("under check-then-act, schedule "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(", fault injected at {fork}\n")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("verdict: agree"), "{stdout}");
+    // Not the unforked run's traffic: that one has no fault to name.
+    let plain = exited_0(&lousa(&args[..4], Some(&url)));
+    assert!(!plain.contains("fault injected"), "{plain}");
+    let bad = lousa(&[&args[..4], &["--fork", "5:crash-9"]].concat(), Some(&url));
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+    assert!(
+        text_of(&bad.stderr).contains("--fork 5:crash-9: "),
+        "{}",
+        text_of(&bad.stderr)
+    );
+}
+
 #[test]
 fn race_2_idempotency_key_design_refuses_the_second_claim_as_json() {
     let Some(url) = database_url() else { return };

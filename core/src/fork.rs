@@ -7,6 +7,7 @@
 //! and the narration do.
 
 use crate::narrate::Lang;
+pub use crate::run::Fork;
 use crate::run::Run;
 use crate::scenario::limits;
 use crate::text::cut;
@@ -17,13 +18,6 @@ use std::fmt;
 pub const RESTART_AFTER_MS: u64 = 3_000;
 /// How much later a delayed message arrives when the palette offers it.
 pub const DELAY_MS: u64 = 1_000;
-
-/// A branch point: the frame, and what is injected there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Fork {
-    pub frame: usize,
-    pub injection: Injection,
-}
 
 /// Why a fork's text does not read.
 #[derive(Clone, Debug, PartialEq, Eq)]

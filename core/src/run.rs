@@ -24,6 +24,19 @@ pub struct Run {
     /// back from JSON has none, and the JSON stays as it was.
     #[serde(skip)]
     pub captures: Vec<CaptureMark>,
+    /// Where a fault went in, for a branch ([`run_forked`]): the exports
+    /// name it so that what they make again is the branch. Like the
+    /// captures, a run read back from JSON has none.
+    #[serde(skip)]
+    pub fork: Option<Fork>,
+}
+
+/// A branch point: the frame, and what is injected there (its text form is
+/// `crate::fork`'s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fork {
+    pub frame: usize,
+    pub injection: Injection,
 }
 
 /// A capture placed among the store's statements.
@@ -129,6 +142,8 @@ pub enum ForkError {
         frames: usize,
     },
     Inject(InjectError),
+    /// The schedule does not fit the branch ([`run_forked_exact`]).
+    Misfit(String),
 }
 
 impl std::fmt::Display for ForkError {
@@ -141,6 +156,7 @@ impl std::fmt::Display for ForkError {
                 frames - 1
             ),
             ForkError::Inject(e) => e.fmt(f),
+            ForkError::Misfit(why) => write!(f, "the schedule does not fit the branch: {why}"),
         }
     }
 }
@@ -155,9 +171,33 @@ pub fn run_forked(
     frame: usize,
     injection: Injection,
 ) -> Result<Run, ForkError> {
+    forked(scenario, schedule, frame, injection, false)
+}
+
+/// [`run_forked`] for a schedule a reader typed, which must fit the branch
+/// as [`run_schedule_exact`]'s must fit the run.
+pub fn run_forked_exact(
+    scenario: &Scenario,
+    schedule: &Schedule,
+    frame: usize,
+    injection: Injection,
+) -> Result<Run, ForkError> {
+    forked(scenario, schedule, frame, injection, true)
+}
+
+fn forked(
+    scenario: &Scenario,
+    schedule: &Schedule,
+    frame: usize,
+    injection: Injection,
+    exact: bool,
+) -> Result<Run, ForkError> {
     scenario.validate().map_err(ForkError::Scenario)?;
     let mut chooser = ScheduleChooser::new(schedule);
     let mut r = record(scenario, &mut chooser, Some((frame, injection)))?;
+    if let Some(misfit) = chooser.misfit().filter(|_| exact) {
+        return Err(ForkError::Misfit(misfit.to_string()));
+    }
     r.schedule = chooser.schedule().to_string();
     Ok(r)
 }
@@ -167,6 +207,7 @@ fn record(
     chooser: &mut dyn Chooser,
     mut injection: Option<(usize, Injection)>,
 ) -> Result<Run, ForkError> {
+    let fork = injection.map(|(frame, injection)| Fork { frame, injection });
     let mut w = World::new(scenario);
     w.log_store_statements();
     let initial = w.frame();
@@ -213,6 +254,7 @@ fn record(
         summary: summarize(&w),
         store_log,
         captures,
+        fork,
     })
 }
 

@@ -131,6 +131,7 @@ pub fn point(scenario: &Scenario, choices: &Schedule) -> Result<Turn, TurnError>
         summary: crate::run::summarize(&walk.world),
         store_log: recorded.store_log,
         captures: recorded.captures,
+        fork: None,
     };
     Ok(turn_of(&walk, &choices.0, run))
 }

@@ -602,7 +602,27 @@ describe('the workshop\'s scheduler', () => {
     const steps = (await text(tab, 'step-counter')).match(/de (\d+)/)[1];
     assert.match(await tab.textContent('[data-testid=workshop] [data-testid=events-summary]'), new RegExp(`em ${steps} passos\\)`));
     assert.match(await text(tab, 'branch-note'), /execução com a falha/);
-    assert.match(await text(tab, 'exports-without-fault'), /execução sem a falha/);
+    // The exports take the branch, fault and all: each file is what
+    // `lousa export --fork` prints for the branch's own schedule, which the
+    // psql script's replay line names.
+    assert.match(await text(tab, 'exports-with-fault'), /levam o ramo/);
+    const fetched = async (format) => {
+      const [file] = await Promise.all([tab.waitForEvent('download'), tab.click(`[data-testid=export][data-format=${format}] [data-testid=download]`)]);
+      return { name: file.suggestedFilename(), text: fs.readFileSync(await file.path(), 'utf8') };
+    };
+    const script = await fetched('psql');
+    const replay = script.text.match(/^-- {3}lousa replay timeout-retry --strategy check-then-act --fork (\S+) --schedule (\S+) /m);
+    assert.ok(replay, `the replay line names the fork: ${script.text.slice(0, 2000)}`);
+    assert.equal(replay[1], crash);
+    const branchSchedule = replay[2];
+    assert.ok(script.name.endsWith(`-at${crash.replace(':', '-')}.sql`), script.name);
+    const exported = (format) => cli('export', 'timeout-retry', '--strategy', 'check-then-act', '--schedule', branchSchedule, '--fork', crash, '--format', format, '--lang', 'pt');
+    assert.equal(script.text, exported('psql'));
+    const test = await fetched('rust-test');
+    assert.equal(test.text, exported('rust-test'));
+    assert.match(test.text, /lousa_core::run::run_forked\(&scenario, &schedule, fork\.frame, fork\.injection\)/);
+    const again = cli('run', 'timeout-retry', '--strategy', 'check-then-act', '--schedule', branchSchedule, '--fork', crash);
+    assert.equal(Number(again.match(/captures: (\d+)/)[1]), captures, 'the exported schedule and fork make the branch again');
     const branchEnd = await board(tab);
     // Both lines stay navigable.
     await tab.click('[data-testid=show-run]');

@@ -519,6 +519,68 @@ fn race_2_slow_db_under_design_claim_after_capture_schedule_0() {
 }
 }
 
+#[rustfmt::skip]
+mod timeout_retry_branch_with_a_crash {
+// Exported by Lousa: scenario "timeout-retry" under check-then-act, schedule 0,
+// a fault injected at 5:crash-1+3000.
+// It replays that run with lousa-core and asserts how it ended; put it in a
+// crate that depends on lousa-core, e.g. as tests/replay.rs.
+#[test]
+fn timeout_retry_under_check_then_act_schedule_0_fork_5_crash_1_3000() {
+    let mut scenario = lousa_core::builtins::builtin("timeout-retry").expect("a built-in scenario");
+    scenario.strategy = lousa_core::Strategy::from_name("check-then-act").expect("a strategy");
+    scenario.seed = 1;
+    let schedule: lousa_core::Schedule = "0".parse().expect("the schedule parses");
+    let fork: lousa_core::fork::Fork = "5:crash-1+3000".parse().expect("the fork parses");
+    let run = lousa_core::run::run_forked(&scenario, &schedule, fork.frame, fork.injection)
+        .expect("the scenario is valid and the run reaches the fork");
+    let summary = &run.summary;
+
+    let captures: Vec<u32> = summary.intents.iter().map(|i| i.captures).collect();
+    let expected: &[u32] = &[2];
+    assert_eq!(captures, expected, "captures per intent");
+
+    // (client, HTTP status) of each attempt in order; None: no answer in time.
+    let answers: Vec<(u32, Option<u16>)> = summary
+        .attempts
+        .iter()
+        .map(|a| (a.client, a.status))
+        .collect();
+    let expected: &[(u32, Option<u16>)] = &[(0, None), (0, None), (0, None), (0, Some(200))];
+    assert_eq!(answers, expected, "each client's answers");
+
+    // Whether each always-property of lousa_core::property::ALL holds.
+    let verdicts: &[(&str, bool)] = &[
+        ("at-most-one-capture-per-intent", false),
+        ("every-2xx-has-exactly-one-capture", false),
+        ("replay-equals-first-response", true),
+        ("409-and-422-never-reach-the-acquirer", true),
+        ("a-declined-key-is-never-charged", true),
+        ("a-completed-key-never-changes-its-stored-answer", true),
+        ("every-ack-follows-exactly-one-capture", true),
+        ("no-write-by-a-worker-whose-lease-was-taken", true),
+        ("recovery-resolves-a-key-only-from-the-acquirers-answer", true),
+    ];
+    let always: Vec<&str> = lousa_core::property::ALL
+        .iter()
+        .filter(|p| p.modality == lousa_core::property::Modality::Always)
+        .filter(|p| p.applies_in(&scenario))
+        .map(|p| p.name)
+        .collect();
+    let listed: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();
+    assert_eq!(
+        listed, always,
+        "the always-properties judged in this scenario"
+    );
+    for (name, holds) in verdicts {
+        let verdict = summary
+            .verdict(name)
+            .unwrap_or_else(|| panic!("no verdict for {name}"));
+        assert_eq!(verdict.holds, *holds, "{name}: {}", verdict.detail);
+    }
+}
+}
+
 // The double charge's assertions under schedule 0-1x6, which charges once.
 #[rustfmt::skip]
 mod double_charge_assertions_under_another_schedule {

@@ -28,6 +28,19 @@ fn export_of(s: &Scenario, schedule: &str, format: Format) -> String {
     export::render(format, s, &r, lousa_core::narrate::Lang::En)
 }
 
+/// The export of the branch `fork` (`FRAME:FAULT`) of `schedule`'s run.
+fn export_of_branch(s: &Scenario, schedule: &str, fork: &str, format: Format) -> String {
+    let sched: Schedule = schedule.parse().expect("a schedule");
+    let at: lousa_core::fork::Fork = fork.parse().expect("a fork");
+    let r = lousa_core::run::run_forked(s, &sched, at.frame, at.injection).expect("a branch");
+    export::render(format, s, &r, lousa_core::narrate::Lang::En)
+}
+
+/// timeout-retry under check-then-act, instance 1 crashing while the first
+/// attempt waits on the acquirer (`lousa run timeout-retry --strategy
+/// check-then-act --palette 5`).
+const CRASH: &str = "5:crash-1+3000";
+
 /// race-2 under check-then-act: schedule `0` charges twice, `0-1x6` once
 /// (`lousa explore race-2 --strategy check-then-act`).
 const DOUBLE: &str = "0";
@@ -81,6 +94,12 @@ fn generated() -> String {
         let text = export_of(&s, schedule, Format::RustTest);
         out.push_str(&format!("\n#[rustfmt::skip]\nmod {module} {{\n{text}}}\n"));
     }
+    // A branch's test makes the branch again, fault and all.
+    let s = scenario("timeout-retry", Strategy::CheckThenAct);
+    let text = export_of_branch(&s, "0", CRASH, Format::RustTest);
+    out.push_str(&format!(
+        "\n#[rustfmt::skip]\nmod timeout_retry_branch_with_a_crash {{\n{text}}}\n"
+    ));
     // The double charge's assertions, replayed under the single charge's
     // schedule: it must fail on the captures, the first thing it asserts.
     let s = scenario("race-2", Strategy::CheckThenAct);
@@ -124,6 +143,40 @@ fn the_exported_assertions_name_an_outcome_another_schedule_does_not_reach() {
     assert_eq!(captures, [1]);
     let text = export_of(&s, DOUBLE, Format::RustTest);
     assert!(text.contains("let expected: &[u32] = &[2];"), "{text}");
+}
+
+/// A branch's exports make the branch, not the run it branched from: the
+/// commands name the fork, the history records it, the test's name carries
+/// it (`exported.rs` runs that test).
+#[test]
+fn a_branch_s_exports_name_its_fault() {
+    let s = scenario("timeout-retry", Strategy::CheckThenAct);
+    let psql = export_of_branch(&s, "0", CRASH, Format::Psql);
+    assert!(
+        psql.contains(&format!(
+            "--   lousa replay timeout-retry --strategy check-then-act --fork {CRASH} --schedule "
+        )),
+        "{psql}"
+    );
+    let history = export_of_branch(&s, "0", CRASH, Format::History);
+    assert!(
+        history.contains(&format!("\"fork\":\"{CRASH}\"")),
+        "{history}"
+    );
+    assert!(
+        history.contains(&format!(
+            "lousa export timeout-retry --strategy check-then-act --fork {CRASH} --seed"
+        )),
+        "{history}"
+    );
+    let test = export_of_branch(&s, "0", CRASH, Format::RustTest);
+    assert!(test.contains("_fork_5_crash_1_3000()"), "{test}");
+    let plain = export_of(&s, "0", Format::RustTest);
+    assert!(
+        !plain.contains("fork"),
+        "an unforked run's test names no fork: {plain}"
+    );
+    assert!(!export_of(&s, "0", Format::Psql).contains("--fork"));
 }
 
 #[test]

@@ -1,12 +1,14 @@
 //! Take it home: the run on the board (the choices made, first come first
-//! served past them) as lousa-core's four exports, each by download and by
-//! copy. The page renders the same bytes as `lousa export`.
+//! served past them; on a branch, with its fault) as lousa-core's four
+//! exports, each by download and by copy. The page renders the same bytes
+//! as `lousa export`.
 
 use crate::state::Ws;
 use crate::texts::{Words, words};
 use leptos::prelude::*;
 use lousa_core::choice::Schedule;
 use lousa_core::export::{self, Format};
+use lousa_core::fork::Fork;
 use wasm_bindgen::JsCast;
 
 /// The file name's extension and MIME type of each format.
@@ -20,10 +22,23 @@ fn file_kind(format: Format) -> (&'static str, &'static str) {
 }
 
 /// `race-2-check-then-act-0-1x6.sql`; under a design, the design's name
-/// in place of the strategy's.
-pub fn file_name(scenario: &str, strategy: &str, choices: &[u32], format: Format) -> String {
+/// in place of the strategy's; a branch's adds its fault,
+/// `…-0-1x6-at5-crash-1+3000.sql` (no `:`, which some systems refuse).
+pub fn file_name(
+    scenario: &str,
+    strategy: &str,
+    choices: &[u32],
+    fork: Option<Fork>,
+    format: Format,
+) -> String {
     let schedule = Schedule(choices.to_vec()).to_string();
-    format!("{scenario}-{strategy}-{schedule}.{}", file_kind(format).0)
+    let fault = fork.map_or_else(String::new, |f| {
+        format!("-at{}", f.to_string().replacen(':', "-", 1))
+    });
+    format!(
+        "{scenario}-{strategy}-{schedule}{fault}.{}",
+        file_kind(format).0
+    )
 }
 
 #[component]
@@ -32,7 +47,7 @@ pub fn Exports() -> impl IntoView {
     let said = RwSignal::new(None::<&'static str>);
     let text_of = move |format: Format| {
         ws.built.with_untracked(|s| {
-            ws.whole.with_untracked(|r| {
+            ws.board_whole.with_untracked(|r| {
                 r.as_ref()
                     .map(|r| export::render(format, s, r, ws.lang.get_untracked()))
             })
@@ -57,10 +72,14 @@ pub fn Exports() -> impl IntoView {
                                         |p| p.design().name.clone(),
                                     )
                                 });
+                                let fork = ws
+                                    .board_whole
+                                    .with_untracked(|r| r.as_ref().and_then(|r| r.fork));
                                 let name = file_name(
                                     ws.scenario.get_untracked(),
                                     &handler,
                                     &ws.choices.get_untracked(),
+                                    fork,
                                     format,
                                 );
                                 download(&name, &text, file_kind(format).1);
@@ -87,16 +106,18 @@ pub fn Exports() -> impl IntoView {
     view! {
         <section class="exports" aria-labelledby="exports-title">
             <h2 id="exports-title">{move || words(ws.lang.get()).exports_title}</h2>
-            // Its schedule makes the run again, not the branch: no export
-            // can say where the fault went in.
+            // On the branch the files carry its fault: say so, since the
+            // run beside it is the one without.
             {move || {
-                ws.on_branch.get().then(|| {
-                    view! {
-                        <p class="rewound" data-testid="exports-without-fault">
-                            {words(ws.lang.get()).exports_without_fault}
-                        </p>
-                    }
-                })
+                let forked = ws.board_whole.with(|r| r.as_ref().is_some_and(|r| r.fork.is_some()));
+                forked
+                    .then(|| {
+                        view! {
+                            <p class="rewound" data-testid="exports-with-fault">
+                                {words(ws.lang.get()).exports_with_fault}
+                            </p>
+                        }
+                    })
             }}
             <ul>{rows}</ul>
             <p data-testid="copy-status" aria-live="polite">{move || said.get()}</p>
@@ -152,12 +173,23 @@ mod tests {
     #[test]
     fn a_file_is_named_after_the_run() {
         assert_eq!(
-            file_name("race-2", "check-then-act", &[0, 1, 1, 1, 0], Format::Psql),
+            file_name(
+                "race-2",
+                "check-then-act",
+                &[0, 1, 1, 1, 0],
+                None,
+                Format::Psql
+            ),
             "race-2-check-then-act-0-1x3.sql"
         );
         assert_eq!(
-            file_name("race-2", "naive", &[], Format::Mermaid),
+            file_name("race-2", "naive", &[], None, Format::Mermaid),
             "race-2-naive-0.mmd"
+        );
+        let fork = "5:crash-1+3000".parse().unwrap();
+        assert_eq!(
+            file_name("timeout-retry", "naive", &[0], Some(fork), Format::RustTest),
+            "timeout-retry-naive-0-at5-crash-1+3000.rs"
         );
     }
 }

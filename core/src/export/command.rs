@@ -4,14 +4,19 @@
 use crate::run::Run;
 use crate::scenario::Scenario;
 
-/// `lousa <verb> <scenario> --strategy <s> [--design <d>] <rest>`, each
-/// argument one word of a POSIX shell; `rest` follows as it is.
+/// `lousa <verb> <scenario> --strategy <s> [--design <d>] [--fork <f>]
+/// <rest>`, each argument one word of a POSIX shell; `rest` follows as it
+/// is. A branch's command names its fault, else it would make the run
+/// without it.
 pub(super) fn lousa(verb: &str, scenario: &Scenario, run: &Run, rest: &str) -> String {
     let design = scenario.program().map_or_else(String::new, |p| {
         format!(" --design {}", shell_word(&design_arg(p)))
     });
+    let fork = run.fork.map_or_else(String::new, |f| {
+        format!(" --fork {}", shell_word(&f.to_string()))
+    });
     format!(
-        "lousa {verb} {} --strategy {}{design} {rest}",
+        "lousa {verb} {} --strategy {}{design}{fork} {rest}",
         shell_word(&scenario_arg(scenario)),
         run.strategy,
     )
@@ -35,7 +40,7 @@ fn scenario_arg(scenario: &Scenario) -> String {
 fn shell_word(word: &str) -> String {
     let plain = !word.is_empty()
         && word.chars().all(|c| {
-            c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/' | ',' | '+' | '=')
+            c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/' | ',' | '+' | '=' | ':')
         });
     if plain {
         word.to_string()

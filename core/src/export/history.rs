@@ -21,7 +21,8 @@
 //!
 //! `reproduce` is the command that writes the same history again (a
 //! scenario from a file is named as `<name>.json`, the file the workshop's
-//! editor saves). `history` holds one `invoke` per attempt (one HTTP request a client sent)
+//! editor saves). A branch's history has `"fork": "5:crash-1+3000"`, the
+//! fault injected and where, and its `reproduce` says `--fork`. `history` holds one `invoke` per attempt (one HTTP request a client sent)
 //! and, after it, at most one completion of that attempt, all in time order
 //! (ties in the order the simulation ran them); `index` numbers them from 0.
 //!
@@ -100,6 +101,10 @@ pub struct History {
     pub design: Option<String>,
     pub seed: u64,
     pub schedule: String,
+    /// The fault injected where the run branched (`12:crash-2+3000`), for
+    /// a branch's history.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork: Option<String>,
     /// The `lousa export` command that writes this history again: the
     /// scenario as a built-in's name, the link of its edits or its file.
     #[serde(default)]
@@ -215,6 +220,7 @@ pub fn history(scenario: &Scenario, run: &Run) -> String {
         design: scenario.program().map(|p| p.design().name.clone()),
         seed: run.seed,
         schedule: run.schedule.clone(),
+        fork: run.fork.map(|f| f.to_string()),
         reproduce: super::command::lousa(
             "export",
             scenario,

@@ -66,6 +66,9 @@ fn test_name(scenario: &Scenario, run: &Run) -> String {
         ident(&scenario.name),
         ident(&super::handler_name(scenario, run))
     );
+    if let Some(fork) = run.fork {
+        name.push_str(&format!("_fork_{}", ident(&fork.to_string())));
+    }
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         name.insert_str(0, "scenario_");
     }
@@ -141,10 +144,12 @@ pub fn rust_test(scenario: &Scenario, run: &Run) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "// Exported by Lousa: scenario {:?} under {}, schedule {}.",
+        "// Exported by Lousa: scenario {:?} under {}, schedule {}{}.",
         scenario.name,
         super::handler_name(scenario, run),
-        run.schedule
+        run.schedule,
+        run.fork
+            .map_or_else(String::new, |f| format!(",\n// a fault injected at {f}"))
     );
     let _ = writeln!(
         out,
@@ -186,10 +191,23 @@ pub fn rust_test(scenario: &Scenario, run: &Run) -> String {
         .replace(".expect(", "\n        .expect(");
     out.push_str(&if line.len() > WIDTH { chained } else { line });
     out.push('\n');
-    out.push_str(
-        "    let run = lousa_core::run::run_schedule(&scenario, &schedule).expect(\"the scenario is valid\");\n\
-         \x20   let summary = &run.summary;\n\n",
-    );
+    match run.fork {
+        // The branch: the schedule's choices up to the fork's frame, the
+        // fault, then the choices left.
+        Some(fork) => {
+            let _ = writeln!(
+                out,
+                "    let fork: lousa_core::fork::Fork = {:?}.parse().expect(\"the fork parses\");\n\
+                 \x20   let run = lousa_core::run::run_forked(&scenario, &schedule, fork.frame, fork.injection)\n\
+                 \x20       .expect(\"the scenario is valid and the run reaches the fork\");",
+                fork.to_string()
+            );
+        }
+        None => out.push_str(
+            "    let run = lousa_core::run::run_schedule(&scenario, &schedule).expect(\"the scenario is valid\");\n",
+        ),
+    }
+    out.push_str("    let summary = &run.summary;\n\n");
     let _ = writeln!(
         out,
         "    let captures: Vec<u32> = summary.intents.iter().map(|i| i.captures).collect();\n\

@@ -71,6 +71,8 @@ pub struct Plan {
     pub design: Option<String>,
     pub seed: u64,
     pub schedule: String,
+    /// The fault of a branch (`lousa replay --fork`), as its text.
+    pub fork: Option<String>,
     pub terminals: Vec<Terminal>,
     pub statements: Vec<Statement>,
     pub spec: Spec,
@@ -152,6 +154,7 @@ impl Plan {
             design: scenario.program().map(|p| p.design().name.clone()),
             seed: run.seed,
             schedule: run.schedule.clone(),
+            fork: run.fork.map(|f| f.to_string()),
             terminals,
             statements,
             spec,
@@ -329,6 +332,8 @@ pub struct Report {
     pub design: Option<String>,
     pub seed: u64,
     pub schedule: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fork: Option<String>,
     pub server: ServerInfo,
     pub schema: String,
     pub terminals: Vec<Terminal>,
@@ -431,6 +436,7 @@ pub fn replay(
         design: plan.design.clone(),
         seed: plan.seed,
         schedule: plan.schedule.clone(),
+        fork: plan.fork.clone(),
         server: server.clone(),
         schema: schema.to_string(),
         terminals: plan.terminals.clone(),

@@ -51,14 +51,20 @@ pub fn intro(plan: &Plan, server: &ServerInfo, schema: &str) -> String {
     let lang = plan.lang;
     let mut out = String::new();
     let (scenario, handler, schedule) = (&plan.scenario, plan.handler(), &plan.schedule);
+    let fork = plan.fork.as_ref().map_or_else(String::new, |f| {
+        format!(
+            ", {} {f}",
+            lang.pick("falha injetada em", "fault injected at")
+        )
+    });
     let _ = match lang {
         Lang::Pt => writeln!(
             out,
-            "lousa replay: {scenario} com {handler}, escalonamento {schedule}"
+            "lousa replay: {scenario} com {handler}, escalonamento {schedule}{fork}"
         ),
         Lang::En => writeln!(
             out,
-            "lousa replay: {scenario} under {handler}, schedule {schedule}"
+            "lousa replay: {scenario} under {handler}, schedule {schedule}{fork}"
         ),
     };
     let _ = writeln!(

@@ -96,7 +96,7 @@ pub const EN: Words = Words {
     hide_qr: "Hide QR code",
     qr_label: "QR code of the link to this moment on the board",
     qr_too_long: "This link is too long for a QR code; copy the link instead.",
-    exports_without_fault: "The files take the run without the fault: their schedule makes it again, and the injected fault is left out.",
+    exports_with_fault: "The files take the branch, with its fault injected at the same step.",
     export_names: [
         "psql script (two terminals)",
         "Rust test",

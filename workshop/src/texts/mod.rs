@@ -130,8 +130,8 @@ pub struct Words {
     pub qr_too_long: &'static str,
     pub export_names: [&'static str; 4],
     /// Above the exports while the board shows the branch: they take the
-    /// run without the fault.
-    pub exports_without_fault: &'static str,
+    /// branch, fault and all.
+    pub exports_with_fault: &'static str,
     pub keys_title: &'static str,
     pub keys: [(&'static str, &'static str); 7],
     /// Presenter mode and its questions to the room.

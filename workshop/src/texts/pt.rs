@@ -96,7 +96,7 @@ pub const PT: Words = Words {
     hide_qr: "Esconder QR code",
     qr_label: "QR code do link deste momento da lousa",
     qr_too_long: "Este link é longo demais para um QR code; copie o link.",
-    exports_without_fault: "Os arquivos levam a execução sem a falha: o escalonamento deles a refaz, e a falha injetada fica de fora.",
+    exports_with_fault: "Os arquivos levam o ramo, com a falha injetada no mesmo passo.",
     export_names: [
         "Script psql (dois terminais)",
         "Teste em Rust",
