@@ -14,6 +14,7 @@ use crate::choice::RngChooser;
 use crate::link::{self, LinkError};
 use crate::run;
 use crate::scenario::{Scenario, Strategy};
+use crate::text::counted;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -288,8 +289,11 @@ pub fn sweep_cells(
         return Err(refuse(
             "seeds",
             format!(
-                "{cells} cells x {} designs x {seeds} seeds = {runs_total} runs, outside 1..={}",
-                strategies.len(),
+                "{} x {} x {} = {}, outside 1..={}",
+                counted(cells, "cell", "cells"),
+                counted(strategies.len() as u64, "design", "designs"),
+                counted(seeds, "seed", "seeds"),
+                counted(runs_total, "run", "runs"),
                 limits::RUNS_MAX
             ),
         ));
@@ -559,7 +563,11 @@ mod tests {
         );
         assert_eq!(
             run("instances=1,2", &[Strategy::CheckThenAct], 60_000),
-            "seeds: 2 cells x 1 designs x 60000 seeds = 120000 runs, outside 1..=100000"
+            "seeds: 2 cells x 1 design x 60000 seeds = 120000 runs, outside 1..=100000"
+        );
+        assert_eq!(
+            run("instances=2", &[Strategy::CheckThenAct], 0),
+            "seeds: 1 cell x 1 design x 0 seeds = 0 runs, outside 1..=100000"
         );
         // Axes made elsewhere (the worker's are JSON) are held to what the
         // text reader holds them to.

@@ -486,9 +486,13 @@ pub fn refusal(text: &str, lang: Lang) -> String {
         ),
         (" exceed the limit ", " passam do limite "),
         (" runs, outside ", " execuções, fora de "),
+        (" run, outside ", " execução, fora de "),
         (" cells x ", " células × "),
+        (" cell x ", " célula × "),
         (" designs x ", " estratégias × "),
+        (" design x ", " estratégia × "),
         (" seeds = ", " sementes = "),
+        (" seed = ", " semente = "),
         (
             "at least one client is needed",
             "é preciso ao menos um cliente",
@@ -721,6 +725,14 @@ mod tests {
         assert_eq!(
             refusal("edit 1, instances: 99 is outside 1..=8", Lang::Pt),
             "edição 1, instances: 99 está fora de 1 a 8"
+        );
+        // The sweep's count, one of each in the singular.
+        assert_eq!(
+            refusal(
+                "seeds: 1 cell x 1 design x 0 seeds = 0 runs, outside 1..=100000",
+                Lang::Pt
+            ),
+            "seeds: 1 célula × 1 estratégia × 0 sementes = 0 execuções, fora de 1 a 100000"
         );
         // A file that is no JSON at all, as serde_json words it.
         let word = lousa_core::Scenario::from_json("not json")
