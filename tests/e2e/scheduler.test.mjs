@@ -585,10 +585,31 @@ describe('the workshop\'s scheduler', () => {
     assert.equal((await board(tab)).frame, '6', 'the board shows the fault\'s own step');
     assert.match(await text(tab, 'narration'), /instância 1: cai/);
     assert.equal(await tab.locator('[data-testid=branch-lines]').count(), 1);
+    // The fault is told under the lines, whose own names stay short.
+    assert.match(await text(tab, 'branch-fault'), /^Com a falha: derrubar a instância 1 \(no passo 5\)$/);
     // A timeout's word is drawn without its ring's stroke, which smeared it.
     const strokes = await tab.locator('[data-testid=branch-lines] .mark-label.m-timeout').evaluateAll((xs) => xs.map((x) => getComputedStyle(x).stroke));
     assert.ok(strokes.length > 0 && strokes.every((s) => s === 'none'), `timeout labels' strokes: ${strokes}`);
     await screenshot(tab, 'workshop-branch');
+    // On a phone the two lines are drawn for its width, as the reader's
+    // are, not shrunk from the board's: their words stay as tall.
+    const drawnFor = () =>
+      tab.evaluate(() => {
+        const svg = document.querySelector('[data-testid=branch-lines]');
+        const words = [...svg.querySelectorAll('text')].map((t) => t.getBoundingClientRect().height).filter((h) => h > 0);
+        return { drawn: Number(svg.getAttribute('viewBox').split(' ')[2]), shown: Math.round(svg.getBoundingClientRect().width), word: Math.min(...words) };
+      });
+    const wide = await drawnFor();
+    await tab.setViewportSize({ width: 375, height: 800 });
+    await tab.waitForFunction(() => {
+      const svg = document.querySelector('[data-testid=branch-lines]');
+      return Math.abs(Number(svg.getAttribute('viewBox').split(' ')[2]) - svg.getBoundingClientRect().width) <= 1;
+    });
+    const phone = await drawnFor();
+    assert.ok(phone.shown < 375 && phone.word >= wide.word * 0.9, `the lines' words on a phone: ${JSON.stringify({ wide, phone })}`);
+    await screenshot(tab, 'workshop-branch-phone');
+    await tab.setViewportSize({ width: 1280, height: 900 });
+    await tab.waitForFunction((w) => Number(document.querySelector('[data-testid=branch-lines]').getAttribute('viewBox').split(' ')[2]) === w, wide.drawn);
     // The branch against the CLI's: the same fork, the same captures at its end.
     const forked = cli('run', 'timeout-retry', '--strategy', 'check-then-act', '--fork', crash);
     const captures = Number(forked.match(/captures: (\d+)/)[1]);

@@ -76,22 +76,48 @@ pub fn Branch() -> impl IntoView {
 #[component]
 fn Lines() -> impl IntoView {
     let ws = expect_context::<Ws>();
+    // The lines are drawn for the width they are shown at, as the reader's
+    // are: drawn for the board's 760 px and shrunk to a phone's, their
+    // words came out about 5 px tall.
+    let width = RwSignal::new(WIDTH);
+    let holder = NodeRef::<leptos::html::Div>::new();
+    let measure = move || {
+        if let Some(el) = holder.get_untracked() {
+            let shown = el.get_bounding_client_rect().width().round() as i32;
+            if shown > 0 && shown != width.get_untracked() {
+                width.set(shown);
+            }
+        }
+    };
+    Effect::new(move |_| {
+        if holder.get().is_some() {
+            measure();
+        }
+    });
+    let resized = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resized.remove());
     let lines = Memo::new(move |_| {
         ws.fork.track();
         let branch = ws.branch.get()?.ok()?;
         let run = ws.whole.get()?;
         let twin = twin_of_runs((*run).clone(), (*branch).clone());
-        Some(Shared(Arc::new(TwinView::new(twin, WIDTH))))
+        Some(Shared(Arc::new(TwinView::new(twin, width.get()))))
     });
+    // The lines' names are short, as the reader's are: SVG text does not
+    // wrap, and on a phone the fault's description ran off the lines' edge.
+    // It goes in the caption below them.
     let names = Memo::new(move |_| {
+        let w = words(ws.lang.get());
+        [w.run.to_string(), w.branch.to_string()]
+    });
+    let fault = move || {
         let lang = ws.lang.get();
         let w = words(lang);
-        let branch = ws.fork.get().map_or_else(String::new, |f| {
+        ws.fork.get().map_or_else(String::new, |f| {
             let label = fork::label(f.injection, lang);
             format!("{}: {label} ({} {})", w.branch, w.at_frame, f.frame)
-        });
-        [w.run.to_string(), branch]
-    });
+        })
+    };
     // The board's run (or branch) at the frame on the board, as a place on
     // the shared axis; a seek finds the frame of the shown line there.
     let cursor = move || {
@@ -112,7 +138,7 @@ fn Lines() -> impl IntoView {
         lines.with(Option::is_some).then(|| {
             let w = words(ws.lang.get());
             view! {
-                <div class="branch-lines">
+                <div class="branch-lines" node_ref=holder>
                     <TwoLines
                         lines=lines
                         names=names
@@ -125,6 +151,7 @@ fn Lines() -> impl IntoView {
                         testid="branch-lines"
                         on_seek=on_seek
                     />
+                    <p class="branch-fault" data-testid="branch-fault">{fault}</p>
                     <p class="branch-switch">
                         <button
                             data-testid="show-run"
