@@ -135,6 +135,10 @@ describe('the workshop\'s design tab', () => {
     const branch = (step, b) => steps(tab).nth(step).locator('[data-testid=design-branch]').nth(b);
     assert.deepEqual(await chosen(branch(0, 0).locator('[data-testid=branch-when]')), ['no-rows', 'não veio linha']);
     assert.deepEqual(await chosen(branch(3, 3).locator('[data-testid=branch-answer]')), ['stored', 'a resposta guardada']);
+    // A branch's texts show all they hold (a body was cut at a fixed size).
+    const cut = await tab.locator('[data-testid=design-branch] input[type=text]').evaluateAll((inputs) =>
+      inputs.filter((i) => i.value && i.scrollWidth > i.clientWidth + 1).map((i) => `${i.dataset.testid}: ${i.value}`));
+    assert.deepEqual(cut, [], 'branch texts cut');
 
     // Removing the step a branch jumps to: the check names the step that jumps.
     await steps(tab).nth(3).locator('[data-testid=step-remove]').click();

@@ -72,6 +72,11 @@ describe('the workshop\'s sweep', () => {
     // The designs default to the board's and idempotency-key.
     const ticked = await tab.locator('[data-testid=sweep-strategy]').evaluateAll((boxes) => boxes.filter((b) => b.checked).map((b) => b.value));
     assert.deepEqual(ticked, STRATEGIES);
+    // The values' fields show the whole of their defaults (a list was cut
+    // at 16 characters).
+    const cut = await tab.locator('[data-testid$=-values]').evaluateAll((inputs) =>
+      inputs.filter((i) => i.scrollWidth > i.clientWidth + 1).map((i) => i.value));
+    assert.deepEqual(cut, []);
     await setGrid(tab, GRID);
     assert.equal(await text(tab, 'sweep-plan'), '6 células × 2 estratégias × 5 sementes = 60 execuções');
     const t0 = Date.now();

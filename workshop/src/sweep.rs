@@ -253,7 +253,7 @@ pub fn Sweep(explorer: Explorer) -> impl IntoView {
                         </select>
                     </label>
                     " "
-                    <label>
+                    <label class="sweep-values">
                         {move || w().values}
                         " "
                         <input
