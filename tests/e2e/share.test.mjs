@@ -119,6 +119,18 @@ describe('sharing and printing a moment', () => {
     await tab.close();
   });
 
+  test('a branch prints as the branch: its fault, its ending and its psql script', async () => {
+    const fork = '5:crash-1+3000';
+    const tab = await open(`?modo=oficina&scenario=timeout-retry&strategy=check-then-act&fork=${encodeURIComponent(fork)}`);
+    const text = pdfText(await tab.pdf({ format: 'A4', printBackground: false })).replace(/\s+/g, ' ');
+    assert.ok(text.includes('Com a falha: derrubar a instância 1 (no passo 5)'), text.slice(0, 2000));
+    const run = JSON.parse(cli('run', 'timeout-retry', '--strategy', 'check-then-act', '--fork', fork, '--format', 'json'));
+    const captures = run.summary.intents.map((i) => i.captures).join(', ');
+    assert.ok(text.includes(`capturas por intenção [${captures}]`), text.slice(0, 2000));
+    assert.ok(text.includes(`--fork ${fork}`), 'the psql script replays the branch');
+    await tab.close();
+  });
+
   test('the article prints on A4 as text, without the board\'s controls', async () => {
     const tab = await session.context.newPage();
     await tab.goto(`${session.baseUrl}?lang=en`);

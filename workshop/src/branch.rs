@@ -23,6 +23,14 @@ fn words(lang: Lang) -> &'static crate::texts::BranchWords {
     &crate::texts::words(lang).branch
 }
 
+/// The branch's fault as a sentence: "Com a falha: derrubar a instância 1
+/// (no passo 5)".
+pub fn fault_caption(f: fork::Fork, lang: Lang) -> String {
+    let w = words(lang);
+    let label = fork::label(f.injection, lang);
+    format!("{}: {label} ({} {})", w.branch, w.at_frame, f.frame)
+}
+
 #[component]
 pub fn Branch() -> impl IntoView {
     let ws = expect_context::<Ws>();
@@ -112,11 +120,9 @@ fn Lines() -> impl IntoView {
     });
     let fault = move || {
         let lang = ws.lang.get();
-        let w = words(lang);
-        ws.fork.get().map_or_else(String::new, |f| {
-            let label = fork::label(f.injection, lang);
-            format!("{}: {label} ({} {})", w.branch, w.at_frame, f.frame)
-        })
+        ws.fork
+            .get()
+            .map_or_else(String::new, |f| fault_caption(f, lang))
     };
     // The board's run (or branch) at the frame on the board, as a place on
     // the shared axis; a seek finds the frame of the shown line there.

@@ -1,9 +1,10 @@
 //! The printed handout of a run: on A4 paper, the board at the frame on
 //! screen (the stylesheet's print rules keep it and hide the controls),
-//! then the moment's link, the schedule, how the whole run ends and the
-//! psql script that replays it. Written only while the browser prints
+//! then the moment's link, the schedule (and a branch's fault), how the
+//! whole run ends and the psql script that replays it. Written only while the browser prints
 //! (between `beforeprint` and `afterprint`), so no pick pays for an export.
 
+use crate::branch::fault_caption;
 use crate::scheduler::ending;
 use crate::share::moment_link;
 use crate::state::Ws;
@@ -35,12 +36,15 @@ pub fn Handout() -> impl IntoView {
             Schedule(choices).to_string()
         };
         let link = moment_link(&ws.setup());
-        let (end, psql) = ws.built.with(|s| {
-            ws.whole.with(|r| {
+        // The run the board shows: on a branch, the branch, whose fault is
+        // said under the schedule that leads to it.
+        let (end, psql, fault) = ws.built.with(|s| {
+            ws.board_whole.with(|r| {
                 r.as_ref().map(|r| {
                     (
                         ending(&r.summary, lang),
                         export::render(Format::Psql, s, r, lang),
+                        r.fork.map(|f| fault_caption(f, lang)),
                     )
                 })
             })
@@ -49,6 +53,7 @@ pub fn Handout() -> impl IntoView {
             <section class="handout" data-testid="handout">
                 <p><strong>{w.handout_link}</strong>" "<code>{link}</code></p>
                 <p><strong>{w.schedule_word}</strong>": "<code>{schedule}</code>" "{w.handout_then}</p>
+                {fault.map(|f| view! { <p data-testid="handout-fault">{f}</p> })}
                 <p data-testid="handout-ending">{end}</p>
                 <h2>{w.export_names[0]}</h2>
                 <pre data-testid="handout-psql">{psql}</pre>
