@@ -339,7 +339,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs with the scenario's seed, or replays `--schedule` when given.
 /// The run a command names, branched at `fork` (`--fork`) when given: the
 /// schedule's choices, or the seeded run's, up to the fork's frame, the
 /// fault, then the choices left. A typed schedule must fit the branch (a
@@ -368,6 +367,7 @@ fn run_of(
     forked.map_err(|e| format!("--fork {text}: {e}"))
 }
 
+/// Runs with the scenario's seed, or replays `--schedule` when given.
 fn run_seeded_or_scheduled(
     s: &Scenario,
     schedule: Option<&str>,

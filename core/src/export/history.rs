@@ -22,9 +22,12 @@
 //! `reproduce` is the command that writes the same history again (a
 //! scenario from a file is named as `<name>.json`, the file the workshop's
 //! editor saves). A branch's history has `"fork": "5:crash-1+3000"`, the
-//! fault injected and where, and its `reproduce` says `--fork`. `history` holds one `invoke` per attempt (one HTTP request a client sent)
-//! and, after it, at most one completion of that attempt, all in time order
-//! (ties in the order the simulation ran them); `index` numbers them from 0.
+//! fault injected and where, and its `reproduce` says `--fork`.
+//!
+//! `history` holds one `invoke` per attempt (one HTTP request a client
+//! sent) and, after it, at most one completion of that attempt, all in time
+//! order (ties in the order the simulation ran them); `index` numbers them
+//! from 0.
 //!
 //! - `type`: `invoke` (the request leaves the client); `ok` (a 2xx answer);
 //!   `fail` (a 4xx answer: the server says this attempt charged nothing);
