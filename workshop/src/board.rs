@@ -15,7 +15,6 @@ use lousa_web::text::ui;
 use lousa_web::words::{narration, sql_texts};
 use lousa_web::{Narration, SqlPanel};
 use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
 
 /// The width the board is drawn for, but in presenter mode; the SVG scales
 /// to its box.
@@ -134,18 +133,8 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     });
     // The board's box changes size without a window resize too (leaving
     // presenter mode brings the side panel back): the badges are placed
-    // again whenever it does. The board lives as long as the page, so the
-    // observer and its callback are never released.
-    Effect::new(move |_| {
-        let Some(wrap) = wrap.get() else {
-            return;
-        };
-        let on_resize = Closure::<dyn FnMut()>::new(move || resized.update(|n| *n += 1));
-        if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
-            observer.observe(&wrap);
-        }
-        on_resize.forget();
-    });
+    // again whenever it does.
+    crate::resize::on_resize(wrap, move || resized.update(|n| *n += 1));
     // Once per frame, for the SQL panel's four texts.
     let sql = Memo::new(move |_| {
         let (frame, lang) = (ws.frame(), ws.lang.get());

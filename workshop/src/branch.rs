@@ -89,21 +89,14 @@ fn Lines() -> impl IntoView {
     // words came out about 5 px tall.
     let width = RwSignal::new(WIDTH);
     let holder = NodeRef::<leptos::html::Div>::new();
-    let measure = move || {
+    crate::resize::on_resize(holder, move || {
         if let Some(el) = holder.get_untracked() {
             let shown = el.get_bounding_client_rect().width().round() as i32;
             if shown > 0 && shown != width.get_untracked() {
                 width.set(shown);
             }
         }
-    };
-    Effect::new(move |_| {
-        if holder.get().is_some() {
-            measure();
-        }
     });
-    let resized = window_event_listener(leptos::ev::resize, move |_| measure());
-    on_cleanup(move || resized.remove());
     let lines = Memo::new(move |_| {
         ws.fork.track();
         let branch = ws.branch.get()?.ok()?;

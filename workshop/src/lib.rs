@@ -15,6 +15,8 @@
 //!   remove, rename, the menus' choices);
 //! - `explorer`: the explorer's Web Workers, owned by the page that calls
 //!   `use_explorer`, started, asked and cancelled;
+//! - `resize`: a box's size changes, watched, for what is drawn for its
+//!   width (the board on a phone, the branch's two lines);
 //! - `board`, `scheduler`, `counts`, `sweep`, `exports`, `share`,
 //!   `handout`, `lesson`, `editor`, `design_tab`, `branch`: the components of each part of the
 //!   screen (`sweep_map` draws the sweep's heatmaps, worked out as data);
@@ -39,6 +41,7 @@ mod exports;
 mod handout;
 mod lesson;
 mod presenter;
+mod resize;
 mod scheduler;
 mod share;
 mod state;
