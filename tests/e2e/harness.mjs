@@ -162,6 +162,30 @@ export async function layoutSettled(tab, selectors, timeout = 5_000) {
   }), selectors, { timeout, polling: 'raf' });
 }
 
+/**
+ * The texts of the board `board` (a selector) that reach past the box they
+ * belong to, as the browser drew them: one line each, naming the box, the
+ * text and by how many pixels of the box's own drawing it is over. A
+ * board's SVG may be scaled to its box, so the figures are in its drawing's
+ * pixels. An empty list means every word is inside its box.
+ */
+export function wordsOutsideTheirBoxes(tab, board = '[data-testid=lousa]') {
+  return tab.evaluate((selector) => {
+    const svg = document.querySelector(selector);
+    const scale = svg.getBoundingClientRect().width / Number(svg.getAttribute('viewBox').split(' ')[2]);
+    const over = [];
+    for (const actor of svg.querySelectorAll('g.actor')) {
+      const box = actor.querySelector('rect').getBoundingClientRect();
+      for (const text of actor.querySelectorAll('text')) {
+        const drawn = text.getBoundingClientRect();
+        const by = Math.max(drawn.right - box.right, box.left - drawn.left) / scale;
+        if (drawn.width > 0 && by > 0) over.push(`${actor.dataset.testid}: "${text.textContent}" by ${by.toFixed(1)} px`);
+      }
+    }
+    return over;
+  }, board);
+}
+
 export const SCREENSHOT_DIR = path.resolve(
   process.env.LOUSA_SCREENSHOTS ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO_ROOT, 'target'), 'screenshots'),
 );

@@ -12,6 +12,7 @@
 
 use crate::markup::{El, el, short_key, wrap};
 use crate::text::{Ui, charged_times, ui};
+use crate::text_width;
 use crate::words;
 use lousa_core::narrate::{self, Lang};
 use lousa_core::run::Run;
@@ -28,15 +29,20 @@ const ROW: i32 = 20;
 const NOTE: i32 = 13;
 /// Below this width the board drops table columns and tightens its gaps.
 const NARROW_PX: i32 = 460;
-/// Approximate width of one character of the board's 12 px font, in
-/// tenths of a pixel: about the average of lower-case system-ui text, which
-/// most of the board's words are (capitals wrap at less, see the acquirer).
-const CHAR_TENTHS: i32 = 65;
-
-/// How many characters of the board's font fit in `px` pixels.
-fn chars_in(px: i32) -> usize {
-    (px * 10 / CHAR_TENTHS).max(0) as usize
-}
+/// A narrow board's gaps and acquirer: wide enough for "adquirente" and
+/// "COBRANÇA" in bold.
+const NARROW_GAP: i32 = 8;
+const NARROW_ACQUIRER: i32 = 88;
+/// The narrowest client, queue and instance boxes: they hold their longest
+/// word ("tentativas:"; "processada" in bold; "instância 1" in bold and
+/// "(ROLLBACK)"), which no wrap can break.
+const CLIENT_MIN: i32 = 77;
+const QUEUE_MIN: i32 = 89;
+const INSTANCE_MIN: i32 = 86;
+/// A box's text starts this far from its left edge and stops at least
+/// [`TEXT_END`] from its right.
+const TEXT_START: i32 = 7;
+const TEXT_END: i32 = 5;
 
 /// A drawn frame: the children of the `<svg>`, and its height in pixels.
 ///
@@ -115,10 +121,25 @@ impl Block {
     }
 }
 
+/// Whether the stylesheet draws a line of this class in bold (style.css's
+/// `.lz .board` rules).
+fn bold(class: &str) -> bool {
+    class.split(' ').any(|c| {
+        matches!(
+            c,
+            "title" | "status" | "k-unknown" | "k-refused" | "wait" | "down" | "alarm"
+        )
+    })
+}
+
 /// Adds `text` wrapped to the box width, one [`Line`] per row.
 fn wrapped(lines: &mut Vec<Line>, text: &str, width: i32, class: &'static str) {
-    let max_chars = chars_in(width - 12).max(6);
-    lines.extend(wrap(text, max_chars).into_iter().map(|t| line(t, class)));
+    let room = width - TEXT_START - TEXT_END;
+    lines.extend(
+        wrap(text, room, bold(class))
+            .into_iter()
+            .map(|t| line(t, class)),
+    );
 }
 
 /// The four columns of actors, left to right, in pixels.
@@ -131,15 +152,16 @@ struct Columns {
 }
 
 impl Columns {
-    fn new(width: i32) -> Columns {
+    fn new(width: i32, queues: bool) -> Columns {
         let (gap, client, balancer, instance, acquirer) = if width < NARROW_PX {
             // A phone: the balancer is a tag and the acquirer holds short
             // words, so the width goes to the clients and instances, whose
             // lines wrap and make the board tall.
-            let gap = 8;
-            let (balancer, acquirer) = (26, 84);
+            let (gap, balancer, acquirer) = (NARROW_GAP, tag_width(queues), NARROW_ACQUIRER);
             let rest = width - 2 * PAD - 3 * gap - balancer - acquirer;
-            let client = rest * 2 / 5;
+            let client = (rest * 2 / 5)
+                .max(client_min(queues))
+                .min(rest - INSTANCE_MIN);
             (gap, client, balancer, rest - client, acquirer)
         } else {
             let gap = (width / 20).clamp(16, 40);
@@ -166,6 +188,53 @@ impl Columns {
             gap,
         }
     }
+}
+
+/// What the box between the clients and the instances is called: where
+/// every client is a queue, the queue hands its deliveries to the consumers
+/// itself, and the box names who takes them. A column too narrow for each
+/// word of the name gets the short one.
+fn balancer_name(queues: bool, column: i32, lang: Lang) -> &'static str {
+    let (long, short) = match (queues, lang) {
+        (false, _) => ("load balancer", "LB"),
+        (true, Lang::Pt) => ("consumidores", "cons."),
+        (true, Lang::En) => ("consumers", "cons."),
+    };
+    let fits = |word| TEXT_START + text_width::px(word, bold("title")) + TEXT_END <= column;
+    if long.split(' ').all(fits) {
+        long
+    } else {
+        short
+    }
+}
+
+/// A narrow board's narrowest client column: a queue's words are longer.
+fn client_min(queues: bool) -> i32 {
+    if queues { QUEUE_MIN } else { CLIENT_MIN }
+}
+
+/// A narrow board's balancer: a tag just wide enough for its short name.
+fn tag_width(queues: bool) -> i32 {
+    let short = balancer_name(queues, 0, Lang::En);
+    text_width::px(short, bold("title")) + TEXT_START + TEXT_END
+}
+
+/// The narrowest board whose words all fit their boxes (about a 320 px
+/// phone's box): [`layout`], [`board`] and [`frames`] draw a narrower one
+/// at this width, and the page's SVG scales it down to its box.
+pub fn narrowest(run: &Run) -> i32 {
+    let queues = all_queues(run.state_at(0));
+    2 * PAD
+        + 3 * NARROW_GAP
+        + tag_width(queues)
+        + NARROW_ACQUIRER
+        + client_min(queues)
+        + INSTANCE_MIN
+}
+
+/// Whether every client of the world is a queue.
+fn all_queues(state: &Frame) -> bool {
+    !state.clients.is_empty() && state.clients.iter().all(|c| c.queue)
 }
 
 fn knowledge_kind(knowledge: &Knowledge) -> (&'static str, &'static str) {
@@ -277,7 +346,12 @@ fn instance_block(
     if instance.alive {
         lines.push(line(title.clone(), "title"));
     } else {
-        lines.push(line(format!("{title}: {}", t.down), "title down"));
+        wrapped(
+            &mut lines,
+            &format!("{title}: {}", t.down),
+            width,
+            "title down",
+        );
         class.push_str(" is-down");
     }
     let mut data = Vec::new();
@@ -372,8 +446,7 @@ fn acquirer_block(
     wrapped(&mut lines, counted, width, "dim");
     lines.push(line(money.clone(), "money"));
     if let Some(alarm) = &alarm {
-        // Bold capitals are wider than the text the wrap width assumes.
-        wrapped(&mut lines, alarm, width * 3 / 4, "alarm");
+        wrapped(&mut lines, alarm, width, "alarm");
     }
     let changed = before.captures.iter().sum::<u32>() != captures;
     Block {
@@ -871,8 +944,8 @@ fn caption(table: &str, width: i32, t: &Ui) -> Vec<String> {
     let name = format!("{} · {} {table}", t.database, t.table);
     let constraint = constraint_note(table, t);
     let one = format!("{name} · {constraint}");
-    // The caption is bold, about an eighth wider than the estimate.
-    if one.chars().count() <= chars_in((width - 2 * PAD) * 7 / 8) {
+    // One line is drawn bold whole.
+    if text_width::px(&one, true) <= width - 2 * PAD {
         vec![one]
     } else {
         vec![name, constraint]
@@ -930,7 +1003,8 @@ fn actors(run: &Run, frame: usize, width: i32, lang: Lang) -> Actors {
     let t = ui(lang);
     let state = run.state_at(frame);
     let before = run.state_at(frame.saturating_sub(1));
-    let columns = Columns::new(width);
+    let queues = all_queues(state);
+    let columns = Columns::new(width, queues);
 
     let ledger = view::ledger_at(run, frame);
     let last_heard = |client: usize| {
@@ -972,19 +1046,9 @@ fn actors(run: &Run, frame: usize, width: i32, lang: Lang) -> Actors {
     let counted = words::charges_word(run, t);
     let acquirer = acquirer_block(state, before, counted, columns.acquirer.1, lang, t);
     let mut balancer_lines = Vec::new();
-    // A queue hands its deliveries to the consumers itself: where every
-    // client is a queue, the box between names who takes them.
-    let queues = !state.clients.is_empty() && state.clients.iter().all(|c| c.queue);
-    let balancer_name = match (queues, columns.balancer.1 < 60, lang) {
-        (false, true, _) => "LB",
-        (false, false, _) => "load balancer",
-        (true, true, _) => "cons.",
-        (true, false, Lang::Pt) => "consumidores",
-        (true, false, Lang::En) => "consumers",
-    };
     wrapped(
         &mut balancer_lines,
-        balancer_name,
+        balancer_name(queues, columns.balancer.1, lang),
         columns.balancer.1,
         "title",
     );
@@ -992,12 +1056,7 @@ fn actors(run: &Run, frame: usize, width: i32, lang: Lang) -> Actors {
         lines: balancer_lines,
         class: "actor balancer".into(),
         testid: "load-balancer".into(),
-        label: match (queues, lang) {
-            (false, _) => "load balancer",
-            (true, Lang::Pt) => "consumidores",
-            (true, Lang::En) => "consumers",
-        }
-        .into(),
+        label: balancer_name(queues, i32::MAX, lang).into(),
         data: Vec::new(),
     };
     Actors {
@@ -1036,6 +1095,9 @@ pub struct Layout {
     /// keeps this size through a run, so that its viewBox never changes (see
     /// `components::Board`).
     pub tallest: i32,
+    /// The width the frames are drawn for: the width asked for, or the
+    /// world's [`narrowest`] where that is wider.
+    pub width: i32,
 }
 
 /// The layout [`frames`] draws `run` in, alone: what a view that draws
@@ -1048,7 +1110,7 @@ pub fn layout(run: &Run, width: i32, lang: Lang) -> Layout {
 /// frame past it sizes the board by those, at a cost that grows with
 /// them, not with the run.
 pub fn layout_through(run: &Run, last: usize, width: i32, lang: Lang) -> Layout {
-    let mut m = Measured::new(width);
+    let mut m = Measured::new(run, width);
     m.extend(run, last, lang);
     m.layout()
 }
@@ -1067,9 +1129,10 @@ pub struct Measured {
 }
 
 impl Measured {
-    pub fn new(width: i32) -> Measured {
+    /// Nothing measured yet, for `run`'s world drawn `width` pixels wide.
+    pub fn new(run: &Run, width: i32) -> Measured {
         Measured {
-            width: width.max(280),
+            width: width.max(narrowest(run)),
             slots: Layout::default(),
             balancer: 0,
             gap: 0,
@@ -1119,13 +1182,14 @@ impl Measured {
             .max(l.acquirer)
             .max(self.balancer);
         l.tallest = tables_top(l.area, self.gap) + self.tables + PAD;
+        l.width = self.width;
         l
     }
 }
 
 /// [`layout`], from every frame's boxes (`all`, one per frame).
 fn layout_of(run: &Run, width: i32, lang: Lang, all: &[Actors]) -> Layout {
-    let mut m = Measured::new(width);
+    let mut m = Measured::new(run, width);
     for (frame, a) in all.iter().enumerate() {
         m.add(run, frame, a, lang);
     }
@@ -1152,7 +1216,7 @@ fn tables_top(area: i32, gap: i32) -> i32 {
 /// Draws `frame` of `run` for a board `width` pixels wide, in the run's
 /// `layout` for that width: one of [`frames`], alone.
 pub fn board(run: &Run, frame: usize, width: i32, lang: Lang, layout: &Layout) -> Board {
-    let width = width.max(280);
+    let width = width.max(narrowest(run));
     let frame = frame.min(run.frame_count() - 1);
     draw_frame(
         run,
@@ -1168,7 +1232,7 @@ pub fn board(run: &Run, frame: usize, width: i32, lang: Lang, layout: &Layout) -
 /// run's layout at that width: [`layout`] and [`board`] for each frame,
 /// with each frame's boxes worded once for both.
 pub fn frames(run: &Run, width: i32, lang: Lang) -> (Layout, Vec<Board>) {
-    let width = width.max(280);
+    let width = width.max(narrowest(run));
     let all: Vec<Actors> = (0..run.frame_count())
         .map(|frame| actors(run, frame, width, lang))
         .collect();
@@ -1531,6 +1595,53 @@ mod tests {
         }
     }
 
+    /// From a phone's width up, in both languages, every line of every box
+    /// of every frame of every built-in under every design stays inside its
+    /// box, as the board's font draws it. A box whose longest word does not
+    /// fit would need a board wider than `narrowest`.
+    #[test]
+    fn every_line_fits_its_box_from_the_narrowest_width_up() {
+        let mut over = Vec::new();
+        for name in lousa_core::builtins::NAMES {
+            for strategy in Strategy::ALL {
+                let mut scenario = builtin(name).expect("built-in");
+                scenario.strategy = strategy;
+                let Ok(run) = lousa_core::run(&scenario) else {
+                    continue;
+                };
+                let widths = [narrowest(&run), NARROW_PX - 1, NARROW_PX, 640];
+                for (width, lang) in widths
+                    .into_iter()
+                    .flat_map(|w| [(w, Lang::Pt), (w, Lang::En)])
+                {
+                    for frame in 0..run.frame_count() {
+                        let a = actors(&run, frame, width, lang);
+                        let c = &a.columns;
+                        let boxes = a.clients.iter().map(|b| (b, c.client.1));
+                        let boxes = boxes
+                            .chain(a.instances.iter().map(|b| (b, c.instance.1)))
+                            .chain([(&a.acquirer, c.acquirer.1), (&a.balancer, c.balancer.1)]);
+                        for (block, w) in boxes {
+                            for l in block.lines.iter().filter(|l| l.class != "big") {
+                                let drawn = text_width::px(&l.text, bold(l.class));
+                                if TEXT_START + drawn + TEXT_END > w {
+                                    over.push(format!("{name} {strategy:?} {lang:?} {width} {frame}: {} {:?} {drawn} px in {w}", block.testid, l.text));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        over.dedup_by(|a, b| a.split(": ").nth(1) == b.split(": ").nth(1));
+        assert!(
+            over.is_empty(),
+            "{} lines too wide:\n{}",
+            over.len(),
+            over.join("\n")
+        );
+    }
+
     #[test]
     fn every_frame_has_the_same_bare_parts_so_elements_keep_their_place() {
         let run = story(Strategy::CheckThenAct);
@@ -1645,7 +1756,7 @@ mod tests {
         for name in ["timeout-retry", "race-3", "late-retry-after-ttl"] {
             let run = lousa_core::run(&builtin(name).expect("built-in")).expect("valid");
             let last = run.frame_count() - 1;
-            let mut m = Measured::new(640);
+            let mut m = Measured::new(&run, 640);
             assert_eq!(m.through(), None);
             for cut in [2, last / 3, last / 3, last] {
                 m.extend(&run, cut, Lang::Pt);

@@ -20,6 +20,8 @@ pub struct Drawn {
     /// The height of the run's tallest frame: the drawing's height in every
     /// frame, so the board keeps one size through a run.
     pub tallest: i32,
+    /// The width the frames are drawn for (see `board::Layout::width`).
+    pub width: i32,
     /// `since[part][kid][frame]`: the first frame of the stretch, ending at
     /// `frame`, over which that box looks as it does at `frame`.
     since: Vec<Vec<Vec<u32>>>,
@@ -28,7 +30,7 @@ pub struct Drawn {
 impl Drawn {
     pub fn new(run: &Run, width: i32, lang: Lang) -> Drawn {
         let (layout, frames) = board::frames(run, width, lang);
-        let Layout { tallest, .. } = layout;
+        let Layout { tallest, width, .. } = layout;
         let since = frames
             .first()
             .map(|first| {
@@ -44,6 +46,7 @@ impl Drawn {
         Drawn {
             frames,
             tallest,
+            width,
             since,
         }
     }

@@ -12,7 +12,8 @@
 //! - `worlds`: runs and twins computed from a moment.
 //! - `markup`, `board`, `twin`, `words`, `text`: pure functions from a run
 //!   and a frame to element trees (`markup::El`) and text (tested natively,
-//!   no browser needed); `sql_short`: a statement's short form for the SQL
+//!   no browser needed); `text_width`: how wide the board's font draws a
+//!   text, for wrapping it; `sql_short`: a statement's short form for the SQL
 //!   panel above the text; `drawn`: a world's board for all its frames.
 //! - `keys`: both pages' keyboards, as maps from a key press to a command
 //!   (the reader's, the workshop's, presenter mode's).
@@ -42,6 +43,7 @@ mod scroll;
 mod sql_short;
 pub mod state;
 pub mod text;
+mod text_width;
 pub mod twin;
 pub mod url;
 pub mod words;

@@ -11,6 +11,7 @@
 //! formatting floats would cost the page kilobytes of code for no visible
 //! gain.
 
+use crate::text_width;
 use lousa_core::text::cut;
 
 /// Appends `text` with the five characters that are special in markup escaped.
@@ -145,15 +146,14 @@ impl El {
     }
 }
 
-/// Splits `text` at spaces into lines of at most `max_chars` characters (a
-/// single longer word keeps its own line): SVG text does not wrap by itself.
-pub fn wrap(text: &str, max_chars: usize) -> Vec<String> {
+/// Splits `text` at spaces into lines at most `max_px` wide in the board's
+/// font (a single longer word keeps its own line): SVG text does not wrap by
+/// itself.
+pub fn wrap(text: &str, max_px: i32, bold: bool) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut current = String::new();
     for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let needed =
-            current.chars().count() + usize::from(!current.is_empty()) + word.chars().count();
-        if !current.is_empty() && needed > max_chars {
+        if !current.is_empty() && text_width::px(&format!("{current} {word}"), bold) > max_px {
             lines.push(std::mem::take(&mut current));
         }
         if !current.is_empty() {
@@ -208,14 +208,21 @@ mod tests {
 
     #[test]
     fn wrap_breaks_at_spaces_within_the_width() {
+        // In the regular face "não sabe" is 55 px, "não sabe se" 73 and
+        // "se cobrou" 59.
         assert_eq!(
-            wrap("não sabe se cobrou", 10),
+            wrap("não sabe se cobrou", 62, false),
             vec!["não sabe", "se cobrou"]
         );
+        // Bold is wider: "se cobrou" is 66 px.
         assert_eq!(
-            wrap("supercalifragilistic word", 5),
+            wrap("não sabe se cobrou", 62, true),
+            vec!["não sabe", "se", "cobrou"]
+        );
+        assert_eq!(
+            wrap("supercalifragilistic word", 30, false),
             vec!["supercalifragilistic", "word"]
         );
-        assert!(wrap("", 5).is_empty());
+        assert!(wrap("", 30, false).is_empty());
     }
 }

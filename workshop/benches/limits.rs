@@ -70,7 +70,7 @@ fn main() {
         // The page keeps the layout measured before the pick, and measures
         // only the frames the pick adds.
         let before = scheduling::point(&s, &before_last).expect("fits");
-        let mut measured = board::Measured::new(WIDTH);
+        let mut measured = board::Measured::new(&t.run, WIDTH);
         measured.extend(&before.run, before.frame, Lang::Pt);
         let last_pick = || {
             let t = scheduling::point(&s, &all).expect("fits");

@@ -22,8 +22,6 @@ pub const WIDTH: i32 = 760;
 /// A board box narrower than this (a phone's) gets a drawing of its own
 /// width, out of presenter mode (which picks among widths of its own).
 const NARROW_BELOW: i32 = 480;
-/// The narrowest drawing: a 320 px screen's box.
-const NARROWEST: i32 = 280;
 
 /// A badge's place over the board, in pixels from its top left corner.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,7 +46,8 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     let checkpoints = StoredValue::new(Checkpoints::default());
     // On a phone the board's box is narrower than any width the board is
     // drawn for elsewhere: there it is drawn for its box (not below
-    // NARROWEST), as the reader's page draws it, so its text stays legible.
+    // board::narrowest, which a narrower box shows scaled), as the reader's
+    // page draws it, so its text stays legible.
     let narrow = RwSignal::new(None::<i32>);
     let resized = RwSignal::new(0u32);
     let wrap = NodeRef::<leptos::html::Div>::new();
@@ -58,7 +57,7 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
             return;
         };
         let box_width = wrap.client_width();
-        let fits = (box_width > 0 && box_width < NARROW_BELOW).then(|| box_width.max(NARROWEST));
+        let fits = (box_width > 0 && box_width < NARROW_BELOW).then_some(box_width);
         if narrow.get_untracked() != fits {
             narrow.set(fits);
         }
@@ -108,7 +107,9 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     };
     let viewbox = move || {
         layout.with(|l| {
-            let (w, h) = l.as_ref().map_or((WIDTH, 200), |(w, l)| (*w, l.tallest));
+            let (w, h) = l
+                .as_ref()
+                .map_or((WIDTH, 200), |(_, l)| (l.width, l.tallest));
             format!("0 0 {w} {h}")
         })
     };
@@ -222,7 +223,7 @@ impl Checkpoints {
             .iter()
             .filter(|(c, m)| choices.starts_with(c) && m.through().is_some_and(|t| t <= last))
             .max_by_key(|(c, _)| c.len())
-            .map_or_else(|| Measured::new(width), |(_, m)| m.clone());
+            .map_or_else(|| Measured::new(run, width), |(_, m)| m.clone());
         m.extend(run, last, lang);
         if !self.kept.iter().any(|(c, _)| c == choices) {
             if self.kept.len() == CHECKPOINTS_MAX {

@@ -59,7 +59,7 @@ pub fn ReaderBoard() -> impl IntoView {
     view! {
         <div class="board-wrap" data-testid="board-wrap">
             <Board
-                view_box=text(|l| format!("0 0 {} {}", l.board_width.get(), l.drawn.with(|d| d.tallest)))
+                view_box=text(|l| l.drawn.with(|d| format!("0 0 {} {}", d.width, d.tallest)))
                 label=label(|t| t.board_label)
                 frame=move || frame.get()
                 scenario=text(|l| l.world.get().0.to_string())
