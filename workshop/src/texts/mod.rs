@@ -594,6 +594,47 @@ pub fn refusal(text: &str, lang: Lang) -> String {
     for (en, pt) in SHAPES {
         out = out.replace(en, pt);
     }
+    large_numbers_grouped(&out, lang)
+}
+
+/// `text` with each number of six digits or more grouped by thousands as
+/// `lang` writes them (a limit of 100000 reads 100.000): shorter ones may
+/// be codes (SQLSTATE 23505), and a number inside quotes or a name is what
+/// somebody typed, so it stays as it is.
+fn large_numbers_grouped(text: &str, lang: Lang) -> String {
+    let bytes = text.as_bytes();
+    let byte = |i: Option<usize>| i.and_then(|i| bytes.get(i)).copied();
+    let digit = |i: Option<usize>| byte(i).is_some_and(|b| b.is_ascii_digit());
+    // Part of a name, a quote, a negative or a decimal number.
+    let joined = |i: Option<usize>, beyond: Option<usize>| {
+        byte(i).is_some_and(|b| {
+            b.is_ascii_alphanumeric()
+                || b"_\"'-".contains(&b)
+                || (b".,".contains(&b) && digit(beyond))
+        })
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while at < text.len() {
+        let end = at
+            + bytes[at..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+        if end == at {
+            let next = text[at..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&text[at..at + next]);
+            at += next;
+            continue;
+        }
+        let alone =
+            !joined(at.checked_sub(1), at.checked_sub(2)) && !joined(Some(end), Some(end + 1));
+        match text[at..end].parse::<u128>() {
+            Ok(n) if alone && end - at >= 6 => out.push_str(&count(n, lang)),
+            _ => out.push_str(&text[at..end]),
+        }
+        at = end;
+    }
     out
 }
 
@@ -732,7 +773,20 @@ mod tests {
                 "seeds: 1 cell x 1 design x 0 seeds = 0 runs, outside 1..=100000",
                 Lang::Pt
             ),
-            "seeds: 1 célula × 1 estratégia × 0 sementes = 0 execuções, fora de 1 a 100000"
+            "seeds: 1 célula × 1 estratégia × 0 sementes = 0 execuções, fora de 1 a 100.000"
+        );
+        // Limits group their thousands; codes, names and what was typed
+        // between quotes keep their digits.
+        assert_eq!(
+            refusal("states: 9000000 exceeds the limit 5000000", Lang::Pt),
+            "states: 9.000.000 passa do limite 5.000.000"
+        );
+        assert_eq!(
+            refusal(
+                "unknown value \"1234567\" at 23505, race-1234567, seed_1234567, 1.234567, 1234567.",
+                Lang::Pt
+            ),
+            "valor desconhecido \"1234567\" at 23505, race-1234567, seed_1234567, 1.234567, 1.234.567."
         );
         // A file that is no JSON at all, as serde_json words it.
         let word = lousa_core::Scenario::from_json("not json")
