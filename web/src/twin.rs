@@ -14,6 +14,7 @@
 
 use crate::markup::{El, el};
 use crate::text::ui;
+use crate::text_width;
 use lousa_core::narrate::Lang;
 use lousa_core::story::Twin;
 use lousa_core::trace::{EventKind, TraceEvent};
@@ -257,6 +258,12 @@ fn draw_line(
     }
 }
 
+/// How wide a divergence label draws: 11 px bold, the board's 12 px
+/// widths scaled.
+fn label_px(text: &str) -> i32 {
+    text_width::px(text, true) * 11 / 12
+}
+
 /// The still part of the drawing: lines, marks, links and the divergence,
 /// each line under its name (top, bottom: `Moment::line_names`). The cursor
 /// is drawn apart, so scrubbing does not redraw all of this.
@@ -293,11 +300,24 @@ pub fn drawing(twin: &Twin, axis: &Axis, names: [&str; 2], lang: Lang) -> Vec<El
             - 4;
         let anchor = if x > axis.width / 2 { "end" } else { "start" };
         let offset = if anchor == "end" { -10 } else { 10 };
-        let text = format!(
+        // The time goes where the label would pass the drawing's edge (a
+        // phone's, with the worlds splitting near one end): the ticks below
+        // say it.
+        let room = if anchor == "end" {
+            x + offset - MARGIN
+        } else {
+            axis.width - MARGIN - (x + offset)
+        };
+        let whole = format!(
             "{} · {}",
             t.divergence,
             view::clock(divergence.time_ms, lang)
         );
+        let text = if label_px(&whole) <= room {
+            whole
+        } else {
+            t.divergence.to_string()
+        };
         let g = svg
             .add("g")
             .attr("data-testid", "divergence")
@@ -510,6 +530,58 @@ mod tests {
         let english = markup(Lang::En);
         assert!(english.contains("capture 2"));
         assert!(drawn.contains(">check-then-act<") && drawn.contains(">idempotency-key<"));
+    }
+
+    /// The label that says where the worlds split stays inside the
+    /// drawing, for every built-in from a 320 px phone's width up, in both
+    /// languages; it keeps its time wherever there is room for it.
+    #[test]
+    fn the_split_label_stays_inside_the_drawing() {
+        let mut timed = 0;
+        for name in lousa_core::builtins::NAMES {
+            let scenario = builtin(name).expect("built-in");
+            let Ok(twin) = twin(&scenario, Strategy::CheckThenAct, Strategy::IdempotencyKey) else {
+                continue;
+            };
+            for width in [288, 400, 640, 1000] {
+                let axis = Axis::new(&twin, width);
+                for lang in [Lang::Pt, Lang::En] {
+                    let drawn = drawing(&twin, &axis, ["a", "b"], lang);
+                    let Some(label) = drawn
+                        .iter()
+                        .find(|e| {
+                            e.attrs
+                                .iter()
+                                .any(|(n, v)| *n == "data-testid" && v == "divergence")
+                        })
+                        .and_then(|g| g.kids.iter().find(|k| k.tag == "text"))
+                    else {
+                        continue;
+                    };
+                    let attr = |name| {
+                        label
+                            .attrs
+                            .iter()
+                            .find(|(n, _)| *n == name)
+                            .map(|(_, v)| v.as_str())
+                    };
+                    let x: i32 = attr("x").and_then(|v| v.parse().ok()).expect("x");
+                    let w = label_px(&label.text);
+                    let (from, to) = if attr("text-anchor") == Some("end") {
+                        (x - w, x)
+                    } else {
+                        (x, x + w)
+                    };
+                    assert!(
+                        from >= 0 && to <= width,
+                        "{name} at {width} ({lang:?}): {:?} drawn {from}..{to}",
+                        label.text
+                    );
+                    timed += usize::from(label.text.contains(" · "));
+                }
+            }
+        }
+        assert!(timed > 0, "the label keeps its time where it fits");
     }
 
     /// The text of every label of one line's group, in order.
