@@ -611,6 +611,10 @@ fn draw_messages(
     let g = part
         .group("messages", "messages", &summary)
         .num("data-count", state.in_flight.len() as i64);
+    // Where each labelled dot is, and its place among `g`'s kids: two
+    // messages at one spot (two captures reaching the acquirer together)
+    // share one label rather than print one over the other.
+    let mut labelled: Vec<(i32, i32, usize)> = Vec::new();
     for message in &state.in_flight {
         let Some(points) = routes(message) else {
             continue;
@@ -624,9 +628,22 @@ fn draw_messages(
             MessageKind::Capture => "msg cap",
             MessageKind::CaptureReply => "msg reply",
         };
+        let text = format!("#{}", message.attempt + 1);
+        let near = labelled
+            .iter()
+            .find(|(x0, y0, _)| (x - x0).abs() < 12 && (y - y0).abs() < 12)
+            .map(|&(_, _, kid)| kid);
+        if let Some(kid) = near {
+            let label = &mut g.kids[kid].kids[1].text;
+            label.push(' ');
+            label.push_str(&text);
+        }
+        if near.is_none() {
+            labelled.push((x, y, g.kids.len()));
+        }
         let dot = g.add("g").shift(x, y).class(class);
         dot.add("circle").attr("r", "6");
-        let text = format!("#{}", message.attempt + 1);
+        let text = if near.is_some() { String::new() } else { text };
         if label_goes_right(&points, permille) {
             dot.label(8, -9, "msg-label", &text);
         } else {
@@ -1724,6 +1741,47 @@ mod tests {
             "{} too wide:\n{}",
             over.len(),
             over.join("\n")
+        );
+    }
+
+    /// Two messages at one spot share a label: race-2's two captures
+    /// reach the acquirer together, and their numbers were printed one
+    /// over the other.
+    #[test]
+    fn messages_at_one_spot_share_one_label() {
+        let run = lousa_core::run(&builtin("race-2").expect("built-in")).expect("valid");
+        let mut shared = 0;
+        for frame in 0..run.frame_count() {
+            let drawn = draw(&run, frame, 640, Lang::Pt);
+            let dots: Vec<((i32, i32), &str)> = drawn.parts[5].kids[0]
+                .kids
+                .iter()
+                .filter_map(|dot| {
+                    let at = dot.attrs.iter().find(|(n, _)| *n == "transform")?.1.clone();
+                    let (x, y) = at
+                        .strip_prefix("translate(")?
+                        .strip_suffix(')')?
+                        .split_once(' ')?;
+                    let label = dot.kids.get(1).map_or("", |l| l.text.as_str());
+                    Some(((x.parse().ok()?, y.parse().ok()?), label))
+                })
+                .collect();
+            for (i, ((x1, y1), a)) in dots.iter().enumerate() {
+                for ((x2, y2), b) in &dots[i + 1..] {
+                    if (x1 - x2).abs() < 12
+                        && (y1 - y2).abs() < 12
+                        && !a.is_empty()
+                        && !b.is_empty()
+                    {
+                        panic!("frame {frame}: {a:?} and {b:?} printed at one spot");
+                    }
+                }
+                shared += usize::from(a.contains(' '));
+            }
+        }
+        assert!(
+            shared > 0,
+            "race-2's captures meet at the acquirer and share a label"
         );
     }
 
