@@ -300,9 +300,9 @@ pub fn drawing(twin: &Twin, axis: &Axis, names: [&str; 2], lang: Lang) -> Vec<El
             - 4;
         let anchor = if x > axis.width / 2 { "end" } else { "start" };
         let offset = if anchor == "end" { -10 } else { 10 };
-        // The time goes where the label would pass the drawing's edge (a
-        // phone's, with the worlds splitting near one end): the ticks below
-        // say it.
+        // Where the whole label would pass the drawing's edge (a phone's,
+        // with the worlds splitting near one end) it drops its time: the
+        // mark still shows where on the axis the split is.
         let room = if anchor == "end" {
             x + offset - MARGIN
         } else {
