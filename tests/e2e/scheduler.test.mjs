@@ -495,7 +495,8 @@ describe('the workshop\'s scheduler', () => {
       assert.match(download.suggestedFilename(), /^race-2-check-then-act-0-1x6\.(sql|rs|json|mmd)$/);
     }
     await tab.click('[data-testid=export][data-format=mermaid] [data-testid=copy]');
-    await tab.waitForFunction(() => document.querySelector('[data-testid=copy-status]')?.textContent === 'Copiado.');
+    // The status names the file copied: four buttons share it.
+    await tab.waitForFunction(() => document.querySelector('[data-testid=copy-status]')?.textContent === 'Copiado: Diagrama Mermaid.');
     const copied = await tab.evaluate(() => navigator.clipboard.readText());
     assert.equal(copied, cli('export', 'race-2', '--strategy', 'check-then-act', '--schedule', '0-1x6', '--format', 'mermaid', '--lang', 'pt'));
     await tab.close();

@@ -45,6 +45,9 @@ pub fn file_name(
 pub fn Exports() -> impl IntoView {
     let ws = expect_context::<Ws>();
     let said = RwSignal::new(None::<&'static str>);
+    // Which file went to the clipboard: with four buttons, "copied" alone
+    // does not say which.
+    let copied = RwSignal::new(0usize);
     let text_of = move |format: Format| {
         ws.built.with_untracked(|s| {
             ws.board_whole.with_untracked(|r| {
@@ -93,7 +96,8 @@ pub fn Exports() -> impl IntoView {
                         data-testid="copy"
                         on:click=move |_| {
                             if let Some(text) = text_of(format) {
-                                copy(&text, said, ws, |w| w.copy_failed);
+                                copied.set(i);
+                                copy(&text, said, ws, |w| w.copied_file, |w| w.copy_failed);
                             }
                         }
                     >
@@ -120,7 +124,19 @@ pub fn Exports() -> impl IntoView {
                     })
             }}
             <ul>{rows}</ul>
-            <p data-testid="copy-status" aria-live="polite">{move || said.get()}</p>
+            <p data-testid="copy-status" aria-live="polite">
+                {move || {
+                    let w = words(ws.lang.get());
+                    said.get()
+                        .map(|s| {
+                            if s == w.copied_file {
+                                format!("{} {}.", s, w.export_names[copied.get()])
+                            } else {
+                                s.to_string()
+                            }
+                        })
+                }}
+            </p>
         </section>
     }
 }
@@ -150,19 +166,21 @@ pub fn download(name: &str, text: &str, mime: &str) {
     .forget();
 }
 
-/// Puts `text` on the clipboard, and says whether it went (`failed` picks
-/// the sentence for a refusal, which names what to do instead).
+/// Puts `text` on the clipboard, and says whether it went: `done` picks the
+/// word for a copy, `failed` the sentence for a refusal, which names what
+/// to do instead.
 pub fn copy(
     text: &str,
     said: RwSignal<Option<&'static str>>,
     ws: Ws,
+    done: fn(&Words) -> &'static str,
     failed: fn(&Words) -> &'static str,
 ) {
     let promise = window().navigator().clipboard().write_text(text);
     leptos::task::spawn_local(async move {
         let words = words(ws.lang.get_untracked());
-        let done = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-        said.set(Some(if done { words.copied } else { failed(words) }));
+        let went = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        said.set(Some(if went { done(words) } else { failed(words) }));
     });
 }
 

@@ -95,7 +95,7 @@ pub fn Share() -> impl IntoView {
             <p>
                 <button
                     data-testid="copy-link"
-                    on:click=move |_| copy(&link.get_untracked(), said, ws, |w| w.link_copy_failed)
+                    on:click=move |_| copy(&link.get_untracked(), said, ws, |w| w.copied, |w| w.link_copy_failed)
                 >
                     {move || words(ws.lang.get()).copy_link}
                 </button>

@@ -65,6 +65,7 @@ pub const EN: Words = Words {
     download: "Download",
     copy: "Copy",
     copied: "Copied.",
+    copied_file: "Copied:",
     copy_failed: "The browser would not copy; use the download.",
     example_steps: "the steps",
     edited_from: "Edited from",

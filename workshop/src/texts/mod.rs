@@ -83,6 +83,8 @@ pub struct Words {
     pub download: &'static str,
     pub copy: &'static str,
     pub copied: &'static str,
+    /// Before the name of the export that went to the clipboard.
+    pub copied_file: &'static str,
     pub copy_failed: &'static str,
     /// Opens the list of an example schedule's picks.
     pub example_steps: &'static str,

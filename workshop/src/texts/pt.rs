@@ -65,6 +65,7 @@ pub const PT: Words = Words {
     download: "Baixar",
     copy: "Copiar",
     copied: "Copiado.",
+    copied_file: "Copiado:",
     copy_failed: "O navegador não deixou copiar; use o download.",
     example_steps: "os passos",
     edited_from: "Editado a partir de",
