@@ -24,10 +24,17 @@ const BOLD: [u8; 95] = [
     86, 86, 59, 71, 57, 85, 78, 111, 77, 78, 70, 85, 44, 85, 101, // 'p'..'~'
 ];
 
-/// A Portuguese letter's width is its base letter's; other characters
-/// (a dot, an arrow, an ellipsis) are given the widest width of the table.
+/// A Portuguese letter's width is its base letter's, and the punctuation
+/// the board's words use outside ASCII is measured as an ASCII character
+/// at least as wide; anything else is given the table's widest width.
 fn base(c: char) -> char {
     match c {
+        '·' | '‘' | '’' => '.',
+        '—' | '…' => '@',
+        '→' | '←' | '×' | '≥' | '≤' => '+',
+        '–' => '_',
+        '“' | '”' => 'k',
+        'ª' | 'º' => 'z',
         'á' | 'à' | 'â' | 'ã' => 'a',
         'é' | 'ê' => 'e',
         'í' => 'i',
@@ -70,7 +77,10 @@ mod tests {
         assert!(px("mmmm", false) > px("iiii", false) * 3);
         assert!(px("a", true) > px("a", false));
         assert_eq!(px("", false), 0);
+        // Punctuation outside ASCII as the browser draws it: "·" is 3.8 px.
+        assert_eq!(px("a · b", false), px("a . b", false));
+        assert_eq!(px("→", false), 11);
         // Outside the table: wide, never zero.
-        assert_eq!(px("→", false), 14);
+        assert_eq!(px("✓", false), 14);
     }
 }
