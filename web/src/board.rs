@@ -346,12 +346,15 @@ fn instance_block(
     if instance.alive {
         lines.push(line(title.clone(), "title"));
     } else {
-        wrapped(
-            &mut lines,
-            &format!("{title}: {}", t.down),
-            width,
-            "title down",
-        );
+        // One line where it fits; else the name whole, then what it is, so
+        // that a narrow box does not break "instância 1" across two lines.
+        let whole = format!("{title}: {}", t.down);
+        if TEXT_START + text_width::px(&whole, bold("title")) + TEXT_END <= width {
+            lines.push(line(whole, "title down"));
+        } else {
+            lines.push(line(title.clone(), "title down"));
+            wrapped(&mut lines, t.down, width, "title down");
+        }
         class.push_str(" is-down");
     }
     let mut data = Vec::new();
@@ -1746,6 +1749,33 @@ mod tests {
             over.len(),
             over.join("\n")
         );
+    }
+
+    /// A crashed instance's box says so on one line where it fits, and
+    /// otherwise keeps its name whole on the first.
+    #[test]
+    fn a_down_instance_keeps_its_name_whole() {
+        let run =
+            lousa_core::run(&builtin("crash-after-commit").expect("built-in")).expect("valid");
+        let down = (0..run.frame_count())
+            .find(|&f| run.state_at(f).instances.iter().any(|i| !i.alive))
+            .expect("an instance goes down");
+        let first_lines = |width| {
+            let a = actors(&run, down, width, Lang::Pt);
+            let boxed = a
+                .instances
+                .iter()
+                .find(|b| b.class.contains("is-down"))
+                .expect("down");
+            boxed
+                .lines
+                .iter()
+                .take(2)
+                .map(|l| l.text.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(first_lines(760)[0], "instância 1: fora do ar");
+        assert_eq!(first_lines(narrowest(&run)), ["instância 1", "fora do ar"]);
     }
 
     /// Two messages at one spot share a label, in order: race-2's two
