@@ -1619,12 +1619,13 @@ mod tests {
         }
     }
 
-    /// From a phone's width up, in both languages, every line of every box
-    /// of every frame of every built-in under every design stays inside its
-    /// box, as the board's font draws it. A box whose longest word does not
-    /// fit would need a board wider than `narrowest`.
-    #[test]
-    fn every_line_fits_its_box_from_the_narrowest_width_up() {
+    /// What `overflows` finds in every built-in under every design, in both
+    /// languages, at the narrowest board and the widths around the narrow
+    /// layout's end, each finding named by world, language, width and frame
+    /// (a finding repeated frame after frame is listed once).
+    fn overflows_from_the_narrowest_width_up(
+        overflows: impl Fn(&Run, i32, Lang) -> Vec<(usize, String)>,
+    ) -> Vec<String> {
         let mut over = Vec::new();
         for name in lousa_core::builtins::NAMES {
             for strategy in Strategy::ALL {
@@ -1633,31 +1634,47 @@ mod tests {
                 let Ok(run) = lousa_core::run(&scenario) else {
                     continue;
                 };
-                let widths = [narrowest(&run), NARROW_PX - 1, NARROW_PX, 640];
-                for (width, lang) in widths
-                    .into_iter()
-                    .flat_map(|w| [(w, Lang::Pt), (w, Lang::En)])
-                {
-                    for frame in 0..run.frame_count() {
-                        let a = actors(&run, frame, width, lang);
-                        let c = &a.columns;
-                        let boxes = a.clients.iter().map(|b| (b, c.client.1));
-                        let boxes = boxes
-                            .chain(a.instances.iter().map(|b| (b, c.instance.1)))
-                            .chain([(&a.acquirer, c.acquirer.1), (&a.balancer, c.balancer.1)]);
-                        for (block, w) in boxes {
-                            for l in block.lines.iter().filter(|l| l.class != "big") {
-                                let drawn = text_width::px(&l.text, bold(l.class));
-                                if TEXT_START + drawn + TEXT_END > w {
-                                    over.push(format!("{name} {strategy:?} {lang:?} {width} {frame}: {} {:?} {drawn} px in {w}", block.testid, l.text));
-                                }
-                            }
-                        }
+                for width in [narrowest(&run), NARROW_PX - 1, NARROW_PX, 640] {
+                    for lang in [Lang::Pt, Lang::En] {
+                        let found = overflows(&run, width, lang).into_iter();
+                        over.extend(found.map(|(frame, f)| {
+                            format!("{name} {strategy:?} {lang:?} {width} {frame}: {f}")
+                        }));
                     }
                 }
             }
         }
         over.dedup_by(|a, b| a.split(": ").nth(1) == b.split(": ").nth(1));
+        over
+    }
+
+    /// From a phone's width up, in both languages, every line of every box
+    /// of every frame of every built-in under every design stays inside its
+    /// box, as the board's font draws it. A box whose longest word does not
+    /// fit would need a board wider than `narrowest`.
+    #[test]
+    fn every_line_fits_its_box_from_the_narrowest_width_up() {
+        let over = overflows_from_the_narrowest_width_up(|run, width, lang| {
+            let mut found = Vec::new();
+            for frame in 0..run.frame_count() {
+                let a = actors(run, frame, width, lang);
+                let c = &a.columns;
+                let boxes = a.clients.iter().map(|b| (b, c.client.1));
+                let boxes = boxes
+                    .chain(a.instances.iter().map(|b| (b, c.instance.1)))
+                    .chain([(&a.acquirer, c.acquirer.1), (&a.balancer, c.balancer.1)]);
+                for (block, w) in boxes {
+                    for l in block.lines.iter().filter(|l| l.class != "big") {
+                        let drawn = text_width::px(&l.text, bold(l.class));
+                        if TEXT_START + drawn + TEXT_END > w {
+                            let said = format!("{} {:?} {drawn} px in {w}", block.testid, l.text);
+                            found.push((frame, said));
+                        }
+                    }
+                }
+            }
+            found
+        });
         assert!(
             over.is_empty(),
             "{} lines too wide:\n{}",
@@ -1720,29 +1737,15 @@ mod tests {
     /// from a phone's width up.
     #[test]
     fn every_cell_and_note_fits_its_row_from_the_narrowest_width_up() {
-        let mut over = Vec::new();
-        for name in lousa_core::builtins::NAMES {
-            for strategy in Strategy::ALL {
-                let mut scenario = builtin(name).expect("built-in");
-                scenario.strategy = strategy;
-                let Ok(run) = lousa_core::run(&scenario) else {
-                    continue;
-                };
-                for width in [narrowest(&run), NARROW_PX - 1, NARROW_PX, 640] {
-                    for lang in [Lang::Pt, Lang::En] {
-                        let (_, frames) = frames(&run, width, lang);
-                        for (frame, drawn) in frames.iter().enumerate() {
-                            let mut found = Vec::new();
-                            row_overflows(&drawn.parts[4], &mut found);
-                            over.extend(found.into_iter().map(|f| {
-                                format!("{name} {strategy:?} {lang:?} {width} {frame}: {f}")
-                            }));
-                        }
-                    }
-                }
+        let over = overflows_from_the_narrowest_width_up(|run, width, lang| {
+            let mut found = Vec::new();
+            for (frame, drawn) in frames(run, width, lang).1.iter().enumerate() {
+                let mut said = Vec::new();
+                row_overflows(&drawn.parts[4], &mut said);
+                found.extend(said.into_iter().map(|f| (frame, f)));
             }
-        }
-        over.dedup_by(|a, b| a.split(": ").nth(1) == b.split(": ").nth(1));
+            found
+        });
         assert!(
             over.is_empty(),
             "{} too wide:\n{}",
