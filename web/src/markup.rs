@@ -152,12 +152,19 @@ impl El {
 pub fn wrap(text: &str, max_px: i32, bold: bool) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut current = String::new();
+    // Widths in tenths of a pixel, added word by word.
+    let (room, space) = (max_px * 10, text_width::tenths(" ", bold));
+    let mut used = 0;
     for word in text.split(' ').filter(|w| !w.is_empty()) {
-        if !current.is_empty() && text_width::px(&format!("{current} {word}"), bold) > max_px {
+        let width = text_width::tenths(word, bold);
+        if !current.is_empty() && used + space + width > room {
             lines.push(std::mem::take(&mut current));
         }
-        if !current.is_empty() {
+        if current.is_empty() {
+            used = width;
+        } else {
             current.push(' ');
+            used += space + width;
         }
         current.push_str(word);
     }

@@ -51,18 +51,21 @@ fn base(c: char) -> char {
     }
 }
 
-/// The width of `text` in the board's 12 px font, in whole pixels (rounded
-/// up).
-pub fn px(text: &str, bold: bool) -> i32 {
+/// The width of `text` in the board's 12 px font, in tenths of a pixel.
+pub fn tenths(text: &str, bold: bool) -> i32 {
     let table = if bold { &BOLD } else { &REGULAR };
-    let tenths: i32 = text
-        .chars()
+    text.chars()
         .map(|c| match (base(c) as usize).checked_sub(' ' as usize) {
             Some(i) if i < table.len() => i32::from(table[i]),
             _ => 132,
         })
-        .sum();
-    (tenths + 9) / 10
+        .sum()
+}
+
+/// The width of `text` in the board's 12 px font, in whole pixels (rounded
+/// up).
+pub fn px(text: &str, bold: bool) -> i32 {
+    (tenths(text, bold) + 9) / 10
 }
 
 #[cfg(test)]
