@@ -132,6 +132,12 @@ fn bold(class: &str) -> bool {
     })
 }
 
+/// How wide a box must be to hold `text` on one line in a line of
+/// `class`: the text and its margins.
+fn box_for(text: &str, class: &str) -> i32 {
+    TEXT_START + text_width::px(text, bold(class)) + TEXT_END
+}
+
 /// Adds `text` wrapped to the box width, one [`Line`] per row.
 fn wrapped(lines: &mut Vec<Line>, text: &str, width: i32, class: &'static str) {
     let room = width - TEXT_START - TEXT_END;
@@ -200,7 +206,7 @@ fn balancer_name(queues: bool, column: i32, lang: Lang) -> &'static str {
         (true, Lang::Pt) => ("consumidores", "cons."),
         (true, Lang::En) => ("consumers", "cons."),
     };
-    let fits = |word| TEXT_START + text_width::px(word, bold("title")) + TEXT_END <= column;
+    let fits = |word| box_for(word, "title") <= column;
     if long.split(' ').all(fits) {
         long
     } else {
@@ -216,7 +222,7 @@ fn client_min(queues: bool) -> i32 {
 /// A narrow board's balancer: a tag just wide enough for its short name.
 fn tag_width(queues: bool) -> i32 {
     let short = balancer_name(queues, 0, Lang::En);
-    text_width::px(short, bold("title")) + TEXT_START + TEXT_END
+    box_for(short, "title")
 }
 
 /// The narrowest board whose words all fit their boxes (about a 320 px
@@ -349,7 +355,7 @@ fn instance_block(
         // One line where it fits; else the name whole, then what it is, so
         // that a narrow box does not break "instância 1" across two lines.
         let whole = format!("{title}: {}", t.down);
-        if TEXT_START + text_width::px(&whole, bold("title")) + TEXT_END <= width {
+        if box_for(&whole, "title down") <= width {
             lines.push(line(whole, "title down"));
         } else {
             lines.push(line(title.clone(), "title down"));
