@@ -1350,16 +1350,30 @@ describe('the built page', () => {
   test('320 px, 1280 px, 200% zoom and dark mode: nothing scrolls sideways; a changed box is lit without motion', async () => {
     const narrow = await openPage('?scenario=race-3&strategy=check-then-act&frame=20', { width: 320, height: 640 });
     assert.equal(await noHorizontalScroll(narrow), true, 'no horizontal scroll at 320 px');
-    // Resizing (or zooming) redraws the board for its new width, in CSS pixels.
+    // Resizing (or zooming) redraws the board for its new box, in CSS pixels.
     const drawnWidth = (tab) => tab.evaluate(() => {
       const wrap = document.querySelector('[data-testid=board-wrap]');
       const svg = document.querySelector('[data-testid=lousa]');
       return [wrap.clientWidth, Number(svg.getAttribute('viewBox').split(' ')[2])];
     });
+    // How the drawing sits in its box: the share of the box's width it
+    // covers, and the size its 12 px text shows at.
+    const fitted = (tab) => tab.evaluate(() => {
+      const wrap = document.querySelector('[data-testid=board-wrap]');
+      const [, , w, h] = document.querySelector('[data-testid=lousa]').getAttribute('viewBox').split(' ').map(Number);
+      const scale = Math.min(wrap.clientWidth / w, wrap.clientHeight / h);
+      return { box: `${wrap.clientWidth}x${wrap.clientHeight}`, drawn: `${w}x${h}`, covers: (w * scale) / wrap.clientWidth, textPx: 12 * scale };
+    });
     const [wrap320, drawn320] = await drawnWidth(narrow);
-    // A 320 px screen's box is a little narrower than the narrowest board
-    // whose words fit their boxes: that board is drawn, and scaled down.
-    assert.ok(drawn320 > wrap320 && drawn320 < wrap320 * 1.1, `drawn for ${drawn320} px in a ${wrap320} px box at 320 px`);
+    // Above the text the box's height is fixed (36% of the screen's), and
+    // race-3 under check-then-act, laid out 296 px wide, wraps into a board
+    // twice as tall as that: scaled into the box it would cover half its
+    // width. It is laid out wider instead, wrapping less, so that it covers
+    // the width and its text shows larger.
+    const phone = await fitted(narrow);
+    assert.ok(drawn320 > wrap320 * 1.2, `drawn for ${drawn320} px in a ${wrap320} px box at 320 px`);
+    assert.ok(phone.covers > 0.85, `the board covers ${(phone.covers * 100).toFixed(0)}% of its box's width: ${JSON.stringify(phone)}`);
+    console.log(`# race-3 on a 320 px phone: ${phone.drawn} drawn in a ${phone.box} box, text at ${phone.textPx.toFixed(1)} px`);
     assert.deepEqual(await wordsOutsideTheirBoxes(narrow), [], 'every word inside its box at 320 px');
     // The worlds with the longest words: a queue's consumers, an instance
     // down, a rollback, a queue that does not know.
@@ -1383,14 +1397,14 @@ describe('the built page', () => {
     // Browser zoom at 200% in a 1280 x 900 window: 640 x 450 CSS pixels, two
     // device pixels each.
     const zoomed = await openPage('?scenario=race-3&strategy=idempotency-key&frame=12', { width: 640, height: 450 });
+    const unzoomed = await fitted(zoomed);
     const cdp = await context.newCDPSession(zoomed);
     await cdp.send('Emulation.setDeviceMetricsOverride', { width: 640, height: 450, deviceScaleFactor: 2, mobile: false });
     await zoomed.waitForFunction(() => devicePixelRatio === 2);
     await waitForFrame(zoomed, 12);
     await zoomed.locator('[data-testid=lousa]').scrollIntoViewIfNeeded();
     assert.equal(await noHorizontalScroll(zoomed), true, 'no horizontal scroll at 200% zoom');
-    const [wrapZoom, drawnZoom] = await drawnWidth(zoomed);
-    assert.equal(drawnZoom, wrapZoom, 'drawn for the width it has at 200% zoom');
+    assert.deepEqual(await fitted(zoomed), unzoomed, 'drawn for its box in CSS pixels, as at 100%, at 200% zoom');
     const box = await zoomed.locator('[data-testid=lousa]').boundingBox();
     assert.ok(box.x >= 0 && box.x + box.width <= 640, `the board fits the zoomed window: ${JSON.stringify(box)}`);
     await screenshot(zoomed, 'zoom-200-percent');

@@ -1626,9 +1626,11 @@ mod tests {
     }
 
     /// What `overflows` finds in every built-in under every design, in both
-    /// languages, at the narrowest board and the widths around the narrow
-    /// layout's end, each finding named by world, language, width and frame
-    /// (a finding repeated frame after frame is listed once).
+    /// languages, at the narrowest board, widths across the narrow layout
+    /// (where a phone's tall boards are drawn, see `board_aspect`), and
+    /// around its end and above, each finding named by world, language,
+    /// width and frame (a finding repeated frame after frame is listed
+    /// once).
     fn overflows_from_the_narrowest_width_up(
         overflows: impl Fn(&Run, i32, Lang) -> Vec<(usize, String)>,
     ) -> Vec<String> {
@@ -1640,7 +1642,16 @@ mod tests {
                 let Ok(run) = lousa_core::run(&scenario) else {
                     continue;
                 };
-                for width in [narrowest(&run), NARROW_PX - 1, NARROW_PX, 640] {
+                let widths = [
+                    narrowest(&run),
+                    380,
+                    420,
+                    NARROW_PX - 1,
+                    NARROW_PX,
+                    640,
+                    900,
+                ];
+                for width in widths.into_iter().filter(|w| *w >= narrowest(&run)) {
                     for lang in [Lang::Pt, Lang::En] {
                         let found = overflows(&run, width, lang).into_iter();
                         over.extend(found.map(|(frame, f)| {

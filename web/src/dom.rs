@@ -165,6 +165,19 @@ pub fn width(el: Option<&Element>) -> i32 {
     el.map_or(0, |el| el.get_bounding_client_rect().width().ceil() as i32)
 }
 
+/// The height of `el` where the stylesheet fixes it (it sets the custom
+/// property `--lousa-height: fixed` there), else 0. A box whose height
+/// follows its drawing would feed each measure back into the next.
+pub fn fixed_height(el: &Element) -> i32 {
+    let fixed = window()
+        .get_computed_style(el)
+        .ok()
+        .flatten()
+        .and_then(|style| style.get_property_value("--lousa-height").ok())
+        .is_some_and(|value| value.trim() == "fixed");
+    if fixed { el.client_height() } else { 0 }
+}
+
 /// Copies of `el` with each of `n` contents, which `fill` writes, put in
 /// a hidden box next to `el`, `width` pixels wide: the page, and a screen
 /// reader, see none of them. [`largest`] reads their size. `None` when

@@ -85,6 +85,10 @@ fn measure(lousa: &Lousa) {
     if let Some(w) = width("board-wrap") {
         lousa.board_width.set(w);
     }
+    let height = dom::by_testid("board-wrap").map_or(0, |el| dom::fixed_height(&el));
+    if lousa.board_height.get_untracked() != height {
+        lousa.board_height.set(height);
+    }
     if let Some(w) = width("twin-wrap") {
         lousa.twin_width.set(w);
     }

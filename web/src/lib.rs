@@ -14,7 +14,8 @@
 //!   and a frame to element trees (`markup::El`) and text (tested natively,
 //!   no browser needed); `text_width`: how wide the board's font draws a
 //!   text, for wrapping it; `sql_short`: a statement's short form for the SQL
-//!   panel above the text; `drawn`: a world's board for all its frames.
+//!   panel above the text; `drawn`: a world's board for all its frames;
+//!   `board_aspect`: the width to draw a board at in a box of fixed height.
 //! - `keys`: both pages' keyboards, as maps from a key press to a command
 //!   (the reader's, the workshop's, presenter mode's).
 //! - `quiz`: predict, then reveal: the questions asked at the decisive
@@ -26,6 +27,7 @@
 //!   measuring, the step paragraphs' observer, listeners and timers).
 
 pub mod board;
+mod board_aspect;
 mod components;
 pub use components::{
     Board, EventTable, Narration, ProblemList, QuizPanel, SqlPanel, Transport, TwoLines,

@@ -10,6 +10,7 @@
 //! frame is the same however the reader got there. Actions change signals
 //! and write the URL; they never touch the page's elements.
 
+use crate::board_aspect;
 use crate::dom;
 use crate::drawn::Drawn;
 use crate::quiz::Quiz;
@@ -74,6 +75,10 @@ pub struct Lousa {
     /// The widths, in CSS pixels, the board and the twin drawing have.
     pub board_width: RwSignal<i32>,
     pub twin_width: RwSignal<i32>,
+    /// The board's height where the stylesheet fixes it (above the text on
+    /// a phone), else 0: the board is then drawn at the width that makes
+    /// its text largest in that box (see `board_aspect`).
+    pub board_height: RwSignal<i32>,
     /// Whether the board sits above the text (a window under
     /// [`STACKED_BELOW_PX`]), where the SQL panel shows a statement's short
     /// form in three lines.
@@ -226,6 +231,7 @@ impl Lousa {
         let moment = RwSignal::new(parsed.moment);
         let lang = RwSignal::new(parsed.lang.unwrap_or_default());
         let board_width = RwSignal::new(560);
+        let board_height = RwSignal::new(0);
         let twin_width = RwSignal::new(560);
         let stacked = RwSignal::new(false);
         let world = Memo::new(move |_| moment.with(key_of));
@@ -257,8 +263,11 @@ impl Lousa {
             quizzes.with(|q| q.shown(key).cloned())
         });
         let drawn = Memo::new(move |_| {
-            let (width, lang) = (board_width.get(), lang.get());
-            run.with(|r| Shared(Arc::new(Drawn::new(r, width, lang))))
+            let (width, height, lang) = (board_width.get(), board_height.get(), lang.get());
+            run.with(|r| {
+                let width = board_aspect::drawing_width(r, width, height, lang);
+                Shared(Arc::new(Drawn::new(r, width, lang)))
+            })
         });
         let beyond = RwSignal::new(None);
         let at = Memo::new(move |_| {
@@ -292,6 +301,7 @@ impl Lousa {
             quizzes,
             board_width,
             twin_width,
+            board_height,
             stacked,
             fit: RwSignal::new(Fit::default()),
             page_scenario,
