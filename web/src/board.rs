@@ -367,14 +367,23 @@ fn instance_block(
     if instance.jobs.is_empty() && instance.alive {
         lines.push(line(t.idle, "dim"));
     }
-    // A pool too small for its held transactions: how many wait for it.
+    // A pool too small for its held transactions: how many wait for it,
+    // in the order they will get a connection. A job waiting there has
+    // not begun, so it gets no line of its own: with a dozen queued, one
+    // line each would make the box taller than the board.
     if !instance.connection_queue.is_empty() {
+        let order: Vec<String> = instance
+            .connection_queue
+            .iter()
+            .map(|attempt| format!("#{}", attempt + 1))
+            .collect();
         let text = format!(
-            "pool: {} {} · {} {}",
+            "pool: {} {} · {} {}: {}",
             instance.connections_free,
             t.pool_free,
             instance.connection_queue.len(),
-            t.pool_queued
+            t.pool_queued,
+            order.join(" ")
         );
         wrapped(&mut lines, &text, width, "wait");
         class.push_str(" is-queued");
@@ -384,10 +393,7 @@ fn instance_block(
         ));
     }
     for job in &instance.jobs {
-        // A job in the pool's queue has not begun: it waits, one line.
         if instance.connection_queue.contains(&job.attempt) {
-            let text = format!("#{} {}", job.attempt + 1, t.in_pool_queue);
-            wrapped(&mut lines, &text, width, "wait");
             continue;
         }
         let step = view::step_label(&job.step, lang);
@@ -1941,11 +1947,25 @@ mod tests {
             drawn.contains(&format!(r#"data-pool-queue="{most}""#)),
             "{drawn}"
         );
+        // Who waits, in the order they will get a connection, on the
+        // pool's line and on no line of their own.
+        let queue = &run.state_at(at).instances[0].connection_queue;
+        let order: Vec<String> = queue.iter().map(|a| format!("#{}", a + 1)).collect();
+        let said = format!("pool: 0 livres · {most} na fila: {}", order.join(" "));
+        let lines: Vec<String> = actors(&run, at, 760, Lang::Pt).instances[0]
+            .lines
+            .iter()
+            .map(|l| l.text.clone())
+            .collect();
+        assert!(lines.join(" ").contains(&said), "{lines:?}");
         assert!(
-            drawn.contains(&format!("pool: 0 livres · {most} na fila")),
-            "{drawn}"
+            queue.iter().all(|a| lines
+                .iter()
+                .filter(|l| l.contains(&format!("#{}", a + 1)))
+                .count()
+                == 1),
+            "{lines:?}"
         );
-        assert!(drawn.contains("na fila do pool"), "{drawn}");
     }
 
     #[test]

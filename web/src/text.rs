@@ -69,11 +69,10 @@ pub struct Ui {
     pub down: &'static str,
     pub idle: &'static str,
     pub open_transaction: &'static str,
-    /// An instance whose pool is full ("pool: 0 livres · 11 na fila"), and
-    /// a job waiting in its queue.
+    /// An instance whose pool is full, and the jobs in its queue in their
+    /// order ("pool: 0 livres · 3 na fila: #2 #3 #1").
     pub pool_free: &'static str,
     pub pool_queued: &'static str,
-    pub in_pool_queue: &'static str,
     pub connection: &'static str,
     pub waits_for: &'static str,
     pub acquirer: &'static str,
@@ -179,7 +178,6 @@ pub const PT: Ui = Ui {
     open_transaction: "transação aberta",
     pool_free: "livres",
     pool_queued: "na fila",
-    in_pool_queue: "na fila do pool",
     connection: "conexão em uso",
     waits_for: "espera a linha da instância",
     acquirer: "adquirente",
@@ -276,7 +274,6 @@ pub const EN: Ui = Ui {
     open_transaction: "open transaction",
     pool_free: "free",
     pool_queued: "queued",
-    in_pool_queue: "queued for the pool",
     connection: "connection in use",
     waits_for: "waits for the row of instance",
     acquirer: "acquirer",
