@@ -75,7 +75,8 @@ fn veil_while_asking(lousa: Lousa, steps: Steps) {
     });
 }
 
-/// Reads the widths the board and the twin timeline really have.
+/// Reads the widths the board and the twin timeline really have, and the
+/// board's height where the stylesheet fixes it.
 fn measure(lousa: &Lousa) {
     let width = |name| {
         dom::by_testid(name)
