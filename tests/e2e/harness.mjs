@@ -186,6 +186,33 @@ export function wordsOutsideTheirBoxes(tab, board = '[data-testid=lousa]') {
   }, board);
 }
 
+/**
+ * The messages' labels on the board `board` (a selector) that cover another
+ * text of it, as the browser drew them: one line each, naming both texts.
+ * Text boxes include the font's whole line height, so two texts count as
+ * overlapping only by more than 1 px across and 3 px down, in the
+ * drawing's pixels: more than two lines that merely touch.
+ */
+export function labelsOverWords(tab, board = '[data-testid=lousa]') {
+  return tab.evaluate((selector) => {
+    const svg = document.querySelector(selector);
+    const scale = svg.getBoundingClientRect().width / Number(svg.getAttribute('viewBox').split(' ')[2]);
+    const texts = [...svg.querySelectorAll('text')]
+      .filter((t) => t.textContent.trim() && t.checkVisibility({ visibilityProperty: true }))
+      .map((t) => ({ text: t.textContent, label: t.classList.contains('msg-label'), at: t.getBoundingClientRect() }));
+    const over = [];
+    for (const [i, a] of texts.entries()) {
+      for (const b of texts.slice(i + 1)) {
+        if (!a.label && !b.label) continue;
+        const across = (Math.min(a.at.right, b.at.right) - Math.max(a.at.left, b.at.left)) / scale;
+        const down = (Math.min(a.at.bottom, b.at.bottom) - Math.max(a.at.top, b.at.top)) / scale;
+        if (across > 1 && down > 3) over.push(`"${a.text}" over "${b.text}"`);
+      }
+    }
+    return over;
+  }, board);
+}
+
 export const SCREENSHOT_DIR = path.resolve(
   process.env.LOUSA_SCREENSHOTS ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO_ROOT, 'target'), 'screenshots'),
 );

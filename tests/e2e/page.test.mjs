@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, CLI, DIST_DIR, MOUNT_TIMEOUT_MS, SCREENSHOT_DIR, caughtUp, chromium, cli, cliPrompts, layoutSettled, screenshot, serve, wordsOutsideTheirBoxes } from './harness.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, CLI, DIST_DIR, MOUNT_TIMEOUT_MS, SCREENSHOT_DIR, caughtUp, chromium, cli, cliPrompts, layoutSettled, labelsOverWords, screenshot, serve, wordsOutsideTheirBoxes } from './harness.mjs';
 
 // How long to wait for the lousa to follow a scroll, a key or a click.
 const SETTLE_TIMEOUT_MS = 5_000;
@@ -1465,6 +1465,39 @@ describe('the built page', () => {
     await tab.waitForFunction(() => document.querySelector('[data-testid=acquirer]')?.dataset.captures === '2', null, { timeout: SETTLE_TIMEOUT_MS });
     await screenshot(tab, 'embed-1-host-page');
     await tab.close();
+  });
+
+  test('a message\'s label covers no word of the board and no other label, where wires crowd too', async () => {
+    // Five requests reaching the balancer at once, ten captures at the
+    // acquirer, three instances' captures and replies side by side: the
+    // labels printed over the boxes' lines and over each other.
+    const worlds = [
+      'scenario=pool-exhausted&strategy=check-then-act',
+      'scenario=pool-exhausted&strategy=idempotency-key&lang=en',
+      'scenario=race-3&strategy=check-then-act',
+      'scenario=race-2&strategy=idempotency-key',
+    ];
+    for (const [width, height] of [[1280, 900], [375, 667]]) {
+      const tab = await openPage('', { width, height });
+      let labelled = 0;
+      for (const world of worlds) {
+        const { scenario, strategy } = Object.fromEntries(new URLSearchParams(world));
+        const seek = (frame) => tab.evaluate(async ([world, scenario, strategy, frame]) => {
+          history.replaceState(null, '', `?${world}&frame=${frame}`);
+          dispatchEvent(new PopStateEvent('popstate'));
+          await window.__lousaSettled({ scenario, strategy, frame });
+          return document.querySelectorAll('[data-testid=lousa] .msg-label:not(:empty)').length;
+        }, [world, scenario, strategy, frame]);
+        await seek(0);
+        const frames = await tab.evaluate(() => Number(document.querySelector('[data-testid=twin]').getAttribute('aria-valuemax')) + 1);
+        for (let frame = 0; frame < frames; frame += 1) {
+          labelled += await seek(frame);
+          assert.deepEqual(await labelsOverWords(tab), [], `${world} at ${width} px, frame ${frame}`);
+        }
+      }
+      assert.ok(labelled > 100, `the worlds put labels on the board (${labelled})`);
+      await tab.close();
+    }
   });
 
   test('the boxes whose text changes at every step keep one size through a run and never cut their text', async () => {

@@ -15,7 +15,8 @@
 //!   no browser needed); `text_width`: how wide the board's font draws a
 //!   text, for wrapping it; `sql_short`: a statement's short form for the SQL
 //!   panel above the text; `drawn`: a world's board for all its frames;
-//!   `board_aspect`: the width to draw a board at in a box of fixed height.
+//!   `board_aspect`: the width to draw a board at in a box of fixed height;
+//!   `label_place`: where a message's label goes, clear of the words.
 //! - `keys`: both pages' keyboards, as maps from a key press to a command
 //!   (the reader's, the workshop's, presenter mode's).
 //! - `quiz`: predict, then reveal: the questions asked at the decisive
@@ -38,6 +39,7 @@ mod drawn;
 mod effects;
 mod fit;
 pub mod keys;
+mod label_place;
 pub mod markup;
 mod model;
 pub mod quiz;
