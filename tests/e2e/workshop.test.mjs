@@ -167,6 +167,26 @@ describe('the workshop view', () => {
       // board, scaled down a little.
       assert.ok(Math.abs(drawn - shown) <= 1 || (drawn > shown && drawn < shown * 1.3), `drawn for ${drawn} px, shown at ${shown} px`);
       assert.deepEqual(await wordsOutsideTheirBoxes(tab, '#oficina-root [data-testid=workshop-board-wrap] [data-testid=lousa]'), [], `every word inside its box at ${width} px`);
+      // The scheduler's badges sit on the boxes they move without covering
+      // a word of the board (at a corner they covered the client's number).
+      await tab.locator('[data-testid=pick-badge]').first().waitFor();
+      const covered = await tab.evaluate(() => {
+        const svg = document.querySelector('#oficina-root [data-testid=workshop-board-wrap] [data-testid=lousa]');
+        const words = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim());
+        const out = [];
+        for (const badge of document.querySelectorAll('[data-testid=pick-badge]')) {
+          const b = badge.getBoundingClientRect();
+          for (const word of words) {
+            const w = word.getBoundingClientRect();
+            const across = Math.min(b.right, w.right) - Math.max(b.left, w.left);
+            const down = Math.min(b.bottom, w.bottom) - Math.max(b.top, w.top);
+            if (across > 1 && down > 3) out.push(`badge ${badge.textContent} over "${word.textContent}"`);
+          }
+          if (b.height > 30) out.push(`badge ${badge.textContent} is ${b.height} px tall`);
+        }
+        return out;
+      });
+      assert.deepEqual(covered, [], `the badges at ${width} px`);
       // Every panel, opened, fits the screen: the editor, the design tab
       // and the sweep's menus included.
       await tab.evaluate(() => document.querySelectorAll('#oficina-root details').forEach((d) => { d.open = true; }));

@@ -130,7 +130,8 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
         let Some(wrap) = wrap.get() else {
             return;
         };
-        badges.set(place(&wrap, &wanted));
+        let small = narrow.get_untracked().is_some();
+        badges.set(place(&wrap, &wanted, small));
     });
     // The board's box changes size without a window resize too (leaving
     // presenter mode brings the side panel back): the badges are placed
@@ -144,7 +145,12 @@ pub fn Board(#[prop(into)] width: Signal<i32>) -> impl IntoView {
     });
     let pick = move |choice: u32| ws.pick(choice);
     view! {
-        <div class="board-wrap" node_ref=wrap data-testid="workshop-board-wrap">
+        <div
+            class="board-wrap"
+            class:narrow=move || narrow.get().is_some()
+            node_ref=wrap
+            data-testid="workshop-board-wrap"
+        >
             <lousa_web::Board
                 view_box=viewbox
                 label=move || words(ws.lang.get()).board_label
@@ -235,41 +241,95 @@ impl Checkpoints {
     }
 }
 
+/// How far apart two badges on one actor are, and how far a badge reaches
+/// in from its box's right edge and up from its top, in CSS pixels.
+const BADGE_STEP: f64 = 30.0;
+const BADGE_IN: f64 = 14.0;
+const BADGE_UP: f64 = 12.0;
+/// A badge's size (style.css's `.pick-badge`), and on a board drawn for a
+/// phone's box (`.narrow .pick-badge`).
+const BADGE: (f64, f64) = (31.0, 36.0);
+const SMALL_BADGE: (f64, f64) = (24.0, 24.0);
+
 /// Where each wanted badge goes: at the top right of its actor's box,
-/// several on one actor side by side. Alternatives about no drawn actor
-/// (the network) get none; the list beside the board has them all.
-fn place(wrap: &web_sys::HtmlDivElement, wanted: &[Label]) -> Vec<Badge> {
+/// several on one actor side by side, never over the box's title (a
+/// phone's board is drawn small, and a badge at the corner covered the
+/// client's number), and moved up off the box, or down to its bottom
+/// edge, where it would cover another word (the balancer's tag beside the
+/// second client on a phone). Alternatives about no drawn actor (the
+/// network) get none; the list beside the board has them all.
+fn place(wrap: &web_sys::HtmlDivElement, wanted: &[Label], small: bool) -> Vec<Badge> {
     let origin = wrap.get_bounding_client_rect();
-    let mut per_actor: Vec<(String, u32)> = Vec::new();
-    let mut out = Vec::new();
+    let (width, height) = if small { SMALL_BADGE } else { BADGE };
+    let words: Vec<web_sys::DomRect> = wrap
+        .query_selector_all("svg text")
+        .map(|list| {
+            (0..list.length())
+                .filter_map(|i| list.item(i))
+                .filter(|n| n.text_content().is_some_and(|t| !t.trim().is_empty()))
+                .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+                .map(|e| e.get_bounding_client_rect())
+                .collect()
+        })
+        .unwrap_or_default();
+    let covers = |left: f64, top: f64| {
+        words.iter().any(|w| {
+            let across = (left + width).min(w.right()) - left.max(w.left());
+            let down = (top + height).min(w.bottom()) - top.max(w.top());
+            across > 1.0 && down > 3.0
+        })
+    };
+    // Each wanted badge's key, label and actor element, and how many
+    // badges each actor carries.
+    let mut found: Vec<(usize, &Label, String, web_sys::Element)> = Vec::new();
     for (n, label) in wanted.iter().enumerate() {
         let Some(testid) = testid(label.actor) else {
             continue;
         };
         let selector = format!("[data-testid=\"{testid}\"]");
-        let Ok(Some(el)) = wrap.query_selector(&selector) else {
-            continue;
-        };
-        let Ok(el) = el.dyn_into::<web_sys::Element>() else {
-            continue;
-        };
-        let rect = el.get_bounding_client_rect();
-        let slot = match per_actor.iter_mut().find(|(t, _)| *t == testid) {
+        if let Ok(Some(el)) = wrap.query_selector(&selector) {
+            found.push((n + 1, label, testid, el));
+        }
+    }
+    let mut placed: Vec<(String, usize)> = Vec::new();
+    let mut out = Vec::new();
+    for (key, label, testid, el) in &found {
+        let count = found.iter().filter(|f| f.2 == *testid).count();
+        let slot = match placed.iter_mut().find(|(t, _)| t == testid) {
             Some((_, n)) => {
                 *n += 1;
                 *n
             }
             None => {
-                per_actor.push((testid.clone(), 0));
+                placed.push((testid.clone(), 0));
                 0
             }
         };
+        let rect = el.get_bounding_client_rect();
+        // The box's first line is its title ("cliente 1").
+        let title_end = el
+            .query_selector("text")
+            .ok()
+            .flatten()
+            .map_or(rect.left(), |t| t.get_bounding_client_rect().right());
+        let first =
+            (rect.right() - BADGE_IN - BADGE_STEP * (count - 1) as f64).max(title_end + 3.0);
+        let left = first + BADGE_STEP * slot as f64;
+        let tops = [
+            rect.top() - BADGE_UP,
+            rect.top() - height + 2.0,
+            rect.bottom() - height / 2.0,
+        ];
+        let top = tops
+            .into_iter()
+            .find(|top| !covers(left, *top))
+            .unwrap_or(tops[0]);
         out.push(Badge {
             choice: label.choice,
-            key: n + 1,
+            key: *key,
             label: label.text.clone(),
-            left: rect.right() - origin.left() - 14.0 - 30.0 * f64::from(slot),
-            top: rect.top() - origin.top() - 12.0,
+            left: left - origin.left(),
+            top: top - origin.top(),
         });
     }
     out
