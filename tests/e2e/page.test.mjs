@@ -1303,6 +1303,18 @@ describe('the built page', () => {
       await screenshot(tab, name);
     }
     console.log(`# a 375 x 740 phone: ${heights.join('; ')}`);
+    // The design's chip drops the prefix the key's designs share, so each
+    // shows whole what tells it apart (it showed "idempotency-ke…").
+    for (const design of ['idempotency-key-held-tx', 'idempotency-key-lease', 'idempotency-key-catch', 'check-then-act']) {
+      const chip = await tab.evaluate(async (design) => {
+        history.replaceState(null, '', `?scenario=held-transaction&strategy=${design}&frame=5`);
+        dispatchEvent(new PopStateEvent('popstate'));
+        await window.__lousaSettled({ scenario: 'held-transaction', strategy: design, frame: 5 });
+        const e = document.querySelector('[data-testid=board-strategy]');
+        return { shown: e.innerText, whole: e.textContent, cut: e.scrollWidth > e.clientWidth + 1 };
+      }, design);
+      assert.deepEqual(chip, { shown: design.replace(/^idempotency-/, ''), whole: design, cut: false }, `the chip of ${design}`);
+    }
     await tab.evaluate(() => document.querySelector('#twin-root').scrollIntoView());
     await layoutSettled(tab, ['[data-testid=twin]', '.lousa-sticky']);
     const twinBox = await tab.locator('[data-testid=twin]').boundingBox();

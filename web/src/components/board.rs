@@ -101,7 +101,11 @@ pub fn Heading() -> impl IntoView {
                     data-testid="board-strategy"
                     title=text(|l| strategy_gloss(l.world.get().1, l.lang.get()).to_string())
                 >
-                    {text(|l| l.world.get().1.name().to_string())}
+                    // On a phone the common prefix goes: "key-held-tx" fits
+                    // where "idempotency-key-held-tx" was cut to
+                    // "idempotency-ke…", which named none of the key's designs.
+                    <span class="chip-head">{text(|l| name_parts(l.world.get().1.name()).0.into())}</span>
+                    <span class="chip-tail">{text(|l| name_parts(l.world.get().1.name()).1.into())}</span>
                 </span>
                 <span data-testid="clock" style:width=text_px(|l| l.fit.get().clock)>
                     {text(|l| l.run.with(|r| words::clock_text(r, l.frame.get(), l.lang.get())))}
@@ -111,6 +115,16 @@ pub fn Heading() -> impl IntoView {
                 </span>
             </p>
         </div>
+    }
+}
+
+/// A design's name as the prefix the key's designs share and the rest:
+/// "idempotency-" and "key-lease"; "" and "check-then-act".
+fn name_parts(name: &str) -> (&str, &str) {
+    let prefix = "idempotency-";
+    match name.strip_prefix(prefix) {
+        Some(rest) => (prefix, rest),
+        None => ("", name),
     }
 }
 
