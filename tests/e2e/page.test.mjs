@@ -1705,6 +1705,31 @@ describe('the built page', () => {
     await tab.close();
   });
 
+  test('an embedded board on a phone lays a tall world out wider, so its text fills the height it is allowed', async () => {
+    const tab = await context.newPage();
+    tab.on('pageerror', (error) => pageErrors.push(`embed phone: ${error}`));
+    await tab.setViewportSize({ width: 375, height: 667 });
+    await tab.goto(`${baseUrl}fixtures/embed.html`, { waitUntil: 'load' });
+    await tab.locator('#lousa-root.lousa-embedded [data-testid=lousa]').waitFor({ state: 'visible', timeout: MOUNT_TIMEOUT_MS });
+    // race-3 laid out for the host's 343 px column is 440 px tall, and the
+    // embed allows 45vh (300 px): its 12 px text showed at 8.2 px.
+    const drawn = await tab.evaluate(async () => {
+      history.replaceState(null, '', '?scenario=race-3&strategy=check-then-act&frame=3');
+      dispatchEvent(new PopStateEvent('popstate'));
+      await window.__lousaSettled({ scenario: 'race-3', strategy: 'check-then-act', frame: 3 });
+      const svg = document.querySelector('[data-testid=lousa]');
+      const [, , w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+      const r = svg.getBoundingClientRect();
+      return { laidOut: w, box: r.width, height: r.height, allowed: 0.45 * innerHeight, textPx: 12 * Math.min(r.width / w, r.height / h) };
+    });
+    assert.ok(drawn.laidOut > drawn.box * 1.1, `laid out wider than its box: ${JSON.stringify(drawn)}`);
+    assert.ok(drawn.height <= drawn.allowed + 1, `within the height the embed allows: ${JSON.stringify(drawn)}`);
+    assert.ok(drawn.textPx >= 9, `its text shows at ${drawn.textPx.toFixed(1)} px`);
+    assert.deepEqual(await wordsOutsideTheirBoxes(tab), [], 'every word inside its box');
+    console.log(`# race-3 embedded at 375 x 667: laid out at ${drawn.laidOut} px for a ${Math.round(drawn.box)} px box, text ${drawn.textPx.toFixed(1)} px`);
+    await tab.close();
+  });
+
   // Issue #19: the second post's fifth test taught the right way round. The
   // late retry after the key expired charges twice; with the intent's key
   // passed to the acquirer, it recognises the key and charges once. The

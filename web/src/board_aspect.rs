@@ -1,6 +1,7 @@
 //! The width to draw a board at when its box has a fixed height as well as
-//! a width (the reader's board above the text on a phone), so that the
-//! drawing, scaled to fit both, draws its text as large as it can.
+//! a width (the reader's board above the text on a phone), or a maximum
+//! height (an embedded board), so that the drawing, scaled to fit both,
+//! draws its text as large as it can.
 //!
 //! A board laid out for a narrow box wraps its texts into many lines and
 //! comes out taller than the box; scaled down to the box's height it then

@@ -165,17 +165,29 @@ pub fn width(el: Option<&Element>) -> i32 {
     el.map_or(0, |el| el.get_bounding_client_rect().width().ceil() as i32)
 }
 
-/// The height of `el` where the stylesheet fixes it (it sets the custom
-/// property `--lousa-height: fixed` there), else 0. A box whose height
-/// follows its drawing would feed each measure back into the next.
+/// The height `el` is held to where the stylesheet says so, else 0: its
+/// height where it is fixed (the custom property `--lousa-height: fixed`),
+/// its `max-height` where only that limits it (`--lousa-height: max`, an
+/// embedded board). A box whose height follows its drawing is not read
+/// itself: each measure would feed back into the next.
 pub fn fixed_height(el: &Element) -> i32 {
-    let fixed = window()
-        .get_computed_style(el)
-        .ok()
-        .flatten()
-        .and_then(|style| style.get_property_value("--lousa-height").ok())
-        .is_some_and(|value| value.trim() == "fixed");
-    if fixed { el.client_height() } else { 0 }
+    let Some(style) = window().get_computed_style(el).ok().flatten() else {
+        return 0;
+    };
+    let held = style
+        .get_property_value("--lousa-height")
+        .unwrap_or_default();
+    match held.trim() {
+        "fixed" => el.client_height(),
+        // Whole pixels, read as an integer: parsing a float would link
+        // the float parser, about 15 kB of the page's gzip.
+        "max" => style
+            .get_property_value("max-height")
+            .ok()
+            .and_then(|v| v.strip_suffix("px")?.split('.').next()?.parse().ok())
+            .unwrap_or(0),
+        _ => 0,
+    }
 }
 
 /// Copies of `el` with each of `n` contents, which `fill` writes, put in
