@@ -257,14 +257,14 @@ mod tests {
         }
     }
 
+    /// Where a lone label of `width` at `dot` goes among `obstacles`.
+    fn one(dot: (i32, i32), width: i32, right: bool, obstacles: &Obstacles) -> Spot {
+        place(&[Wanted { dot, width, right }], &[dot], obstacles)[0]
+    }
+
     #[test]
     fn a_label_with_room_goes_to_its_preferred_side_above() {
-        let wanted = [Wanted {
-            dot: (100, 100),
-            width: 12,
-            right: false,
-        }];
-        let spot = place(&wanted, &[(100, 100)], &open(300, 300))[0];
+        let spot = one((100, 100), 12, false, &open(300, 300));
         assert_eq!((spot.dx, spot.dy, spot.anchor), (-DOT - 2, -9, Anchor::End));
     }
 
@@ -273,12 +273,7 @@ mod tests {
         let mut obstacles = open(300, 300);
         // A line of a box to the dot's right, level with the label's row.
         obstacles.words.push(Span::new(102, 85, 80, 12));
-        let wanted = [Wanted {
-            dot: (100, 100),
-            width: 12,
-            right: true,
-        }];
-        let spot = place(&wanted, &[(100, 100)], &obstacles)[0];
+        let spot = one((100, 100), 12, true, &obstacles);
         let span = covers((100, 100), 12, spot);
         assert_eq!(span.overlap(obstacles.words[0]), 0, "{spot:?}");
         assert_eq!(spot.anchor, Anchor::End, "the other side, same row");
@@ -312,23 +307,13 @@ mod tests {
         obstacles.words.push(Span::new(0, 0, 300, 111));
         obstacles.words.push(Span::new(92, 111, 208, 3));
         obstacles.words.push(Span::new(0, 114, 300, 186));
-        let wanted = [Wanted {
-            dot: (100, 100),
-            width: 12,
-            right: true,
-        }];
-        let spot = place(&wanted, &[(100, 100)], &obstacles)[0];
+        let spot = one((100, 100), 12, true, &obstacles);
         assert_eq!((spot.anchor, spot.dy), (Anchor::End, 17), "{spot:?}");
     }
 
     #[test]
     fn a_label_is_kept_inside_the_drawing() {
-        let wanted = [Wanted {
-            dot: (4, 5),
-            width: 20,
-            right: false,
-        }];
-        let spot = place(&wanted, &[(4, 5)], &open(300, 300))[0];
+        let spot = one((4, 5), 20, false, &open(300, 300));
         let span = covers((4, 5), 20, spot);
         assert!(span.left >= 0 && span.top >= 0, "{spot:?} {span:?}");
     }
