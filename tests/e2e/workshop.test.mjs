@@ -168,7 +168,8 @@ describe('the workshop view', () => {
       assert.ok(Math.abs(drawn - shown) <= 1 || (drawn > shown && drawn < shown * 1.3), `drawn for ${drawn} px, shown at ${shown} px`);
       assert.deepEqual(await wordsOutsideTheirBoxes(tab, '#oficina-root [data-testid=workshop-board-wrap] [data-testid=lousa]'), [], `every word inside its box at ${width} px`);
       // The scheduler's badges sit on the boxes they move without covering
-      // a word of the board (at a corner they covered the client's number).
+      // a word of the board (at a corner they covered the client's number)
+      // or each other.
       await tab.locator('[data-testid=pick-badge]').first().waitFor();
       const covered = await tab.evaluate(() => {
         const svg = document.querySelector('#oficina-root [data-testid=workshop-board-wrap] [data-testid=lousa]');
@@ -183,6 +184,16 @@ describe('the workshop view', () => {
             if (across > 1 && down > 3) out.push(`badge ${badge.textContent} over "${word.textContent}"`);
           }
           if (b.height > 30) out.push(`badge ${badge.textContent} is ${b.height} px tall`);
+        }
+        const all = [...document.querySelectorAll('[data-testid=pick-badge]')];
+        for (const [i, one] of all.entries()) {
+          for (const other of all.slice(i + 1)) {
+            const a = one.getBoundingClientRect();
+            const b = other.getBoundingClientRect();
+            if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 3) {
+              out.push(`badge ${one.textContent} over badge ${other.textContent}`);
+            }
+          }
         }
         return out;
       });

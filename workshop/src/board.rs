@@ -256,7 +256,7 @@ const SMALL_BADGE: (f64, f64) = (24.0, 24.0);
 /// phone's board is drawn small, and a badge at the corner covered the
 /// client's number), and moved up off the box, or down to its bottom
 /// edge, where it would cover another word (the balancer's tag beside the
-/// second client on a phone). Alternatives about no drawn actor (the
+/// second client on a phone) or a badge placed before it. Alternatives about no drawn actor (the
 /// network) get none; the list beside the board has them all.
 fn place(wrap: &web_sys::HtmlDivElement, wanted: &[Label], small: bool) -> Vec<Badge> {
     let origin = wrap.get_bounding_client_rect();
@@ -272,12 +272,19 @@ fn place(wrap: &web_sys::HtmlDivElement, wanted: &[Label], small: bool) -> Vec<B
                 .collect()
         })
         .unwrap_or_default();
-    let covers = |left: f64, top: f64| {
-        words.iter().any(|w| {
-            let across = (left + width).min(w.right()) - left.max(w.left());
-            let down = (top + height).min(w.bottom()) - top.max(w.top());
-            across > 1.0 && down > 3.0
-        })
+    // Whether a badge at (left, top) would cover a word, or a badge placed
+    // before it (at (left, top) too).
+    let overlaps = |left: f64, top: f64, (l, t, r, b): (f64, f64, f64, f64)| {
+        let across = (left + width).min(r) - left.max(l);
+        let down = (top + height).min(b) - top.max(t);
+        across > 1.0 && down > 3.0
+    };
+    let covers = |left: f64, top: f64, badges: &[(f64, f64)]| {
+        words
+            .iter()
+            .map(|w| (w.left(), w.top(), w.right(), w.bottom()))
+            .chain(badges.iter().map(|&(l, t)| (l, t, l + width, t + height)))
+            .any(|span| overlaps(left, top, span))
     };
     // Each wanted badge's key, label and actor element, and how many
     // badges each actor carries.
@@ -292,6 +299,8 @@ fn place(wrap: &web_sys::HtmlDivElement, wanted: &[Label], small: bool) -> Vec<B
         }
     }
     let mut placed: Vec<(String, usize)> = Vec::new();
+    // Where the badges placed so far are, in the page's pixels.
+    let mut taken: Vec<(f64, f64)> = Vec::new();
     let mut out = Vec::new();
     for (key, label, testid, el) in &found {
         let count = found.iter().filter(|f| f.2 == *testid).count();
@@ -322,8 +331,9 @@ fn place(wrap: &web_sys::HtmlDivElement, wanted: &[Label], small: bool) -> Vec<B
         ];
         let top = tops
             .into_iter()
-            .find(|top| !covers(left, *top))
+            .find(|top| !covers(left, *top, &taken))
             .unwrap_or(tops[0]);
+        taken.push((left, top));
         out.push(Badge {
             choice: label.choice,
             key: *key,
