@@ -518,16 +518,31 @@ fn draw_block(parent: &mut El, block: &Block, at: Rect, lines: usize) {
         g.attr(name, value);
     }
     g.shift(at.x, at.y).rect(0, 0, at.w, at.h, "box");
-    let mut y = 5;
-    for l in &block.lines {
-        y += l.height;
-        let x = if l.class == "big" { at.w / 2 } else { 7 };
-        g.label(x, y - 4, l.class, &l.text);
+    let mut y = FIRST_BASELINE;
+    for (l, baseline) in baselines(block) {
+        let x = if l.class == "big" {
+            at.w / 2
+        } else {
+            TEXT_START
+        };
+        g.label(x, baseline, l.class, &l.text);
+        y = baseline;
     }
     for _ in block.lines.len()..lines {
         y += LINE;
-        g.label(7, y - 4, "dim", "");
+        g.label(TEXT_START, y, "dim", "");
     }
+}
+
+/// A box's first line sits this far below its top, less the line's height.
+const FIRST_BASELINE: i32 = 1;
+
+/// Each of a block's lines with its baseline, from the box's top.
+fn baselines(block: &Block) -> impl Iterator<Item = (&Line, i32)> {
+    block.lines.iter().scan(FIRST_BASELINE, |y, l| {
+        *y += l.height;
+        Some((l, *y))
+    })
 }
 
 /// An element kept for a frame that needs it: hidden, it costs the browser
@@ -605,10 +620,8 @@ fn label_goes_right(points: &[(i32, i32)], permille: i64) -> bool {
 
 /// The words a box's lines cover, as [`draw_block`] draws them.
 fn words_of(block: &Block, at: Rect, out: &mut Vec<Span>) {
-    let mut y = at.y + 5;
-    for l in &block.lines {
-        y += l.height;
-        let baseline = y - 4;
+    for (l, baseline) in baselines(block) {
+        let baseline = at.y + baseline;
         if l.class == "big" {
             // 26 px bold, centred: about twice the 12 px width.
             let w = 2 * text_width::px(&l.text, true) + 2;
@@ -622,6 +635,12 @@ fn words_of(block: &Block, at: Rect, out: &mut Vec<Span>) {
 
 fn span(rect: Rect) -> Span {
     Span::new(rect.x, rect.y, rect.w, rect.h)
+}
+
+/// The empty label of a dot with none of its own.
+fn unlabelled(dot: &mut El) {
+    dot.label(-8, -9, "msg-label", "")
+        .attr("text-anchor", "end");
 }
 
 fn draw_messages(
@@ -701,18 +720,21 @@ fn draw_messages(
     for ((x, y), class, label) in dots {
         let dot = g.add("g").shift(x, y).class(class);
         dot.add("circle").attr("r", "6");
-        let (spot, text) = match label {
-            Some(i) => (spots[i], texts[i].as_str()),
-            None => (spots[0], ""),
-        };
-        dot.label(spot.dx, spot.dy, "msg-label", text)
-            .attr("text-anchor", spot.anchor.attr());
+        match label {
+            Some(i) => {
+                let spot = spots[i];
+                dot.label(spot.dx, spot.dy, "msg-label", &texts[i])
+                    .attr("text-anchor", spot.anchor.attr());
+            }
+            // A dot that shares another's label keeps an empty one where
+            // a spare's is: a seek then rewrites nothing of it.
+            None => unlabelled(dot),
+        }
     }
     while g.kids.len() < slots {
         let dot = spare(g, "g").class("msg");
         dot.add("circle").attr("r", "6");
-        dot.label(-8, -9, "msg-label", "")
-            .attr("text-anchor", "end");
+        unlabelled(dot);
     }
 }
 
